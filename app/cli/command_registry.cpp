@@ -1,0 +1,35 @@
+// The list of stackscope-cli commands, filled by each command file's static registration.
+#include "app/cli/command.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace stackscope::cli {
+
+namespace {
+struct Entry {
+    const char* name;
+    int order;
+    CommandAdder add;
+};
+std::vector<Entry>& registry()
+{
+    static std::vector<Entry> entries;
+    return entries;
+}
+} // namespace
+
+CommandRegistration::CommandRegistration(const char* name, int order, CommandAdder add)
+{
+    registry().push_back({name, order, add});
+}
+
+void addRegisteredCommands(CLI::App& app, CommandContext& ctx)
+{
+    auto entries = registry();
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.order < b.order; });
+    for (const auto& e : entries)
+        e.add(app, ctx);
+}
+
+} // namespace stackscope::cli

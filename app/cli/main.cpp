@@ -1,0 +1,30 @@
+// stackscope-cli: the headless console (no Qt). Each command lives in its own file.
+#include "app/cli/command.h"
+
+#include "core/util/build_info.h"
+
+#include <iostream>
+
+int main(int argc, char** argv)
+{
+    using namespace stackscope::cli;
+    CLI::App app {"StackScope: inspect, probe and use a PyTorch GPU stack (ROCm or CUDA) from the command line"};
+    app.name("stackscope-cli");
+    app.set_version_flag("--version", "stackscope-cli " + stackscope::buildDescription());
+    app.require_subcommand(1);
+    CommandContext ctx;
+    addRegisteredCommands(app, ctx);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? ExitOk : ExitUsage;
+    } catch (const UsageError& e) {
+        std::cerr << "stackscope-cli: " << e.what() << "\n";
+        return ExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "stackscope-cli: " << e.what() << "\n";
+        return ExitCheckFailed;
+    }
+    return ctx.exitCode;
+}

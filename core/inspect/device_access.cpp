@@ -1,0 +1,190 @@
+// Access to /dev/kfd and the render nodes: existence, group, mode, and whether this user can open them.
+#include "core/inspect/file_facts.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <grp.h>
+#include <pwd.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace stackscope {
+
+namespace {
+
+std::optional<std::string> groupName(gid_t gid)
+{
+    if (const group* g = ::getgrgid(gid))
+        return std::string(g->gr_name);
+    return std::to_string(gid);
+}
+
+DeviceNode liveNode(const std::string& path)
+{
+    DeviceNode n;
+    n.path = path;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return n;
+    n.exists = true;
+    n.group = groupName(st.st_gid);
+    n.mode = fmt::format("{:04o}", st.st_mode & 07777);
+    n.readWrite = ::access(path.c_str(), R_OK | W_OK) == 0;
+    return n;
+}
+
+// A line of `stat -c '%n %a %G'` recorded in <root>/.stackscope/dev-stat.
+struct RecordedStat {
+    std::string mode;
+    std::string group;
+};
+
+std::map<std::string, RecordedStat> recordedStats(const SystemRoot& root)
+{
+    std::map<std::string, RecordedStat> out;
+    auto text = root.readText("/.stackscope/dev-stat");
+    if (!text)
+        return out;
+    std::istringstream in(*text);
+    std::string path, mode, group;
+    while (in >> path >> mode >> group)
+        out[path] = {mode, group};
+    return out;
+}
+
+// `id` output: "uid=1000(alice) gid=1000(alice) groups=1000(alice),44(video),109(render)".
+void parseId(const std::string& text, AccessInfo& a)
+{
+    auto named = [](const std::string& s, size_t from) {
+        const auto open = s.find('(', from);
+        const auto close = s.find(')', open);
+        return open == std::string::npos || close == std::string::npos ? std::string() : s.substr(open + 1, close - open - 1);
+    };
+    if (auto uid = text.find("uid="); uid != std::string::npos)
+        a.user = named(text, uid);
+    auto groups = text.find("groups=");
+    if (groups == std::string::npos)
+        return;
+    size_t pos = groups;
+    while ((pos = text.find('(', pos)) != std::string::npos) {
+        const auto close = text.find(')', pos);
+        if (close == std::string::npos)
+            break;
+        a.userGroups.push_back(text.substr(pos + 1, close - pos - 1));
+        pos = close;
+    }
+}
+
+// Read/write permission from the recorded mode and group (the user or root may open it).
+bool recordedReadWrite(const RecordedStat& st, const AccessInfo& a)
+{
+    if (a.user && *a.user == "root")
+        return true;
+    unsigned mode = 0;
+    try {
+        mode = static_cast<unsigned>(std::stoul(st.mode, nullptr, 8));
+    } catch (const std::exception&) {
+        return false;
+    }
+    const bool inGroup = std::find(a.userGroups.begin(), a.userGroups.end(), st.group) != a.userGroups.end();
+    return ((mode & 06) == 06) || (inGroup && (mode & 060) == 060);
+}
+
+DeviceNode recordedNode(const SystemRoot& root, const std::string& path,
+                        const std::map<std::string, RecordedStat>& stats, const AccessInfo& a)
+{
+    DeviceNode n;
+    n.path = path;
+    n.exists = root.exists(path);
+    if (!n.exists)
+        return n;
+    if (auto it = stats.find(path); it != stats.end()) {
+        n.group = it->second.group;
+        n.mode = it->second.mode.size() < 4 ? std::string(4 - it->second.mode.size(), '0') + it->second.mode : it->second.mode;
+        n.readWrite = recordedReadWrite(it->second, a);
+    }
+    return n;
+}
+
+} // namespace
+
+AccessInfo readDeviceAccess(const SystemRoot& root)
+{
+    AccessInfo a;
+    std::vector<std::string> renders;
+    for (const auto& name : root.list("/dev/dri")) {
+        if (name.rfind("renderD", 0) == 0)
+            renders.push_back("/dev/dri/" + name);
+    }
+    if (root.isLive()) {
+        if (const passwd* pw = ::getpwuid(::geteuid()))
+            a.user = pw->pw_name;
+        const int n = ::getgroups(0, nullptr);
+        std::vector<gid_t> gids(static_cast<size_t>(std::max(n, 0)));
+        if (n > 0 && ::getgroups(n, gids.data()) == n) {
+            for (gid_t g : gids)
+                a.userGroups.push_back(*groupName(g));
+        }
+        const auto primary = *groupName(::getegid());
+        if (std::find(a.userGroups.begin(), a.userGroups.end(), primary) == a.userGroups.end())
+            a.userGroups.insert(a.userGroups.begin(), primary);
+        a.kfd = liveNode("/dev/kfd");
+        for (const auto& r : renders)
+            a.renderNodes.push_back(liveNode(r));
+        return a;
+    }
+    if (auto id = root.readText("/.stackscope/id"))
+        parseId(*id, a);
+    const auto stats = recordedStats(root);
+    a.kfd = recordedNode(root, "/dev/kfd", stats, a);
+    for (const auto& r : renders)
+        a.renderNodes.push_back(recordedNode(root, r, stats, a));
+    return a;
+}
+
+const std::vector<std::string>& gpuEnvironmentVariables()
+{
+    // From shared/knowledge/rocm-pytorch-facts.md plus the foundation issue's list.
+    static const std::vector<std::string> names = {
+        "AMD_LOG_LEVEL", "AMD_SERIALIZE_KERNEL", "CUDA_LAUNCH_BLOCKING", "CUDA_VISIBLE_DEVICES",
+        "DISABLE_ADDMM_CUDA_LT", "DISABLE_ADDMM_HIP_LT", "GPU_DEVICE_ORDINAL", "GPU_MAX_ALLOC_PERCENT",
+        "HIPBLASLT_TENSILE_LIBPATH", "HIPBLAS_WORKSPACE_CONFIG", "HIP_LAUNCH_BLOCKING", "HIP_PATH",
+        "HIP_VISIBLE_DEVICES", "HSA_ENABLE_SDMA", "HSA_FORCE_FINE_GRAIN_PCIE", "HSA_OVERRIDE_GFX_VERSION",
+        "LD_LIBRARY_PATH", "NCCL_P2P_DISABLE", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF",
+        "PYTORCH_ROCM_ARCH", "ROCBLAS_TENSILE_LIBPATH", "ROCM_PATH", "ROCR_VISIBLE_DEVICES",
+        "TORCH_BLAS_PREFER_CUBLASLT", "TORCH_BLAS_PREFER_HIPBLASLT",
+    };
+    return names;
+}
+
+std::map<std::string, std::string> readGpuEnvironment(const SystemRoot& root)
+{
+    std::map<std::string, std::string> env;
+    const auto& names = gpuEnvironmentVariables();
+    if (root.isLive()) {
+        for (const auto& n : names) {
+            if (const char* v = std::getenv(n.c_str()))
+                env[n] = v;
+        }
+        return env;
+    }
+    // Recorded as `env` output (KEY=VALUE lines) in <root>/.stackscope/env.
+    if (auto text = root.readText("/.stackscope/env")) {
+        std::istringstream in(*text);
+        std::string line;
+        while (std::getline(in, line)) {
+            const auto eq = line.find('=');
+            if (eq == std::string::npos)
+                continue;
+            const auto key = line.substr(0, eq);
+            if (std::find(names.begin(), names.end(), key) != names.end())
+                env[key] = line.substr(eq + 1);
+        }
+    }
+    return env;
+}
+
+} // namespace stackscope

@@ -1,0 +1,44 @@
+// Facts read from files (/etc, /opt, /sys, /proc, /dev), so a recorded root can be replayed.
+#pragma once
+
+#include "core/inspect/system_root.h"
+#include "core/snapshot/snapshot.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stackscope {
+
+HostInfo readHostInfo(const SystemRoot& root);
+
+// $ROCM_PATH, /opt/rocm, /opt/rocm-*, and the distribution's packages (libamdhip64 under /usr),
+// one entry per real folder, with the version from .info/version or the dpkg database.
+std::vector<RocmInstall> findRocmInstalls(const SystemRoot& root, const std::optional<std::string>& rocmPath);
+
+// /sys/module/amdgpu/version (DKMS builds); "in-tree (kernel X)" when the module is built in.
+std::optional<std::string> readAmdgpuDriverVersion(const SystemRoot& root, const std::optional<std::string>& kernel);
+
+// GPUs from /sys/class/drm (vendor, PCI slot, VRAM) and the KFD topology (gfx target), named
+// through pci.ids when present.
+std::vector<GpuInfo> readSysfsGpus(const SystemRoot& root);
+
+// NVIDIA GPUs and driver from /proc/driver/nvidia.
+std::vector<GpuInfo> readNvidiaProcGpus(const SystemRoot& root);
+std::optional<std::string> readNvidiaDriverVersion(const SystemRoot& root);
+
+// /dev/kfd, /dev/dri/renderD*, their groups and modes, the user's groups. Live: stat() and
+// access(); under a root: the recorded listing in <root>/.stackscope/dev-stat and .stackscope/id.
+AccessInfo readDeviceAccess(const SystemRoot& root);
+
+// The environment variables that change GPU behaviour, only those set.
+const std::vector<std::string>& gpuEnvironmentVariables();
+std::map<std::string, std::string> readGpuEnvironment(const SystemRoot& root);
+
+// "gfx" name for a KFD gfx_target_version (110000 -> gfx1100, 90010 -> gfx90a).
+std::string gfxNameFromTargetVersion(unsigned long version);
+// Normalises a PCI address to "dddd:bb:dd.f" lower case ("00000000:18:00.0" -> "0000:18:00.0").
+std::string normalizePciBus(const std::string& bus);
+
+} // namespace stackscope

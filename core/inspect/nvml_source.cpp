@@ -1,0 +1,139 @@
+// NVIDIA GPUs, VRAM, compute capability and driver through NVML opened at run time.
+#include "core/inspect/dynamic_library.h"
+#include "core/inspect/file_facts.h"
+#include "core/inspect/runtime_sources.h"
+
+#include <fmt/format.h>
+
+namespace stackscope {
+
+namespace {
+
+// Layouts from nvml.h (stable ABI).
+struct NvmlMemory {
+    unsigned long long total;
+    unsigned long long free;
+    unsigned long long used;
+};
+struct NvmlPciInfo {
+    char busIdLegacy[16];
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    unsigned int pciDeviceId;
+    unsigned int pciSubSystemId;
+    char busId[32];
+};
+using NvmlDevice = void*;
+
+class NvmlSource : public RuntimeSource {
+public:
+    void collect(Snapshot& s) override
+    {
+        auto lib = DynamicLibrary::open(vendorLibraryCandidates("STACKSCOPE_NVML_LIBRARY", {"libnvidia-ml.so.1"}, false));
+        auto status = lib.status("NVML");
+        if (!lib.isLoaded()) {
+            s.libraries.push_back(std::move(status));
+            return;
+        }
+        auto init = lib.symbol<int (*)()>("nvmlInit_v2");
+        auto shutdown = lib.symbol<int (*)()>("nvmlShutdown");
+        auto count = lib.symbol<int (*)(unsigned*)>("nvmlDeviceGetCount_v2");
+        auto handle = lib.symbol<int (*)(unsigned, NvmlDevice*)>("nvmlDeviceGetHandleByIndex_v2");
+        auto name = lib.symbol<int (*)(NvmlDevice, char*, unsigned)>("nvmlDeviceGetName");
+        auto memory = lib.symbol<int (*)(NvmlDevice, NvmlMemory*)>("nvmlDeviceGetMemoryInfo");
+        auto pci = lib.symbol<int (*)(NvmlDevice, NvmlPciInfo*)>("nvmlDeviceGetPciInfo_v3");
+        auto cc = lib.symbol<int (*)(NvmlDevice, int*, int*)>("nvmlDeviceGetCudaComputeCapability");
+        auto driver = lib.symbol<int (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
+        auto cudaDriver = lib.symbol<int (*)(int*)>("nvmlSystemGetCudaDriverVersion");
+        if (!init || !count || !handle) {
+            status.error = "the library lacks nvmlInit_v2/nvmlDeviceGetCount_v2; the NVIDIA driver is too old or broken";
+            s.libraries.push_back(std::move(status));
+            return;
+        }
+        if (const int rc = init(); rc != 0) {
+            status.error = fmt::format("nvmlInit_v2 failed with NVML error {}; check that the NVIDIA kernel "
+                                       "driver is loaded (nvidia-smi) and matches the user-space library", rc);
+            s.libraries.push_back(std::move(status));
+            return;
+        }
+        char buf[96] = {};
+        if (driver && driver(buf, sizeof buf) == 0)
+            s.cuda.driverVersion = std::string(buf);
+        int cudaVersion = 0;
+        if (cudaDriver && cudaDriver(&cudaVersion) == 0 && cudaVersion > 0)
+            s.cuda.cudaDriverVersion = cudaVersionString(cudaVersion);
+        unsigned n = 0;
+        count(&n);
+        for (unsigned i = 0; i < n; ++i) {
+            NvmlDevice dev = nullptr;
+            if (handle(i, &dev) != 0)
+                continue;
+            GpuInfo g;
+            g.index = static_cast<int>(i);
+            g.vendor = "nvidia";
+            g.source = "NVML";
+            g.driverVersion = s.cuda.driverVersion;
+            char nm[96] = {};
+            if (name && name(dev, nm, sizeof nm) == 0)
+                g.name = nm;
+            NvmlMemory mem {};
+            if (memory && memory(dev, &mem) == 0) {
+                g.vramTotalBytes = mem.total;
+                g.vramUsedBytes = mem.used;
+            }
+            NvmlPciInfo info {};
+            if (pci && pci(dev, &info) == 0)
+                g.pciBus = normalizePciBus(info.busId);
+            int major = 0, minor = 0;
+            if (cc && cc(dev, &major, &minor) == 0)
+                g.arch = fmt::format("sm_{}{}", major, minor);
+            s.gpus.push_back(std::move(g));
+        }
+        if (shutdown)
+            shutdown();
+        s.libraries.push_back(std::move(status));
+    }
+};
+
+class CudaRuntimeSource : public RuntimeSource {
+public:
+    void collect(Snapshot& s) override
+    {
+        // The driver API answers the supported CUDA version without creating a context.
+        auto drv = DynamicLibrary::open(vendorLibraryCandidates("STACKSCOPE_CUDA_DRIVER_LIBRARY", {"libcuda.so.1"}, false));
+        auto drvStatus = drv.status("CUDA driver");
+        if (auto getVersion = drv.symbol<int (*)(int*)>("cuDriverGetVersion")) {
+            int v = 0;
+            if (getVersion(&v) == 0 && v > 0 && !s.cuda.cudaDriverVersion)
+                s.cuda.cudaDriverVersion = cudaVersionString(v);
+        }
+        s.libraries.push_back(std::move(drvStatus));
+
+        auto rt = DynamicLibrary::open(vendorLibraryCandidates(
+            "STACKSCOPE_CUDART_LIBRARY", {"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"}, false));
+        auto rtStatus = rt.status("CUDA runtime");
+        if (auto getVersion = rt.symbol<int (*)(int*)>("cudaRuntimeGetVersion")) {
+            int v = 0;
+            if (getVersion(&v) == 0 && v > 0) {
+                s.cuda.runtimeVersion = cudaVersionString(v);
+                s.cuda.runtimePath = rt.loadedPath();
+            }
+        }
+        s.libraries.push_back(std::move(rtStatus));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<RuntimeSource> makeNvmlSource()
+{
+    return std::make_unique<NvmlSource>();
+}
+
+std::unique_ptr<RuntimeSource> makeCudaRuntimeSource()
+{
+    return std::make_unique<CudaRuntimeSource>();
+}
+
+} // namespace stackscope

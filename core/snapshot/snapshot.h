@@ -1,0 +1,121 @@
+// The snapshot: every fact StackScope gathered about one machine, as plain values.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stackscope {
+
+inline constexpr const char* kSnapshotSchema = "stackscope.snapshot/1";
+
+enum class Severity { Info, Warning, Error };
+
+struct Finding {
+    std::string id;
+    Severity severity = Severity::Info;
+    std::string title;
+    std::string detail;
+    std::string fix;
+    std::vector<std::string> sources;
+};
+
+struct GpuInfo {
+    int index = 0;
+    std::string vendor; // "amd" | "nvidia" | "other"
+    std::string name;
+    std::optional<std::string> arch; // gcnArchName (gfx1100) or sm_90
+    std::optional<std::uint64_t> vramTotalBytes;
+    std::optional<std::uint64_t> vramUsedBytes;
+    std::optional<std::string> pciBus; // 0000:03:00.0
+    std::optional<std::string> driverVersion;
+    std::string source; // which sources said so, joined with '+'
+};
+
+struct RocmInstall {
+    std::string path;
+    std::optional<std::string> version;
+    std::string versionSource; // ".info/version", "dpkg", "hip runtime"
+};
+
+struct RocmInfo {
+    std::vector<RocmInstall> installs;
+    std::optional<std::string> loadedPath; // path of the libamdhip64 the process loaded
+    std::optional<std::string> hipRuntimeVersion;
+    std::optional<std::string> hipDriverVersion;
+    std::optional<std::string> amdgpuDriverVersion;
+};
+
+struct CudaInfo {
+    std::optional<std::string> driverVersion;   // NVIDIA kernel driver, 580.159.04
+    std::optional<std::string> cudaDriverVersion; // CUDA version the driver supports, 13.0
+    std::optional<std::string> runtimeVersion;  // libcudart, 12.8
+    std::optional<std::string> runtimePath;
+};
+
+struct TorchInfo {
+    std::optional<std::string> version;
+    std::optional<std::string> backend; // "rocm" | "cuda" | "cpu"
+    std::optional<std::string> builtWith; // HIP or CUDA version it was built with
+    std::optional<std::vector<std::string>> archList;
+    std::optional<std::string> blasBackend;
+    std::optional<std::string> libraryPath; // libtorch.so that was loaded
+    std::optional<std::string> modulePath;  // StackScope's torch module
+    std::optional<int> deviceCount;
+};
+
+struct DeviceNode {
+    std::string path;
+    bool exists = false;
+    std::optional<bool> readWrite;
+    std::optional<std::string> group;
+    std::optional<std::string> mode; // octal, 0660
+};
+
+struct AccessInfo {
+    DeviceNode kfd;
+    std::vector<DeviceNode> renderNodes;
+    std::optional<std::string> user;
+    std::vector<std::string> userGroups;
+};
+
+struct LoadAttempt {
+    std::string path;
+    std::string error; // the loader's message; empty for the attempt that loaded
+};
+
+// A vendor or StackScope library opened at run time.
+struct LibraryStatus {
+    std::string component; // "HIP runtime", "rocm_smi", "NVML", "CUDA runtime", "CUDA driver", "libtorch module"
+    bool loaded = false;
+    std::optional<std::string> path; // what the loader mapped
+    std::vector<LoadAttempt> tried;
+    std::optional<std::string> error; // a failure after loading (init call failed...)
+};
+
+struct HostInfo {
+    std::optional<std::string> os;
+    std::optional<std::string> kernel;
+    std::optional<std::string> hostname;
+};
+
+struct Snapshot {
+    std::string capturedAt; // ISO-8601 UTC
+    std::optional<std::string> root; // set when facts were read under --root
+    HostInfo host;
+    std::vector<GpuInfo> gpus;
+    RocmInfo rocm;
+    CudaInfo cuda;
+    TorchInfo torch;
+    AccessInfo access;
+    std::map<std::string, std::string> env;
+    std::vector<LibraryStatus> libraries;
+    std::vector<Finding> findings;
+};
+
+const char* severityName(Severity s);
+std::optional<Severity> severityFromName(const std::string& name);
+
+} // namespace stackscope

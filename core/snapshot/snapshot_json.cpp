@@ -1,0 +1,326 @@
+// Snapshot <-> JSON: unknown values are null, unknown keys are ignored, wrong types are errors.
+#include "core/snapshot/snapshot_json.h"
+
+#include "core/util/atomic_file.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace stackscope {
+
+using nlohmann::json;
+
+const char* severityName(Severity s)
+{
+    switch (s) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+    }
+    return "info";
+}
+
+std::optional<Severity> severityFromName(const std::string& name)
+{
+    if (name == "info") return Severity::Info;
+    if (name == "warning") return Severity::Warning;
+    if (name == "error") return Severity::Error;
+    return std::nullopt;
+}
+
+namespace {
+
+template <typename T>
+json opt(const std::optional<T>& v)
+{
+    return v ? json(*v) : json(nullptr);
+}
+
+// Reading: `path` names the key for error messages ("gpus[1].vram_total_bytes").
+template <typename T>
+std::optional<T> readOpt(const json& obj, const char* key, const std::string& path)
+{
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null())
+        return std::nullopt;
+    try {
+        return it->get<T>();
+    } catch (const json::exception&) {
+        throw SnapshotError(fmt::format("'{}.{}' has the wrong type ({}); fix or remove that value",
+                                        path, key, it->type_name()));
+    }
+}
+
+template <typename T>
+T readOr(const json& obj, const char* key, const std::string& path, T fallback)
+{
+    auto v = readOpt<T>(obj, key, path);
+    return v ? *v : fallback;
+}
+
+const json& objectAt(const json& obj, const char* key, const std::string& path)
+{
+    static const json empty = json::object();
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null())
+        return empty;
+    if (!it->is_object())
+        throw SnapshotError(fmt::format("'{}{}' must be an object, found {}", path, key, it->type_name()));
+    return *it;
+}
+
+const json& arrayAt(const json& obj, const char* key, const std::string& path)
+{
+    static const json empty = json::array();
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null())
+        return empty;
+    if (!it->is_array())
+        throw SnapshotError(fmt::format("'{}{}' must be an array, found {}", path, key, it->type_name()));
+    return *it;
+}
+
+json toJson(const DeviceNode& n)
+{
+    return {{"path", n.path}, {"exists", n.exists}, {"read_write", opt(n.readWrite)},
+            {"group", opt(n.group)}, {"mode", opt(n.mode)}};
+}
+
+DeviceNode deviceNodeFromJson(const json& j, const std::string& path)
+{
+    if (!j.is_object())
+        throw SnapshotError(fmt::format("'{}' must be an object", path));
+    DeviceNode n;
+    n.path = readOr<std::string>(j, "path", path, "");
+    n.exists = readOr<bool>(j, "exists", path, false);
+    n.readWrite = readOpt<bool>(j, "read_write", path);
+    n.group = readOpt<std::string>(j, "group", path);
+    n.mode = readOpt<std::string>(j, "mode", path);
+    return n;
+}
+
+} // namespace
+
+json toJson(const Finding& f)
+{
+    return {{"id", f.id}, {"severity", severityName(f.severity)}, {"title", f.title},
+            {"detail", f.detail}, {"fix", f.fix}, {"sources", f.sources}};
+}
+
+Finding findingFromJson(const json& j)
+{
+    if (!j.is_object())
+        throw SnapshotError("a finding must be an object");
+    Finding f;
+    const std::string path = "findings[]";
+    f.id = readOr<std::string>(j, "id", path, "");
+    const auto sev = readOr<std::string>(j, "severity", path, "info");
+    const auto parsed = severityFromName(sev);
+    if (!parsed)
+        throw SnapshotError(fmt::format("finding '{}' has severity '{}'; use error, warning or info", f.id, sev));
+    f.severity = *parsed;
+    f.title = readOr<std::string>(j, "title", path, "");
+    f.detail = readOr<std::string>(j, "detail", path, "");
+    f.fix = readOr<std::string>(j, "fix", path, "");
+    f.sources = readOr<std::vector<std::string>>(j, "sources", path, {});
+    return f;
+}
+
+json toJson(const Snapshot& s)
+{
+    json gpus = json::array();
+    for (const auto& g : s.gpus) {
+        gpus.push_back({{"index", g.index}, {"vendor", g.vendor}, {"name", g.name}, {"arch", opt(g.arch)},
+                        {"vram_total_bytes", opt(g.vramTotalBytes)}, {"vram_used_bytes", opt(g.vramUsedBytes)},
+                        {"pci_bus", opt(g.pciBus)}, {"driver_version", opt(g.driverVersion)},
+                        {"source", g.source}});
+    }
+    json installs = json::array();
+    for (const auto& i : s.rocm.installs)
+        installs.push_back({{"path", i.path}, {"version", opt(i.version)}, {"version_source", i.versionSource}});
+    json renders = json::array();
+    for (const auto& n : s.access.renderNodes)
+        renders.push_back(toJson(n));
+    json findings = json::array();
+    for (const auto& f : s.findings)
+        findings.push_back(toJson(f));
+    json libraries = json::array();
+    for (const auto& l : s.libraries) {
+        json tried = json::array();
+        for (const auto& a : l.tried)
+            tried.push_back({{"path", a.path}, {"error", a.error}});
+        libraries.push_back({{"component", l.component}, {"loaded", l.loaded}, {"path", opt(l.path)},
+                             {"tried", tried}, {"error", opt(l.error)}});
+    }
+
+    json torch = {{"version", opt(s.torch.version)}, {"backend", opt(s.torch.backend)},
+                  {"built_with", opt(s.torch.builtWith)}, {"arch_list", opt(s.torch.archList)},
+                  {"blas_backend", opt(s.torch.blasBackend)}, {"library_path", opt(s.torch.libraryPath)},
+                  {"module_path", opt(s.torch.modulePath)}, {"device_count", opt(s.torch.deviceCount)}};
+    return {
+        {"schema", kSnapshotSchema},
+        {"captured_at", s.capturedAt},
+        {"root", opt(s.root)},
+        {"host", {{"os", opt(s.host.os)}, {"kernel", opt(s.host.kernel)}, {"hostname", opt(s.host.hostname)}}},
+        {"gpus", gpus},
+        {"rocm", {{"installs", installs}, {"loaded_path", opt(s.rocm.loadedPath)},
+                  {"hip_runtime_version", opt(s.rocm.hipRuntimeVersion)},
+                  {"hip_driver_version", opt(s.rocm.hipDriverVersion)},
+                  {"amdgpu_driver_version", opt(s.rocm.amdgpuDriverVersion)}}},
+        {"cuda", {{"driver_version", opt(s.cuda.driverVersion)}, {"cuda_driver_version", opt(s.cuda.cudaDriverVersion)},
+                  {"runtime_version", opt(s.cuda.runtimeVersion)}, {"runtime_path", opt(s.cuda.runtimePath)}}},
+        {"torch", torch},
+        {"access", {{"kfd", toJson(s.access.kfd)}, {"render_nodes", renders}, {"user", opt(s.access.user)},
+                    {"user_groups", s.access.userGroups}}},
+        {"env", s.env},
+        {"libraries", libraries},
+        {"findings", findings},
+    };
+}
+
+Snapshot snapshotFromJson(const json& j)
+{
+    if (!j.is_object())
+        throw SnapshotError(fmt::format("a snapshot must be a JSON object, found {}", j.type_name()));
+    const auto schema = j.find("schema");
+    if (schema == j.end() || !schema->is_string())
+        throw SnapshotError(fmt::format("no \"schema\" key: this is not a StackScope snapshot (expected \"{}\")", kSnapshotSchema));
+    if (schema->get<std::string>() != kSnapshotSchema)
+        throw SnapshotError(fmt::format("schema is \"{}\" but this StackScope reads \"{}\"; export the snapshot "
+                                        "again with this version, or open it with the StackScope that wrote it",
+                                        schema->get<std::string>(), kSnapshotSchema));
+    Snapshot s;
+    s.capturedAt = readOr<std::string>(j, "captured_at", "", "");
+    s.root = readOpt<std::string>(j, "root", "");
+
+    const auto& host = objectAt(j, "host", "");
+    s.host.os = readOpt<std::string>(host, "os", "host");
+    s.host.kernel = readOpt<std::string>(host, "kernel", "host");
+    s.host.hostname = readOpt<std::string>(host, "hostname", "host");
+
+    const auto& gpus = arrayAt(j, "gpus", "");
+    for (size_t i = 0; i < gpus.size(); ++i) {
+        const auto path = fmt::format("gpus[{}]", i);
+        const auto& g = gpus[i];
+        if (!g.is_object())
+            throw SnapshotError(fmt::format("'{}' must be an object", path));
+        GpuInfo gpu;
+        gpu.index = readOr<int>(g, "index", path, static_cast<int>(i));
+        gpu.vendor = readOr<std::string>(g, "vendor", path, "");
+        gpu.name = readOr<std::string>(g, "name", path, "");
+        gpu.arch = readOpt<std::string>(g, "arch", path);
+        gpu.vramTotalBytes = readOpt<std::uint64_t>(g, "vram_total_bytes", path);
+        gpu.vramUsedBytes = readOpt<std::uint64_t>(g, "vram_used_bytes", path);
+        gpu.pciBus = readOpt<std::string>(g, "pci_bus", path);
+        gpu.driverVersion = readOpt<std::string>(g, "driver_version", path);
+        gpu.source = readOr<std::string>(g, "source", path, "");
+        s.gpus.push_back(std::move(gpu));
+    }
+
+    const auto& rocm = objectAt(j, "rocm", "");
+    const auto& installs = arrayAt(rocm, "installs", "rocm.");
+    for (size_t i = 0; i < installs.size(); ++i) {
+        const auto path = fmt::format("rocm.installs[{}]", i);
+        if (!installs[i].is_object())
+            throw SnapshotError(fmt::format("'{}' must be an object", path));
+        s.rocm.installs.push_back({readOr<std::string>(installs[i], "path", path, ""),
+                                   readOpt<std::string>(installs[i], "version", path),
+                                   readOr<std::string>(installs[i], "version_source", path, "")});
+    }
+    s.rocm.loadedPath = readOpt<std::string>(rocm, "loaded_path", "rocm");
+    s.rocm.hipRuntimeVersion = readOpt<std::string>(rocm, "hip_runtime_version", "rocm");
+    s.rocm.hipDriverVersion = readOpt<std::string>(rocm, "hip_driver_version", "rocm");
+    s.rocm.amdgpuDriverVersion = readOpt<std::string>(rocm, "amdgpu_driver_version", "rocm");
+
+    const auto& cuda = objectAt(j, "cuda", "");
+    s.cuda.driverVersion = readOpt<std::string>(cuda, "driver_version", "cuda");
+    s.cuda.cudaDriverVersion = readOpt<std::string>(cuda, "cuda_driver_version", "cuda");
+    s.cuda.runtimeVersion = readOpt<std::string>(cuda, "runtime_version", "cuda");
+    s.cuda.runtimePath = readOpt<std::string>(cuda, "runtime_path", "cuda");
+
+    const auto& torch = objectAt(j, "torch", "");
+    s.torch.version = readOpt<std::string>(torch, "version", "torch");
+    s.torch.backend = readOpt<std::string>(torch, "backend", "torch");
+    s.torch.builtWith = readOpt<std::string>(torch, "built_with", "torch");
+    s.torch.archList = readOpt<std::vector<std::string>>(torch, "arch_list", "torch");
+    s.torch.blasBackend = readOpt<std::string>(torch, "blas_backend", "torch");
+    s.torch.libraryPath = readOpt<std::string>(torch, "library_path", "torch");
+    s.torch.modulePath = readOpt<std::string>(torch, "module_path", "torch");
+    s.torch.deviceCount = readOpt<int>(torch, "device_count", "torch");
+
+    const auto& access = objectAt(j, "access", "");
+    if (access.contains("kfd") && !access["kfd"].is_null())
+        s.access.kfd = deviceNodeFromJson(access["kfd"], "access.kfd");
+    const auto& renders = arrayAt(access, "render_nodes", "access.");
+    for (size_t i = 0; i < renders.size(); ++i)
+        s.access.renderNodes.push_back(deviceNodeFromJson(renders[i], fmt::format("access.render_nodes[{}]", i)));
+    s.access.user = readOpt<std::string>(access, "user", "access");
+    s.access.userGroups = readOr<std::vector<std::string>>(access, "user_groups", "access", {});
+
+    const auto& env = objectAt(j, "env", "");
+    for (const auto& [k, v] : env.items()) {
+        if (!v.is_string())
+            throw SnapshotError(fmt::format("'env.{}' must be a string, found {}", k, v.type_name()));
+        s.env[k] = v.get<std::string>();
+    }
+    const auto& libraries = arrayAt(j, "libraries", "");
+    for (size_t i = 0; i < libraries.size(); ++i) {
+        const auto path = fmt::format("libraries[{}]", i);
+        const auto& l = libraries[i];
+        if (!l.is_object())
+            throw SnapshotError(fmt::format("'{}' must be an object", path));
+        LibraryStatus st;
+        st.component = readOr<std::string>(l, "component", path, "");
+        st.loaded = readOr<bool>(l, "loaded", path, false);
+        st.path = readOpt<std::string>(l, "path", path);
+        st.error = readOpt<std::string>(l, "error", path);
+        const auto& tried = arrayAt(l, "tried", path + ".");
+        for (const auto& a : tried) {
+            if (!a.is_object())
+                throw SnapshotError(fmt::format("'{}.tried[]' must hold objects", path));
+            st.tried.push_back({readOr<std::string>(a, "path", path, ""), readOr<std::string>(a, "error", path, "")});
+        }
+        s.libraries.push_back(std::move(st));
+    }
+    const auto& findings = arrayAt(j, "findings", "");
+    for (const auto& f : findings)
+        s.findings.push_back(findingFromJson(f));
+    return s;
+}
+
+Snapshot parseSnapshot(const std::string& text, const std::string& origin)
+{
+    json j;
+    try {
+        // Depth and size are bounded by nlohmann's iterative parser; no callbacks needed.
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw SnapshotError(fmt::format("{}: not valid JSON at byte {}: {}; is this a StackScope snapshot?",
+                                        origin, e.byte, e.what()));
+    }
+    try {
+        return snapshotFromJson(j);
+    } catch (const SnapshotError& e) {
+        throw SnapshotError(fmt::format("{}: {}", origin, e.what()));
+    }
+}
+
+Snapshot loadSnapshotFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw SnapshotError(fmt::format("{}: cannot open the file; check the path and its permissions", path));
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return parseSnapshot(buf.str(), path);
+}
+
+void saveSnapshotFile(const Snapshot& s, const std::string& path)
+{
+    writeFileAtomically(path, toJson(s).dump(2) + "\n");
+}
+
+} // namespace stackscope

@@ -1,0 +1,42 @@
+// Locates the program's folder and its module folders.
+#include "core/util/program_paths.h"
+
+#include <filesystem>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+#ifndef STACKSCOPE_MODULE_RELDIR
+#define STACKSCOPE_MODULE_RELDIR "../lib/stackscope"
+#endif
+
+namespace stackscope {
+
+std::string executableDirectory()
+{
+    std::error_code ec;
+    const auto exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.parent_path().string();
+}
+
+std::vector<std::string> moduleDirectories()
+{
+    std::vector<std::string> out;
+    const auto dir = executableDirectory();
+    if (!dir.empty()) {
+        out.push_back(fs::path(dir + "/" STACKSCOPE_MODULE_RELDIR).lexically_normal().string());
+        out.push_back(dir);
+    }
+    return out;
+}
+
+std::string siblingProgram(const std::string& name)
+{
+    const auto dir = executableDirectory();
+    std::error_code ec;
+    if (!dir.empty() && fs::exists(dir + "/" + name, ec))
+        return dir + "/" + name;
+    return name;
+}
+
+} // namespace stackscope

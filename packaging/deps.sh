@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what StackScope needs to build and test on Debian 12 / Ubuntu 24.04; skips what is present.
+set -euo pipefail
+
+required=(build-essential cmake ninja-build pkg-config
+          qt6-base-dev qt6-charts-dev libgl-dev
+          libfmt-dev nlohmann-json3-dev libcli11-dev libhowardhinnant-date-dev tzdata
+          zlib1g-dev libzstd-dev libarchive-dev)
+# Optional parts: a missing one disables its feature, never the build.
+optional=(libtorch-dev hipcc libamdhip64-dev rocm-device-libs librocm-smi-dev clang libclang-rt-dev)
+
+missing() {
+  local p out=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || out+=("$p")
+  done
+  printf '%s\n' "${out[@]}"
+}
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "deps.sh: not root and no sudo; install these by hand: $(missing "${required[@]}" | tr '\n' ' ')" >&2; exit 2; }
+  sudo_cmd=(sudo)
+fi
+
+mapfile -t need < <(missing "${required[@]}")
+mapfile -t want < <(missing "${optional[@]}")
+if [ "${#need[@]}" -eq 0 ] && [ "${#want[@]}" -eq 0 ]; then
+  echo "deps.sh: all packages present"
+  exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+if [ "${#need[@]}" -gt 0 ]; then
+  echo "deps.sh: installing ${need[*]}"
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+for p in "${want[@]}"; do
+  # Optional packages may not exist on every distribution (Ubuntu lacks some ROCm ones).
+  if "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "$p" >/dev/null 2>&1; then
+    echo "deps.sh: installed optional $p"
+  else
+    echo "deps.sh: optional $p not available here; its feature will be disabled"
+  fi
+done
