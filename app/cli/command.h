@@ -30,4 +30,11 @@ struct CommandRegistration {
 // Adds every registered command to the app, in order.
 void addRegisteredCommands(CLI::App& app, CommandContext& ctx);
 
+// `stackscope-cli bench <name>`: each benchmark file registers itself the same way; its adder
+// receives the `bench` subcommand as `app`.
+struct BenchRegistration {
+    BenchRegistration(const char* name, int order, CommandAdder add);
+};
+void addRegisteredBenchmarks(CLI::App& bench, CommandContext& ctx);
+
 } // namespace stackscope::cli

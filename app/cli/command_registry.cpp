@@ -17,6 +17,17 @@ std::vector<Entry>& registry()
     static std::vector<Entry> entries;
     return entries;
 }
+std::vector<Entry>& benchRegistry()
+{
+    static std::vector<Entry> entries;
+    return entries;
+}
+void addSorted(std::vector<Entry> entries, CLI::App& app, CommandContext& ctx)
+{
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.order < b.order; });
+    for (const auto& e : entries)
+        e.add(app, ctx);
+}
 } // namespace
 
 CommandRegistration::CommandRegistration(const char* name, int order, CommandAdder add)
@@ -26,10 +37,17 @@ CommandRegistration::CommandRegistration(const char* name, int order, CommandAdd
 
 void addRegisteredCommands(CLI::App& app, CommandContext& ctx)
 {
-    auto entries = registry();
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.order < b.order; });
-    for (const auto& e : entries)
-        e.add(app, ctx);
+    addSorted(registry(), app, ctx);
+}
+
+BenchRegistration::BenchRegistration(const char* name, int order, CommandAdder add)
+{
+    benchRegistry().push_back({name, order, add});
+}
+
+void addRegisteredBenchmarks(CLI::App& bench, CommandContext& ctx)
+{
+    addSorted(benchRegistry(), bench, ctx);
 }
 
 } // namespace stackscope::cli
