@@ -1,0 +1,61 @@
+// stackscope: the desktop console. Options: --snapshot FILE, --screenshot FILE (headless capture).
+#include "core/snapshot/snapshot_json.h"
+#include "core/util/build_info.h"
+#include "ui/main_window.h"
+#include "ui/system/system_page.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("StackScope"));
+    QApplication::setApplicationVersion(QString::fromStdString(stackscope::buildDescription()));
+    QApplication::setOrganizationName(QStringLiteral("StackScope"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("StackScope: a console for PyTorch on ROCm and CUDA GPUs"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption snapshotOption(QStringLiteral("snapshot"), QStringLiteral("Open this snapshot instead of inspecting this machine."), QStringLiteral("FILE"));
+    QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+                                        QStringLiteral("Write a PNG of the window once the snapshot is shown, then quit (works with QT_QPA_PLATFORM=offscreen)."),
+                                        QStringLiteral("FILE"));
+    parser.addOption(snapshotOption);
+    parser.addOption(screenshotOption);
+    parser.process(app);
+
+    stackscope::ui::MainWindow window;
+    const QString screenshot = parser.value(screenshotOption);
+    if (!screenshot.isEmpty()) {
+        QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&] {
+            QTimer::singleShot(200, &window, [&] {
+                if (!window.grab().save(screenshot)) {
+                    std::fprintf(stderr, "stackscope: cannot write %s; choose a writable path ending in .png\n", qPrintable(screenshot));
+                    QApplication::exit(2);
+                    return;
+                }
+                QApplication::exit(0);
+            });
+        });
+    }
+    if (parser.isSet(snapshotOption)) {
+        const QString path = parser.value(snapshotOption);
+        try {
+            auto s = std::make_shared<const stackscope::Snapshot>(stackscope::loadSnapshotFile(path.toStdString()));
+            window.show();
+            window.snapshots()->setSnapshot(std::move(s), path);
+        } catch (const stackscope::SnapshotError& e) {
+            std::fprintf(stderr, "stackscope: %s\n", e.what());
+            return 2;
+        }
+    } else {
+        window.show();
+        window.snapshots()->refresh();
+    }
+    return app.exec();
+}

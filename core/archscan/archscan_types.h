@@ -1,0 +1,69 @@
+// Value types of the kernel coverage scan: targets found in a library, per-device coverage.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stackscope::archscan {
+
+enum class LibraryKind { Hip, Cuda, Tensile, Miopen };
+enum class CodeFormat { CodeObject, Sass, Ptx };
+// yes: native code; ptx: only through the driver's PTX JIT; generic: only through a generic
+// AMD target (gfx11-generic ...); no: nothing that runs on the device.
+enum class Coverage { Yes, No, Ptx, Generic };
+
+// One GPU target a library carries.
+struct ScannedTarget {
+    std::string id;   // target id as the toolchain writes it: gfx90a:sramecc+:xnack-, sm_90a, compute_90
+    std::string arch; // processor: gfx90a, sm_90a
+    std::map<std::string, std::string> features; // "xnack" -> "+" | "-"; absent means "any"
+    CodeFormat format = CodeFormat::CodeObject;
+    bool compressed = false;
+    std::string bundleId; // full offload-bundle entry id (hip only): hipv4-amdgcn-amd-amdhsa--gfx1030
+    bool operator==(const ScannedTarget& o) const
+    {
+        return id == o.id && format == o.format && compressed == o.compressed && bundleId == o.bundleId;
+    }
+};
+
+// Per device: the verdict and, when not plain "yes", what it means and what to do.
+struct DeviceCoverage {
+    Coverage coverage = Coverage::No;
+    std::string explanation; // empty for yes
+};
+
+struct LibraryScan {
+    std::string path;
+    LibraryKind kind = LibraryKind::Hip;
+    std::vector<ScannedTarget> targets;
+    std::uint64_t containers = 0;     // offload bundles / fatbin blobs / matching files seen
+    std::vector<std::string> errors;  // per-file problems; the scan went on
+    std::map<std::string, DeviceCoverage> covers; // device -> verdict (devices of the library's vendor only)
+};
+
+// What HSA_OVERRIDE_GFX_VERSION does to one AMD device.
+struct OverrideEffect {
+    std::string device;       // gfx1101
+    std::string overrideValue; // 11.0.0
+    std::string reportedArch; // gfx1100: what HIP reports with the override
+    bool inEffect = false;    // true: the variable is set now; false: a suggestion
+    std::vector<std::string> newlyCovered; // libraries that go from no to yes
+};
+
+struct ArchCoverage {
+    std::vector<LibraryScan> libraries;
+    std::vector<std::string> devices;
+    std::vector<OverrideEffect> overrides;
+    std::vector<std::string> notes; // what the default set left out and why (libtorch not loaded ...)
+    // True when some library of a device's vendor does not cover it ("no").
+    bool anyUncovered() const;
+};
+
+const char* libraryKindName(LibraryKind k);
+const char* codeFormatName(CodeFormat f);
+const char* coverageName(Coverage c);
+
+} // namespace stackscope::archscan

@@ -1,0 +1,47 @@
+// Host side of the VPOC GPU path: opens the CUDA or HIP module at run time and feeds it budget-sized chunks.
+#pragma once
+
+#include "core/vpoc/volume_profile.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stackscope::vpoc {
+
+class GpuProfiler {
+public:
+    struct Api;
+    ~GpuProfiler();
+    GpuProfiler(const GpuProfiler&) = delete;
+    GpuProfiler& operator=(const GpuProfiler&) = delete;
+
+    // Module file names searched in moduleDirectories(), CUDA first; $STACKSCOPE_VPOC_GPU_MODULE, when
+    // set, is the only one tried.
+    static std::vector<std::string> moduleCandidates();
+    // Opens the first module whose device opens and allocates `budgetBytes` once. Returns null and
+    // explains every attempt in `why` when there is none.
+    static std::unique_ptr<GpuProfiler> open(uint64_t budgetBytes, std::string& why);
+
+    const std::string& vendor() const { return m_vendor; } // "cuda" or "hip"
+    const std::string& deviceName() const { return m_device; }
+    const std::string& modulePath() const { return m_path; }
+
+    // Same results as computeBatchCpu, bit for bit. Throws std::runtime_error with what to do.
+    std::vector<SessionResult> compute(const ProfileBatch& batch, const ProfileOptions& options);
+
+    // Benchmark helpers (see vpoc_gpu_api.h).
+    double copyBandwidth(uint64_t bytes);
+    double timeResidentMs(int repeats);
+
+private:
+    GpuProfiler() = default;
+    std::unique_ptr<Api> m_api;
+    void* m_ctx = nullptr;
+    std::string m_vendor;
+    std::string m_device;
+    std::string m_path;
+};
+
+} // namespace stackscope::vpoc

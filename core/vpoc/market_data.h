@@ -1,0 +1,60 @@
+// Market data as read from CSV: bars or trades with prices in integer ticks, and the reading options.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stackscope::vpoc {
+
+enum class DataFormat { Auto, Bars, Trades };
+
+// One bar or trade. Prices are ticks (round(price / tick)); a trade has open = high = low = close.
+struct MarketRecord {
+    int64_t timeUs = 0; // UTC, microseconds since the epoch
+    int32_t open = 0;
+    int32_t high = 0;
+    int32_t low = 0;
+    int32_t close = 0;
+    uint32_t volume = 0;
+};
+
+// A price step as given on the command line: the value, and its decimal places for printing prices.
+struct Tick {
+    double value = 0.25;
+    int decimals = 2;
+    static Tick parse(const std::string& text); // throws std::invalid_argument with a message
+    double price(int64_t ticks) const;
+};
+
+struct ReadOptions {
+    DataFormat format = DataFormat::Auto;
+    Tick tick;
+    std::string timeZone = "America/New_York"; // for naive timestamps
+    bool skipBad = false;
+    size_t maxLineBytes = 1 << 16;
+};
+
+// Bad input at a place in a file: what() is "file:line:column: what and what to do".
+class InputError : public std::runtime_error {
+public:
+    InputError(const std::string& file, int64_t line, int64_t column, const std::string& message);
+    int64_t line() const { return m_line; }
+    int64_t column() const { return m_column; }
+    const std::string& reason() const { return m_reason; }
+
+private:
+    int64_t m_line;
+    int64_t m_column;
+    std::string m_reason;
+};
+
+// Rows skipped under --skip-bad: how many, and the first few messages.
+struct SkipReport {
+    int64_t count = 0;
+    std::vector<std::string> first;
+    static constexpr size_t kKept = 5;
+};
+
+} // namespace stackscope::vpoc

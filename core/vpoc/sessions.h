@@ -1,0 +1,36 @@
+// Trading sessions: which session day a timestamp belongs to (globex, rth or a custom window in a tz zone).
+#pragma once
+
+#include "core/vpoc/time_zones.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace stackscope::vpoc {
+
+// A daily window [start, end) in a zone's wall clock. When start > end the window crosses midnight
+// and is labelled by the day it ends on (globex: 18:00 the day before to 17:00 on D, labelled D).
+struct SessionRule {
+    std::string name; // "globex", "rth" or "HH:MM-HH:MM"
+    int startMinute = 18 * 60;
+    int endMinute = 17 * 60;
+    std::string zoneName = "America/New_York";
+
+    // Throws std::invalid_argument with what to write instead.
+    static SessionRule parse(const std::string& spec, const std::string& zoneName);
+};
+
+class SessionClock {
+public:
+    explicit SessionClock(const SessionRule& rule);
+    // Days since 1970-01-01 of the session holding this instant, or nullopt outside every session.
+    std::optional<int32_t> sessionDay(int64_t utcUs);
+    LocalClock& clock() { return m_clock; }
+
+private:
+    SessionRule m_rule;
+    LocalClock m_clock;
+};
+
+} // namespace stackscope::vpoc

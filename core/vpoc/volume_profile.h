@@ -1,0 +1,86 @@
+// Session profiles: the input layout shared by the CPU and GPU paths, and the CPU computation.
+#pragma once
+
+#include "core/vpoc/market_data.h"
+#include "core/vpoc/profile_levels.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace stackscope::vpoc {
+
+enum class Distribution { Uniform, Close, Typical };
+enum class ValueAreaMethod { Dual, Single };
+
+struct ProfileOptions {
+    Distribution distribution = Distribution::Uniform;
+    uint32_t vaBasisPoints = 7000; // 70% = 7000 (integer arithmetic)
+    ValueAreaMethod method = ValueAreaMethod::Dual;
+    bool keepProfiles = false; // return the dense profile of each session
+};
+
+// One session of a batch. Element i of the session adds `volume[i]` spread uniformly over
+// levels offset[i] .. offset[i] + span[i] of the session's dense profile (span 0 for a point).
+struct SessionSlice {
+    int32_t day = 0; // days since 1970-01-01
+    int64_t firstUs = 0;
+    int64_t lastUs = 0;
+    int64_t bars = 0;
+    int32_t lowTick = 0; // the session's low (bars' lows), level 0 of the profile
+    int32_t width = 0;   // high - low + 1 levels
+    int64_t elemBegin = 0;
+    int64_t elemEnd = 0;
+};
+
+// Sessions in the structure-of-arrays layout that is copied to the GPU as it is.
+struct ProfileBatch {
+    std::vector<SessionSlice> sessions;
+    std::vector<int32_t> offset;
+    std::vector<uint32_t> span; // empty while every element is a point (trades, close, typical)
+    std::vector<uint32_t> volume;
+
+    size_t elementCount() const { return volume.size(); }
+    void clear();
+    // Converts one session's records by the distribution rule. `records` must be non-empty.
+    void appendSession(int32_t day, const MarketRecord* records, size_t count, Distribution distribution);
+};
+
+struct SessionResult {
+    int32_t day = 0;
+    int64_t firstUs = 0;
+    int64_t lastUs = 0;
+    int64_t bars = 0;
+    uint64_t volume = 0;
+    int32_t lowTick = 0;
+    int32_t highTick = 0;
+    int32_t pocTick = 0;
+    int32_t vahTick = 0;
+    int32_t valTick = 0;
+    std::vector<uint64_t> profile; // dense over [lowTick, highTick] when asked for
+};
+
+// POC/VAH/VAL after each bar of a session, from that bar and the ones before it only.
+struct DevelopingPoint {
+    int64_t timeUs = 0;
+    int32_t pocTick = 0;
+    int32_t vahTick = 0;
+    int32_t valTick = 0;
+};
+
+// The tick a bar's volume goes to under `close` / `typical` (round((H+L+C)/3) in ticks, halves never occur).
+int32_t typicalTick(const MarketRecord& r);
+
+// Fills a session's result from its dense profile (shared by the CPU and GPU paths).
+SessionResult finishSession(const SessionSlice& s, const uint64_t* profile, const ProfileOptions& options);
+SessionResult finishSession(const SessionSlice& s, const LevelOffsets& levels, uint64_t volume);
+
+// Builds one session's profile on the CPU into `scratch` (resized to the session's width).
+void buildProfileCpu(const ProfileBatch& batch, size_t session, std::vector<uint64_t>& scratch);
+
+// Every session of the batch, over `threads` threads (0 = all hardware threads).
+std::vector<SessionResult> computeBatchCpu(const ProfileBatch& batch, const ProfileOptions& options, unsigned threads);
+
+// Developing values of one session, causal by construction: point t is computed from bars 0..t.
+std::vector<DevelopingPoint> developingValues(const MarketRecord* records, size_t count, const ProfileOptions& options);
+
+} // namespace stackscope::vpoc

@@ -1,0 +1,73 @@
+// The VPOC job: reads a market data file in a stream, cuts it into sessions and profiles them on the CPU or GPU.
+#pragma once
+
+#include "core/vpoc/market_data.h"
+#include "core/vpoc/sessions.h"
+#include "core/vpoc/volume_profile.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stackscope::vpoc {
+
+enum class Backend { Auto, Cpu, Gpu };
+
+struct VpocOptions {
+    std::string input;
+    ReadOptions read;
+    std::string session = "globex";
+    std::string sessionTimeZone = "America/New_York";
+    ProfileOptions profile;
+    double valueAreaPercent = 70.0; // kept for printing; profile.vaBasisPoints is what is used
+    Backend backend = Backend::Auto;
+    uint64_t vramBudgetMiB = 1024;
+    bool developing = false;
+    unsigned threads = 0; // 0 = every hardware thread
+};
+
+struct VpocResult {
+    std::string backend;     // "cpu", "cuda" or "hip"
+    std::string backendNote; // why auto fell back to the CPU, or the GPU's name and module
+    VpocOptions options;
+    DataFormat format = DataFormat::Bars;
+    std::vector<std::string> extraColumns;
+    std::vector<SessionResult> sessions;
+    std::vector<std::vector<DevelopingPoint>> developing; // per session when asked for
+    int64_t rows = 0;
+    int64_t outsideSessions = 0; // rows in the daily halt or outside a custom window
+    SkipReport skipped;
+};
+
+struct VpocProgress {
+    uint64_t bytesDone = 0;
+    uint64_t bytesTotal = 0;
+    int64_t sessionsDone = 0;
+};
+// Called from the job's thread at most every 100 ms, and once at the end.
+using VpocProgressCallback = std::function<void(const VpocProgress&)>;
+
+class VpocCancelled : public std::runtime_error {
+public:
+    VpocCancelled()
+        : std::runtime_error("cancelled")
+    {
+    }
+};
+
+// Percent as given (70, 68.5) to basis points; throws std::invalid_argument outside (0, 100].
+uint32_t percentToBasisPoints(double percent);
+
+// Runs the whole job. Throws InputError (file:line:column), std::invalid_argument (a bad option),
+// std::runtime_error (I/O, GPU), VpocCancelled when `cancel` became true (checked every block of rows).
+std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const VpocProgressCallback& progress = {},
+                                          const std::atomic<bool>* cancel = nullptr);
+
+const char* distributionName(Distribution d);
+const char* formatName(DataFormat f);
+
+} // namespace stackscope::vpoc

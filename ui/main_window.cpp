@@ -1,0 +1,124 @@
+// Main window wiring: pages, menus, status line.
+#include "ui/main_window.h"
+
+#include "core/snapshot/stack_rows.h"
+#include "core/util/build_info.h"
+#include "ui/system/system_page.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+namespace stackscope::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_snapshots(new SnapshotController(this))
+    , m_pageList(new QListWidget(this))
+    , m_pages(new QStackedWidget(this))
+    , m_systemPage(new SystemPage(this))
+    , m_status(new QLabel(this))
+{
+    setWindowTitle(tr("StackScope"));
+    resize(1280, 820);
+
+    m_pageList->setObjectName(QStringLiteral("pageList"));
+    m_pageList->setFixedWidth(150);
+    m_pageList->setStyleSheet(QStringLiteral("QListWidget { font-size: 14px; } QListWidget::item { padding: 8px; }"));
+    connect(m_pageList, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QHBoxLayout(central);
+    layout->addWidget(m_pageList);
+    layout->addWidget(m_pages, 1);
+    setCentralWidget(central);
+    addPage(tr("System"), m_systemPage);
+
+    m_status->setText(tr("Inspecting this machine…"));
+    statusBar()->addWidget(m_status, 1);
+
+    connect(m_snapshots, &SnapshotController::snapshotChanged, m_systemPage, &SystemPage::showSnapshot);
+    connect(m_snapshots, &SnapshotController::snapshotChanged, this, [this](SnapshotPtr s, const QString& origin) {
+        const QString where = origin.isEmpty() ? (s->root ? tr("recorded root %1").arg(QString::fromStdString(*s->root)) : tr("this machine"))
+                                               : origin;
+        m_status->setText(tr("%1 — %2").arg(where, QString::fromStdString(stackSummary(*s))));
+    });
+    connect(m_snapshots, &SnapshotController::busyChanged, m_systemPage, &SystemPage::setBusy);
+    connect(m_snapshots, &SnapshotController::busyChanged, this, [this](bool busy) {
+        if (busy)
+            m_status->setText(tr("Inspecting this machine…"));
+    });
+    connect(m_snapshots, &SnapshotController::errorOccurred, this, &MainWindow::showError);
+    connect(m_systemPage, &SystemPage::refreshRequested, m_snapshots, &SnapshotController::refresh);
+    createMenus();
+}
+
+void MainWindow::addPage(const QString& title, QWidget* page)
+{
+    m_pages->addWidget(page);
+    m_pageList->addItem(title);
+    if (m_pageList->currentRow() < 0)
+        m_pageList->setCurrentRow(0);
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
+}
+
+void MainWindow::createMenus()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* open = file->addAction(tr("&Open snapshot…"), this, &MainWindow::openSnapshot);
+    open->setShortcut(QKeySequence::Open);
+    auto* save = file->addAction(tr("&Save snapshot…"), this, &MainWindow::saveSnapshot);
+    save->setShortcut(QKeySequence::Save);
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    auto* refresh = view->addAction(tr("&Refresh (inspect this machine)"), m_snapshots, &SnapshotController::refresh);
+    refresh->setShortcut(QKeySequence::Refresh);
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About StackScope"), this, [this] {
+        QMessageBox::about(this, tr("About StackScope"),
+                           tr("<b>StackScope %1</b><p>A console for PyTorch on ROCm and CUDA GPUs.</p><p>Build: %2</p>")
+                               .arg(QString::fromStdString(stackscopeVersion()), QString::fromStdString(buildDescription())));
+    });
+}
+
+void MainWindow::openSnapshot()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open snapshot"), QString(), tr("StackScope snapshot (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        m_snapshots->openFile(path);
+}
+
+void MainWindow::saveSnapshot()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save snapshot"), QStringLiteral("stackscope-snapshot.json"),
+                                                tr("StackScope snapshot (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (m_snapshots->saveFile(path))
+        m_status->setText(tr("Snapshot saved to %1").arg(path));
+}
+
+void MainWindow::showError(const QString& message)
+{
+    statusBar()->showMessage(message, 15000);
+    if (isVisible())
+        QMessageBox::warning(this, tr("StackScope"), message);
+}
+
+} // namespace stackscope::ui

@@ -1,0 +1,40 @@
+// The main window: a page list beside the pages, menus, and a status line summarising the stack.
+#pragma once
+
+#include "ui/system/snapshot_controller.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+
+namespace stackscope::ui {
+
+class SystemPage;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+
+    SnapshotController* snapshots() const { return m_snapshots; }
+    SystemPage* systemPage() const { return m_systemPage; }
+    // Adds a page to the list; later pages (Probes, VPOC, Training, Report) come in through here.
+    void addPage(const QString& title, QWidget* page);
+    QString statusText() const;
+
+private:
+    void createMenus();
+    void openSnapshot();
+    void saveSnapshot();
+    void showError(const QString& message);
+
+    SnapshotController* m_snapshots;
+    QListWidget* m_pageList;
+    QStackedWidget* m_pages;
+    SystemPage* m_systemPage;
+    QLabel* m_status;
+};
+
+} // namespace stackscope::ui

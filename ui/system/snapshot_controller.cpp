@@ -1,0 +1,73 @@
+// Snapshot controller: background inspection and snapshot files.
+#include "ui/system/snapshot_controller.h"
+
+#include "core/inspect/inspector.h"
+#include "core/snapshot/snapshot_json.h"
+#include "core/util/atomic_file.h"
+
+#include <QThread>
+
+namespace stackscope::ui {
+
+SnapshotController::SnapshotController(QObject* parent)
+    : QObject(parent)
+    , m_jobs(this)
+{
+    qRegisterMetaType<stackscope::ui::SnapshotPtr>("stackscope::ui::SnapshotPtr");
+}
+
+void SnapshotController::refresh()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    Q_EMIT busyChanged(true);
+    m_jobs.run(
+        [](const JobControl&) {
+            // Inspection is short (about a second, mostly loading libtorch); it is not split for cancel.
+            return std::make_shared<const Snapshot>(inspectMachine(InspectOptions {}));
+        },
+        [this](SnapshotPtr s) {
+            Q_EMIT busyChanged(false);
+            setSnapshot(std::move(s), QString());
+        });
+}
+
+bool SnapshotController::openFile(const QString& path)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    try {
+        auto s = std::make_shared<const Snapshot>(loadSnapshotFile(path.toStdString()));
+        m_jobs.cancel(); // a running inspection must not replace what the user opened
+        Q_EMIT busyChanged(false);
+        setSnapshot(std::move(s), path);
+        return true;
+    } catch (const SnapshotError& e) {
+        Q_EMIT errorOccurred(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool SnapshotController::saveFile(const QString& path)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (!m_snapshot) {
+        Q_EMIT errorOccurred(tr("There is no snapshot to save yet; wait for the inspection to finish or use View > Refresh."));
+        return false;
+    }
+    try {
+        saveSnapshotFile(*m_snapshot, path.toStdString());
+        return true;
+    } catch (const FileWriteError& e) {
+        Q_EMIT errorOccurred(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+void SnapshotController::setSnapshot(SnapshotPtr snapshot, const QString& origin)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    m_snapshot = std::move(snapshot);
+    m_origin = origin;
+    Q_EMIT snapshotChanged(m_snapshot, m_origin);
+}
+
+} // namespace stackscope::ui

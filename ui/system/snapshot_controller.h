@@ -1,0 +1,46 @@
+// Owns the current snapshot: inspects this machine in the background, opens and saves snapshot files.
+#pragma once
+
+#include "core/snapshot/snapshot.h"
+#include "ui/jobs/job_tracker.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace stackscope::ui {
+
+using SnapshotPtr = std::shared_ptr<const Snapshot>;
+
+class SnapshotController : public QObject {
+    Q_OBJECT
+public:
+    explicit SnapshotController(QObject* parent = nullptr);
+
+    SnapshotPtr snapshot() const { return m_snapshot; }
+    // Empty for this machine, else the file the snapshot came from.
+    QString origin() const { return m_origin; }
+    bool isBusy() const { return m_jobs.isRunning(); }
+
+public Q_SLOTS:
+    // Inspects this machine in a worker thread; snapshotChanged() follows.
+    void refresh();
+    // Returns false and emits errorOccurred() with a message that says what to do.
+    bool openFile(const QString& path);
+    bool saveFile(const QString& path);
+    // Shows a snapshot made elsewhere (a test, a replayed root).
+    void setSnapshot(SnapshotPtr snapshot, const QString& origin);
+
+Q_SIGNALS:
+    void snapshotChanged(stackscope::ui::SnapshotPtr snapshot, const QString& origin);
+    void busyChanged(bool busy);
+    void errorOccurred(const QString& message);
+
+private:
+    JobTracker m_jobs;
+    SnapshotPtr m_snapshot;
+    QString m_origin;
+};
+
+} // namespace stackscope::ui

@@ -1,0 +1,218 @@
+// System page layout and how it shows a snapshot.
+#include "ui/system/system_page.h"
+
+#include "core/snapshot/stack_rows.h"
+#include "ui/models/findings_model.h"
+#include "ui/models/stack_model.h"
+#include "ui/widgets/gpu_card.h"
+#include "ui/widgets/status_colors.h"
+
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace stackscope::ui {
+
+namespace {
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
+{
+    auto* view = new QTableView(parent);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    return view;
+}
+
+QString accessText(const Snapshot& s)
+{
+    auto node = [](const DeviceNode& n) {
+        if (!n.exists)
+            return QStringLiteral("%1: <i>absent</i>").arg(QString::fromStdString(n.path));
+        const QString rw = !n.readWrite ? QStringLiteral("unknown")
+            : *n.readWrite ? QStringLiteral("<span style='color:%1'>read-write</span>").arg(okColor().name())
+                           : QStringLiteral("<span style='color:%1'><b>no access</b></span>").arg(errorColor().name());
+        return QStringLiteral("%1: %2 (mode %3, group %4)")
+            .arg(QString::fromStdString(n.path), rw, QString::fromStdString(n.mode.value_or("?")),
+                 QString::fromStdString(n.group.value_or("?")));
+    };
+    QStringList lines;
+    lines << node(s.access.kfd);
+    for (const auto& r : s.access.renderNodes)
+        lines << node(r);
+    QStringList groups;
+    for (const auto& g : s.access.userGroups)
+        groups << QString::fromStdString(g);
+    lines << QObject::tr("User %1 in groups: %2").arg(QString::fromStdString(s.access.user.value_or("?")), groups.join(QStringLiteral(", ")));
+    QStringList env;
+    for (const auto& [k, v] : s.env)
+        env << QStringLiteral("<code>%1=%2</code>").arg(QString::fromStdString(k), QString::fromStdString(v).toHtmlEscaped());
+    lines << QObject::tr("GPU environment: %1").arg(env.isEmpty() ? QObject::tr("none set") : env.join(QStringLiteral(" ")));
+    return lines.join(QStringLiteral("<br/>"));
+}
+
+} // namespace
+
+SystemPage::SystemPage(QWidget* parent)
+    : QWidget(parent)
+    , m_banner(new QLabel(this))
+    , m_cards(new QWidget(this))
+    , m_cardsLayout(new QHBoxLayout(m_cards))
+    , m_access(new QLabel(this))
+    , m_stackModel(new StackModel(this))
+    , m_findingsModel(new FindingsModel(this))
+    , m_stackView(makeTable(m_stackModel, this))
+    , m_findingsView(makeTable(m_findingsModel, this))
+    , m_findingDetail(new QTextBrowser(this))
+{
+    m_banner->setObjectName(QStringLiteral("snapshotBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet(QStringLiteral("QLabel#snapshotBanner { background: #fff3cd; border: 1px solid #e0c36b; padding: 6px; }"));
+    m_banner->hide();
+
+    auto* refresh = new QPushButton(tr("Refresh"), this);
+    refresh->setObjectName(QStringLiteral("refreshButton"));
+    refresh->setToolTip(tr("Inspect this machine again"));
+    connect(refresh, &QPushButton::clicked, this, &SystemPage::refreshRequested);
+    auto* heading = new QLabel(tr("<h2>System</h2>"), this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(heading);
+    top->addStretch(1);
+    top->addWidget(refresh);
+
+    m_cardsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* cardsScroll = new QScrollArea(this);
+    cardsScroll->setWidget(m_cards);
+    cardsScroll->setWidgetResizable(true);
+    cardsScroll->setFrameShape(QFrame::NoFrame);
+    cardsScroll->setMinimumHeight(170);
+    cardsScroll->setMaximumHeight(200);
+
+    m_access->setTextFormat(Qt::RichText);
+    m_access->setWordWrap(true);
+    m_access->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* accessBox = new QGroupBox(tr("Device access and environment"), this);
+    (new QVBoxLayout(accessBox))->addWidget(m_access);
+
+    m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::ComponentColumn, QHeaderView::ResizeToContents);
+    m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::VersionColumn, QHeaderView::ResizeToContents);
+    m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::LocationColumn, QHeaderView::Stretch);
+    m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::StatusColumn, QHeaderView::ResizeToContents);
+    m_stackView->horizontalHeader()->setStretchLastSection(false);
+    auto* stackBox = new QGroupBox(tr("Stack"), this);
+    (new QVBoxLayout(stackBox))->addWidget(m_stackView);
+
+    m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::SeverityColumn, QHeaderView::ResizeToContents);
+    m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::IdColumn, QHeaderView::ResizeToContents);
+    m_findingDetail->setOpenExternalLinks(true);
+    m_findingDetail->setPlaceholderText(tr("Select a finding to see its detail, the fix and the sources."));
+    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showFinding(current.row()); });
+    auto* findingsSplit = new QSplitter(Qt::Horizontal, this);
+    findingsSplit->addWidget(m_findingsView);
+    findingsSplit->addWidget(m_findingDetail);
+    findingsSplit->setStretchFactor(0, 2);
+    findingsSplit->setStretchFactor(1, 3);
+    auto* findingsBox = new QGroupBox(tr("Findings"), this);
+    (new QVBoxLayout(findingsBox))->addWidget(findingsSplit);
+
+    auto* lower = new QSplitter(Qt::Vertical, this);
+    lower->addWidget(stackBox);
+    lower->addWidget(findingsBox);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_banner);
+    layout->addWidget(cardsScroll);
+    layout->addWidget(accessBox);
+    layout->addWidget(lower, 1);
+}
+
+int SystemPage::gpuCardCount() const
+{
+    return m_cards->findChildren<GpuCard*>().size();
+}
+
+void SystemPage::setBusy(bool busy)
+{
+    setCursor(busy ? Qt::BusyCursor : Qt::ArrowCursor);
+}
+
+void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (!snapshot)
+        return;
+    const Snapshot& s = *snapshot;
+    if (origin.isEmpty() && !s.root) {
+        m_banner->hide();
+    } else {
+        const QString what = s.root ? tr("the recorded machine in %1").arg(QString::fromStdString(*s.root)) : origin;
+        m_banner->setText(tr("<b>Not this machine:</b> showing %1, captured %2.").arg(what.toHtmlEscaped(), QString::fromStdString(s.capturedAt)));
+        m_banner->show();
+    }
+    rebuildGpuCards(s);
+    m_access->setText(accessText(s));
+    m_stackModel->setRows(stackRows(s));
+    m_findingsModel->setFindings(s.findings);
+    m_findingDetail->clear();
+    if (m_findingsModel->rowCount() > 0)
+        m_findingsView->selectRow(0);
+}
+
+void SystemPage::rebuildGpuCards(const Snapshot& s)
+{
+    while (QLayoutItem* item = m_cardsLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    if (s.gpus.empty()) {
+        auto* none = new QLabel(tr("<b>No GPU visible.</b><br/>See the findings below for why and what to check."), m_cards);
+        none->setObjectName(QStringLiteral("noGpuLabel"));
+        none->setFrameShape(QFrame::StyledPanel);
+        none->setMargin(12);
+        m_cardsLayout->addWidget(none);
+    }
+    for (const auto& g : s.gpus)
+        m_cardsLayout->addWidget(new GpuCard(g, m_cards));
+    m_cardsLayout->addStretch(1);
+}
+
+void SystemPage::showFinding(int row)
+{
+    const Finding* f = m_findingsModel->findingAt(row);
+    if (!f) {
+        m_findingDetail->clear();
+        return;
+    }
+    QString sources;
+    for (const auto& src : f->sources) {
+        const QString s = QString::fromStdString(src).toHtmlEscaped();
+        sources += s.startsWith(QStringLiteral("http")) ? QStringLiteral("<li><a href=\"%1\">%1</a></li>").arg(s)
+                                                        : QStringLiteral("<li>%1</li>").arg(s);
+    }
+    m_findingDetail->setHtml(QStringLiteral("<h3 style='color:%1'>%2</h3><p><code>%3</code> · %4</p>"
+                                            "<p style='white-space:pre-wrap'>%5</p><h4>Fix</h4><p>%6</p><h4>Sources</h4><ul>%7</ul>")
+                                 .arg(severityColor(f->severity).name(), QString::fromStdString(f->title).toHtmlEscaped(),
+                                      QString::fromStdString(f->id), QString::fromLatin1(severityName(f->severity)),
+                                      QString::fromStdString(f->detail).toHtmlEscaped(),
+                                      QString::fromStdString(f->fix).toHtmlEscaped(), sources));
+}
+
+} // namespace stackscope::ui

@@ -1,0 +1,49 @@
+// The System page: GPU cards, the stack table, device access and environment, findings with fixes.
+#pragma once
+
+#include "ui/system/snapshot_controller.h"
+
+#include <QWidget>
+
+class QHBoxLayout;
+class QLabel;
+class QTableView;
+class QTextBrowser;
+
+namespace stackscope::ui {
+
+class FindingsModel;
+class StackModel;
+
+class SystemPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit SystemPage(QWidget* parent = nullptr);
+
+    StackModel* stackModel() const { return m_stackModel; }
+    FindingsModel* findingsModel() const { return m_findingsModel; }
+    int gpuCardCount() const;
+
+public Q_SLOTS:
+    void showSnapshot(stackscope::ui::SnapshotPtr snapshot, const QString& origin);
+    void setBusy(bool busy);
+
+Q_SIGNALS:
+    void refreshRequested();
+
+private:
+    void rebuildGpuCards(const Snapshot& s);
+    void showFinding(int row);
+
+    QLabel* m_banner;
+    QWidget* m_cards;
+    QHBoxLayout* m_cardsLayout;
+    QLabel* m_access;
+    StackModel* m_stackModel;
+    FindingsModel* m_findingsModel;
+    QTableView* m_stackView;
+    QTableView* m_findingsView;
+    QTextBrowser* m_findingDetail;
+};
+
+} // namespace stackscope::ui

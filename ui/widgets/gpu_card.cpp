@@ -1,0 +1,58 @@
+// GPU card layout.
+#include "ui/widgets/gpu_card.h"
+
+#include "core/snapshot/stack_rows.h"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QVBoxLayout>
+
+namespace stackscope::ui {
+
+GpuCard::GpuCard(const GpuInfo& gpu, QWidget* parent)
+    : QFrame(parent)
+    , m_title(new QLabel(this))
+    , m_details(new QLabel(this))
+    , m_vram(new QProgressBar(this))
+{
+    setObjectName(QStringLiteral("gpuCard"));
+    setFrameShape(QFrame::StyledPanel);
+    setMinimumWidth(280);
+    setMaximumWidth(420);
+    const QString vendor = gpu.vendor == "amd" ? QStringLiteral("AMD") : gpu.vendor == "nvidia" ? QStringLiteral("NVIDIA")
+                                                                                                 : QString::fromStdString(gpu.vendor);
+    m_title->setText(QStringLiteral("<b>GPU %1 · %2</b><br/><span style='font-size:large'>%3</span>")
+                         .arg(gpu.index)
+                         .arg(vendor, QString::fromStdString(gpu.name).toHtmlEscaped()));
+    m_title->setWordWrap(true);
+
+    if (gpu.vramTotalBytes && *gpu.vramTotalBytes > 0) {
+        const double total = static_cast<double>(*gpu.vramTotalBytes);
+        const double used = static_cast<double>(gpu.vramUsedBytes.value_or(0));
+        m_vram->setRange(0, 1000);
+        m_vram->setValue(static_cast<int>(1000.0 * used / total));
+        m_vram->setFormat(gpu.vramUsedBytes
+                              ? tr("VRAM %1 of %2 used").arg(QString::fromStdString(formatBytes(*gpu.vramUsedBytes)),
+                                                             QString::fromStdString(formatBytes(*gpu.vramTotalBytes)))
+                              : tr("VRAM %1 (use unknown)").arg(QString::fromStdString(formatBytes(*gpu.vramTotalBytes))));
+    } else {
+        m_vram->setRange(0, 1);
+        m_vram->setValue(0);
+        m_vram->setFormat(tr("VRAM unknown"));
+    }
+    m_vram->setTextVisible(true);
+
+    m_details->setText(tr("Architecture: <b>%1</b><br/>Driver: %2<br/>PCI bus: %3<br/><span style='color:gray'>Source: %4</span>")
+                           .arg(QString::fromStdString(gpu.arch.value_or("unknown")),
+                                QString::fromStdString(gpu.driverVersion.value_or("unknown")),
+                                QString::fromStdString(gpu.pciBus.value_or("unknown")),
+                                QString::fromStdString(gpu.source)));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(m_vram);
+    layout->addWidget(m_details);
+    layout->addStretch(1);
+}
+
+} // namespace stackscope::ui
