@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <filesystem>
 #include <stdexcept>
 
 namespace stackscope::vpoc {
@@ -46,6 +47,9 @@ std::unique_ptr<GpuProfiler> GpuProfiler::open(uint64_t budgetBytes, std::string
 {
     std::vector<std::string> reasons;
     for (const auto& path : moduleCandidates()) {
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec))
+            continue; // not built here; said once below
         // The handle is kept for the life of the process: GPU runtimes are not safe to unload.
         void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!h) {
@@ -91,6 +95,9 @@ std::unique_ptr<GpuProfiler> GpuProfiler::open(uint64_t budgetBytes, std::string
         p->m_api = std::move(api);
         return p;
     }
+    if (reasons.empty())
+        reasons.push_back(fmt::format("no VPOC GPU module in {} (StackScope was built without CUDA and HIP)",
+                                      fmt::join(moduleDirectories(), " or ")));
     why = fmt::format("{}", fmt::join(reasons, "; "));
     return nullptr;
 }

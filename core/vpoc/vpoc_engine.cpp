@@ -184,6 +184,7 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
     closeSession();
     dispatch();
     collect();
+    result->extraColumns = reader.extraColumns(); // decided on the first data row
     result->rows = reader.rowsAccepted();
     result->skipped = reader.skipped();
     report(true);

@@ -1,0 +1,143 @@
+// `stackscope-cli vpoc`: volume profiles, POC and value area per session from a bars or trades CSV.
+#include "app/cli/command.h"
+
+#include "core/util/atomic_file.h"
+#include "core/vpoc/csv_reader.h"
+#include "core/vpoc/vpoc_engine.h"
+#include "core/vpoc/vpoc_output.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+
+namespace stackscope::cli {
+
+namespace {
+
+struct VpocCliOptions {
+    std::string input;
+    std::string format = "auto";
+    std::string tick = "0.25";
+    std::string session = "globex";
+    std::string sessionTz = "America/New_York";
+    std::string tz = "America/New_York";
+    std::string distribution = "uniform";
+    double va = 70;
+    std::string vaMethod = "dual";
+    std::string backend = "auto";
+    uint64_t vramBudget = 1024;
+    std::string developing;
+    bool json = false;
+    std::string csv;
+    bool skipBad = false;
+    bool profiles = false;
+    unsigned threads = 0;
+};
+
+void printText(const vpoc::VpocResult& r)
+{
+    const auto& tick = r.options.read.tick;
+    std::cout << fmt::format("VPOC of {} ({}, {} rows, session {} in {}, backend {})\n", r.options.input,
+                             vpoc::formatName(r.format), r.rows, r.options.session, r.options.sessionTimeZone,
+                             r.backend);
+    if (!r.backendNote.empty())
+        std::cout << "  " << r.backendNote << "\n";
+    std::cout << fmt::format("{:<10} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "date", "bars", "volume", "low",
+                             "high", "val", "poc", "vah");
+    auto p = [&](int64_t t) { return fmt::format("{:.{}f}", tick.price(t), tick.decimals); };
+    for (const auto& s : r.sessions)
+        std::cout << fmt::format("{:<10} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", vpoc::formatDate(s.day),
+                                 s.bars, s.volume, p(s.lowTick), p(s.highTick), p(s.valTick), p(s.pocTick),
+                                 p(s.vahTick));
+    std::cout << fmt::format("{} sessions; {} rows outside every session", r.sessions.size(), r.outsideSessions);
+    if (r.skipped.count)
+        std::cout << fmt::format("; {} bad rows skipped", r.skipped.count);
+    std::cout << "\n";
+}
+
+void addVpocCommand(CLI::App& app, CommandContext& ctx)
+{
+    auto* cmd = app.add_subcommand("vpoc", "Volume profile, POC and value area per trading session from a CSV of "
+                                           "bars or trades");
+    auto o = std::make_shared<VpocCliOptions>();
+    cmd->add_option("--input", o->input, "CSV file of bars (timestamp,open,high,low,close,volume) or trades "
+                                         "(timestamp,price,size)")
+        ->required();
+    cmd->add_option("--format", o->format, "auto, bars or trades")->check(CLI::IsMember({"auto", "bars", "trades"}));
+    cmd->add_option("--tick", o->tick, "Price step (ES: 0.25)");
+    cmd->add_option("--session", o->session, "globex (18:00-17:00), rth (09:30-16:00) or HH:MM-HH:MM");
+    cmd->add_option("--session-tz", o->sessionTz, "Time zone of the session window (tz database name)");
+    cmd->add_option("--tz", o->tz, "Time zone of timestamps written without an offset");
+    cmd->add_option("--distribution", o->distribution, "How a bar's volume goes to ticks: uniform, close, typical")
+        ->check(CLI::IsMember({"uniform", "close", "typical"}));
+    cmd->add_option("--va", o->va, "Value area percentage");
+    cmd->add_option("--va-method", o->vaMethod, "dual (two levels a side) or single")
+        ->check(CLI::IsMember({"dual", "single"}));
+    cmd->add_option("--backend", o->backend, "auto (GPU when there is one), cpu or gpu")
+        ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+    cmd->add_option("--vram-budget", o->vramBudget, "GPU memory to use in MiB, allocated once");
+    cmd->add_option("--developing", o->developing, "Write POC/VAH/VAL after each bar to this CSV file");
+    auto* json = cmd->add_flag("--json", o->json, "Print the results as JSON");
+    cmd->add_option("--csv", o->csv, "Write the session table to this CSV file")->excludes(json);
+    cmd->add_flag("--skip-bad", o->skipBad, "Skip bad rows (reported) instead of stopping at the first");
+    cmd->add_flag("--profiles", o->profiles, "Include each session's dense profile in the JSON");
+    cmd->add_option("--threads", o->threads, "CPU threads (0 = all)");
+    cmd->callback([o, &ctx] {
+        vpoc::VpocOptions v;
+        v.input = o->input;
+        try {
+            v.read.tick = vpoc::Tick::parse(o->tick);
+            v.profile.vaBasisPoints = vpoc::percentToBasisPoints(o->va);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+        static const std::map<std::string, vpoc::DataFormat> formats {
+            {"auto", vpoc::DataFormat::Auto}, {"bars", vpoc::DataFormat::Bars}, {"trades", vpoc::DataFormat::Trades}};
+        static const std::map<std::string, vpoc::Distribution> distributions {
+            {"uniform", vpoc::Distribution::Uniform}, {"close", vpoc::Distribution::Close},
+            {"typical", vpoc::Distribution::Typical}};
+        static const std::map<std::string, vpoc::Backend> backends {
+            {"auto", vpoc::Backend::Auto}, {"cpu", vpoc::Backend::Cpu}, {"gpu", vpoc::Backend::Gpu}};
+        v.read.format = formats.at(o->format);
+        v.read.timeZone = o->tz;
+        v.read.skipBad = o->skipBad;
+        v.session = o->session;
+        v.sessionTimeZone = o->sessionTz;
+        v.profile.distribution = distributions.at(o->distribution);
+        v.profile.method = o->vaMethod == "single" ? vpoc::ValueAreaMethod::Single : vpoc::ValueAreaMethod::Dual;
+        v.profile.keepProfiles = o->profiles;
+        v.valueAreaPercent = o->va;
+        v.backend = backends.at(o->backend);
+        v.vramBudgetMiB = o->vramBudget;
+        v.developing = !o->developing.empty();
+        v.threads = o->threads;
+        std::shared_ptr<const vpoc::VpocResult> r;
+        try {
+            r = vpoc::runVpoc(v);
+        } catch (const vpoc::InputError& e) {
+            throw UsageError(e.what());
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+        for (const auto& s : r->skipped.first)
+            std::cerr << "skipped " << s << "\n";
+        if (r->skipped.count > static_cast<int64_t>(r->skipped.first.size()))
+            std::cerr << fmt::format("skipped {} bad rows in all\n", r->skipped.count);
+        if (!o->developing.empty())
+            writeFileAtomically(o->developing, vpoc::developingCsv(*r));
+        if (!o->csv.empty())
+            writeFileAtomically(o->csv, vpoc::sessionsCsv(*r));
+        if (o->json)
+            std::cout << vpoc::toJson(*r, o->profiles).dump(2) << "\n";
+        else if (o->csv.empty())
+            printText(*r);
+        ctx.exitCode = ExitOk;
+    });
+}
+
+const CommandRegistration registration {"vpoc", 40, &addVpocCommand};
+
+} // namespace
+
+} // namespace stackscope::cli
