@@ -1,0 +1,448 @@
+// The matcher: text signatures over logs and probe output, snapshot and probe triggers, applicability,
+// and fix verification from probe variants.
+#include "core/diagnosis/diagnosis.h"
+
+#include "core/diagnosis/text_normalizer.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace stackscope {
+
+std::string archToken(const std::string& gcnArchName)
+{
+    const auto colon = gcnArchName.find(':');
+    std::string token = gcnArchName.substr(0, colon);
+    while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())))
+        token.pop_back();
+    return token;
+}
+
+namespace {
+
+constexpr std::size_t kMaxEvidenceText = 600;
+
+std::string clip(std::string s)
+{
+    if (s.size() > kMaxEvidenceText) {
+        s.resize(kMaxEvidenceText);
+        s += "...";
+    }
+    return s;
+}
+
+std::string lower(std::string s)
+{
+    for (auto& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& value)
+{
+    return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+// A text to search: a log, or one stream of one probe outcome.
+struct SearchText {
+    std::string source; // "log" | "probe"
+    std::string origin;
+    NormalizedText text;
+    std::optional<std::size_t> probeIndex;
+};
+
+// Everything found for one rule while scanning.
+struct Collected {
+    std::vector<Evidence> evidence;
+    std::set<std::pair<std::string, int>> seenLines; // (origin, line): one evidence per line
+    std::size_t count = 0;
+    std::set<std::size_t> probes; // indexes of probe outcomes that showed the problem
+
+    void add(Evidence e, std::optional<std::size_t> probeIndex)
+    {
+        if (e.line && !seenLines.insert({e.origin, *e.line}).second)
+            return;
+        ++count;
+        if (probeIndex)
+            probes.insert(*probeIndex);
+        if (evidence.size() < kMaxEvidence)
+            evidence.push_back(std::move(e));
+    }
+};
+
+void matchSignatures(const DiagnosisRule& rule, const SearchText& st, Collected& c)
+{
+    const auto& lines = st.text.lines();
+    for (const auto& sig : rule.signatures) {
+        const Confidence conf = sig.confidence.value_or(rule.confidence);
+        if (!sig.normalizedText.empty()) {
+            const std::string& flat = st.text.flat();
+            for (auto pos = flat.find(sig.normalizedText); pos != std::string::npos;
+                 pos = flat.find(sig.normalizedText, pos + 1)) {
+                const auto first = st.text.lineIndexAt(pos);
+                const auto last = st.text.lineIndexAt(pos + sig.normalizedText.size() - 1);
+                std::string shown;
+                for (auto i = first; i <= last; ++i)
+                    shown += (shown.empty() ? "" : " ") + lines[i].display;
+                c.add({st.source, st.origin, lines[first].number, clip(shown), sig.text, conf, sig.note}, st.probeIndex);
+            }
+            continue;
+        }
+        const std::string anchor = sig.ignoreCase ? lower(sig.anchor) : sig.anchor;
+        for (const auto& line : lines) {
+            if (line.display.size() > kMaxPatternLineLength)
+                continue;
+            if (!anchor.empty()) {
+                const bool has = sig.ignoreCase ? lower(line.display).find(anchor) != std::string::npos
+                                                : line.display.find(anchor) != std::string::npos;
+                if (!has)
+                    continue;
+            }
+            if (std::regex_search(line.display, *sig.regex))
+                c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex);
+        }
+    }
+}
+
+// Facts of a snapshot that triggers and applicability ask about.
+struct SnapshotFacts {
+    explicit SnapshotFacts(const Snapshot& s) : snapshot(s)
+    {
+        for (const auto& g : s.gpus) {
+            if (g.vendor == "amd")
+                ++amdGpus;
+            if (g.arch && !g.arch->empty())
+                archs.push_back(archToken(*g.arch));
+        }
+        for (const auto& i : s.rocm.installs) {
+            if (i.version)
+                if (auto v = parseVersion(*i.version))
+                    rocmVersions.push_back({*i.version, *v});
+        }
+        if (rocmVersions.empty() && s.rocm.hipRuntimeVersion)
+            if (auto v = parseVersion(*s.rocm.hipRuntimeVersion))
+                rocmVersions.push_back({*s.rocm.hipRuntimeVersion, *v});
+        if (s.torch.version)
+            torchVersion = parseVersion(*s.torch.version);
+    }
+
+    const std::string* env(const std::string& name) const
+    {
+        auto it = snapshot.env.find(name);
+        return it == snapshot.env.end() ? nullptr : &it->second;
+    }
+
+    std::optional<std::string> archOfDevice(const std::string& device) const
+    {
+        for (const auto& g : snapshot.gpus) {
+            if (std::to_string(g.index) == device && g.arch)
+                return archToken(*g.arch);
+        }
+        return std::nullopt;
+    }
+
+    const Snapshot& snapshot;
+    int amdGpus = 0;
+    std::vector<std::string> archs;
+    std::vector<std::pair<std::string, std::vector<int>>> rocmVersions;
+    std::optional<std::vector<int>> torchVersion;
+};
+
+// Returns the facts that made the trigger hold, or nullopt when some condition does not hold.
+std::optional<std::vector<std::string>> evaluate(const SnapshotTrigger& t, const SnapshotFacts& f)
+{
+    std::vector<std::string> facts;
+    if (t.amdGpusMin) {
+        if (f.amdGpus < *t.amdGpusMin)
+            return std::nullopt;
+        facts.push_back(fmt::format("{} AMD GPUs", f.amdGpus));
+    }
+    if (!t.gpuArchAny.empty()) {
+        std::vector<std::string> hit;
+        for (const auto& g : f.snapshot.gpus) {
+            if (g.arch && contains(t.gpuArchAny, archToken(*g.arch)))
+                hit.push_back(fmt::format("gpus[{}] {} is {}", g.index, g.name, archToken(*g.arch)));
+        }
+        if (hit.empty())
+            return std::nullopt;
+        facts.insert(facts.end(), hit.begin(), hit.end());
+    }
+    for (const auto& name : t.envUnset) {
+        if (f.env(name))
+            return std::nullopt;
+    }
+    if (!t.envUnset.empty())
+        facts.push_back(fmt::format("{} not set", fmt::join(t.envUnset, ", ")));
+    for (const auto& [name, value] : t.envEquals) {
+        const auto* v = f.env(name);
+        if (!v || *v != value)
+            return std::nullopt;
+        facts.push_back(fmt::format("{}={}", name, value));
+    }
+    for (const auto& [name, part] : t.envContains) {
+        const auto* v = f.env(name);
+        if (!v || v->find(part) == std::string::npos)
+            return std::nullopt;
+        facts.push_back(fmt::format("{}={}", name, *v));
+    }
+    if (t.rocmVersion) {
+        const auto it = std::find_if(f.rocmVersions.begin(), f.rocmVersions.end(),
+                                     [&](const auto& v) { return t.rocmVersion->contains(v.second); });
+        if (it == f.rocmVersions.end())
+            return std::nullopt;
+        facts.push_back(fmt::format("ROCm {} ({})", it->first, t.rocmVersion->text()));
+    }
+    if (t.torchVersion) {
+        if (!f.torchVersion || !t.torchVersion->contains(*f.torchVersion))
+            return std::nullopt;
+        facts.push_back(fmt::format("torch {} ({})", *f.snapshot.torch.version, t.torchVersion->text()));
+    }
+    if (t.torchBackend) {
+        if (f.snapshot.torch.backend != t.torchBackend)
+            return std::nullopt;
+        facts.push_back(fmt::format("torch backend {}", *t.torchBackend));
+    }
+    if (t.torchBlasBackend) {
+        if (!f.snapshot.torch.blasBackend || lower(*f.snapshot.torch.blasBackend) != lower(*t.torchBlasBackend))
+            return std::nullopt;
+        facts.push_back(fmt::format("torch BLAS backend {}", *f.snapshot.torch.blasBackend));
+    }
+    if (t.kfdReadWrite) {
+        const auto& kfd = f.snapshot.access.kfd;
+        if (!kfd.exists || !kfd.readWrite || *kfd.readWrite != *t.kfdReadWrite)
+            return std::nullopt;
+        facts.push_back(fmt::format("{} read-write: {} (mode {}, group {}; user {} in {})", kfd.path,
+                                    *kfd.readWrite ? "yes" : "no", kfd.mode.value_or("?"), kfd.group.value_or("?"),
+                                    f.snapshot.access.user.value_or("?"), fmt::join(f.snapshot.access.userGroups, ",")));
+    }
+    return facts;
+}
+
+// One applicability check: true/false when the snapshot knows, nullopt when it does not.
+void check(std::optional<bool> holds, std::string why, std::vector<std::optional<bool>>& results,
+           std::vector<std::string>& notes)
+{
+    results.push_back(holds);
+    notes.push_back(std::move(why));
+}
+
+void applyApplicability(const DiagnosisRule& rule, const SnapshotFacts* f, DiagnosisFinding& out)
+{
+    const auto& a = rule.applicability;
+    if (!a.note.empty())
+        out.applicability.push_back(a.note);
+    const bool constrained = a.torch || a.torchRocm || a.rocm || !a.archs.empty() || a.backend || !a.envSet.empty();
+    if (!constrained)
+        return;
+    if (!f) {
+        out.applicability.push_back("no snapshot: whether the rule applies is unknown");
+        return;
+    }
+    const Snapshot& s = f->snapshot;
+    std::vector<std::optional<bool>> results;
+    std::vector<std::string> notes;
+    if (a.backend) {
+        if (s.torch.backend)
+            check(*s.torch.backend == *a.backend, fmt::format("torch backend is {} (rule: {})", *s.torch.backend, *a.backend), results, notes);
+        else
+            check(std::nullopt, fmt::format("torch backend unknown (rule: {})", *a.backend), results, notes);
+    }
+    if (a.torch) {
+        if (f->torchVersion)
+            check(a.torch->contains(*f->torchVersion), fmt::format("torch {} (rule: {})", *s.torch.version, a.torch->text()), results, notes);
+        else
+            check(std::nullopt, fmt::format("torch version unknown (rule: {})", a.torch->text()), results, notes);
+    }
+    if (a.torchRocm) {
+        std::optional<std::vector<int>> built;
+        if (s.torch.backend == std::optional<std::string>("rocm") && s.torch.builtWith)
+            built = parseVersion(*s.torch.builtWith);
+        if (built)
+            check(a.torchRocm->contains(*built), fmt::format("torch built with ROCm {} (rule: {})", *s.torch.builtWith, a.torchRocm->text()), results, notes);
+        else
+            check(std::nullopt, fmt::format("ROCm version torch was built with unknown (rule: {})", a.torchRocm->text()), results, notes);
+    }
+    if (a.rocm) {
+        if (!f->rocmVersions.empty()) {
+            const bool any = std::any_of(f->rocmVersions.begin(), f->rocmVersions.end(),
+                                         [&](const auto& v) { return a.rocm->contains(v.second); });
+            check(any, fmt::format("ROCm {} (rule: {})", f->rocmVersions.front().first, a.rocm->text()), results, notes);
+        } else {
+            check(std::nullopt, fmt::format("ROCm version unknown (rule: {})", a.rocm->text()), results, notes);
+        }
+    }
+    if (!a.archs.empty()) {
+        if (!f->archs.empty()) {
+            const bool any = std::any_of(f->archs.begin(), f->archs.end(), [&](const auto& x) { return contains(a.archs, x); });
+            check(any, fmt::format("GPU archs {} (rule: {})", fmt::join(f->archs, ", "), fmt::join(a.archs, ", ")), results, notes);
+        } else {
+            check(std::nullopt, fmt::format("GPU archs unknown (rule: {})", fmt::join(a.archs, ", ")), results, notes);
+        }
+    }
+    for (const auto& name : a.envSet) {
+        const auto* v = f->env(name);
+        check(v != nullptr, v ? fmt::format("{}={}", name, *v) : fmt::format("{} is not set in this snapshot", name), results, notes);
+    }
+    out.applicability.insert(out.applicability.end(), notes.begin(), notes.end());
+    if (std::any_of(results.begin(), results.end(), [](const auto& r) { return r == std::optional<bool>(false); }))
+        out.applies = false;
+    else if (std::all_of(results.begin(), results.end(), [](const auto& r) { return r.has_value(); }))
+        out.applies = true;
+}
+
+bool envSatisfies(const std::map<std::string, std::string>& env, const std::map<std::string, std::optional<std::string>>& change)
+{
+    for (const auto& [k, v] : change) {
+        auto it = env.find(k);
+        if (v ? (it == env.end() || it->second != *v) : it != env.end())
+            return false;
+    }
+    return true;
+}
+
+std::string describeEnv(const std::map<std::string, std::optional<std::string>>& env)
+{
+    std::vector<std::string> parts;
+    for (const auto& [k, v] : env)
+        parts.push_back(v ? k + "=" + *v : "unset " + k);
+    return fmt::format("{}", fmt::join(parts, " "));
+}
+
+void verifyFixes(const std::vector<ProbeOutcome>& probes, const Collected& c, DiagnosisFinding& out)
+{
+    std::set<std::pair<std::string, std::string>> affected; // (probe id, device)
+    for (auto i : c.probes)
+        affected.insert({probes[i].probeId, probes[i].device});
+    for (auto& fix : out.fixes) {
+        if (fix.env.empty() || fix.diagnostic || affected.empty())
+            continue;
+        std::vector<std::string> worked, failed;
+        for (std::size_t i = 0; i < probes.size(); ++i) {
+            const auto& p = probes[i];
+            if (!affected.count({p.probeId, p.device}) || !envSatisfies(p.env, fix.env))
+                continue;
+            const std::string where = fmt::format("{} on device {} ({})", p.probeId, p.device, p.variant);
+            if (p.outcome == ProbeResult::Ok && !c.probes.count(i))
+                worked.push_back(where);
+            else
+                failed.push_back(fmt::format("{}: {}{}", where, probeResultName(p.outcome),
+                                             c.probes.count(i) ? ", the problem's text still appears" : ""));
+        }
+        if (worked.empty() && failed.empty()) {
+            fix.verifiedDetail = fmt::format("not tried: no probe variant ran the affected probes with {}", describeEnv(fix.env));
+            continue;
+        }
+        fix.verified = failed.empty();
+        fix.verifiedDetail = failed.empty()
+            ? fmt::format("verified here: with {} ok: {}", describeEnv(fix.env), fmt::join(worked, "; "))
+            : fmt::format("did not work here: with {} still failing: {}", describeEnv(fix.env), fmt::join(failed, "; "));
+    }
+    for (const auto& fix : out.fixes) {
+        if (fix.verified == std::optional<bool>(true))
+            out.verified = true;
+        else if (fix.verified == std::optional<bool>(false) && !out.verified)
+            out.verified = false;
+    }
+}
+
+} // namespace
+
+std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const DiagnosisRules& rules)
+{
+    // Normalise every text once; every rule scans the same forms.
+    std::vector<SearchText> texts;
+    for (const auto& log : input.logs)
+        texts.push_back({"log", log.origin, NormalizedText(log.text), std::nullopt});
+    for (std::size_t i = 0; i < input.probes.size(); ++i) {
+        const auto& p = input.probes[i];
+        const auto where = fmt::format("probe {} on device {} ({})", p.probeId, p.device, p.variant);
+        if (!p.message.empty())
+            texts.push_back({"probe", where + ", message", NormalizedText(p.message), i});
+        if (!p.capturedStderr.empty())
+            texts.push_back({"probe", where + ", stderr", NormalizedText(p.capturedStderr), i});
+    }
+    std::optional<SnapshotFacts> facts;
+    if (input.snapshot)
+        facts.emplace(*input.snapshot);
+
+    std::vector<std::pair<std::size_t, DiagnosisFinding>> found;
+    const auto& all = rules.rules();
+    for (std::size_t r = 0; r < all.size(); ++r) {
+        const auto& rule = all[r];
+        if (rule.manualOnly)
+            continue;
+        Collected c;
+        for (const auto& st : texts)
+            matchSignatures(rule, st, c);
+        if (facts) {
+            for (const auto& t : rule.snapshotTriggers) {
+                if (auto held = evaluate(t, *facts))
+                    c.add({"snapshot", "snapshot", std::nullopt, fmt::format("{}", fmt::join(*held, "; ")), t.note,
+                           t.confidence.value_or(rule.confidence), {}},
+                          std::nullopt);
+            }
+        }
+        for (const auto& t : rule.probeTriggers) {
+            for (std::size_t i = 0; i < input.probes.size(); ++i) {
+                const auto& p = input.probes[i];
+                if (std::find(t.outcomes.begin(), t.outcomes.end(), p.outcome) == t.outcomes.end())
+                    continue;
+                if (!t.probeIds.empty() && !contains(t.probeIds, p.probeId))
+                    continue;
+                std::optional<std::string> arch;
+                if (!t.deviceArchAny.empty()) {
+                    arch = facts ? facts->archOfDevice(p.device) : std::nullopt;
+                    if (!arch || !contains(t.deviceArchAny, *arch))
+                        continue;
+                }
+                c.add({"probe", fmt::format("probe {} on device {} ({})", p.probeId, p.device, p.variant), std::nullopt,
+                       clip(fmt::format("{}{}: {}", probeResultName(p.outcome), arch ? " on " + *arch : "", p.message)),
+                       t.note, t.confidence.value_or(rule.confidence), {}},
+                      i);
+            }
+        }
+        if (c.count == 0)
+            continue;
+        DiagnosisFinding f;
+        f.ruleId = rule.id;
+        f.title = rule.title;
+        f.severity = rule.severity;
+        f.confidence = Confidence::Informational;
+        for (const auto& e : c.evidence)
+            f.confidence = std::max(f.confidence, e.confidence);
+        f.confidenceNote = rule.confidenceNote;
+        f.evidence = c.evidence;
+        f.evidenceCount = c.count;
+        f.cause = rule.cause;
+        f.sources = rule.sources;
+        applyApplicability(rule, facts ? &*facts : nullptr, f);
+        for (const auto& fr : rule.fixes) {
+            FixAdvice a {fr.text, fr.env, fr.diagnostic, true, std::nullopt, {}};
+            if (!fr.archs.empty()) {
+                if (!facts || facts->archs.empty())
+                    a.applies = std::nullopt;
+                else
+                    a.applies = std::any_of(facts->archs.begin(), facts->archs.end(),
+                                            [&](const auto& x) { return contains(fr.archs, x); });
+            }
+            f.fixes.push_back(std::move(a));
+        }
+        verifyFixes(input.probes, c, f);
+        found.push_back({r, std::move(f)});
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+        if (a.second.severity != b.second.severity)
+            return a.second.severity > b.second.severity;
+        return a.first < b.first;
+    });
+    std::vector<DiagnosisFinding> out;
+    for (auto& [index, f] : found)
+        out.push_back(std::move(f));
+    return out;
+}
+
+} // namespace stackscope

@@ -1,0 +1,442 @@
+// Loads and checks diagnosis rules: unknown keys, wrong types, missing sources or fixes are errors
+// that name the rule id and the key, so a typo in the rules file never silently disables a rule.
+#include "core/diagnosis/diagnosis_rules.h"
+
+#include "core/diagnosis/text_normalizer.h"
+#include "core/snapshot/snapshot_json.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+extern const char* const stackscope_diagnosis_rules_json;
+
+namespace stackscope {
+
+using nlohmann::json;
+
+const char* confidenceName(Confidence c)
+{
+    switch (c) {
+    case Confidence::Informational: return "informational";
+    case Confidence::Low: return "low";
+    case Confidence::Medium: return "medium";
+    case Confidence::High: return "high";
+    }
+    return "low";
+}
+
+std::optional<Confidence> confidenceFromName(const std::string& name)
+{
+    for (auto c : {Confidence::Informational, Confidence::Low, Confidence::Medium, Confidence::High}) {
+        if (name == confidenceName(c))
+            return c;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// Reads one JSON object, remembering where it is for error messages and which keys were used.
+class ObjectReader {
+public:
+    ObjectReader(const json& j, std::string origin, std::string ruleId, std::string path)
+        : m_j(j), m_origin(std::move(origin)), m_ruleId(std::move(ruleId)), m_path(std::move(path))
+    {
+        if (!m_j.is_object())
+            fail("", fmt::format("must be a JSON object, found {}", m_j.type_name()));
+    }
+
+    [[noreturn]] void fail(const std::string& key, const std::string& problem) const
+    {
+        std::string where = m_path;
+        if (!key.empty())
+            where += (where.empty() ? "" : ".") + key;
+        throw DiagnosisRulesError(fmt::format("{}: rule '{}', key '{}': {}; fix the rules file (format: "
+                                              "resources/rules/README.md)",
+                                              m_origin, m_ruleId.empty() ? "?" : m_ruleId, where, problem));
+    }
+
+    const json* get(const std::string& key)
+    {
+        m_used.insert(key);
+        auto it = m_j.find(key);
+        return it == m_j.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    std::string str(const std::string& key, bool required)
+    {
+        const json* v = get(key);
+        if (!v) {
+            if (required)
+                fail(key, "is missing");
+            return {};
+        }
+        if (!v->is_string())
+            fail(key, fmt::format("must be a string, found {}", v->type_name()));
+        auto s = v->get<std::string>();
+        if (required && s.empty())
+            fail(key, "must not be empty");
+        return s;
+    }
+
+    std::vector<std::string> strings(const std::string& key, bool required)
+    {
+        const json* v = get(key);
+        std::vector<std::string> out;
+        if (!v) {
+            if (required)
+                fail(key, "is missing");
+            return out;
+        }
+        if (!v->is_array())
+            fail(key, fmt::format("must be an array of strings, found {}", v->type_name()));
+        for (std::size_t i = 0; i < v->size(); ++i) {
+            if (!(*v)[i].is_string() || (*v)[i].get<std::string>().empty())
+                fail(fmt::format("{}[{}]", key, i), "must be a non-empty string");
+            out.push_back((*v)[i].get<std::string>());
+        }
+        if (required && out.empty())
+            fail(key, "must list at least one entry");
+        return out;
+    }
+
+    std::optional<bool> boolean(const std::string& key)
+    {
+        const json* v = get(key);
+        if (!v)
+            return std::nullopt;
+        if (!v->is_boolean())
+            fail(key, fmt::format("must be true or false, found {}", v->type_name()));
+        return v->get<bool>();
+    }
+
+    std::optional<VersionRange> range(const std::string& key)
+    {
+        const auto s = str(key, false);
+        if (s.empty())
+            return std::nullopt;
+        try {
+            return VersionRange::parse(s);
+        } catch (const std::invalid_argument& e) {
+            fail(key, e.what());
+        }
+    }
+
+    std::optional<Confidence> confidence(const std::string& key, bool required)
+    {
+        const auto s = str(key, required);
+        if (s.empty())
+            return std::nullopt;
+        auto c = confidenceFromName(s);
+        if (!c)
+            fail(key, fmt::format("is '{}'; expected high, medium, low or informational", s));
+        return c;
+    }
+
+    std::map<std::string, std::string> stringMap(const std::string& key)
+    {
+        std::map<std::string, std::string> out;
+        const json* v = get(key);
+        if (!v)
+            return out;
+        if (!v->is_object())
+            fail(key, "must be an object of strings");
+        for (const auto& [k, val] : v->items()) {
+            if (!val.is_string())
+                fail(key + "." + k, "must be a string");
+            out[k] = val.get<std::string>();
+        }
+        return out;
+    }
+
+    ObjectReader child(const json& j, const std::string& key) const
+    {
+        return ObjectReader(j, m_origin, m_ruleId, m_path.empty() ? key : m_path + "." + key);
+    }
+
+    // Call last: any key not read is a typo or an unsupported feature.
+    void rejectUnknownKeys() const
+    {
+        for (const auto& [k, v] : m_j.items()) {
+            if (!m_used.count(k))
+                fail(k, "is not a known key");
+        }
+    }
+
+    const json& value() const { return m_j; }
+
+private:
+    const json& m_j;
+    std::string m_origin;
+    std::string m_ruleId;
+    std::string m_path;
+    std::set<std::string> m_used;
+};
+
+std::vector<const json*> arrayOfObjects(ObjectReader& r, const std::string& key)
+{
+    std::vector<const json*> out;
+    const json* v = r.get(key);
+    if (!v)
+        return out;
+    if (!v->is_array())
+        r.fail(key, fmt::format("must be an array, found {}", v->type_name()));
+    for (const auto& e : *v)
+        out.push_back(&e);
+    return out;
+}
+
+std::string lowerIf(std::string s, bool lower)
+{
+    if (lower) {
+        for (auto& c : s)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return s;
+}
+
+TextSignature readSignature(ObjectReader r)
+{
+    TextSignature s;
+    s.text = r.str("text", false);
+    s.pattern = r.str("pattern", false);
+    s.anchor = r.str("anchor", false);
+    s.ignoreCase = r.boolean("icase").value_or(false);
+    s.confidence = r.confidence("confidence", false);
+    s.note = r.str("note", false);
+    r.rejectUnknownKeys();
+    if (s.text.empty() == s.pattern.empty())
+        r.fail("", "give exactly one of \"text\" (exact) or \"pattern\" (tolerant)");
+    if (!s.text.empty()) {
+        if (!s.anchor.empty())
+            r.fail("anchor", "only patterns take an anchor (an exact text is its own anchor)");
+        s.normalizedText = normalizeSignatureText(s.text);
+        if (s.normalizedText.size() < 8)
+            r.fail("text", "is too short to identify a problem (8 characters at least)");
+    } else {
+        auto flags = std::regex::ECMAScript | std::regex::optimize;
+        if (s.ignoreCase)
+            flags |= std::regex::icase;
+        try {
+            s.regex = std::make_shared<const std::regex>(s.pattern, flags);
+        } catch (const std::regex_error& e) {
+            r.fail("pattern", fmt::format("is not a valid ECMAScript regular expression ({})", e.what()));
+        }
+        // The anchor prefilters lines; one that drifted from the pattern would silently stop it matching.
+        if (!s.anchor.empty() && lowerIf(s.pattern, s.ignoreCase).find(lowerIf(s.anchor, s.ignoreCase)) == std::string::npos)
+            r.fail("anchor", fmt::format("'{}' does not appear literally in the pattern; use a plain piece of it", s.anchor));
+    }
+    return s;
+}
+
+SnapshotTrigger readSnapshotTrigger(ObjectReader r)
+{
+    SnapshotTrigger t;
+    if (const json* v = r.get("amd_gpus_min")) {
+        if (!v->is_number_integer() || v->get<int>() < 1)
+            r.fail("amd_gpus_min", "must be a positive integer");
+        t.amdGpusMin = v->get<int>();
+    }
+    t.gpuArchAny = r.strings("gpu_arch_any", false);
+    t.envUnset = r.strings("env_unset", false);
+    t.envEquals = r.stringMap("env_equals");
+    t.envContains = r.stringMap("env_contains");
+    t.rocmVersion = r.range("rocm_version");
+    t.torchVersion = r.range("torch_version");
+    if (auto s = r.str("torch_backend", false); !s.empty())
+        t.torchBackend = s;
+    if (auto s = r.str("torch_blas_backend", false); !s.empty())
+        t.torchBlasBackend = s;
+    t.kfdReadWrite = r.boolean("kfd_read_write");
+    t.confidence = r.confidence("confidence", false);
+    t.note = r.str("note", true);
+    r.rejectUnknownKeys();
+    const bool any = t.amdGpusMin || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
+        || !t.envContains.empty() || t.rocmVersion || t.torchVersion || t.torchBackend || t.torchBlasBackend
+        || t.kfdReadWrite;
+    if (!any)
+        r.fail("", "a snapshot trigger needs at least one condition");
+    return t;
+}
+
+ProbeTrigger readProbeTrigger(ObjectReader r)
+{
+    ProbeTrigger t;
+    for (const auto& name : r.strings("outcomes", true)) {
+        auto o = probeResultFromName(name);
+        if (!o)
+            r.fail("outcomes", fmt::format("'{}' is not ok, error, crash, hang, wrong or unsupported", name));
+        t.outcomes.push_back(*o);
+    }
+    t.deviceArchAny = r.strings("device_arch_any", false);
+    t.probeIds = r.strings("probe_ids", false);
+    t.confidence = r.confidence("confidence", false);
+    t.note = r.str("note", true);
+    r.rejectUnknownKeys();
+    return t;
+}
+
+Applicability readApplicability(ObjectReader r)
+{
+    Applicability a;
+    a.torch = r.range("torch");
+    a.torchRocm = r.range("torch_rocm");
+    a.rocm = r.range("rocm");
+    a.archs = r.strings("archs", false);
+    if (auto s = r.str("backend", false); !s.empty()) {
+        if (s != "rocm" && s != "cuda" && s != "cpu")
+            r.fail("backend", fmt::format("is '{}'; expected rocm, cuda or cpu", s));
+        a.backend = s;
+    }
+    a.envSet = r.strings("env_set", false);
+    a.note = r.str("note", false);
+    r.rejectUnknownKeys();
+    return a;
+}
+
+FixRule readFix(ObjectReader r)
+{
+    FixRule f;
+    f.text = r.str("text", true);
+    if (const json* env = r.get("env")) {
+        if (!env->is_object() || env->empty())
+            r.fail("env", "must be a non-empty object: variable -> value (a string) or null (unset)");
+        for (const auto& [k, v] : env->items()) {
+            if (v.is_null())
+                f.env[k] = std::nullopt;
+            else if (v.is_string())
+                f.env[k] = v.get<std::string>();
+            else
+                r.fail("env." + k, "must be a string or null (unset)");
+        }
+    }
+    f.archs = r.strings("archs", false);
+    f.diagnostic = r.boolean("diagnostic").value_or(false);
+    r.rejectUnknownKeys();
+    return f;
+}
+
+bool isRuleId(const std::string& id)
+{
+    if (id.empty() || !(id[0] >= 'A' && id[0] <= 'Z'))
+        return false;
+    for (char c : id) {
+        if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+            return false;
+    }
+    return true;
+}
+
+DiagnosisRule readRule(const json& j, const std::string& origin, std::size_t index)
+{
+    std::string id;
+    if (j.is_object() && j.contains("id") && j["id"].is_string())
+        id = j["id"].get<std::string>();
+    ObjectReader r(j, origin, id.empty() ? fmt::format("#{}", index) : id, "");
+    DiagnosisRule rule;
+    rule.id = r.str("id", true);
+    if (!isRuleId(rule.id))
+        r.fail("id", "must be UPPER_SNAKE_CASE like the facts file's ids");
+    rule.title = r.str("title", true);
+    const auto severity = r.str("severity", true);
+    const auto sev = severityFromName(severity);
+    if (!sev)
+        r.fail("severity", fmt::format("is '{}'; expected info, warning or error", severity));
+    rule.severity = *sev;
+    rule.confidence = *r.confidence("confidence", true);
+    rule.confidenceNote = r.str("confidence_note", false);
+    rule.cause = r.str("cause", true);
+    const auto sigs = arrayOfObjects(r, "signatures");
+    for (std::size_t i = 0; i < sigs.size(); ++i)
+        rule.signatures.push_back(readSignature(r.child(*sigs[i], fmt::format("signatures[{}]", i))));
+    const auto snaps = arrayOfObjects(r, "snapshot_triggers");
+    for (std::size_t i = 0; i < snaps.size(); ++i)
+        rule.snapshotTriggers.push_back(readSnapshotTrigger(r.child(*snaps[i], fmt::format("snapshot_triggers[{}]", i))));
+    const auto probes = arrayOfObjects(r, "probe_triggers");
+    for (std::size_t i = 0; i < probes.size(); ++i)
+        rule.probeTriggers.push_back(readProbeTrigger(r.child(*probes[i], fmt::format("probe_triggers[{}]", i))));
+    if (const json* a = r.get("applicability"))
+        rule.applicability = readApplicability(r.child(*a, "applicability"));
+    const auto detection = r.str("detection", false);
+    if (!detection.empty() && detection != "manual")
+        r.fail("detection", fmt::format("is '{}'; the only value is \"manual\" (leave it out for automatic rules)", detection));
+    rule.manualOnly = detection == "manual";
+    rule.detectionNote = r.str("detection_note", rule.manualOnly);
+    const auto fixes = arrayOfObjects(r, "fixes");
+    if (fixes.empty())
+        r.fail("fixes", "must list at least one fix, in the order to try them");
+    for (std::size_t i = 0; i < fixes.size(); ++i)
+        rule.fixes.push_back(readFix(r.child(*fixes[i], fmt::format("fixes[{}]", i))));
+    rule.sources = r.strings("sources", true);
+    r.rejectUnknownKeys();
+    const bool detectable = !rule.signatures.empty() || !rule.snapshotTriggers.empty() || !rule.probeTriggers.empty();
+    if (rule.manualOnly && detectable)
+        r.fail("detection", "a manual rule must not have signatures or triggers");
+    if (!rule.manualOnly && !detectable)
+        r.fail("signatures", "the rule has no signatures, snapshot_triggers or probe_triggers; add one, or mark it "
+                             "\"detection\": \"manual\" with a detection_note saying why");
+    return rule;
+}
+
+} // namespace
+
+const DiagnosisRules& DiagnosisRules::builtIn()
+{
+    static const DiagnosisRules rules = fromJson(stackscope_diagnosis_rules_json, "resources/rules/diagnosis.json (built in)");
+    return rules;
+}
+
+DiagnosisRules DiagnosisRules::fromJson(const std::string& text, const std::string& origin)
+{
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw DiagnosisRulesError(fmt::format("{}: not valid JSON ({}); fix the rules file", origin, e.what()));
+    }
+    if (!j.is_object() || !j.contains("rules") || !j["rules"].is_array())
+        throw DiagnosisRulesError(fmt::format("{}: expected an object with a \"rules\" array", origin));
+    if (j.value("schema", std::string()) != "stackscope.diagnosis-rules/1")
+        throw DiagnosisRulesError(fmt::format("{}: \"schema\" must be \"stackscope.diagnosis-rules/1\"", origin));
+    for (const auto& [k, v] : j.items()) {
+        if (k != "schema" && k != "about" && k != "rules")
+            throw DiagnosisRulesError(fmt::format("{}: top-level key '{}' is not known (schema, about, rules)", origin, k));
+    }
+    DiagnosisRules out;
+    std::set<std::string> ids;
+    const auto& rules = j["rules"];
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        DiagnosisRule rule = readRule(rules[i], origin, i);
+        if (!ids.insert(rule.id).second)
+            throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'id': the id is used twice; ids must be unique",
+                                                  origin, rule.id));
+        out.m_rules.push_back(std::move(rule));
+    }
+    return out;
+}
+
+DiagnosisRules DiagnosisRules::fromFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw DiagnosisRulesError(fmt::format("{}: cannot open the rules file", path));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return fromJson(ss.str(), path);
+}
+
+const DiagnosisRule* DiagnosisRules::find(const std::string& id) const
+{
+    for (const auto& r : m_rules) {
+        if (r.id == id)
+            return &r;
+    }
+    return nullptr;
+}
+
+} // namespace stackscope

@@ -1,0 +1,122 @@
+// The diagnosis rules (resources/rules/diagnosis.json, embedded in the binary), loaded and checked.
+#pragma once
+
+#include "core/diagnosis/probe_outcome.h"
+#include "core/diagnosis/version_range.h"
+#include "core/snapshot/snapshot.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stackscope {
+
+// How sure the facts are that the cause is right. Informational rules explain rather than diagnose.
+enum class Confidence { Informational, Low, Medium, High };
+const char* confidenceName(Confidence c);
+std::optional<Confidence> confidenceFromName(const std::string& name);
+
+// Text that identifies the problem in a log, probe message or probe stderr: an exact text
+// (matched after normalisation, across line breaks) or a tolerant ECMAScript pattern (matched
+// line by line on the display form, only on lines that contain `anchor`).
+struct TextSignature {
+    std::string text;           // exact, as written in the rules file
+    std::string normalizedText; // text after normalizeSignatureText()
+    std::string pattern;
+    std::string anchor;
+    bool ignoreCase = false;
+    std::shared_ptr<const std::regex> regex;
+    std::optional<Confidence> confidence; // overrides the rule's
+    std::string note;
+
+    const std::string& describe() const { return text.empty() ? pattern : text; }
+};
+
+// Facts of a snapshot that raise the rule on their own; every key given must hold.
+struct SnapshotTrigger {
+    std::optional<int> amdGpusMin;
+    std::vector<std::string> gpuArchAny; // some GPU's arch token is one of these
+    std::vector<std::string> envUnset;   // none of these is set
+    std::map<std::string, std::string> envEquals;
+    std::map<std::string, std::string> envContains; // the variable is set and contains the text
+    std::optional<VersionRange> rocmVersion;        // some installed ROCm (or the HIP runtime) is in range
+    std::optional<VersionRange> torchVersion;
+    std::optional<std::string> torchBackend;     // "rocm" | "cuda" | "cpu"
+    std::optional<std::string> torchBlasBackend; // "hipblaslt", "hipblas", ...
+    std::optional<bool> kfdReadWrite;            // /dev/kfd exists and read-write access is this
+    std::optional<Confidence> confidence;
+    std::string note;
+};
+
+// Probe outcomes that raise the rule on their own (besides their text, which signatures match).
+struct ProbeTrigger {
+    std::vector<ProbeResult> outcomes;
+    std::vector<std::string> deviceArchAny; // the probe's device (snapshot gpus[].index) has one of these archs
+    std::vector<std::string> probeIds;      // empty: any probe
+    std::optional<Confidence> confidence;
+    std::string note;
+};
+
+// Where the rule's cause holds. Used to say whether it applies to the snapshot at hand, never to
+// hide a finding whose text matched: the log may come from another machine.
+struct Applicability {
+    std::optional<VersionRange> torch;
+    std::optional<VersionRange> torchRocm; // the ROCm torch was built with
+    std::optional<VersionRange> rocm;      // the installed ROCm
+    std::vector<std::string> archs;
+    std::optional<std::string> backend;
+    std::vector<std::string> envSet;
+    std::string note;
+};
+
+struct FixRule {
+    std::string text;
+    // Environment change that a probe variant can try: a value sets the variable, nullopt unsets it.
+    std::map<std::string, std::optional<std::string>> env;
+    std::vector<std::string> archs; // the fix is meant for these archs only (empty: any)
+    bool diagnostic = false;        // locates the problem rather than fixing it: never "verified"
+};
+
+struct DiagnosisRule {
+    std::string id;
+    std::string title;
+    Severity severity = Severity::Info;
+    Confidence confidence = Confidence::Medium;
+    std::string confidenceNote;
+    std::string cause;
+    std::vector<TextSignature> signatures;
+    std::vector<SnapshotTrigger> snapshotTriggers;
+    std::vector<ProbeTrigger> probeTriggers;
+    Applicability applicability;
+    bool manualOnly = false; // "detection": "manual": no signature is known; listed, never raised
+    std::string detectionNote;
+    std::vector<FixRule> fixes;
+    std::vector<std::string> sources;
+};
+
+// A rules file that cannot be used; what() names the origin, the rule id and the key.
+class DiagnosisRulesError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class DiagnosisRules {
+public:
+    // The rules embedded in the binary (parsed once).
+    static const DiagnosisRules& builtIn();
+    // Throws DiagnosisRulesError; `origin` names the file in messages.
+    static DiagnosisRules fromJson(const std::string& text, const std::string& origin);
+    static DiagnosisRules fromFile(const std::string& path);
+
+    const std::vector<DiagnosisRule>& rules() const { return m_rules; }
+    const DiagnosisRule* find(const std::string& id) const;
+
+private:
+    std::vector<DiagnosisRule> m_rules;
+};
+
+} // namespace stackscope
