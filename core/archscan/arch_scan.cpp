@@ -313,7 +313,13 @@ std::vector<DefaultScanPath> defaultScanSet(const Snapshot& s, std::vector<std::
             note(fmt::format("no {} library folder under {} ({} not installed there)", t.label, *rocmLib, t.label));
     }
     if (rocmLib) {
-        const std::string miopen = fs::path(*rocmLib).parent_path().string() + "/share/miopen/db";
+        // <rocm>/lib -> <rocm>; Debian's multiarch /usr/lib/x86_64-linux-gnu -> /usr.
+        fs::path prefix = fs::path(*rocmLib).parent_path();
+        if (fs::path(*rocmLib).filename().string().find("-linux-gnu") != std::string::npos)
+            prefix = prefix.parent_path();
+        if (prefix == "/")
+            prefix = "/usr"; // /lib is /usr/lib on merged-/usr systems
+        const std::string miopen = prefix.string() + "/share/miopen/db";
         if (isDir(miopen))
             add(miopen, "MIOpen kernel databases of the loaded ROCm");
         else

@@ -38,7 +38,7 @@ std::uint64_t headerBytesNeeded(ByteView data)
             return pos + 24;
         const auto idLen = data.read<std::uint64_t>(pos + 16, "bundle entry id length");
         if (idLen > kMaxBundleHeaderBytes)
-            return pos + 24;
+            return kMaxBundleHeaderBytes + 1; // over the cap: reported as such
         pos += 24 + idLen;
     }
     return pos;
