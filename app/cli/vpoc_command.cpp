@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -86,6 +87,11 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
     cmd->callback([o, &ctx] {
         vpoc::VpocOptions v;
         v.input = o->input;
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(o->input, ec))
+            throw UsageError(fmt::format("--input {}: no such file; give the path of a CSV of bars or trades (or "
+                                         "make one with stackscope-cli sample-data --out FILE)",
+                                         o->input));
         try {
             v.read.tick = vpoc::Tick::parse(o->tick);
             v.profile.vaBasisPoints = vpoc::percentToBasisPoints(o->va);

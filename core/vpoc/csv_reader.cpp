@@ -237,10 +237,13 @@ void MarketDataReader::readHeader()
 {
     std::string_view line;
     for (;;) {
-        if (!nextLine(line))
-            fail(1, m_lineNo == 0 ? "the file is empty; give a CSV file with a header row and data rows"
+        if (!nextLine(line)) {
+            const bool empty = m_lineNo == 0;
+            m_lineNo = std::max<int64_t>(m_lineNo, 1);
+            fail(1, empty ? "the file is empty; give a CSV file with a header row and data rows"
                                   : "the file has no header row, only comments; add a header such as "
                                     "timestamp,open,high,low,close,volume");
+        }
         if (!m_longLine.empty())
             fail(m_options.maxLineBytes + 1, m_longLine);
         if (m_lineNo == 1 && line.size() >= 3 && std::memcmp(line.data(), "\xEF\xBB\xBF", 3) == 0)

@@ -207,7 +207,7 @@ void stackscope_vpoc_gpu_close(void* ctx)
                     static_cast<void*>(c->tiles), static_cast<void*>(c->sessions), static_cast<void*>(c->profiles),
                     static_cast<void*>(c->levels)})
         if (p)
-            gpuFree(p);
+            static_cast<void>(gpuFree(p));
     delete c;
 }
 
@@ -303,8 +303,8 @@ int stackscope_vpoc_gpu_copy_bandwidth(void* ctx, uint64_t bytes, double* bytesP
     GPU_CHECK(gpuEventSynchronize(stop), "waiting for the copy");
     float ms = 0;
     GPU_CHECK(gpuEventElapsedTime(&ms, start, stop), "reading the timer");
-    gpuEventDestroy(start);
-    gpuEventDestroy(stop);
+    static_cast<void>(gpuEventDestroy(start));
+    static_cast<void>(gpuEventDestroy(stop));
     // A copy reads and writes every byte: count both, as bandwidth tools do.
     *bytesPerSecond = 2.0 * static_cast<double>(n * 4) * repeats / (ms / 1000.0);
     return 0;
@@ -326,8 +326,8 @@ int stackscope_vpoc_gpu_time_resident(void* ctx, int repeats, double* millisecon
     GPU_CHECK(gpuEventSynchronize(stop), "waiting for the kernels");
     float ms = 0;
     GPU_CHECK(gpuEventElapsedTime(&ms, start, stop), "reading the timer");
-    gpuEventDestroy(start);
-    gpuEventDestroy(stop);
+    static_cast<void>(gpuEventDestroy(start));
+    static_cast<void>(gpuEventDestroy(stop));
     *milliseconds = ms / repeats;
     return 0;
 }

@@ -1,0 +1,108 @@
+// stackscope-cli vpoc and sample-data through QProcess: exit codes, messages and JSON fields.
+#include <QtTest/QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+class TestVpocCli : public QObject {
+    Q_OBJECT
+    QString m_cli = qEnvironmentVariable("STACKSCOPE_CLI");
+    QTemporaryDir m_dir;
+
+    int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
+    {
+        QProcess p;
+        p.start(m_cli, args);
+        if (!p.waitForFinished(120000))
+            return -1;
+        if (out)
+            *out = p.readAllStandardOutput();
+        if (err)
+            *err = p.readAllStandardError();
+        return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (m_cli.isEmpty())
+            QSKIP("STACKSCOPE_CLI is not set; run through ctest");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void sampleDataIsDeterministic()
+    {
+        const QString a = m_dir.filePath("a.csv"), b = m_dir.filePath("b.csv"), c = m_dir.filePath("c.csv");
+        QCOMPARE(run({"sample-data", "--out", a, "--days", "3", "--seed", "7"}), 0);
+        QCOMPARE(run({"sample-data", "--out", b, "--days", "3", "--seed", "7"}), 0);
+        QCOMPARE(run({"sample-data", "--out", c, "--days", "3", "--seed", "8"}), 0);
+        QFile fa(a), fb(b), fc(c);
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly) && fc.open(QIODevice::ReadOnly));
+        const QByteArray da = fa.readAll();
+        QCOMPARE(da, fb.readAll());
+        QVERIFY(da != fc.readAll());
+        QVERIFY(da.startsWith("# Synthetic"));
+    }
+
+    void vpocJson()
+    {
+        const QString a = m_dir.filePath("s.csv");
+        QCOMPARE(run({"sample-data", "--out", a, "--days", "5"}), 0);
+        QByteArray out;
+        QCOMPARE(run({"vpoc", "--input", a, "--json", "--backend", "cpu", "--developing", m_dir.filePath("d.csv")}, &out),
+                 0);
+        const auto j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(j["backend"].toString(), QString("cpu"));
+        const auto sessions = j["sessions"].toArray();
+        QCOMPARE(sessions.size(), 5);
+        const auto s = sessions[0].toObject();
+        for (const char* k : {"date", "first", "last", "bars", "volume", "low", "high", "poc", "vah", "val"})
+            QVERIFY2(s.contains(k), k);
+        QCOMPARE(s["date"].toString(), QString("2024-03-04"));
+        QVERIFY(s["val"].toDouble() <= s["poc"].toDouble() && s["poc"].toDouble() <= s["vah"].toDouble());
+        QVERIFY(QFile::exists(m_dir.filePath("d.csv")));
+    }
+
+    void exitCodes_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("stderrHas");
+        const QByteArray h = "timestamp,open,high,low,close,volume\n";
+        QTest::newRow("bad row") << h + "2024-03-11T13:30:00Z,1,1,2,1,1\n" << QStringList() << 2 << ":2:24: high";
+        QTest::newRow("bad row skipped") << h + "2024-03-11T13:30:00Z,1,1,2,1,1\n2024-03-11T13:31:00Z,1,1,1,1,1\n"
+                                         << QStringList {"--skip-bad"} << 0 << "skipped";
+        QTest::newRow("unknown zone") << h << QStringList {"--tz", "Mars/Base"} << 2 << "unknown time zone";
+        QTest::newRow("bad flag value") << h << QStringList {"--va-method", "triple"} << 2 << "";
+        QTest::newRow("bad session") << h << QStringList {"--session", "9-5"} << 2 << "--session";
+    }
+    void exitCodes()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QStringList, extra);
+        QFETCH(int, code);
+        QFETCH(QString, stderrHas);
+        const QString f = m_dir.filePath("in.csv");
+        QFile file(f);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(content);
+        file.close();
+        QByteArray err;
+        QCOMPARE(run(QStringList {"vpoc", "--input", f, "--backend", "cpu"} + extra, nullptr, &err), code);
+        QVERIFY2(QString(err).contains(stderrHas), err.constData());
+    }
+
+    void missingFile()
+    {
+        QByteArray err;
+        QCOMPARE(run({"vpoc", "--input", m_dir.filePath("nope.csv")}, nullptr, &err), 2);
+        QVERIFY(err.contains("no such file"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVpocCli)
+#include "tst_vpoc_cli.moc"
