@@ -66,6 +66,36 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(m_dir.filePath("d.csv")));
     }
 
+    void handComputedFixture()
+    {
+        // Session 2024-03-11 (globex, the first Sunday evening after the March DST change, so EDT):
+        // bar 1 spreads 6 over 100.00/100.25/100.50 -> 2,2,2; bar 2 adds 6 at 100.50 -> 2,2,8; bar 3 adds 1 at
+        // 100.25 -> 2,3,8 (total 13). POC 100.50; 8*100 < 13*70, no levels above, the pair below (3+2) is taken
+        // -> VAL 100.00, VAH 100.50. 17:00 is the halt (outside). 18:00 opens 2024-03-12 with one bar at 99.
+        QByteArray out;
+        QCOMPARE(run({"vpoc", "--input", QString(STACKSCOPE_TEST_FIXTURES) + "/vpoc/hand_bars.csv", "--json", "--backend",
+                      "cpu"},
+                     &out),
+                 0);
+        const auto j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(j["outside_sessions"].toInt(), 1);
+        const auto sessions = j["sessions"].toArray();
+        QCOMPARE(sessions.size(), 2);
+        const auto a = sessions[0].toObject();
+        QCOMPARE(a["date"].toString(), QString("2024-03-11"));
+        QCOMPARE(a["first"].toString(), QString("2024-03-10T18:00:00-04:00"));
+        QCOMPARE(a["bars"].toInt(), 3);
+        QCOMPARE(a["volume"].toInt(), 13);
+        QCOMPARE(a["poc"].toDouble(), 100.5);
+        QCOMPARE(a["vah"].toDouble(), 100.5);
+        QCOMPARE(a["val"].toDouble(), 100.0);
+        const auto b = sessions[1].toObject();
+        QCOMPARE(b["date"].toString(), QString("2024-03-12"));
+        QCOMPARE(b["poc"].toDouble(), 99.0);
+        QCOMPARE(b["val"].toDouble(), 99.0);
+        QCOMPARE(b["bars"].toInt(), 1);
+    }
+
     void exitCodes_data()
     {
         QTest::addColumn<QByteArray>("content");
