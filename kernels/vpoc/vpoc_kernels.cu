@@ -40,7 +40,9 @@ struct Context {
     uint64_t lastCount = 0;
     uint32_t lastTiles = 0;
     bool lastSpans = false;
+    int lastSharedLevels = 0;
     std::vector<Tile> hostTiles;
+    std::vector<int32_t> hostWidths; // of the batch's sessions, to size shared memory per chunk
     char name[256] = {0};
 };
 
@@ -83,13 +85,16 @@ __device__ inline void addElement(unsigned long long* hist, int32_t off, uint32_
 template <bool Spans>
 __global__ void histogramKernel(const int32_t* __restrict__ offset, const uint32_t* __restrict__ span,
                                 const uint32_t* __restrict__ volume, const Tile* __restrict__ tiles,
-                                const StackscopeVpocSession* __restrict__ sessions, unsigned long long* profiles)
+                                const StackscopeVpocSession* __restrict__ sessions, unsigned long long* profiles,
+                                int sharedLevels)
 {
-    __shared__ unsigned long long hist[kSharedLevels];
+    // Sized per launch to the widest session of the chunk (at most 48 KiB) so that narrow ES sessions
+    // leave room for many blocks per multiprocessor.
+    extern __shared__ unsigned long long hist[];
     const Tile t = tiles[blockIdx.x];
     const StackscopeVpocSession s = sessions[t.session];
     unsigned long long* global = profiles + s.profileOffset;
-    if (s.width <= kSharedLevels) {
+    if (s.width <= sharedLevels) {
         for (int i = threadIdx.x; i < s.width; i += blockDim.x)
             hist[i] = 0;
         __syncthreads();
@@ -126,12 +131,13 @@ int launchHistogram(Context* c, char* error, size_t errorLen)
 {
     if (c->lastTiles == 0)
         return 0;
+    const size_t shared = static_cast<size_t>(c->lastSharedLevels) * 8;
     if (c->lastSpans)
-        histogramKernel<true><<<c->lastTiles, kThreads>>>(c->offset, c->span, c->volume, c->tiles, c->sessions,
-                                                            c->profiles);
+        histogramKernel<true><<<c->lastTiles, kThreads, shared>>>(c->offset, c->span, c->volume, c->tiles,
+                                                                    c->sessions, c->profiles, c->lastSharedLevels);
     else
-        histogramKernel<false><<<c->lastTiles, kThreads>>>(c->offset, c->span, c->volume, c->tiles, c->sessions,
-                                                             c->profiles);
+        histogramKernel<false><<<c->lastTiles, kThreads, shared>>>(c->offset, c->span, c->volume, c->tiles,
+                                                                     c->sessions, c->profiles, c->lastSharedLevels);
     GPU_CHECK(gpuGetLastError(), "launching the VPOC histogram kernel");
     return 0;
 }
@@ -238,6 +244,9 @@ int stackscope_vpoc_gpu_begin(void* ctx, const StackscopeVpocSession* sessions, 
     GPU_CHECK(gpuMemset(c->profiles, 0, levels * 8), "zeroing the profiles");
     c->sessionCount = count;
     c->levelCount = levels;
+    c->hostWidths.resize(count);
+    for (uint32_t i = 0; i < count; ++i)
+        c->hostWidths[i] = sessions[i].width;
     return 0;
 }
 
@@ -252,6 +261,17 @@ int stackscope_vpoc_gpu_add(void* ctx, const int32_t* offset, const uint32_t* sp
         return -1;
     }
     c->hostTiles.clear();
+    int32_t widest = 1;
+    for (uint32_t s = 0; s < segmentCount; ++s) {
+        if (segments[s].session >= c->sessionCount) {
+            std::snprintf(error, errorLen, "segment %u names session %u of a batch of %u", s, segments[s].session,
+                          c->sessionCount);
+            return -1;
+        }
+        const int32_t w = c->hostWidths[segments[s].session];
+        widest = w > widest ? w : widest;
+    }
+    c->lastSharedLevels = widest < kSharedLevels ? widest : kSharedLevels;
     for (uint32_t s = 0; s < segmentCount; ++s)
         for (int64_t b = segments[s].begin; b < segments[s].end; b += kTileElements)
             c->hostTiles.push_back(Tile {segments[s].session, 0, b,
