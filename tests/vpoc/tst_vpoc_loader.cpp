@@ -1,9 +1,14 @@
 // The CSV loader (format detection, every bad-input case with line and column) and sessions on DST days.
 #include "core/vpoc/csv_reader.h"
+#include "core/vpoc/sample_data.h"
 #include "core/vpoc/sessions.h"
+#include "core/vpoc/vpoc_engine.h"
 
 #include <QtTest/QtTest>
 
+#include <QTemporaryDir>
+
+#include <fstream>
 #include <sstream>
 
 using namespace stackscope::vpoc;
@@ -118,6 +123,43 @@ private Q_SLOTS:
         QCOMPARE(rows.size(), size_t(2)); // trades may share a timestamp
         QCOMPARE(s.count, int64_t(2));
         QVERIFY(QString::fromStdString(s.first[0]).startsWith("t.csv:3:1: "));
+    }
+
+    void rowsAcrossReadBlocks()
+    {
+        // About 3 MB: rows straddle the reader's 1 MiB blocks and none may be lost or split.
+        std::string text = "timestamp,price,size\n";
+        const int n = 100000;
+        for (int i = 0; i < n; ++i)
+            text += std::to_string(1710163800000LL + i) + "," + std::to_string(5000 + (i % 40) * 0.25) + ",1\n";
+        const auto rows = readAll(text, ReadOptions {});
+        QCOMPARE(int(rows.size()), n);
+        QCOMPARE(rows.back().timeUs, (1710163800000LL + n - 1) * 1000);
+        QCOMPARE(rows.back().close, int32_t(20000 + (n - 1) % 40));
+    }
+
+    void jobProgressAndCancel()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("s.csv").toStdString();
+        {
+            SampleDataOptions so;
+            so.days = 3;
+            std::ofstream(path) << generateSampleData(so);
+        }
+        VpocOptions o;
+        o.input = path;
+        o.backend = Backend::Cpu;
+        int calls = 0;
+        const auto r = runVpoc(o, [&](const VpocProgress& p) {
+            ++calls;
+            QVERIFY(p.bytesDone <= p.bytesTotal);
+        });
+        QVERIFY(calls >= 1);
+        QCOMPARE(int(r->sessions.size()), 3);
+        QCOMPARE(r->extraColumns, std::vector<std::string> {"vix"});
+        std::atomic<bool> cancel {true};
+        QVERIFY_THROWS_EXCEPTION(VpocCancelled, runVpoc(o, {}, &cancel));
     }
 
     void fallBackRepeatedHour()
