@@ -200,7 +200,8 @@ std::optional<std::string> TimestampReader::read(std::string_view text, int64_t 
     while (nDigits < s.size() && isDigit(s[nDigits]))
         ++nDigits;
     if (nDigits > 8 && (nDigits == s.size() || s[nDigits] == '.')) {
-        if (nDigits > 16)
+        // 15 digits keep milliseconds * 1000 inside int64 (and reach the year 33658).
+        if (nDigits > 15)
             return fmt::format("'{}' is too large for epoch seconds or milliseconds; {}", s, kForms);
         int64_t v = 0;
         for (size_t i = 0; i < nDigits; ++i)
