@@ -1,0 +1,122 @@
+// `stackscope-cli diagnose` through QProcess: exit codes, messages, the JSON shape.
+#include <QtTest>
+
+namespace {
+
+const QString kFixtures = QStringLiteral(STACKSCOPE_TEST_FIXTURES "/diagnosis");
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runCli(const QStringList& args, const QByteArray& stdinData = {})
+{
+    QProcess p;
+    p.start(qEnvironmentVariable("STACKSCOPE_CLI"), QStringList {"diagnose"} + args);
+    if (!p.waitForStarted(10000))
+        return {};
+    if (!stdinData.isEmpty())
+        p.write(stdinData);
+    p.closeWriteChannel();
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QStringList ruleIds(const QByteArray& json)
+{
+    QStringList ids;
+    for (const auto& v : QJsonDocument::fromJson(json).object().value("findings").toArray())
+        ids << v.toObject().value("rule").toString();
+    return ids;
+}
+
+} // namespace
+
+class TestDiagnoseCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (qEnvironmentVariableIsEmpty("STACKSCOPE_CLI"))
+            QSKIP("STACKSCOPE_CLI is not set (run through ctest)");
+    }
+
+    void diagnosesSnapshotAndLogs()
+    {
+        const Run r = runCli({"--snapshot", kFixtures + "/snapshots/WRONG_DEVICE_IGPU/match-7900xtx-and-raphael-igpu.json",
+                              "--log", kFixtures + "/logs/HIPBLASLT_ARCH_FALLBACK/match-crlf-wrapped.log",
+                              "--log", kFixtures + "/logs/NO_CODE_OBJECT_FOR_GPU/match-no-binary-for-gpu.log", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError pe;
+        const auto doc = QJsonDocument::fromJson(r.out, &pe);
+        QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
+        QVERIFY(doc.isObject());
+        QVERIFY(doc.object().value("findings").isArray());
+        QCOMPARE(ruleIds(r.out), (QStringList {"NO_CODE_OBJECT_FOR_GPU", "WRONG_DEVICE_IGPU", "HIPBLASLT_ARCH_FALLBACK"}));
+        const auto first = doc.object().value("findings").toArray().at(0).toObject();
+        for (const char* key : {"rule", "severity", "confidence", "evidence", "cause", "fixes", "sources", "verified", "applies"})
+            QVERIFY2(first.contains(key), key);
+        QVERIFY(first.value("verified").isNull());
+        const auto ev = first.value("evidence").toArray().at(0).toObject();
+        QVERIFY(ev.value("origin").toString().endsWith("match-no-binary-for-gpu.log"));
+        QCOMPARE(ev.value("line").toInt(), 1);
+        // The snapshot's gfx1100 makes the rule apply (backend rocm).
+        QCOMPARE(first.value("applies").toBool(), true);
+    }
+
+    void readsStdin()
+    {
+        const Run r = runCli({"--snapshot", kFixtures + "/snapshots/VERSION_STREAM/nearmiss-rocm-7.2.json", "--log", "-", "--json"},
+                             "GPU_HANG? HW Exception by GPU node-1 (Agent handle: 0x55) reason :GPU Hang\n");
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(ruleIds(r.out), QStringList {"GPU_HANG"});
+    }
+
+    void noFindingsIsAnEmptyList()
+    {
+        const Run r = runCli({"--snapshot", kFixtures + "/snapshots/VERSION_STREAM/nearmiss-rocm-7.2.json", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value("findings").toArray().size(), 0);
+    }
+
+    void textOutput()
+    {
+        const Run r = runCli({"--snapshot", kFixtures + "/snapshots/VERSION_STREAM/match-rocm-7.9.json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("VERSION_STREAM"));
+        QVERIFY(r.out.contains("sources:"));
+    }
+
+    void thisMachineWithoutSnapshot()
+    {
+        // Inspects this machine; whatever it finds, the command succeeds and prints the JSON shape.
+        const Run r = runCli({"--json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QJsonDocument::fromJson(r.out).object().value("findings").isArray());
+    }
+
+    void badInputIsExit2_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing log") << QStringList {"--log", "/nonexistent/train.log"} << "--log /nonexistent/train.log: no such file";
+        QTest::newRow("log is a folder") << QStringList {"--log", kFixtures} << "is a folder";
+        QTest::newRow("missing snapshot") << QStringList {"--snapshot", "/nonexistent/s.json"} << "stackscope-cli inspect --out";
+        QTest::newRow("malformed snapshot") << QStringList {"--snapshot", kFixtures + "/logs/GPU_HANG/match-node1.log"} << "--snapshot:";
+        QTest::newRow("unknown option") << QStringList {"--frobnicate"} << "frobnicate";
+    }
+    void badInputIsExit2()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = runCli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagnoseCli)
+#include "tst_diagnose_cli.moc"

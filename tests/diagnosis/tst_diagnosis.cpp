@@ -1,0 +1,429 @@
+// The matcher: evidence and line numbers, ordering, confidence, applicability, probe triggers, fix verification.
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_json.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace stackscope;
+
+namespace {
+
+const char* kFallback = "Attempting to use hipBLASLt on an unsupported architecture! Overriding blas backend to hipblas";
+
+std::vector<DiagnosisFinding> diagnoseLog(const std::string& text, const Snapshot* s = nullptr)
+{
+    DiagnosisInput in;
+    in.snapshot = s;
+    in.logs.push_back({"test.log", text});
+    return diagnose(in);
+}
+
+// A copy, so that a finding taken from a temporary result stays valid.
+std::optional<DiagnosisFinding> find(const std::vector<DiagnosisFinding>& fs, const std::string& id)
+{
+    for (const auto& f : fs) {
+        if (f.ruleId == id)
+            return f;
+    }
+    return std::nullopt;
+}
+
+GpuInfo amdGpu(int index, const std::string& arch)
+{
+    GpuInfo g;
+    g.index = index;
+    g.vendor = "amd";
+    g.name = "AMD GPU " + arch;
+    g.arch = arch;
+    return g;
+}
+
+Snapshot rocmSnapshot(const std::string& torchVersion, std::vector<GpuInfo> gpus = {amdGpu(0, "gfx1100")})
+{
+    Snapshot s;
+    s.gpus = std::move(gpus);
+    s.torch.version = torchVersion;
+    s.torch.backend = "rocm";
+    RocmInstall i;
+    i.path = "/opt/rocm";
+    i.version = "6.2.4";
+    s.rocm.installs.push_back(i);
+    return s;
+}
+
+ProbeOutcome probe(const std::string& id, const std::string& device, const std::string& variant,
+                   std::map<std::string, std::string> env, ProbeResult r, const std::string& stderrText)
+{
+    ProbeOutcome p;
+    p.probeId = id;
+    p.device = device;
+    p.variant = variant;
+    p.env = std::move(env);
+    p.outcome = r;
+    p.capturedStderr = stderrText;
+    if (r != ProbeResult::Ok)
+        p.message = stderrText;
+    return p;
+}
+
+const FixAdvice* fixWithEnv(const DiagnosisFinding& f, const std::string& key)
+{
+    for (const auto& fix : f.fixes) {
+        if (fix.env.count(key))
+            return &fix;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestDiagnosis : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void exactTextSurvivesWrapping()
+    {
+        const auto fs = diagnoseLog("step 1\nUserWarning: Attempting to use hipBLASLt on an\r\n   unsupported architecture! "
+                                    "Overriding blas backend to hipblas\nstep 2\n");
+        const auto f = find(fs, "HIPBLASLT_ARCH_FALLBACK");
+        QVERIFY(f);
+        QCOMPARE(f->evidence.size(), std::size_t(1));
+        QCOMPARE(*f->evidence[0].line, 2);
+        QVERIFY(f->evidence[0].text.find("on an unsupported architecture!") != std::string::npos);
+    }
+
+    void sourceLineNumbersAreTolerated()
+    {
+        // A rule whose exact text carries a line number matches a build that prints another.
+        const auto rules = DiagnosisRules::fromJson(R"({"schema": "stackscope.diagnosis-rules/1", "rules": [{
+            "id": "LINE_TEST", "title": "t", "severity": "info", "confidence": "high", "cause": "c",
+            "signatures": [{"text": "Triggered internally at ../aten/src/ATen/Context.cpp:296"}],
+            "fixes": [{"text": "f"}], "sources": ["https://example.org"]}]})",
+                                                    "line-test.json");
+        DiagnosisInput in;
+        in.logs.push_back({"x", "warning (Triggered internally at ../aten/src/ATen/Context.cpp:301.)"});
+        const auto fs = diagnose(in, rules);
+        QCOMPARE(fs.size(), std::size_t(1));
+        QVERIFY2(fs[0].evidence[0].text.find("Context.cpp:301") != std::string::npos, "evidence shows the real line number");
+    }
+
+    void oneEvidencePerLine()
+    {
+        // The exact text and the tolerant pattern of the same rule both match this line: one evidence.
+        const auto fs = diagnoseLog(std::string("a\n") + kFallback + "\n");
+        const auto f = find(fs, "HIPBLASLT_ARCH_FALLBACK");
+        QVERIFY(f);
+        QCOMPARE(f->evidenceCount, std::size_t(1));
+        QCOMPARE(*f->evidence[0].line, 2);
+    }
+
+    void evidenceIsCapped()
+    {
+        std::string log;
+        for (int i = 0; i < 30; ++i)
+            log += std::string(kFallback) + "\n";
+        const auto f = find(diagnoseLog(log), "HIPBLASLT_ARCH_FALLBACK");
+        QVERIFY(f);
+        QCOMPARE(f->evidence.size(), kMaxEvidence);
+        QCOMPARE(f->evidenceCount, std::size_t(30));
+        QCOMPARE(*f->evidence.back().line, int(kMaxEvidence));
+    }
+
+    void errorsComeFirst()
+    {
+        const auto fs = diagnoseLog(std::string(kFallback) + "\nRuntimeError: HIP error: invalid device function\n"
+                                    "HIP kernel errors might be asynchronously reported at some other API call\n");
+        QCOMPARE(fs.size(), std::size_t(3));
+        QCOMPARE(fs[0].ruleId, std::string("NO_CODE_OBJECT_FOR_GPU"));
+        QCOMPARE(fs[0].severity, Severity::Error);
+        QCOMPARE(fs[1].ruleId, std::string("HIPBLASLT_ARCH_FALLBACK")); // info rules keep the file's order
+        QCOMPARE(fs[2].ruleId, std::string("ASYNC_ERROR_LOCATION"));
+    }
+
+    void confidenceComesFromTheSignature_data()
+    {
+        QTest::addColumn<QString>("rule");
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<int>("confidence");
+        QTest::newRow("out of registers: high") << "HSA_OVERRIDE_SIDE_EFFECTS"
+                                                << "HSA_STATUS_ERROR_OUT_OF_REGISTERS: Kernel has requested more VGPRs than are available on this agent code: 0x2d"
+                                                << int(Confidence::High);
+        QTest::newRow("invalid ISA: medium") << "HSA_OVERRIDE_SIDE_EFFECTS" << "error : HSA_STATUS_ERROR_INVALID_ISA: x"
+                                             << int(Confidence::Medium);
+        QTest::newRow("hipblasCreate: low") << "HIPBLAS_ALLOC_FAILED"
+                                            << "HIPBLAS_STATUS_ALLOC_FAILED when calling `hipblasCreate(handle)`" << int(Confidence::Low);
+        QTest::newRow("trsm: medium") << "HIPBLAS_ALLOC_FAILED" << "HIPBLAS_STATUS_ALLOC_FAILED when calling `hipblasDtrsmBatched(h)`"
+                                      << int(Confidence::Medium);
+        QTest::newRow("kfd out of resources: medium") << "KFD_PERMISSION" << "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: x"
+                                                      << int(Confidence::Medium);
+        QTest::newRow("kfd permission: high") << "KFD_PERMISSION" << "Unable to open /dev/kfd read-write: Permission denied"
+                                              << int(Confidence::High);
+    }
+    void confidenceComesFromTheSignature()
+    {
+        QFETCH(QString, rule);
+        QFETCH(QString, log);
+        QFETCH(int, confidence);
+        const auto fs = diagnoseLog(log.toStdString());
+        const auto f = find(fs, rule.toStdString());
+        QVERIFY(f);
+        QCOMPARE(int(f->confidence), confidence);
+    }
+
+    void applicability_data()
+    {
+        QTest::addColumn<QString>("torch"); // empty: no snapshot
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<int>("applies"); // -1 null, 0 false, 1 true
+        QTest::newRow("no snapshot") << "" << "" << -1;
+        QTest::newRow("torch 2.5.1 rocm") << "2.5.1+rocm6.2" << "rocm" << 1;
+        QTest::newRow("torch 2.3.1 rocm") << "2.3.1+rocm6.0" << "rocm" << 0;
+        QTest::newRow("cuda build") << "2.5.1+cu124" << "cuda" << 0;
+    }
+    void applicability()
+    {
+        QFETCH(QString, torch);
+        QFETCH(QString, backend);
+        QFETCH(int, applies);
+        Snapshot s = rocmSnapshot(torch.toStdString());
+        s.torch.backend = backend.toStdString();
+        const auto fs = diagnoseLog(kFallback, torch.isEmpty() ? nullptr : &s);
+        const auto f = find(fs, "HIPBLASLT_ARCH_FALLBACK");
+        QVERIFY2(f, "a matching text is a finding even where the rule does not apply (the log may be another machine's)");
+        QCOMPARE(f->applies ? int(*f->applies) : -1, applies);
+        QVERIFY(!f->applicability.empty());
+    }
+
+    void envSetApplicability()
+    {
+        const std::string log = "HSA_STATUS_ERROR_OUT_OF_REGISTERS: Kernel has requested more VGPRs than are available on this agent";
+        Snapshot s = rocmSnapshot("2.5.1+rocm6.2");
+        QCOMPARE(find(diagnoseLog(log, &s), "HSA_OVERRIDE_SIDE_EFFECTS")->applies, std::optional<bool>(false));
+        s.env["HSA_OVERRIDE_GFX_VERSION"] = "11.0.0";
+        QCOMPARE(find(diagnoseLog(log, &s), "HSA_OVERRIDE_SIDE_EFFECTS")->applies, std::optional<bool>(true));
+    }
+
+    void fixesForOtherArchsAreMarked_data()
+    {
+        QTest::addColumn<QString>("arch"); // empty: no snapshot
+        QTest::addColumn<int>("applies1030");
+        QTest::addColumn<int>("applies1100");
+        QTest::newRow("gfx1031") << "gfx1031" << 1 << 0;
+        QTest::newRow("gfx1102") << "gfx1102" << 0 << 1;
+        QTest::newRow("gfx110 is not gfx1100's family list") << "gfx110" << 0 << 0;
+        QTest::newRow("no snapshot") << "" << -1 << -1;
+    }
+    void fixesForOtherArchsAreMarked()
+    {
+        QFETCH(QString, arch);
+        QFETCH(int, applies1030);
+        QFETCH(int, applies1100);
+        Snapshot s = rocmSnapshot("2.5.1+rocm6.2", {amdGpu(0, arch.toStdString())});
+        const auto fs = diagnoseLog("HIP error: invalid device function", arch.isEmpty() ? nullptr : &s);
+        const auto f = find(fs, "NO_CODE_OBJECT_FOR_GPU");
+        QVERIFY(f);
+        std::optional<bool> a1030, a1100;
+        for (const auto& fix : f->fixes) {
+            auto it = fix.env.find("HSA_OVERRIDE_GFX_VERSION");
+            if (it != fix.env.end() && it->second == std::optional<std::string>("10.3.0"))
+                a1030 = fix.applies;
+            if (it != fix.env.end() && it->second == std::optional<std::string>("11.0.0"))
+                a1100 = fix.applies;
+        }
+        QCOMPARE(a1030 ? int(*a1030) : -1, applies1030);
+        QCOMPARE(a1100 ? int(*a1100) : -1, applies1100);
+    }
+
+    void archTokens()
+    {
+        QCOMPARE(archToken("gfx90a:sramecc+:xnack-"), std::string("gfx90a"));
+        QCOMPARE(archToken("gfx1100"), std::string("gfx1100"));
+        QCOMPARE(archToken(""), std::string(""));
+    }
+
+    void gfxTokensAreWhole_data()
+    {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<bool>("raised");
+        QTest::newRow("gfx1100") << "gfx1100" << true;
+        QTest::newRow("gfx1100 with features") << "gfx1100:xnack-" << true;
+        QTest::newRow("gfx110") << "gfx110" << false;
+        QTest::newRow("gfx11000") << "gfx11000" << false;
+        QTest::newRow("gfx1150") << "gfx1150" << false;
+    }
+    void gfxTokensAreWhole()
+    {
+        QFETCH(QString, arch);
+        QFETCH(bool, raised);
+        Snapshot s = rocmSnapshot("2.7.1+rocm6.3", {amdGpu(0, arch.toStdString())});
+        s.env["TORCH_BLAS_PREFER_HIPBLASLT"] = "1";
+        DiagnosisInput in;
+        in.snapshot = &s;
+        QCOMPARE(find(diagnose(in), "GFX110X_HIPBLASLT_SLOW").has_value(), raised);
+    }
+
+    void probeTextIsEvidence()
+    {
+        DiagnosisInput in;
+        in.probes.push_back(probe("linear_fwd_bwd", "0", "baseline", {}, ProbeResult::Ok,
+                                  std::string("UserWarning: ") + kFallback + "\n"));
+        const auto fs = diagnose(in);
+        const auto f = find(fs, "HIPBLASLT_ARCH_FALLBACK");
+        QVERIFY(f);
+        QCOMPARE(f->evidence[0].source, std::string("probe"));
+        QVERIFY(f->evidence[0].origin.find("linear_fwd_bwd on device 0 (baseline), stderr") != std::string::npos);
+        QCOMPARE(*f->evidence[0].line, 1);
+        QCOMPARE(f->verified, std::optional<bool>()); // no variant tried
+    }
+
+    void variantVerifiesAFix()
+    {
+        DiagnosisInput in;
+        in.probes.push_back(probe("matmul_fp32", "0", "baseline", {}, ProbeResult::Ok, kFallback));
+        in.probes.push_back(probe("matmul_fp32", "0", "TORCH_BLAS_PREFER_HIPBLASLT=0", {{"TORCH_BLAS_PREFER_HIPBLASLT", "0"}},
+                                  ProbeResult::Ok, ""));
+        const auto f = find(diagnose(in), "HIPBLASLT_ARCH_FALLBACK");
+        QVERIFY(f);
+        const auto* fix = fixWithEnv(*f, "TORCH_BLAS_PREFER_HIPBLASLT");
+        QVERIFY(fix);
+        QCOMPARE(fix->verified, std::optional<bool>(true));
+        QVERIFY(fix->verifiedDetail.find("verified here") != std::string::npos);
+        QCOMPARE(f->verified, std::optional<bool>(true));
+        QCOMPARE(f->fixes[0].verified, std::optional<bool>()); // no env: never verified
+    }
+
+    void variantThatDidNotHelp()
+    {
+        const std::string err = "RuntimeError: Attempting to use hipBLASLt on a unsupported architecture!";
+        DiagnosisInput in;
+        in.probes.push_back(probe("linear_fwd_bwd", "0", "baseline", {}, ProbeResult::Error, err));
+        in.probes.push_back(probe("linear_fwd_bwd", "0", "DISABLE_ADDMM_CUDA_LT=1", {{"DISABLE_ADDMM_CUDA_LT", "1"}},
+                                  ProbeResult::Error, err));
+        in.probes.push_back(probe("linear_fwd_bwd", "1", "DISABLE_ADDMM_HIP_LT=1", {{"DISABLE_ADDMM_HIP_LT", "1"}},
+                                  ProbeResult::Ok, "")); // another device: not the affected probe
+        const auto f = find(diagnose(in), "HIPBLASLT_RUNTIMEERROR");
+        QVERIFY(f);
+        QCOMPARE(fixWithEnv(*f, "DISABLE_ADDMM_CUDA_LT")->verified, std::optional<bool>(false));
+        QCOMPARE(fixWithEnv(*f, "DISABLE_ADDMM_HIP_LT")->verified, std::optional<bool>());
+        QCOMPARE(f->verified, std::optional<bool>(false));
+    }
+
+    void variantThatStillPrintsTheProblemIsNotVerified()
+    {
+        DiagnosisInput in;
+        in.probes.push_back(probe("matmul_fp32", "0", "baseline", {}, ProbeResult::Ok, kFallback));
+        in.probes.push_back(probe("matmul_fp32", "0", "v", {{"TORCH_BLAS_PREFER_HIPBLASLT", "0"}}, ProbeResult::Ok, kFallback));
+        const auto f = find(diagnose(in), "HIPBLASLT_ARCH_FALLBACK");
+        QCOMPARE(fixWithEnv(*f, "TORCH_BLAS_PREFER_HIPBLASLT")->verified, std::optional<bool>(false));
+    }
+
+    void unsettingAVariableIsVerified()
+    {
+        const std::string err = "HSA_STATUS_ERROR_OUT_OF_REGISTERS: Kernel has requested more VGPRs than are available on this agent";
+        DiagnosisInput in;
+        in.probes.push_back(probe("conv2d", "0", "baseline", {{"HSA_OVERRIDE_GFX_VERSION", "11.0.0"}}, ProbeResult::Crash, err));
+        in.probes.push_back(probe("conv2d", "0", "unset HSA_OVERRIDE_GFX_VERSION", {}, ProbeResult::Ok, ""));
+        const auto f = find(diagnose(in), "HSA_OVERRIDE_SIDE_EFFECTS");
+        QVERIFY(f);
+        const auto* fix = fixWithEnv(*f, "HSA_OVERRIDE_GFX_VERSION");
+        QCOMPARE(fix->env.at("HSA_OVERRIDE_GFX_VERSION"), std::optional<std::string>());
+        QCOMPARE(fix->verified, std::optional<bool>(true));
+    }
+
+    void diagnosticStepsAreNeverVerified()
+    {
+        const std::string err = "HIP error: an illegal memory access was encountered\n"
+                                "HIP kernel errors might be asynchronously reported at some other API call";
+        DiagnosisInput in;
+        in.probes.push_back(probe("softmax", "0", "baseline", {}, ProbeResult::Error, err));
+        in.probes.push_back(probe("softmax", "0", "AMD_SERIALIZE_KERNEL=3", {{"AMD_SERIALIZE_KERNEL", "3"}}, ProbeResult::Ok, ""));
+        const auto f = find(diagnose(in), "ASYNC_ERROR_LOCATION");
+        QVERIFY(f);
+        QCOMPARE(fixWithEnv(*f, "AMD_SERIALIZE_KERNEL")->verified, std::optional<bool>());
+        QCOMPARE(f->verified, std::optional<bool>());
+    }
+
+    void probeFailingOnTheIntegratedGpu_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<int>("outcome");
+        QTest::addColumn<bool>("raised");
+        QTest::newRow("error on iGPU") << "1" << int(ProbeResult::Error) << true;
+        QTest::newRow("crash on iGPU") << "1" << int(ProbeResult::Crash) << true;
+        QTest::newRow("ok on iGPU") << "1" << int(ProbeResult::Ok) << false;
+        QTest::newRow("error on dGPU") << "0" << int(ProbeResult::Error) << false;
+        QTest::newRow("error on cpu") << "cpu" << int(ProbeResult::Error) << false;
+    }
+    void probeFailingOnTheIntegratedGpu()
+    {
+        QFETCH(QString, device);
+        QFETCH(int, outcome);
+        QFETCH(bool, raised);
+        Snapshot s = rocmSnapshot("2.5.1+rocm6.2", {amdGpu(0, "gfx1100"), amdGpu(1, "gfx1036")});
+        s.env["HIP_VISIBLE_DEVICES"] = "0,1"; // keeps the snapshot trigger quiet: only the probe can raise it
+        DiagnosisInput in;
+        in.snapshot = &s;
+        in.probes.push_back(probe("zeros", device.toStdString(), "baseline", {}, ProbeResult(outcome), "hipErrorOutOfMemory"));
+        const auto f = find(diagnose(in), "WRONG_DEVICE_IGPU");
+        QCOMPARE(f.has_value(), raised);
+        if (f) {
+            QCOMPARE(f->evidence[0].source, std::string("probe"));
+            QCOMPARE(f->confidence, Confidence::High);
+        }
+    }
+
+    void snapshotOnlyIgpuRiskIsMediumConfidence()
+    {
+        Snapshot s = rocmSnapshot("2.5.1+rocm6.2", {amdGpu(0, "gfx1100"), amdGpu(1, "gfx1036")});
+        DiagnosisInput in;
+        in.snapshot = &s;
+        const auto f = find(diagnose(in), "WRONG_DEVICE_IGPU");
+        QVERIFY(f);
+        QCOMPARE(f->confidence, Confidence::Medium);
+        QVERIFY(f->evidence[0].text.find("gfx1036") != std::string::npos);
+    }
+
+    void veryLongLinesUseExactTextsOnly()
+    {
+        const std::string filler(kMaxPatternLineLength + 10, 'x');
+        QVERIFY(!find(diagnoseLog(filler + " HSA_STATUS_ERROR_INVALID_ISA"), "HSA_OVERRIDE_SIDE_EFFECTS"));
+        QVERIFY(find(diagnoseLog(filler + " HIP error: invalid device function"), "NO_CODE_OBJECT_FOR_GPU"));
+    }
+
+    void nothingMatchesNothing()
+    {
+        QVERIFY(diagnoseLog("").empty());
+        QVERIFY(diagnoseLog("epoch 1 loss 0.5\nall good\n").empty());
+        DiagnosisInput none;
+        QVERIFY(diagnose(none).empty());
+    }
+
+    void jsonShape()
+    {
+        const auto j = findingsToJson(diagnoseLog(kFallback));
+        QVERIFY(j.contains("findings"));
+        const auto& f = j["findings"].at(0);
+        for (const char* key : {"rule", "title", "severity", "confidence", "evidence", "cause", "fixes", "sources", "verified",
+                                "applies", "evidence_count"})
+            QVERIFY2(f.contains(key), key);
+        QVERIFY(f["verified"].is_null());
+        QCOMPARE(f["evidence"].at(0)["line"].get<int>(), 1);
+        QVERIFY(f["fixes"].at(1)["env"]["TORCH_BLAS_PREFER_HIPBLASLT"] == "0");
+    }
+
+    void probeOutcomeJsonRoundTrip()
+    {
+        const auto p = probe("matmul_bf16", "0", "v", {{"A", "1"}}, ProbeResult::Wrong, "max error 0.5");
+        const auto back = probeOutcomeFromJson(toJson(p));
+        QCOMPARE(back.probeId, p.probeId);
+        QCOMPARE(back.env, p.env);
+        QCOMPARE(back.outcome, ProbeResult::Wrong);
+        QCOMPARE(back.capturedStderr, p.capturedStderr);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, probeOutcomeFromJson(nlohmann::json {{"probe", "x"}, {"device", "0"},
+                                                                                         {"outcome", "exploded"}}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagnosis)
+#include "tst_diagnosis.moc"

@@ -1,0 +1,230 @@
+// The rules file: it loads, every rule is complete and sourced, ids match the facts file, and a bad
+// file is refused with a message naming the rule id and the key.
+#include "core/diagnosis/diagnosis_rules.h"
+#include "core/inspect/file_facts.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <regex>
+#include <set>
+
+extern const char* const stackscope_diagnosis_rules_json;
+
+using namespace stackscope;
+
+namespace {
+
+std::vector<std::string> idsFromFixture()
+{
+    std::ifstream in(STACKSCOPE_TEST_FIXTURES "/diagnosis/facts-rule-ids.txt");
+    std::vector<std::string> ids;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line[0] != '#')
+            ids.push_back(line);
+    }
+    return ids;
+}
+
+// The ids in the table of section 2 of the facts file ("| ID | ...").
+std::vector<std::string> idsFromFactsFile(std::ifstream& in)
+{
+    std::vector<std::string> ids;
+    std::string line;
+    bool inSection = false;
+    const std::regex row(R"(^\| ([A-Z][A-Z0-9_]+) \|)");
+    while (std::getline(in, line)) {
+        if (line.rfind("## 2.", 0) == 0) {
+            inSection = true;
+            continue;
+        }
+        if (inSection && line.rfind("## ", 0) == 0)
+            break;
+        std::smatch m;
+        if (inSection && std::regex_search(line, m, row))
+            ids.push_back(m[1]);
+    }
+    return ids;
+}
+
+std::vector<std::string> loadedIds()
+{
+    std::vector<std::string> ids;
+    for (const auto& r : DiagnosisRules::builtIn().rules())
+        ids.push_back(r.id);
+    return ids;
+}
+
+} // namespace
+
+class TestDiagnosisRules : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void builtInLoads()
+    {
+        QVERIFY(!DiagnosisRules::builtIn().rules().empty());
+    }
+
+    void everyRuleIsComplete()
+    {
+        for (const auto& r : DiagnosisRules::builtIn().rules()) {
+            const QByteArray id = QByteArray::fromStdString(r.id);
+            QVERIFY2(!r.title.empty() && !r.cause.empty(), id);
+            QVERIFY2(!r.sources.empty(), id);
+            QVERIFY2(!r.fixes.empty(), id);
+            for (const auto& f : r.fixes)
+                QVERIFY2(!f.text.empty(), id);
+            for (const auto& s : r.sources) {
+                const bool url = s.rfind("https://", 0) == 0;
+                const bool facts = s.rfind("shared/knowledge/rocm-pytorch-facts.md", 0) == 0;
+                QVERIFY2(url || facts, (r.id + ": source is neither a URL nor the facts file: " + s).c_str());
+            }
+            // Every rule traces to the facts file as well as to its primary sources.
+            QVERIFY2(std::any_of(r.sources.begin(), r.sources.end(),
+                                 [](const auto& s) { return s.find("rocm-pytorch-facts.md") != std::string::npos; }),
+                     id);
+            if (r.manualOnly)
+                QVERIFY2(!r.detectionNote.empty(), id);
+            else
+                QVERIFY2(!r.signatures.empty() || !r.snapshotTriggers.empty() || !r.probeTriggers.empty(), id);
+        }
+    }
+
+    void idsAreUnique()
+    {
+        const auto ids = loadedIds();
+        QCOMPARE(std::set<std::string>(ids.begin(), ids.end()).size(), ids.size());
+    }
+
+    void idsEqualTheFactsFileList()
+    {
+        const auto expected = idsFromFixture();
+        QVERIFY(expected.size() >= 18);
+        QCOMPARE(loadedIds(), expected);
+    }
+
+    // The checked-in list above could drift from the facts file; compare with the file itself where it
+    // is present (the shared folder next to the repository; STACKSCOPE_FACTS_FILE names another copy).
+    void idsEqualTheFactsFile()
+    {
+        QString path = qEnvironmentVariable("STACKSCOPE_FACTS_FILE",
+                                            QStringLiteral(STACKSCOPE_TEST_FIXTURES "/../../../shared/knowledge/rocm-pytorch-facts.md"));
+        std::ifstream in(path.toStdString());
+        if (!in)
+            QSKIP(qPrintable("facts file not present here: " + path));
+        const auto ids = idsFromFactsFile(in);
+        QVERIFY2(!ids.empty(), "no rule table found in section 2 of the facts file");
+        QCOMPARE(loadedIds(), ids);
+    }
+
+    // Fixes and triggers name variables the snapshot records, or a snapshot could never show them.
+    void envVariablesAreOnesTheSnapshotRecords()
+    {
+        const auto& known = gpuEnvironmentVariables();
+        auto isKnown = [&](const std::string& k) { return std::find(known.begin(), known.end(), k) != known.end(); };
+        for (const auto& r : DiagnosisRules::builtIn().rules()) {
+            for (const auto& f : r.fixes)
+                for (const auto& [k, v] : f.env)
+                    QVERIFY2(isKnown(k), (r.id + ": fix env " + k).c_str());
+            for (const auto& t : r.snapshotTriggers) {
+                for (const auto& k : t.envUnset)
+                    QVERIFY2(isKnown(k), (r.id + ": " + k).c_str());
+                for (const auto& [k, v] : t.envEquals)
+                    QVERIFY2(isKnown(k), (r.id + ": " + k).c_str());
+                for (const auto& [k, v] : t.envContains)
+                    QVERIFY2(isKnown(k), (r.id + ": " + k).c_str());
+            }
+            for (const auto& k : r.applicability.envSet)
+                QVERIFY2(isKnown(k), (r.id + ": " + k).c_str());
+        }
+    }
+
+    void lowConfidenceFactsSayUnconfirmed()
+    {
+        // The facts file marks HIPBLAS_ALLOC_FAILED's handle-creation cause UNCONFIRMED: the rule must say so.
+        const auto* r = DiagnosisRules::builtIn().find("HIPBLAS_ALLOC_FAILED");
+        QVERIFY(r);
+        QCOMPARE(r->confidence, Confidence::Low);
+        QVERIFY(r->confidenceNote.find("UNCONFIRMED") != std::string::npos);
+        QVERIFY(r->cause.find("UNCONFIRMED") != std::string::npos);
+    }
+
+    void badFilesAreRefused_data()
+    {
+        QTest::addColumn<QString>("pointer"); // JSON pointer into the built-in rules; empty: replace the whole text
+        QTest::addColumn<QString>("value");   // JSON text to put there; empty: remove the key
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("missing sources") << "/rules/0/sources" << ""
+                                         << QStringList {"rule 'HIPBLASLT_ARCH_FALLBACK'", "key 'sources'", "missing"};
+        QTest::newRow("empty sources") << "/rules/0/sources" << "[]" << QStringList {"key 'sources'", "at least one"};
+        QTest::newRow("no fixes") << "/rules/1/fixes" << "[]" << QStringList {"rule 'HIPBLASLT_RUNTIMEERROR'", "key 'fixes'"};
+        QTest::newRow("fix without text") << "/rules/1/fixes/0/text" << "" << QStringList {"key 'fixes[0].text'", "missing"};
+        QTest::newRow("missing confidence") << "/rules/2/confidence" << ""
+                                            << QStringList {"rule 'HIPBLASLT_NO_KERNELS'", "key 'confidence'"};
+        QTest::newRow("bad confidence") << "/rules/2/confidence" << "\"certain\"" << QStringList {"key 'confidence'", "certain"};
+        QTest::newRow("bad severity") << "/rules/2/severity" << "\"fatal\"" << QStringList {"key 'severity'", "fatal"};
+        QTest::newRow("typo key") << "/rules/3/signatures/0/txt" << "\"x\""
+                                  << QStringList {"rule 'ROCBLAS_TENSILE_MISSING'", "key 'signatures[0].txt'", "not a known key"};
+        QTest::newRow("bad regex") << "/rules/4/signatures/3/pattern" << "\"(unclosed\""
+                                   << QStringList {"rule 'NO_CODE_OBJECT_FOR_GPU'", "key 'signatures[3].pattern'"};
+        QTest::newRow("anchor drifted") << "/rules/0/signatures/1/anchor" << "\"not in the pattern\""
+                                        << QStringList {"key 'signatures[1].anchor'"};
+        QTest::newRow("text and pattern") << "/rules/0/signatures/0/pattern" << "\"x+\""
+                                          << QStringList {"key 'signatures[0]'", "exactly one"};
+        QTest::newRow("duplicate id") << "/rules/5/id" << "\"NO_CODE_OBJECT_FOR_GPU\""
+                                      << QStringList {"rule 'NO_CODE_OBJECT_FOR_GPU'", "key 'id'", "twice"};
+        QTest::newRow("lower-case id") << "/rules/5/id" << "\"hsa_override\"" << QStringList {"key 'id'", "UPPER_SNAKE"};
+        QTest::newRow("env value not a string") << "/rules/0/fixes/1/env/TORCH_BLAS_PREFER_HIPBLASLT" << "0"
+                                                << QStringList {"key 'fixes[1].env.TORCH_BLAS_PREFER_HIPBLASLT'"};
+        QTest::newRow("bad range") << "/rules/0/applicability/torch" << "\"2.4\"" << QStringList {"key 'applicability.torch'"};
+        QTest::newRow("bad backend") << "/rules/0/applicability/backend" << "\"metal\"" << QStringList {"key 'applicability.backend'"};
+        QTest::newRow("nothing detects it") << "/rules/15/signatures" << ""
+                                            << QStringList {"rule 'ASYNC_ERROR_LOCATION'", "no signatures"};
+        QTest::newRow("empty snapshot trigger") << "/rules/17/snapshot_triggers/0" << "{\"note\": \"x\"}"
+                                                << QStringList {"rule 'VERSION_STREAM'", "snapshot_triggers[0]", "at least one condition"};
+        QTest::newRow("bad probe outcome") << "/rules/6/probe_triggers/0/outcomes" << "[\"exploded\"]"
+                                           << QStringList {"rule 'WRONG_DEVICE_IGPU'", "probe_triggers[0].outcomes"};
+        QTest::newRow("manual with signatures") << "/rules/8/signatures" << "[{\"text\": \"some long text\"}]"
+                                                << QStringList {"rule 'KMD_USERSPACE_SKEW'", "key 'detection'"};
+        QTest::newRow("wrong schema") << "/schema" << "\"other/1\"" << QStringList {"schema"};
+        QTest::newRow("not JSON") << "" << "{\"rules\": [" << QStringList {"not valid JSON"};
+    }
+    void badFilesAreRefused()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(QStringList, expected);
+        std::string text;
+        if (pointer.isEmpty()) {
+            text = value.toStdString();
+        } else {
+            auto j = nlohmann::json::parse(stackscope_diagnosis_rules_json);
+            const nlohmann::json::json_pointer ptr(pointer.toStdString());
+            if (value.isEmpty())
+                j[ptr.parent_pointer()].erase(ptr.back());
+            else
+                j[ptr] = nlohmann::json::parse(value.toStdString());
+            text = j.dump();
+        }
+        try {
+            DiagnosisRules::fromJson(text, "test-rules.json");
+            QFAIL("the bad rules file was accepted");
+        } catch (const DiagnosisRulesError& e) {
+            const QString msg = QString::fromUtf8(e.what());
+            QVERIFY2(msg.startsWith("test-rules.json"), qPrintable(msg));
+            for (const auto& part : expected)
+                QVERIFY2(msg.contains(part), qPrintable(msg + "  (expected: " + part + ")"));
+        }
+    }
+
+    void fromFileNamesAMissingFile()
+    {
+        QVERIFY_THROWS_EXCEPTION(DiagnosisRulesError, DiagnosisRules::fromFile("/nonexistent/diagnosis.json"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagnosisRules)
+#include "tst_diagnosis_rules.moc"

@@ -1,0 +1,133 @@
+// Every rule against recorded texts: tests/fixtures/diagnosis/logs/<RULE>/match-*.log must raise the rule,
+// nearmiss-*.log must not; snapshots/<RULE>/ the same for snapshot-only rules.
+#include "core/diagnosis/diagnosis.h"
+#include "core/snapshot/snapshot_json.h"
+
+#include <QtTest>
+
+using namespace stackscope;
+
+namespace {
+
+const QString kRoot = QStringLiteral(STACKSCOPE_TEST_FIXTURES "/diagnosis");
+
+QStringList fixtureFiles(const QString& kind, const QString& rule, const QString& prefix)
+{
+    return QDir(kRoot + "/" + kind + "/" + rule).entryList({prefix + "*"}, QDir::Files, QDir::Name);
+}
+
+std::string readAll(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll().toStdString();
+}
+
+const DiagnosisFinding* findingFor(const std::vector<DiagnosisFinding>& findings, const QString& rule)
+{
+    for (const auto& f : findings) {
+        if (QString::fromStdString(f.ruleId) == rule)
+            return &f;
+    }
+    return nullptr;
+}
+
+void addRows(const QString& kind)
+{
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("mustMatch");
+    for (const auto& rule : QDir(kRoot + "/" + kind).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        for (const auto& file : fixtureFiles(kind, rule, "")) {
+            const QString path = kRoot + "/" + kind + "/" + rule + "/" + file;
+            QTest::newRow(qPrintable(rule + "/" + file)) << rule << path << file.startsWith("match");
+        }
+    }
+}
+
+} // namespace
+
+class TestRuleFixtures : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void logs_data() { addRows("logs"); }
+    void logs()
+    {
+        QFETCH(QString, rule);
+        QFETCH(QString, path);
+        QFETCH(bool, mustMatch);
+        const std::string text = readAll(path);
+        QVERIFY2(!text.empty(), qPrintable("cannot read " + path));
+        DiagnosisInput in;
+        in.logs.push_back({path.toStdString(), text});
+        const auto findings = diagnose(in);
+        const auto* f = findingFor(findings, rule);
+        if (!mustMatch) {
+            QVERIFY2(!f, qPrintable("near-miss raised " + rule + ": " + QString::fromStdString(f ? f->evidence[0].text : "")));
+            return;
+        }
+        QVERIFY2(f, qPrintable(rule + " not raised by " + path));
+        QVERIFY(!f->evidence.empty());
+        for (const auto& e : f->evidence) {
+            QCOMPARE(QString::fromStdString(e.source), QString("log"));
+            QVERIFY(e.line && *e.line >= 1);
+            QVERIFY(!e.text.empty());
+            // Evidence shows the text without colour codes.
+            QVERIFY(e.text.find('\x1b') == std::string::npos);
+        }
+    }
+
+    void snapshots_data() { addRows("snapshots"); }
+    void snapshots()
+    {
+        QFETCH(QString, rule);
+        QFETCH(QString, path);
+        QFETCH(bool, mustMatch);
+        const Snapshot s = loadSnapshotFile(path.toStdString());
+        DiagnosisInput in;
+        in.snapshot = &s;
+        const auto findings = diagnose(in);
+        const auto* f = findingFor(findings, rule);
+        QCOMPARE(f != nullptr, mustMatch);
+        if (f) {
+            QCOMPARE(QString::fromStdString(f->evidence.at(0).source), QString("snapshot"));
+            QVERIFY(!f->evidence[0].text.empty());
+        }
+    }
+
+    // Each detectable rule has at least two recorded texts that must match and one near-miss.
+    void everyRuleHasFixtures()
+    {
+        for (const auto& r : DiagnosisRules::builtIn().rules()) {
+            const QString id = QString::fromStdString(r.id);
+            if (r.manualOnly) {
+                QVERIFY2(fixtureFiles("logs", id, "match").isEmpty(), qPrintable(id + " is manual but has match fixtures"));
+                continue;
+            }
+            const QString kind = r.signatures.empty() ? "snapshots" : "logs";
+            QVERIFY2(fixtureFiles(kind, id, "match").size() >= 2, qPrintable(id + ": fewer than two " + kind + " that must match"));
+            QVERIFY2(fixtureFiles(kind, id, "nearmiss").size() >= 1, qPrintable(id + ": no near-miss " + kind));
+        }
+    }
+
+    void fixtureFoldersNameRules()
+    {
+        for (const QString kind : {"logs", "snapshots"}) {
+            for (const auto& dir : QDir(kRoot + "/" + kind).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+                QVERIFY2(DiagnosisRules::builtIn().find(dir.toStdString()), qPrintable(kind + "/" + dir + " names no rule"));
+        }
+    }
+
+    void manualRuleNeverRaised()
+    {
+        // KMD_USERSPACE_SKEW has no known signature: no input may raise it.
+        DiagnosisInput in;
+        in.logs.push_back({"x", "amdgpu version 6.8.5 ROCm 6.0.0 mismatched amdgpu driver /opt/rocm/.info/version"});
+        for (const auto& f : diagnose(in))
+            QVERIFY(f.ruleId != "KMD_USERSPACE_SKEW");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRuleFixtures)
+#include "tst_rule_fixtures.moc"

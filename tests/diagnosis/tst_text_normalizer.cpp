@@ -1,0 +1,103 @@
+// Text normalisation: ANSI codes, CR/CRLF, whitespace, masked source line numbers, line mapping.
+#include "core/diagnosis/text_normalizer.h"
+
+#include <QtTest>
+
+using namespace stackscope;
+
+class TestTextNormalizer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void stripsAnsi_data()
+    {
+        QTest::addColumn<QByteArray>("in");
+        QTest::addColumn<QByteArray>("out");
+        QTest::newRow("colour") << QByteArray("\x1b[31mRuntimeError\x1b[0m: x") << QByteArray("RuntimeError: x");
+        QTest::newRow("bold+colour") << QByteArray("\x1b[1;33mwarn\x1b[m") << QByteArray("warn");
+        QTest::newRow("cursor") << QByteArray("a\x1b[2Kb\x1b[1Ac") << QByteArray("abc");
+        QTest::newRow("osc hyperlink") << QByteArray("\x1b]8;;http://x\x07link\x1b]8;;\x1b\\") << QByteArray("link");
+        QTest::newRow("lost ESC") << QByteArray("[31mHIP error[0m") << QByteArray("HIP error");
+        QTest::newRow("brackets kept") << QByteArray("[rank0]: a[5] [W1121]") << QByteArray("[rank0]: a[5] [W1121]");
+        QTest::newRow("trailing ESC") << QByteArray("x\x1b") << QByteArray("x");
+        QTest::newRow("unterminated CSI") << QByteArray("x\x1b[12") << QByteArray("x");
+    }
+    void stripsAnsi()
+    {
+        QFETCH(QByteArray, in);
+        QFETCH(QByteArray, out);
+        QCOMPARE(QByteArray::fromStdString(stripAnsi(in.toStdString())), out);
+    }
+
+    void masksLineNumbers_data()
+    {
+        QTest::addColumn<QString>("in");
+        QTest::addColumn<QString>("out");
+        QTest::newRow("Context.cpp") << "at ../aten/src/ATen/Context.cpp:296.)" << "at ../aten/src/ATen/Context.cpp:N.)";
+        QTest::newRow("python") << "linear.py:125: UserWarning" << "linear.py:N: UserWarning";
+        QTest::newRow("header") << "HIPAllocatorConfig.h:29]" << "HIPAllocatorConfig.h:N]";
+        QTest::newRow("two") << "a.cc:1 b.cu:22:7" << "a.cc:N b.cu:N:7";
+        QTest::newRow("not a source") << "node-1 time 10:02:11 ratio 3:2" << "node-1 time 10:02:11 ratio 3:2";
+        QTest::newRow("bare extension") << "see .cpp:12" << "see .cpp:12";
+        QTest::newRow("hex code") << "code: 0x2d" << "code: 0x2d";
+    }
+    void masksLineNumbers()
+    {
+        QFETCH(QString, in);
+        QFETCH(QString, out);
+        QCOMPARE(QString::fromStdString(maskSourceLineNumbers(in.toStdString())), out);
+    }
+
+    void collapsesWhitespace()
+    {
+        QCOMPARE(QString::fromStdString(collapseWhitespace("  a \t\t b   c  ")), QString("a b c"));
+        QCOMPARE(QString::fromStdString(normalizeSignatureText("Attempting  to use\nhipBLASLt")),
+                 QString("Attempting to use hipBLASLt"));
+    }
+
+    void linesKeepOriginalNumbers_data()
+    {
+        QTest::addColumn<QByteArray>("raw");
+        QTest::addColumn<QStringList>("display");
+        QTest::addColumn<QList<int>>("numbers");
+        QTest::newRow("LF") << QByteArray("a\nb\n") << QStringList {"a", "b"} << QList<int> {1, 2};
+        QTest::newRow("CRLF") << QByteArray("a\r\nb\r\n") << QStringList {"a", "b"} << QList<int> {1, 2};
+        QTest::newRow("blank lines") << QByteArray("a\n\n  \nb") << QStringList {"a", "b"} << QList<int> {1, 4};
+        QTest::newRow("progress bar CR") << QByteArray("10%\r50%\r100%\nerr") << QStringList {"10%", "50%", "100%", "err"}
+                                         << QList<int> {1, 1, 1, 2};
+        QTest::newRow("indent collapsed") << QByteArray("    return F.linear(x)\t") << QStringList {"return F.linear(x)"}
+                                          << QList<int> {1};
+    }
+    void linesKeepOriginalNumbers()
+    {
+        QFETCH(QByteArray, raw);
+        QFETCH(QStringList, display);
+        QFETCH(QList<int>, numbers);
+        const NormalizedText t(raw.toStdString());
+        QCOMPARE(int(t.lines().size()), display.size());
+        for (int i = 0; i < display.size(); ++i) {
+            QCOMPARE(QString::fromStdString(t.lines()[i].display), display[i]);
+            QCOMPARE(t.lines()[i].number, numbers[i]);
+        }
+    }
+
+    void flatJoinsLinesAndMapsOffsets()
+    {
+        const NormalizedText t("first line\r\n\x1b[33msecond\x1b[0m  line at x.cpp:12\r\nthird");
+        QCOMPARE(QString::fromStdString(t.flat()), QString("first line second line at x.cpp:N third"));
+        QCOMPARE(QString::fromStdString(t.lines()[1].display), QString("second line at x.cpp:12"));
+        QCOMPARE(t.lineIndexAt(0), std::size_t(0));
+        QCOMPARE(t.lineIndexAt(t.flat().find("second")), std::size_t(1));
+        QCOMPARE(t.lineIndexAt(t.flat().find("third")), std::size_t(2));
+        QCOMPARE(t.lineIndexAt(t.flat().size() - 1), std::size_t(2));
+    }
+
+    void emptyText()
+    {
+        const NormalizedText t("");
+        QVERIFY(t.lines().empty());
+        QVERIFY(t.flat().empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTextNormalizer)
+#include "tst_text_normalizer.moc"
