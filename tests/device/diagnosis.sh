@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Diagnosis on the GPU machine: builds stackscope-cli (no Qt there), diagnoses the machine itself, replays every
+# recorded fixture through the CLI (match must raise its rule, near-miss must not), times a large log.
+# Run from the repository root; writes $OUT/diagnosis.txt. Exit status: 0 when every check passed.
+# STACKSCOPE_CLI=path skips the build and uses that stackscope-cli.
+set -u -o pipefail
+OUT=${OUT:-/tmp/stackscope-out}
+mkdir -p "$OUT"
+REPORT="$OUT/diagnosis.txt"
+BUILD=${BUILD:-build-device-diagnosis}
+PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)"
+[ -n "${STACKSCOPE_DEVICE_PREFIX:-}" ] && PREFIX="$PREFIX;$STACKSCOPE_DEVICE_PREFIX"
+exec > >(tee "$REPORT") 2>&1
+echo "== diagnosis device run $(date -u +%FT%TZ) on $(hostname -s 2>/dev/null || echo ?)"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not available"
+
+if [ -n "${STACKSCOPE_CLI:-}" ]; then
+    CLI="$STACKSCOPE_CLI" # an already built stackscope-cli: skip the build
+else
+cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/diagnosis-cmake.log" 2>&1 \
+    || { echo "FAIL: cmake (see diagnosis-cmake.log)"; tail -30 "$OUT/diagnosis-cmake.log"; exit 1; }
+ninja -C "$BUILD" stackscope-cli >"$OUT/diagnosis-build.log" 2>&1 \
+    || { echo "FAIL: build (see diagnosis-build.log)"; tail -30 "$OUT/diagnosis-build.log"; exit 1; }
+CLI="$BUILD/bin/stackscope-cli"
+fi
+fail=0
+
+rules_of() { python3 -c 'import json,sys; print(" ".join(f["rule"] for f in json.load(sys.stdin)["findings"]))'; }
+
+echo "== this machine (live snapshot)"
+if "$CLI" diagnose --json >"$OUT/diagnosis-live.json" 2>"$OUT/diagnosis-live.err"; then
+    echo "exit 0; findings: $(rules_of <"$OUT/diagnosis-live.json")"
+else
+    echo "FAIL: diagnose on this machine exited $?"; cat "$OUT/diagnosis-live.err"; fail=1
+fi
+"$CLI" inspect --json >"$OUT/diagnosis-live-snapshot.json" 2>/dev/null || true
+
+echo "== recorded fixtures through the CLI"
+F=tests/fixtures/diagnosis
+NEUTRAL="$F/snapshots/VERSION_STREAM/nearmiss-rocm-7.2.json"
+checked=0
+for kind in logs snapshots; do
+    for dir in "$F/$kind"/*/; do
+        rule=$(basename "$dir")
+        for file in "$dir"*; do
+            if [ "$kind" = logs ]; then args=(--snapshot "$NEUTRAL" --log "$file"); else args=(--snapshot "$file"); fi
+            got=$("$CLI" diagnose "${args[@]}" --json | rules_of) || { echo "FAIL: $file: CLI error"; fail=1; continue; }
+            case "$(basename "$file")" in
+                match*) echo " $got " | grep -q " $rule " || { echo "FAIL: $file did not raise $rule (got: $got)"; fail=1; } ;;
+                *) echo " $got " | grep -q " $rule " && { echo "FAIL: near-miss $file raised $rule"; fail=1; } ;;
+            esac
+            checked=$((checked + 1))
+        done
+    done
+done
+echo "fixtures checked: $checked"
+
+echo "== timing: 1,000,000-line log (ANSI colours, CRLF), 3 runs"
+python3 - "$OUT/diagnosis-big.log" <<'PY'
+import random, sys
+random.seed(1)
+out = []
+for i in range(1_000_000):
+    if i % 100000 == 5:
+        out.append("linear.py:125: UserWarning: Attempting to use hipBLASLt on an unsupported architecture! Overriding blas backend to hipblas (Triggered internally at ../aten/src/ATen/Context.cpp:296.)")
+    elif i % 250000 == 7:
+        out.append("RuntimeError: HIP error: invalid device function")
+    else:
+        out.append(f"\x1b[32m[rank0]\x1b[0m step {i} loss {random.random():.4f} lr 3e-4 grad_norm {random.random()*5:.3f} tokens/s 123456")
+open(sys.argv[1], "w").write("\r\n".join(out) + "\r\n")
+PY
+ls -l "$OUT/diagnosis-big.log" | awk '{print "log bytes:", $5}'
+for i in 1 2 3; do
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f "run $i: %e s wall, %M KB max RSS" "$CLI" diagnose --snapshot "$NEUTRAL" --log "$OUT/diagnosis-big.log" --json >/dev/null
+    else
+        TIMEFORMAT="run $i: %R s wall"
+        time "$CLI" diagnose --snapshot "$NEUTRAL" --log "$OUT/diagnosis-big.log" --json >/dev/null
+    fi
+done
+rm -f "$OUT/diagnosis-big.log"
+
+echo "== result: $([ $fail = 0 ] && echo PASS || echo FAIL)"
+exit $fail
