@@ -14,10 +14,11 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
-// A colour code whose ESC was lost: "[", digits and semicolons, "m" (also "[m").
+// A colour code whose ESC was lost: "[", digits and semicolons, "m" ("[0m", "[1;31m"). At least one
+// digit, so that text such as "[mask]" survives.
 std::size_t orphanSgrLength(std::string_view s, std::size_t i)
 {
-    if (s[i] != '[')
+    if (s[i] != '[' || i + 1 >= s.size() || !isDigit(s[i + 1]))
         return 0;
     std::size_t j = i + 1;
     while (j < s.size() && (isDigit(s[j]) || s[j] == ';') && j - i < 16)

@@ -18,6 +18,7 @@ private Q_SLOTS:
         QTest::newRow("osc hyperlink") << QByteArray("\x1b]8;;http://x\x07link\x1b]8;;\x1b\\") << QByteArray("link");
         QTest::newRow("lost ESC") << QByteArray("[31mHIP error[0m") << QByteArray("HIP error");
         QTest::newRow("brackets kept") << QByteArray("[rank0]: a[5] [W1121]") << QByteArray("[rank0]: a[5] [W1121]");
+        QTest::newRow("[mask] kept") << QByteArray("keys [mask] [m]") << QByteArray("keys [mask] [m]");
         QTest::newRow("trailing ESC") << QByteArray("x\x1b") << QByteArray("x");
         QTest::newRow("unterminated CSI") << QByteArray("x\x1b[12") << QByteArray("x");
     }
