@@ -33,6 +33,8 @@ done
 copy /proc/driver/nvidia/version
 for gpu in /proc/driver/nvidia/gpus/*; do
   copy "$gpu/information"
+  # GPU UUIDs identify the machine: not recorded.
+  [ -f "$out$gpu/information" ] && sed -i -E 's/^(GPU UUID:[[:space:]]*).*/\1GPU-redacted/' "$out$gpu/information"
 done
 for d in /opt/rocm /opt/rocm-*; do
   [ -e "$d" ] || continue

@@ -1,6 +1,7 @@
 // stackscope-cli: the headless console (no Qt). Each command lives in its own file.
 #include "app/cli/command.h"
 
+#include "core/util/atomic_file.h"
 #include "core/util/build_info.h"
 
 #include <iostream>
@@ -19,6 +20,10 @@ int main(int argc, char** argv)
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
         return rc == 0 ? ExitOk : ExitUsage;
+    } catch (const stackscope::FileWriteError& e) {
+        // An output path that cannot be written is bad input: the message names the path and why.
+        std::cerr << "stackscope-cli: " << e.what() << "\n";
+        return ExitUsage;
     } catch (const UsageError& e) {
         std::cerr << "stackscope-cli: " << e.what() << "\n";
         return ExitUsage;

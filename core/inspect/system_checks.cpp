@@ -130,13 +130,15 @@ void addSystemFindings(Snapshot& s, const CheckCatalogue& c)
             s.access.kfd.mode.value_or("?"), s.access.kfd.group.value_or("?"), s.access.user.value_or("this user"),
             fmt::join(s.access.userGroups, ", "))));
     }
+    std::vector<std::string> blocked;
     for (const auto& n : s.access.renderNodes) {
-        if (n.exists && n.readWrite && !*n.readWrite) {
-            s.findings.push_back(c.make("RENDER_NODE_PERMISSION", fmt::format(
-                "{} (mode {}, group {}) is not readable and writable by {}; your groups: {}.", n.path,
-                n.mode.value_or("?"), n.group.value_or("?"), s.access.user.value_or("this user"),
-                fmt::join(s.access.userGroups, ", "))));
-        }
+        if (n.exists && n.readWrite && !*n.readWrite)
+            blocked.push_back(fmt::format("{} (mode {}, group {})", n.path, n.mode.value_or("?"), n.group.value_or("?")));
+    }
+    if (!blocked.empty()) {
+        s.findings.push_back(c.make("RENDER_NODE_PERMISSION", fmt::format(
+            "Not readable and writable by {}: {}; your groups: {}.", s.access.user.value_or("this user"),
+            fmt::join(blocked, ", "), fmt::join(s.access.userGroups, ", "))));
     }
 
     if (const auto* hip = library(s, "HIP runtime")) {

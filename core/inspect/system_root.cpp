@@ -88,7 +88,8 @@ std::string SystemRoot::canonical(const std::string& machinePath) const
     }
     // Follow links component by component, keeping absolute targets inside the root.
     fs::path current = "/";
-    std::vector<fs::path> pending(fs::path(machinePath).begin(), fs::path(machinePath).end());
+    const fs::path requested(machinePath);
+    std::vector<fs::path> pending(requested.begin(), requested.end());
     std::reverse(pending.begin(), pending.end());
     int hops = 0;
     while (!pending.empty()) {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <type_traits>
 #include <sstream>
 
 namespace stackscope {
@@ -46,6 +47,13 @@ std::optional<T> readOpt(const json& obj, const char* key, const std::string& pa
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null())
         return std::nullopt;
+    // nlohmann converts -5 to a huge unsigned and 2.7 to 2: refuse both.
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        const bool ok = std::is_unsigned_v<T> ? it->is_number_unsigned() : it->is_number_integer();
+        if (!ok)
+            throw SnapshotError(fmt::format("'{}.{}' must be a{} integer, found {}", path, key,
+                                            std::is_unsigned_v<T> ? " non-negative" : "n", it->dump()));
+    }
     try {
         return it->get<T>();
     } catch (const json::exception&) {

@@ -12,7 +12,7 @@ build=${STACKSCOPE_DEVICE_BUILD:-/tmp/stackscope-build}
 cmake -S "$src" -B "$build" -G Ninja -DSTACKSCOPE_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" > "$out/configure.log" 2>&1 || { tail -60 "$out/configure.log"; exit 1; }
 grep -A30 "enabled:" "$out/configure.log" | head -20
-ninja -C "$build" stackscope-cli > "$out/build.log" 2>&1 || { tail -80 "$out/build.log"; exit 1; }
+ninja -C "$build" stackscope-cli $(ninja -C "$build" -t targets all 2>/dev/null | grep -q "^stackscope_torch:" && echo stackscope_torch) > "$out/build.log" 2>&1 || { tail -80 "$out/build.log"; exit 1; }
 "$build/bin/stackscope-cli" --version
 "$build/bin/stackscope-cli" inspect --json > "$out/inspect.json"
 "$build/bin/stackscope-cli" inspect

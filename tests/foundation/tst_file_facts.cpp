@@ -1,0 +1,98 @@
+// Small pure functions behind the file facts: gfx names, PCI addresses, GPU merging, version strings.
+#include "core/inspect/file_facts.h"
+#include "core/inspect/inspector.h"
+#include "core/inspect/runtime_sources.h"
+
+#include <QtTest>
+
+using namespace stackscope;
+
+class TestFileFacts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void gfxName_data()
+    {
+        QTest::addColumn<qulonglong>("version");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("gfx1100") << 110000ull << "gfx1100";
+        QTest::newRow("gfx1101") << 110001ull << "gfx1101";
+        QTest::newRow("gfx90a") << 90010ull << "gfx90a";
+        QTest::newRow("gfx942") << 90402ull << "gfx942";
+        QTest::newRow("gfx1030") << 100300ull << "gfx1030";
+        QTest::newRow("gfx1036") << 100306ull << "gfx1036";
+        QTest::newRow("gfx1201") << 120001ull << "gfx1201";
+        QTest::newRow("gfx906") << 90006ull << "gfx906";
+    }
+    void gfxName()
+    {
+        QFETCH(qulonglong, version);
+        QFETCH(QString, name);
+        QCOMPARE(QString::fromStdString(gfxNameFromTargetVersion(version)), name);
+    }
+
+    void pciBus_data()
+    {
+        QTest::addColumn<QString>("in");
+        QTest::addColumn<QString>("out");
+        QTest::newRow("nvml 8-digit domain") << "00000000:18:00.0" << "0000:18:00.0";
+        QTest::newRow("upper case") << "0000:0A:00.1" << "0000:0a:00.1";
+        QTest::newRow("no domain") << "03:00.0" << "0000:03:00.0";
+        QTest::newRow("garbage kept") << "not-a-bus" << "not-a-bus";
+    }
+    void pciBus()
+    {
+        QFETCH(QString, in);
+        QFETCH(QString, out);
+        QCOMPARE(QString::fromStdString(normalizePciBus(in.toStdString())), out);
+    }
+
+    void versions()
+    {
+        QCOMPARE(QString::fromStdString(hipVersionString(50221153)), QStringLiteral("5.2.21153"));
+        QCOMPARE(QString::fromStdString(hipVersionString(60241133)), QStringLiteral("6.2.41133"));
+        QCOMPARE(QString::fromStdString(cudaVersionString(13000)), QStringLiteral("13.0"));
+        QCOMPARE(QString::fromStdString(cudaVersionString(12080)), QStringLiteral("12.8"));
+    }
+
+    void mergeByPciBus()
+    {
+        GpuInfo sysfs;
+        sysfs.vendor = "amd";
+        sysfs.name = "Navi 31 [Radeon RX 7900 XT/7900 XTX]";
+        sysfs.arch = "gfx1100";
+        sysfs.pciBus = "0000:03:00.0";
+        sysfs.vramTotalBytes = 100;
+        sysfs.source = "sysfs+kfd";
+        GpuInfo second = sysfs;
+        second.pciBus = "0000:07:00.0";
+        GpuInfo hip;
+        hip.vendor = "amd";
+        hip.index = 1;
+        hip.name = "Radeon RX 7900 XT";
+        hip.pciBus = "0000:03:00.0";
+        hip.vramTotalBytes = 200;
+        hip.source = "HIP runtime";
+        const auto merged = mergeGpus({sysfs, second, hip});
+        QCOMPARE(merged.size(), size_t(2));
+        QCOMPARE(merged[0].name, std::string("Radeon RX 7900 XT")); // runtime names win
+        QCOMPARE(merged[0].arch.value_or(""), std::string("gfx1100")); // files keep the arch
+        QCOMPARE(*merged[0].vramTotalBytes, std::uint64_t(200));
+        QCOMPARE(merged[0].source, std::string("sysfs+kfd+HIP runtime"));
+        QCOMPARE(merged[0].index, 1); // the runtime's numbering
+        QCOMPARE(merged[1].index, 2); // next free index for the one no runtime saw
+    }
+
+    void canonicalStaysInsideRoot()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("opt/rocm-6.2.0")));
+        QVERIFY(QFile::link(QStringLiteral("/opt/rocm-6.2.0"), dir.filePath(QStringLiteral("opt/rocm"))));
+        QVERIFY(QFile::link(QStringLiteral("../../.."), dir.filePath(QStringLiteral("opt/rocm-6.2.0/up"))));
+        const SystemRoot root(dir.path().toStdString());
+        QCOMPARE(QString::fromStdString(root.canonical("/opt/rocm")), QStringLiteral("/opt/rocm-6.2.0"));
+        QCOMPARE(QString::fromStdString(root.canonical("/opt/rocm/up/etc")), QStringLiteral("/etc"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFileFacts)
+#include "tst_file_facts.moc"
