@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Sets up, builds and starts StackScope. With no display it runs the headless job instead and says so.
+# Usage: packaging/run.sh [arguments for stackscope]
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
+build=${STACKSCOPE_BUILD_DIR:-$top/build}
+
+"$here/build.sh" "$build" -DSTACKSCOPE_TESTS=OFF
+
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$build/bin/stackscope" ]; then
+  exec "$build/bin/stackscope" "$@"
+fi
+
+out=${STACKSCOPE_OUT:-$top/stackscope-out}
+mkdir -p "$out"
+if [ ! -x "$build/bin/stackscope" ]; then
+  echo "run.sh: the GUI was not built (Qt 6 missing); running the headless job instead."
+else
+  echo "run.sh: no display (DISPLAY and WAYLAND_DISPLAY are unset); running the headless job instead."
+  echo "run.sh: to see the GUI, run this from a desktop session, or: QT_QPA_PLATFORM=offscreen $build/bin/stackscope --screenshot shot.png"
+fi
+"$build/bin/stackscope-cli" inspect --out "$out/snapshot.json"
+echo
+echo "run.sh: outputs"
+echo "  snapshot of this machine: $out/snapshot.json"
