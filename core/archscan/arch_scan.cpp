@@ -37,12 +37,19 @@ void addErrors(LibraryScan& scan, const std::vector<std::string>& errors)
     }
 }
 
+void mergeTargets(LibraryScan& scan, const std::vector<ScannedTarget>& found)
+{
+    for (const auto& t : found)
+        if (std::find(scan.targets.begin(), scan.targets.end(), t) == scan.targets.end())
+            scan.targets.push_back(t);
+}
+
 void scanHipSection(ByteView section, LibraryScan& scan)
 {
     scan.kind = LibraryKind::Hip;
     BundleScan b = scanOffloadBundles(section);
-    scan.targets = std::move(b.targets);
-    scan.containers = b.bundles;
+    mergeTargets(scan, b.targets);
+    scan.containers += b.bundles;
     addErrors(scan, b.errors);
     if (b.bundles == 0 && b.errors.empty())
         scan.errors.push_back("the GPU code section holds no offload bundle: damaged, or a format StackScope does not know");
@@ -52,8 +59,8 @@ void scanCudaSection(ByteView section, LibraryScan& scan)
 {
     scan.kind = LibraryKind::Cuda;
     FatbinScan f = scanNvFatbin(section);
-    scan.targets = std::move(f.targets);
-    scan.containers = f.blobs;
+    mergeTargets(scan, f.targets);
+    scan.containers += f.blobs;
     addErrors(scan, f.errors);
 }
 
@@ -72,19 +79,20 @@ bool scanBytes(ByteView bytes, LibraryScan& scan)
         return false;
     const ElfFile elf = readElf(bytes);
     bool found = false;
-    for (const char* name : {".hip_fatbin", ".nv_fatbin"}) {
+    // __nv_relfatbin holds the fatbins of relocatable device code (nvcc -rdc); same layout.
+    for (const char* name : {".hip_fatbin", ".nv_fatbin", "__nv_relfatbin"}) {
         const ElfSection* s = elf.find(name);
         if (!s)
             continue;
         found = true;
         if (!s->inFile) {
-            scan.kind = name[1] == 'h' ? LibraryKind::Hip : LibraryKind::Cuda;
+            scan.kind = std::string(name) == ".hip_fatbin" ? LibraryKind::Hip : LibraryKind::Cuda;
             scan.errors.push_back(fmt::format("section {} ({} bytes at offset {}) is not all in the file ({} bytes): "
                                               "the file is truncated; reinstall it", name, s->size, s->offset, bytes.size));
             continue;
         }
         const ByteView section = bytes.sub(s->offset, s->size, name);
-        if (name[1] == 'h')
+        if (std::string(name) == ".hip_fatbin")
             scanHipSection(section, scan);
         else
             scanCudaSection(section, scan);

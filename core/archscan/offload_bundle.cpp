@@ -4,8 +4,13 @@
 #include "core/archscan/target_id.h"
 
 #include <fmt/format.h>
+#ifdef STACKSCOPE_ARCHSCAN_ZLIB
 #include <zlib.h>
+#endif
+#ifdef STACKSCOPE_ARCHSCAN_ZSTD
 #include <zstd.h>
+#include <zstd_errors.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -53,13 +58,25 @@ public:
     virtual bool more(std::string& out, std::size_t max) = 0;
 };
 
+#ifdef STACKSCOPE_ARCHSCAN_ZSTD
 class ZstdInflater : public HeaderInflater {
 public:
-    explicit ZstdInflater(ByteView in) : m_ctx(ZSTD_createDStream(), &ZSTD_freeDStream), m_in {in.data, in.size, 0}
+    ZstdInflater(ByteView in, std::uint64_t uncompressedSize)
+        : m_ctx(ZSTD_createDStream(), &ZSTD_freeDStream), m_in {in.data, in.size, 0}
     {
         if (!m_ctx)
             throw FormatError("zstd: cannot create a decompression context (out of memory)");
         ZSTD_initDStream(m_ctx.get());
+        // The frame header chooses the window zstd allocates (up to 128 MiB by default). A window
+        // larger than the declared content is never needed, so a tiny damaged bundle cannot make the
+        // scanner allocate far more than the file.
+        // The declared size can lie, so the window is also held to 1024 times the compressed size
+        // (far above what code objects compress to).
+        const std::uint64_t plausible = std::min<std::uint64_t>(uncompressedSize, std::uint64_t(in.size) * 1024);
+        int windowLog = 10;
+        while (windowLog < 27 && (std::uint64_t(1) << windowLog) < plausible)
+            ++windowLog;
+        ZSTD_DCtx_setParameter(m_ctx.get(), ZSTD_d_windowLogMax, windowLog);
     }
     bool more(std::string& out, std::size_t max) override
     {
@@ -69,7 +86,9 @@ public:
         const std::size_t r = ZSTD_decompressStream(m_ctx.get(), &o, &m_in);
         out.resize(old + o.pos);
         if (ZSTD_isError(r))
-            throw FormatError(fmt::format("zstd data does not decompress ({}): the bundle is damaged", ZSTD_getErrorName(r)));
+            throw FormatError(fmt::format("zstd data does not decompress ({}): the bundle is damaged{}", ZSTD_getErrorName(r),
+                                          ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge
+                                              ? " (its window is larger than its declared uncompressed size, or than 1024 times its compressed size)" : ""));
         if (r == 0)
             return false;
         if (o.pos == 0 && m_in.pos == m_in.size)
@@ -81,7 +100,9 @@ private:
     std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> m_ctx;
     ZSTD_inBuffer m_in;
 };
+#endif
 
+#ifdef STACKSCOPE_ARCHSCAN_ZLIB
 class ZlibInflater : public HeaderInflater {
 public:
     explicit ZlibInflater(ByteView in)
@@ -114,6 +135,7 @@ public:
 private:
     z_stream m_z;
 };
+#endif
 
 void addTargets(const std::vector<std::string>& ids, bool compressed, BundleScan& out)
 {
@@ -211,11 +233,19 @@ std::vector<std::string> readCompressedBundleIds(ByteView data, std::uint64_t* c
                                       totalSize, data.size));
     const ByteView payload = data.sub(headerSize, (totalSize ? totalSize : data.size) - headerSize, "CCOB payload");
     std::unique_ptr<HeaderInflater> inflater;
-    if (method == kMethodZstd)
-        inflater = std::make_unique<ZstdInflater>(payload);
-    else if (method == kMethodZlib)
+    if (method == kMethodZstd) {
+#ifdef STACKSCOPE_ARCHSCAN_ZSTD
+        inflater = std::make_unique<ZstdInflater>(payload, uncompressedSize);
+#else
+        throw FormatError("zstd-compressed bundle, and this StackScope was built without libzstd: install libzstd-dev and rebuild");
+#endif
+    } else if (method == kMethodZlib) {
+#ifdef STACKSCOPE_ARCHSCAN_ZLIB
         inflater = std::make_unique<ZlibInflater>(payload);
-    else
+#else
+        throw FormatError("zlib-compressed bundle, and this StackScope was built without zlib: install zlib1g-dev and rebuild");
+#endif
+    } else
         throw FormatError(fmt::format("compressed bundle uses compression method {} (known: 0 zlib, 1 zstd)", method));
 
     const std::uint64_t cap = std::min<std::uint64_t>(kMaxBundleHeaderBytes, uncompressedSize);
