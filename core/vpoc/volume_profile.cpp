@@ -170,7 +170,7 @@ std::vector<DevelopingPoint> developingValues(const MarketRecord* records, size_
         else
             vol[static_cast<size_t>(targetTick(r, options.distribution) - lo)] += r.volume;
         const auto l = valueArea(vol.data(), static_cast<int32_t>(vol.size()), options.vaBasisPoints, dual);
-        out.push_back({r.timeUs, lo + l.poc, lo + l.vah, lo + l.val});
+        out.push_back({r.timeUs, lo + l.poc, lo + l.vah, lo + l.val, r.close});
     }
     return out;
 }

@@ -65,6 +65,7 @@ struct DevelopingPoint {
     int32_t pocTick = 0;
     int32_t vahTick = 0;
     int32_t valTick = 0;
+    int32_t closeTick = 0; // the bar's own close, for charts
 };
 
 // The tick a bar's volume goes to under `close` / `typical` (round((H+L+C)/3) in ticks, halves never occur).

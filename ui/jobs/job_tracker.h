@@ -1,27 +1,49 @@
-// Runs one background job at a time for an owner object: latest job wins, cancellable, result
-// delivered to the owner's thread with a queued call (after Hotspot's JobTracker).
+// Runs one background job at a time for an owner object: latest job wins, cancellable, progress and
+// result delivered to the owner's thread with queued calls (after Hotspot's JobTracker).
 #pragma once
 
 #include <QObject>
 #include <QPointer>
+#include <QThread>
 #include <QThreadPool>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <utility>
 
 namespace stackscope::ui {
 
-// Given to the job: it checks isCancelled() often (at least every ~100 ms of work).
+// Given to the job: it checks isCancelled() often (at least every ~100 ms of work) and may post
+// progress to the owner's thread. Copyable; all copies share the job's state.
 class JobControl {
 public:
     bool isCancelled() const { return m_cancelled->load(std::memory_order_relaxed); }
+    // For core APIs that take a cancel flag.
+    const std::atomic<bool>* cancelFlag() const { return m_cancelled.get(); }
+    // Runs `fn` in the owner's thread, unless the job is no longer the latest by then.
+    void post(std::function<void()> fn) const
+    {
+        if (!m_owner)
+            return;
+        QMetaObject::invokeMethod(
+            m_owner,
+            [current = m_current, generation = m_generation, fn = std::move(fn)] {
+                if (current->load() == generation)
+                    fn();
+            },
+            Qt::QueuedConnection);
+    }
 
 private:
     friend class JobTracker;
     std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
+    QPointer<QObject> m_owner;
+    std::shared_ptr<std::atomic<quint64>> m_current;
+    quint64 m_generation = 0;
 };
 
+// Lives inside its owner (a member), so the owner outlives every queued call it receives.
 class JobTracker {
 public:
     explicit JobTracker(QObject* owner)
@@ -33,48 +55,41 @@ public:
     JobTracker& operator=(const JobTracker&) = delete;
 
     bool isRunning() const { return m_running; }
-    quint64 generation() const { return m_generation; }
 
-    // Cancels the running job (its result will be dropped) and starts `job` on the thread pool.
-    // `apply(result)` runs in the owner's thread, only if this is still the latest job.
+    // Cancels the running job (its result will be dropped) and starts `job(const JobControl&)` on
+    // the thread pool. `apply(result)` runs in the owner's thread, only if this is still the latest job.
     template <typename Job, typename Apply>
     void run(Job job, Apply apply)
     {
         Q_ASSERT(!m_owner || QThread::currentThread() == m_owner->thread());
         cancel();
-        const quint64 generation = ++m_generation;
-        m_control = JobControl();
+        JobControl control;
+        control.m_owner = m_owner;
+        control.m_current = m_current;
+        control.m_generation = ++*m_current;
+        m_control = control;
         m_running = true;
-        QPointer<QObject> owner = m_owner;
-        JobControl control = m_control;
-        QThreadPool::globalInstance()->start([this, owner, control, generation, job = std::move(job),
-                                              apply = std::move(apply)]() mutable {
-            auto result = job(control);
-            if (!owner)
-                return;
-            QMetaObject::invokeMethod(
-                owner,
-                [this, owner, generation, result = std::move(result), apply = std::move(apply)]() mutable {
-                    // The tracker lives in the owner, so it is alive while `owner` is.
-                    if (!owner || generation != m_generation)
-                        return;
-                    m_running = false;
-                    apply(std::move(result));
-                },
-                Qt::QueuedConnection);
+        QThreadPool::globalInstance()->start([this, control, job = std::move(job), apply = std::move(apply)]() mutable {
+            auto result = std::make_shared<decltype(job(control))>(job(control));
+            control.post([this, result, apply = std::move(apply)]() mutable {
+                m_running = false;
+                apply(std::move(*result));
+            });
         });
     }
 
+    // The running job's result will be dropped; the job itself stops at its next cancellation check.
     void cancel()
     {
         m_control.m_cancelled->store(true);
+        ++*m_current;
         m_running = false;
     }
 
 private:
     QPointer<QObject> m_owner;
+    std::shared_ptr<std::atomic<quint64>> m_current = std::make_shared<std::atomic<quint64>>(0);
     JobControl m_control;
-    quint64 m_generation = 0;
     bool m_running = false;
 };
 
