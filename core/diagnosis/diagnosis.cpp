@@ -61,12 +61,14 @@ struct Collected {
     std::set<std::pair<std::string, int>> seenLines; // (origin, line): one evidence per line
     std::size_t count = 0;
     std::set<std::size_t> probes; // indexes of probe outcomes that showed the problem
+    Confidence confidence = Confidence::Informational; // the highest of all matches, kept or not
 
     void add(Evidence e, std::optional<std::size_t> probeIndex)
     {
         if (e.line && !seenLines.insert({e.origin, *e.line}).second)
             return;
         ++count;
+        confidence = std::max(confidence, e.confidence);
         if (probeIndex)
             probes.insert(*probeIndex);
         if (evidence.size() < kMaxEvidence)
@@ -411,9 +413,7 @@ std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const Diagno
         f.ruleId = rule.id;
         f.title = rule.title;
         f.severity = rule.severity;
-        f.confidence = Confidence::Informational;
-        for (const auto& e : c.evidence)
-            f.confidence = std::max(f.confidence, e.confidence);
+        f.confidence = c.confidence;
         f.confidenceNote = rule.confidenceNote;
         f.evidence = c.evidence;
         f.evidenceCount = c.count;

@@ -130,6 +130,18 @@ private Q_SLOTS:
         QCOMPARE(*f->evidence.back().line, int(kMaxEvidence));
     }
 
+    void confidenceCountsMatchesBeyondTheEvidenceCap()
+    {
+        std::string log;
+        for (std::size_t i = 0; i < kMaxEvidence + 5; ++i)
+            log += "HIPBLAS_STATUS_ALLOC_FAILED when calling `hipblasCreate(handle)`\n"; // low
+        log += "HIPBLAS_STATUS_ALLOC_FAILED when calling `hipblasDtrsmBatched(h)`\n"; // medium, not kept as evidence
+        const auto f = find(diagnoseLog(log), "HIPBLAS_ALLOC_FAILED");
+        QVERIFY(f);
+        QCOMPARE(f->evidence.size(), kMaxEvidence);
+        QCOMPARE(f->confidence, Confidence::Medium);
+    }
+
     void errorsComeFirst()
     {
         const auto fs = diagnoseLog(std::string(kFallback) + "\nRuntimeError: HIP error: invalid device function\n"
