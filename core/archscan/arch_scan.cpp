@@ -97,6 +97,18 @@ bool scanBytes(ByteView bytes, LibraryScan& scan)
         else
             scanCudaSection(section, scan);
     }
+    // Libraries such as cuFFT keep most of their fatbins in data sections and load them themselves;
+    // only CUDA libraries are searched, and only blobs that parse count.
+    if (found && scan.kind == LibraryKind::Cuda) {
+        for (const char* name : {".ldata", ".lrodata", ".rodata", ".data", ".data.rel.ro"}) {
+            const ElfSection* s = elf.find(name);
+            if (!s || !s->inFile)
+                continue;
+            FatbinScan f = scanNvFatbin(bytes.sub(s->offset, s->size, name), true);
+            mergeTargets(scan, f.targets);
+            scan.containers += f.blobs;
+        }
+    }
     return found;
 }
 

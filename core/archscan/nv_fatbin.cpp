@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace stackscope::archscan {
 
@@ -62,31 +63,40 @@ void readBlob(ByteView blob, FatbinScan& out)
 
 } // namespace
 
-FatbinScan scanNvFatbin(ByteView section)
+FatbinScan scanNvFatbin(ByteView section, bool embedded)
 {
     FatbinScan out;
     std::uint64_t pos = 0;
-    // Blobs from several translation units follow each other, 8-byte aligned, sometimes zero-padded.
+    const std::uint32_t magic = kFatbinMagic;
+    // Blobs from several translation units follow each other, 8-byte aligned, sometimes zero-padded;
+    // a damaged blob is reported and the search goes on after its magic.
     while (pos + 16 <= section.size) {
-        if (section.read<std::uint32_t>(pos, "fatbin magic") != kFatbinMagic) {
-            pos += 8 - (pos % 8);
-            continue;
-        }
+        const void* hit = ::memmem(section.data + pos, section.size - pos, &magic, sizeof magic);
+        if (!hit)
+            break;
+        pos = static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(hit) - section.data);
+        if (pos + 16 > section.size)
+            break;
         std::uint64_t next = pos + 8;
         try {
             const ByteView blob = section.sub(pos, section.size - pos, "fatbin");
-            readBlob(blob, out);
+            if (embedded && blob.read<std::uint16_t>(4, "fatbin version") != 1)
+                throw FormatError("not a fatbin");
+            FatbinScan one;
+            readBlob(blob, one);
+            for (auto& t : one.targets)
+                if (std::find(out.targets.begin(), out.targets.end(), t) == out.targets.end())
+                    out.targets.push_back(std::move(t));
             ++out.blobs;
             const std::uint64_t size = blob.read<std::uint16_t>(6, "fatbin header size") + blob.read<std::uint64_t>(8, "fatbin size");
             next = pos + std::max<std::uint64_t>(size, 8);
         } catch (const FormatError& e) {
-            out.errors.push_back(fmt::format("fatbin at offset {} of the section: {}", pos, e.what()));
+            if (!embedded)
+                out.errors.push_back(fmt::format("fatbin at offset {} of the section: {}", pos, e.what()));
         }
-        pos = next;
-        if (pos % 8)
-            pos += 8 - (pos % 8);
+        pos = next; // padding between blobs is skipped by the search
     }
-    if (out.blobs == 0 && out.errors.empty() && section.size > 0)
+    if (!embedded && out.blobs == 0 && out.errors.empty() && section.size > 0)
         out.errors.push_back("no fatbin header (magic 0xBA55ED50) found in the section: damaged or an unknown layout");
     return out;
 }

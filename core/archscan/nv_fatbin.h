@@ -20,6 +20,8 @@ struct FatbinScan {
 // blob header u32 magic 0xBA55ED50, u16 version 1, u16 header size, u64 size of the entries;
 // entry: u16 kind (1 PTX, 2 ELF/SASS), u16 version, u32 header size, u64 payload size, ...,
 // u32 SM at 28 (90 = sm_90), u64 flags at 40 (0x100000 arch-specific 'a', 0x200000 family 'f').
-FatbinScan scanNvFatbin(ByteView section);
+// `embedded`: the bytes are some other data section (.ldata, .rodata) where a library such as cuFFT keeps
+// fatbins it loads itself; only blobs that parse count, and nothing there is an error.
+FatbinScan scanNvFatbin(ByteView section, bool embedded = false);
 
 } // namespace stackscope::archscan
