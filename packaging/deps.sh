@@ -3,7 +3,7 @@
 set -euo pipefail
 
 required=(build-essential cmake ninja-build pkg-config
-          qt6-base-dev qt6-charts-dev libgl-dev
+          qt6-base-dev qt6-charts-dev libgl-dev libxkbcommon-dev libqt6opengl6-dev
           libfmt-dev nlohmann-json3-dev libcli11-dev libhowardhinnant-date-dev tzdata
           zlib1g-dev libzstd-dev libarchive-dev)
 # Optional parts: a missing one disables its feature, never the build.

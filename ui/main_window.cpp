@@ -4,6 +4,7 @@
 #include "core/snapshot/stack_rows.h"
 #include "core/util/build_info.h"
 #include "ui/system/system_page.h"
+#include "ui/vpoc/vpoc_page.h"
 
 #include <QAction>
 #include <QApplication>
@@ -25,6 +26,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_pageList(new QListWidget(this))
     , m_pages(new QStackedWidget(this))
     , m_systemPage(new SystemPage(this))
+    , m_vpocPage(new VpocPage(this))
     , m_status(new QLabel(this))
 {
     setWindowTitle(tr("StackScope"));
@@ -41,6 +43,7 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_pages, 1);
     setCentralWidget(central);
     addPage(tr("System"), m_systemPage);
+    addPage(tr("VPOC"), m_vpocPage);
 
     m_status->setText(tr("Inspecting this machine…"));
     statusBar()->addWidget(m_status, 1);

@@ -12,6 +12,7 @@ class QStackedWidget;
 namespace stackscope::ui {
 
 class SystemPage;
+class VpocPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -20,6 +21,7 @@ public:
 
     SnapshotController* snapshots() const { return m_snapshots; }
     SystemPage* systemPage() const { return m_systemPage; }
+    VpocPage* vpocPage() const { return m_vpocPage; }
     // Adds a page to the list; later pages (Probes, VPOC, Training, Report) come in through here.
     void addPage(const QString& title, QWidget* page);
     QString statusText() const;
@@ -34,6 +36,7 @@ private:
     QListWidget* m_pageList;
     QStackedWidget* m_pages;
     SystemPage* m_systemPage;
+    VpocPage* m_vpocPage;
     QLabel* m_status;
 };
 

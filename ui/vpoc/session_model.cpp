@@ -1,0 +1,82 @@
+// VPOC sessions as a Qt table model.
+#include "ui/vpoc/session_model.h"
+
+#include <QDateTime>
+#include <QTimeZone>
+
+namespace stackscope::ui {
+
+void SessionModel::setResult(std::shared_ptr<const vpoc::VpocResult> result)
+{
+    beginResetModel();
+    m_result = std::move(result);
+    endResetModel();
+}
+
+QString SessionModel::priceText(int32_t tick) const
+{
+    const vpoc::Tick t = m_result ? m_result->options.read.tick : vpoc::Tick {};
+    return QString::number(t.price(tick), 'f', t.decimals);
+}
+
+int SessionModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_result ? 0 : static_cast<int>(m_result->sessions.size());
+}
+
+int SessionModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+QVariant SessionModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& s = m_result->sessions[static_cast<size_t>(index.row())];
+    if (role == SortRole) {
+        switch (index.column()) {
+        case DateColumn: return s.day;
+        case FirstColumn: return qlonglong(s.firstUs);
+        case LastColumn: return qlonglong(s.lastUs);
+        case BarsColumn: return qlonglong(s.bars);
+        case VolumeColumn: return qulonglong(s.volume);
+        case LowColumn: return s.lowTick;
+        case HighColumn: return s.highTick;
+        case PocColumn: return s.pocTick;
+        case VahColumn: return s.vahTick;
+        case ValColumn: return s.valTick;
+        default: return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole)
+        return index.column() >= BarsColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    if (role != Qt::DisplayRole)
+        return {};
+    auto utc = [](int64_t us) {
+        return QDateTime::fromMSecsSinceEpoch(us / 1000, QTimeZone::utc()).toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
+    };
+    switch (index.column()) {
+    case DateColumn: return QDate(1970, 1, 1).addDays(s.day).toString(Qt::ISODate);
+    case FirstColumn: return utc(s.firstUs);
+    case LastColumn: return utc(s.lastUs);
+    case BarsColumn: return QLocale::c().toString(qlonglong(s.bars));
+    case VolumeColumn: return QLocale::c().toString(qulonglong(s.volume));
+    case LowColumn: return priceText(s.lowTick);
+    case HighColumn: return priceText(s.highTick);
+    case PocColumn: return priceText(s.pocTick);
+    case VahColumn: return priceText(s.vahTick);
+    case ValColumn: return priceText(s.valTick);
+    default: return {};
+    }
+}
+
+QVariant SessionModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char* names[] = {"Session", "First", "Last", "Bars", "Volume", "Low", "High", "POC", "VAH", "VAL"};
+    return section >= 0 && section < NUM_COLUMNS ? tr(names[section]) : QVariant();
+}
+
+} // namespace stackscope::ui

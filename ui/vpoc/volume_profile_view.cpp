@@ -1,0 +1,108 @@
+// Painting of the volume profile.
+#include "ui/vpoc/volume_profile_view.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace stackscope::ui {
+
+namespace {
+const QColor kOutside(0x90, 0xa4, 0xae);
+const QColor kValueArea(0x42, 0x85, 0xf4);
+const QColor kPoc(0xe5, 0x39, 0x35);
+} // namespace
+
+VolumeProfileView::VolumeProfileView(QWidget* parent)
+    : QWidget(parent)
+{
+    setMouseTracking(true);
+    setMinimumSize(220, 260);
+    setAutoFillBackground(true);
+    QPalette p = palette();
+    p.setColor(QPalette::Window, Qt::white);
+    setPalette(p);
+}
+
+void VolumeProfileView::setProfile(ProfileInput profile, std::function<QString(int32_t)> priceText)
+{
+    m_profile = std::move(profile);
+    m_priceText = std::move(priceText);
+    update();
+}
+
+void VolumeProfileView::clear()
+{
+    m_profile = {};
+    update();
+}
+
+QRectF VolumeProfileView::plotArea() const
+{
+    return QRectF(70, 24, std::max(10, width() - 82), std::max(10, height() - 48));
+}
+
+void VolumeProfileView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(Qt::black);
+    p.drawText(QRectF(0, 2, width(), 20), Qt::AlignCenter, tr("Volume by price"));
+    if (m_profile.volume.empty()) {
+        p.setPen(Qt::gray);
+        p.drawText(rect(), Qt::AlignCenter, tr("Select a session"));
+        return;
+    }
+    const QRectF area = plotArea();
+    for (const LevelBar& b : layoutProfile(m_profile, area)) {
+        const QColor c = b.kind == LevelKind::Poc ? kPoc : b.kind == LevelKind::ValueArea ? kValueArea : kOutside;
+        p.fillRect(b.rect.adjusted(0, 0, 0, b.rect.height() > 3 ? -0.5 : 0), c);
+    }
+    // Price labels: the value area edges and the POC, plus the extremes.
+    const double h = area.height() / static_cast<double>(m_profile.volume.size());
+    auto label = [&](int32_t tick, const QColor& colour) {
+        const double y = area.bottom() - h * (tick - m_profile.lowTick + 0.5);
+        p.setPen(colour);
+        p.drawLine(QPointF(area.left() - 4, y), QPointF(area.right(), y));
+        p.drawText(QRectF(0, y - 8, area.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
+                   m_priceText ? m_priceText(tick) : QString::number(tick));
+    };
+    const int32_t high = m_profile.lowTick + static_cast<int32_t>(m_profile.volume.size()) - 1;
+    // The extremes only where they do not collide with the value area and POC labels.
+    const double minGap = p.fontMetrics().height() / h;
+    for (int32_t extreme : {high, m_profile.lowTick}) {
+        const bool clear = std::abs(extreme - m_profile.vahTick) > minGap && std::abs(extreme - m_profile.valTick) > minGap
+            && std::abs(extreme - m_profile.pocTick) > minGap;
+        if (clear)
+            label(extreme, Qt::darkGray);
+    }
+    label(m_profile.vahTick, kValueArea.darker(130));
+    label(m_profile.valTick, kValueArea.darker(130));
+    label(m_profile.pocTick, kPoc);
+    double x = area.left();
+    const double y = area.bottom() + 6;
+    for (const auto& [colour, text] : {std::pair {kValueArea, tr("value area")}, std::pair {kPoc, tr("POC")},
+                                       std::pair {kOutside, tr("outside")}}) {
+        p.fillRect(QRectF(x, y + 3, 10, 10), colour);
+        p.setPen(Qt::darkGray);
+        const QRectF textRect(x + 14, y, 90, 16);
+        p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, text);
+        x += 14 + p.fontMetrics().horizontalAdvance(text) + 14;
+    }
+}
+
+void VolumeProfileView::mouseMoveEvent(QMouseEvent* event)
+{
+    int32_t tick = 0;
+    if (!tickAtY(m_profile, plotArea(), event->position().y(), &tick)) {
+        QToolTip::hideText();
+        return;
+    }
+    const uint64_t v = m_profile.volume[static_cast<size_t>(tick - m_profile.lowTick)];
+    QToolTip::showText(event->globalPosition().toPoint(),
+                       tr("%1: %2 contracts").arg(m_priceText ? m_priceText(tick) : QString::number(tick)).arg(v), this);
+}
+
+} // namespace stackscope::ui

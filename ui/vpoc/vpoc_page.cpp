@@ -1,0 +1,493 @@
+// VPOC page: the form, the job, the results and the exports.
+#include "ui/vpoc/vpoc_page.h"
+
+#include "core/util/atomic_file.h"
+#include "core/vpoc/sample_data.h"
+#include "core/vpoc/vpoc_output.h"
+#include "ui/vpoc/session_model.h"
+#include "ui/vpoc/volume_profile_view.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QTimeZone>
+#include <QDateTimeAxis>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace stackscope::ui {
+
+namespace {
+
+struct JobOutcome {
+    std::shared_ptr<const vpoc::VpocResult> result;
+    QString error;
+    bool cancelled = false;
+};
+
+QComboBox* combo(QWidget* parent, std::initializer_list<const char*> items)
+{
+    auto* c = new QComboBox(parent);
+    for (const char* i : items)
+        c->addItem(QString::fromLatin1(i));
+    return c;
+}
+
+} // namespace
+
+VpocPage::VpocPage(QWidget* parent)
+    : QWidget(parent)
+    , m_jobs(this)
+{
+    setAcceptDrops(true);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(createForm());
+    split->addWidget(createResults());
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(new QLabel(tr("<h2>VPOC</h2>"), this));
+    layout->addWidget(split, 1);
+    setRunning(false);
+}
+
+QWidget* VpocPage::createForm()
+{
+    auto* form = new QWidget(this);
+    form->setMaximumWidth(360);
+    auto* v = new QVBoxLayout(form);
+    v->setContentsMargins(0, 0, 0, 0);
+
+    auto* inputBox = new QGroupBox(tr("Market data (CSV; drop a file here)"), form);
+    m_input = new QLineEdit(inputBox);
+    m_input->setObjectName(QStringLiteral("vpocInput"));
+    m_input->setPlaceholderText(tr("bars or trades .csv"));
+    auto* browse = new QPushButton(tr("Browse…"), inputBox);
+    auto* sample = new QPushButton(tr("Sample data"), inputBox);
+    sample->setToolTip(tr("Synthetic ES futures 1-minute bars (20 trading days, deterministic)"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Market data"), QString(), tr("CSV (*.csv *.txt);;All files (*)"));
+        if (!path.isEmpty())
+            setInputFile(path);
+    });
+    connect(sample, &QPushButton::clicked, this, &VpocPage::useSampleData);
+    auto* inputLayout = new QGridLayout(inputBox);
+    inputLayout->addWidget(m_input, 0, 0, 1, 2);
+    inputLayout->addWidget(browse, 1, 0);
+    inputLayout->addWidget(sample, 1, 1);
+    v->addWidget(inputBox);
+
+    auto* optionsBox = new QGroupBox(tr("Options"), form);
+    auto* f = new QFormLayout(optionsBox);
+    m_format = combo(optionsBox, {"auto", "bars", "trades"});
+    m_tick = new QDoubleSpinBox(optionsBox);
+    m_tick->setDecimals(4);
+    m_tick->setRange(0.0001, 10000);
+    m_tick->setValue(0.25);
+    m_session = combo(optionsBox, {"globex", "rth", "09:30-16:00"});
+    m_session->setEditable(true);
+    m_session->setToolTip(tr("globex (18:00 previous day to 17:00), rth (09:30-16:00) or HH:MM-HH:MM"));
+    m_sessionTz = new QLineEdit(QStringLiteral("America/New_York"), optionsBox);
+    m_dataTz = new QLineEdit(QStringLiteral("America/New_York"), optionsBox);
+    m_dataTz->setToolTip(tr("Time zone of timestamps without an offset"));
+    m_distribution = combo(optionsBox, {"uniform", "close", "typical"});
+    m_va = new QDoubleSpinBox(optionsBox);
+    m_va->setRange(1, 100);
+    m_va->setValue(70);
+    m_va->setSuffix(QStringLiteral(" %"));
+    m_vaMethod = combo(optionsBox, {"dual", "single"});
+    m_backend = combo(optionsBox, {"auto", "cpu", "gpu"});
+    m_vramBudget = new QSpinBox(optionsBox);
+    m_vramBudget->setRange(16, 1 << 20);
+    m_vramBudget->setValue(1024);
+    m_vramBudget->setSuffix(QStringLiteral(" MiB"));
+    m_developing = new QCheckBox(tr("Developing POC/VAH/VAL (price chart)"), optionsBox);
+    m_developing->setChecked(true);
+    m_skipBad = new QCheckBox(tr("Skip bad rows (report them)"), optionsBox);
+    f->addRow(tr("Format"), m_format);
+    f->addRow(tr("Tick"), m_tick);
+    f->addRow(tr("Session"), m_session);
+    f->addRow(tr("Session zone"), m_sessionTz);
+    f->addRow(tr("Data zone"), m_dataTz);
+    f->addRow(tr("Distribution"), m_distribution);
+    f->addRow(tr("Value area"), m_va);
+    f->addRow(tr("VA method"), m_vaMethod);
+    f->addRow(tr("Backend"), m_backend);
+    f->addRow(tr("VRAM budget"), m_vramBudget);
+    f->addRow(m_developing);
+    f->addRow(m_skipBad);
+    v->addWidget(optionsBox);
+
+    m_run = new QPushButton(tr("Run"), form);
+    m_run->setObjectName(QStringLiteral("vpocRun"));
+    m_run->setDefault(true);
+    m_cancel = new QPushButton(tr("Cancel"), form);
+    connect(m_run, &QPushButton::clicked, this, &VpocPage::run);
+    connect(m_cancel, &QPushButton::clicked, this, &VpocPage::cancel);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    v->addLayout(buttons);
+    m_progress = new QProgressBar(form);
+    m_progress->setRange(0, 1000);
+    v->addWidget(m_progress);
+    m_status = new QLabel(tr("Choose a file or the sample data, then Run."), form);
+    m_status->setObjectName(QStringLiteral("vpocStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->addWidget(m_status);
+    v->addStretch(1);
+    return form;
+}
+
+QWidget* VpocPage::createResults()
+{
+    m_sessions = new SessionModel(this);
+    m_table = new QTableView(this);
+    m_table->setModel(m_sessions);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setAlternatingRowColors(true);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { selectSession(current.row()); });
+
+    m_priceChart = new QChart;
+    m_priceChart->setTitle(tr("Price, POC, VAH, VAL"));
+    m_priceChart->legend()->setAlignment(Qt::AlignBottom);
+    m_priceView = new QChartView(m_priceChart, this);
+    m_priceView->setRenderHint(QPainter::Antialiasing);
+    m_priceView->setMinimumWidth(380);
+    m_profile = new VolumeProfileView(this);
+
+    m_charts = new QWidget(this);
+    auto* chartsLayout = new QHBoxLayout(m_charts);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    chartsLayout->addWidget(m_priceView, 3);
+    chartsLayout->addWidget(m_profile, 2);
+
+    auto* png = new QPushButton(tr("Export PNG…"), this);
+    auto* csv = new QPushButton(tr("Export CSV…"), this);
+    connect(png, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export charts"), QStringLiteral("vpoc.png"), tr("PNG (*.png)"));
+        if (!path.isEmpty())
+            exportPng(path);
+    });
+    connect(csv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), QStringLiteral("vpoc-sessions.csv"), tr("CSV (*.csv)"));
+        if (!path.isEmpty())
+            exportCsv(path);
+    });
+    auto* exports = new QHBoxLayout;
+    exports->addStretch(1);
+    exports->addWidget(png);
+    exports->addWidget(csv);
+
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(m_charts, 1);
+    lowerLayout->addLayout(exports);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    return split;
+}
+
+QString VpocPage::statusText() const
+{
+    return m_status->text();
+}
+
+void VpocPage::setInputFile(const QString& path)
+{
+    m_input->setText(path);
+}
+
+QString VpocPage::useSampleData()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    const QString path = dir + QStringLiteral("/sample-es-1min-bars.csv");
+    if (!QFileInfo::exists(path)) {
+        try {
+            QDir().mkpath(dir);
+            writeFileAtomically(path.toStdString(), vpoc::generateSampleData(vpoc::SampleDataOptions {}));
+        } catch (const std::exception& e) {
+            showError(tr("Could not write the sample data: %1").arg(QString::fromStdString(e.what())));
+            return {};
+        }
+    }
+    setInputFile(path);
+    m_status->setText(tr("Sample data selected: synthetic ES 1-minute bars (not real market data)."));
+    return path;
+}
+
+vpoc::VpocOptions VpocPage::options() const
+{
+    vpoc::VpocOptions o;
+    o.input = m_input->text().trimmed().toStdString();
+    if (o.input.empty())
+        throw std::invalid_argument("choose an input file (Browse…, drop a file here, or Sample data)");
+    const QString format = m_format->currentText();
+    o.read.format = format == QStringLiteral("bars") ? vpoc::DataFormat::Bars
+        : format == QStringLiteral("trades") ? vpoc::DataFormat::Trades : vpoc::DataFormat::Auto;
+    o.read.tick = vpoc::Tick::parse(QString::number(m_tick->value(), 'g', 10).toStdString());
+    o.read.timeZone = m_dataTz->text().trimmed().toStdString();
+    o.read.skipBad = m_skipBad->isChecked();
+    o.session = m_session->currentText().trimmed().toStdString();
+    o.sessionTimeZone = m_sessionTz->text().trimmed().toStdString();
+    const QString d = m_distribution->currentText();
+    o.profile.distribution = d == QStringLiteral("close") ? vpoc::Distribution::Close
+        : d == QStringLiteral("typical") ? vpoc::Distribution::Typical : vpoc::Distribution::Uniform;
+    o.valueAreaPercent = m_va->value();
+    o.profile.vaBasisPoints = vpoc::percentToBasisPoints(m_va->value());
+    o.profile.method = m_vaMethod->currentText() == QStringLiteral("single") ? vpoc::ValueAreaMethod::Single
+                                                                           : vpoc::ValueAreaMethod::Dual;
+    o.profile.keepProfiles = true; // the histogram needs them
+    const QString b = m_backend->currentText();
+    o.backend = b == QStringLiteral("cpu") ? vpoc::Backend::Cpu : b == QStringLiteral("gpu") ? vpoc::Backend::Gpu : vpoc::Backend::Auto;
+    o.vramBudgetMiB = static_cast<uint64_t>(m_vramBudget->value());
+    o.developing = m_developing->isChecked();
+    return o;
+}
+
+void VpocPage::run()
+{
+    vpoc::VpocOptions o;
+    try {
+        o = options();
+    } catch (const std::exception& e) {
+        showError(QString::fromStdString(e.what()));
+        Q_EMIT finished(false);
+        return;
+    }
+    setRunning(true);
+    m_progress->setValue(0);
+    m_status->setText(tr("Reading %1…").arg(m_input->text()));
+    m_clock.start();
+    m_jobs.run(
+        [this, o](const JobControl& control) {
+            JobOutcome out;
+            try {
+                // Progress arrives at most every 100 ms from the core; posted to the GUI thread.
+                out.result = vpoc::runVpoc(o, [this, control](const vpoc::VpocProgress& p) {
+                    control.post([this, p] { showProgress(p); });
+                }, control.cancelFlag());
+            } catch (const vpoc::VpocCancelled&) {
+                out.cancelled = true;
+            } catch (const std::exception& e) {
+                out.error = QString::fromStdString(e.what());
+            }
+            return out;
+        },
+        [this](JobOutcome out) {
+            setRunning(false);
+            if (out.cancelled) {
+                m_status->setText(tr("Cancelled; the previous results are kept."));
+                Q_EMIT finished(false);
+                return;
+            }
+            if (!out.error.isEmpty()) {
+                showError(out.error);
+                Q_EMIT finished(false);
+                return;
+            }
+            m_progress->setValue(1000);
+            m_sessions->setResult(out.result);
+            const auto& r = *out.result;
+            QString text = tr("%1 sessions from %2 rows (%3) on %4 in %5 s.")
+                               .arg(r.sessions.size())
+                               .arg(r.rows)
+                               .arg(QString::fromLatin1(vpoc::formatName(r.format)), QString::fromStdString(r.backend))
+                               .arg(m_clock.elapsed() / 1000.0, 0, 'f', 2);
+            if (r.outsideSessions > 0)
+                text += tr(" %1 rows outside every session were left out.").arg(r.outsideSessions);
+            if (r.skipped.count > 0)
+                text += tr(" %1 bad rows skipped, first: %2").arg(r.skipped.count).arg(QString::fromStdString(r.skipped.first.front()));
+            if (!r.backendNote.empty())
+                text += QStringLiteral(" ") + QString::fromStdString(r.backendNote);
+            m_status->setText(text);
+            if (m_sessions->rowCount() > 0)
+                m_table->selectRow(m_sessions->rowCount() - 1);
+            Q_EMIT finished(true);
+        });
+}
+
+void VpocPage::cancel()
+{
+    if (!m_jobs.isRunning())
+        return;
+    m_jobs.cancel();
+    setRunning(false);
+    m_status->setText(tr("Cancelled; the previous results are kept."));
+    Q_EMIT finished(false);
+}
+
+void VpocPage::setRunning(bool running)
+{
+    m_run->setEnabled(!running);
+    m_cancel->setEnabled(running);
+}
+
+void VpocPage::showProgress(const vpoc::VpocProgress& p)
+{
+    if (p.bytesTotal == 0)
+        return;
+    const double fraction = static_cast<double>(p.bytesDone) / static_cast<double>(p.bytesTotal);
+    m_progress->setValue(static_cast<int>(1000.0 * fraction));
+    const double elapsed = m_clock.elapsed() / 1000.0;
+    const QString eta = fraction > 0.02 ? tr("about %1 s left").arg(elapsed * (1.0 - fraction) / fraction, 0, 'f', 0) : tr("estimating…");
+    m_status->setText(tr("%1 sessions, %2 % read, %3").arg(p.sessionsDone).arg(100.0 * fraction, 0, 'f', 0).arg(eta));
+}
+
+void VpocPage::showError(const QString& message)
+{
+    m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(message.toHtmlEscaped()));
+}
+
+void VpocPage::selectSession(int row)
+{
+    const auto& result = m_sessions->result();
+    if (!result || row < 0 || row >= static_cast<int>(result->sessions.size())) {
+        m_profile->clear();
+        return;
+    }
+    const auto& s = result->sessions[static_cast<size_t>(row)];
+    ProfileInput in;
+    in.volume = s.profile;
+    in.lowTick = s.lowTick;
+    in.pocTick = s.pocTick;
+    in.vahTick = s.vahTick;
+    in.valTick = s.valTick;
+    m_profile->setProfile(std::move(in), [model = m_sessions](int32_t tick) { return model->priceText(tick); });
+    updatePriceChart(row);
+}
+
+void VpocPage::updatePriceChart(int row)
+{
+    m_priceChart->removeAllSeries();
+    for (auto* axis : m_priceChart->axes())
+        m_priceChart->removeAxis(axis);
+    const auto& result = m_sessions->result();
+    const auto& s = result->sessions[static_cast<size_t>(row)];
+    const double tick = result->options.read.tick.value;
+    auto* close = new QLineSeries;
+    close->setName(tr("close"));
+    close->setPen(QPen(QColor(0x45, 0x5a, 0x64), 1));
+    auto* developing = new QLineSeries;
+    developing->setName(tr("developing POC"));
+    developing->setPen(QPen(QColor(0xe5, 0x39, 0x35), 1.5, Qt::DashLine));
+    if (static_cast<size_t>(row) < result->developing.size()) {
+        for (const auto& d : result->developing[static_cast<size_t>(row)]) {
+            const double t = static_cast<double>(d.timeUs / 1000);
+            close->append(t, d.closeTick * tick);
+            developing->append(t, d.pocTick * tick);
+        }
+    }
+    auto level = [&](const QString& name, int32_t value, const QColor& colour) {
+        auto* line = new QLineSeries;
+        line->setName(name);
+        line->setPen(QPen(colour, 1.5));
+        line->append(static_cast<double>(s.firstUs / 1000), value * tick);
+        line->append(static_cast<double>(s.lastUs / 1000), value * tick);
+        return line;
+    };
+    QList<QLineSeries*> all {close, developing, level(tr("POC"), s.pocTick, QColor(0xe5, 0x39, 0x35)),
+                             level(tr("VAH"), s.vahTick, QColor(0x42, 0x85, 0xf4)), level(tr("VAL"), s.valTick, QColor(0x42, 0x85, 0xf4))};
+    auto* x = new QDateTimeAxis;
+    x->setFormat(QStringLiteral("MM-dd HH:mm"));
+    x->setTitleText(tr("UTC"));
+    x->setTickCount(5);
+    auto* y = new QValueAxis;
+    y->setLabelFormat(QStringLiteral("%.2f"));
+    m_priceChart->addAxis(x, Qt::AlignBottom);
+    m_priceChart->addAxis(y, Qt::AlignLeft);
+    for (auto* series : all) {
+        m_priceChart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    x->setRange(QDateTime::fromMSecsSinceEpoch(s.firstUs / 1000, QTimeZone::utc()), QDateTime::fromMSecsSinceEpoch(s.lastUs / 1000, QTimeZone::utc()));
+    y->setRange((s.lowTick - 2) * tick, (s.highTick + 2) * tick);
+    m_priceChart->setTitle(tr("Session %1").arg(m_sessions->index(row, SessionModel::DateColumn).data().toString()));
+    if (close->count() == 0)
+        m_priceChart->setTitle(m_priceChart->title() + tr(" (turn on developing values for the price line)"));
+}
+
+bool VpocPage::exportPng(const QString& path)
+{
+    if (!m_charts->grab().save(path, "PNG")) {
+        showError(tr("Could not write %1; choose a writable path ending in .png").arg(path));
+        return false;
+    }
+    m_status->setText(tr("Charts written to %1").arg(path));
+    return true;
+}
+
+bool VpocPage::exportCsv(const QString& path)
+{
+    const auto& result = m_sessions->result();
+    if (!result) {
+        showError(tr("Nothing to export yet: run VPOC first."));
+        return false;
+    }
+    std::string text = vpoc::sessionsCsv(*result);
+    const int row = m_table->currentIndex().row();
+    if (row >= 0 && static_cast<size_t>(row) < result->sessions.size()) {
+        const auto& s = result->sessions[static_cast<size_t>(row)];
+        text += "\n# profile of session " + m_sessions->index(row, SessionModel::DateColumn).data().toString().toStdString() + "\nprice,volume,in_value_area\n";
+        for (size_t i = 0; i < s.profile.size(); ++i) {
+            const int32_t t = s.lowTick + static_cast<int32_t>(i);
+            text += m_sessions->priceText(t).toStdString() + "," + std::to_string(s.profile[i]) + ","
+                + (t >= s.valTick && t <= s.vahTick ? "1" : "0") + "\n";
+        }
+    }
+    try {
+        writeFileAtomically(path.toStdString(), text);
+    } catch (const FileWriteError& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+    m_status->setText(tr("Sessions and profile written to %1").arg(path));
+    return true;
+}
+
+void VpocPage::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void VpocPage::dropEvent(QDropEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile())
+        setInputFile(urls.first().toLocalFile());
+}
+
+} // namespace stackscope::ui

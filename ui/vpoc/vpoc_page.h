@@ -1,0 +1,95 @@
+// The VPOC page: pick data (or the sample), set options, run in a worker thread with progress, ETA and
+// cancel; the session table; price chart with POC/VAH/VAL and developing POC beside the volume profile.
+#pragma once
+
+#include "core/vpoc/vpoc_engine.h"
+#include "ui/jobs/job_tracker.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QChart;
+class QChartView;
+
+namespace stackscope::ui {
+
+class SessionModel;
+class VolumeProfileView;
+
+class VpocPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit VpocPage(QWidget* parent = nullptr);
+
+    SessionModel* sessionModel() const { return m_sessions; }
+    VolumeProfileView* profileView() const { return m_profile; }
+    QString statusText() const;
+    bool isRunning() const { return m_jobs.isRunning(); }
+    void setInputFile(const QString& path);
+    // Options from the form; throws std::invalid_argument with a message for a bad value.
+    vpoc::VpocOptions options() const;
+    // The chart pair as one PNG / the sessions and the selected profile as CSV. False + status on error.
+    bool exportPng(const QString& path);
+    bool exportCsv(const QString& path);
+    // Writes the embedded sample data (synthetic ES bars) to the app data folder and selects it.
+    QString useSampleData();
+
+public Q_SLOTS:
+    void run();
+    void cancel();
+    void selectSession(int row);
+
+Q_SIGNALS:
+    void finished(bool ok);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    QWidget* createForm();
+    QWidget* createResults();
+    void setRunning(bool running);
+    void showProgress(const vpoc::VpocProgress& p);
+    void showError(const QString& message);
+    void updatePriceChart(int row);
+
+    JobTracker m_jobs;
+    QElapsedTimer m_clock;
+    QLineEdit* m_input = nullptr;
+    QComboBox* m_format = nullptr;
+    QDoubleSpinBox* m_tick = nullptr;
+    QComboBox* m_session = nullptr;
+    QLineEdit* m_sessionTz = nullptr;
+    QLineEdit* m_dataTz = nullptr;
+    QComboBox* m_distribution = nullptr;
+    QDoubleSpinBox* m_va = nullptr;
+    QComboBox* m_vaMethod = nullptr;
+    QComboBox* m_backend = nullptr;
+    QSpinBox* m_vramBudget = nullptr;
+    QCheckBox* m_developing = nullptr;
+    QCheckBox* m_skipBad = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_status = nullptr;
+    SessionModel* m_sessions = nullptr;
+    QTableView* m_table = nullptr;
+    QChart* m_priceChart = nullptr;
+    QChartView* m_priceView = nullptr;
+    VolumeProfileView* m_profile = nullptr;
+    QWidget* m_charts = nullptr;
+};
+
+} // namespace stackscope::ui
