@@ -34,7 +34,7 @@ function(stackscope_add_test)
     set(T_TIMEOUT 300)
   endif()
   set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} SKIP_RETURN_CODE 77
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;STACKSCOPE_CLI=$<TARGET_FILE:stackscope-cli>;${T_ENV}")
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;STACKSCOPE_CLI=$<TARGET_FILE:stackscope-cli>;STACKSCOPE_MODULE_DIR=${STACKSCOPE_MODULE_OUTPUT_DIR};${T_ENV}")
   if(T_LABELS)
     set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
   endif()

@@ -1,6 +1,7 @@
 // Locates the program's folder and its module folders.
 #include "core/util/program_paths.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -22,6 +23,9 @@ std::string executableDirectory()
 std::vector<std::string> moduleDirectories()
 {
     std::vector<std::string> out;
+    // Set by CTest for test programs, which live elsewhere in the build tree.
+    if (const char* explicitDir = std::getenv("STACKSCOPE_MODULE_DIR"); explicitDir && *explicitDir)
+        out.emplace_back(explicitDir);
     const auto dir = executableDirectory();
     if (!dir.empty()) {
         out.push_back(fs::path(dir + "/" STACKSCOPE_MODULE_RELDIR).lexically_normal().string());
