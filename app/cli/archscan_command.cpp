@@ -54,8 +54,11 @@ void printText(const ArchCoverage& c)
     }
     for (const auto& n : c.notes)
         std::cout << fmt::format("\nnote: {}\n", n);
-    std::cout << (c.anyUncovered() ? "\nSome device is NOT covered by a scanned library (see 'no' above).\n"
-                                   : "\nEvery device is covered by every scanned library of its vendor.\n");
+    if (c.devices.empty())
+        std::cout << "\nNo GPU detected and no --arch given: nothing was checked (add --arch gfx1100, sm_90 ...).\n";
+    else
+        std::cout << (c.anyUncovered() ? "\nSome device is NOT covered by a scanned library (see 'no' above).\n"
+                                       : "\nEvery device is covered by every scanned library of its vendor.\n");
 }
 
 void addArchscanCommand(CLI::App& app, CommandContext& ctx)
