@@ -64,7 +64,8 @@ cat "$OUT/archscan-default.txt" >> "$REPORT"
 say ""
 say "== other CUDA libraries of the PyTorch install"
 NV=$(python3 -c 'import os, nvidia; print(os.path.dirname(nvidia.__path__[0]) + "/nvidia")' 2>/dev/null || true)
-for f in "$TORCH_LIB"/*.so* ${NV:+$(find "$NV" -name 'libcublasLt.so*' -o -name 'libcudnn_engines_precompiled.so*' 2>/dev/null | head -4)}; do
+for f in $(find "$TORCH_LIB" -maxdepth 1 -name '*.so*' -size +10M 2>/dev/null | sort) \
+         ${NV:+$(find "$NV" \( -name 'libcublasLt.so*' -o -name 'libcufft.so*' -o -name 'libcudnn_engines_precompiled.so*' \) 2>/dev/null | head -4)}; do
   [ -f "$f" ] || continue
   START=$(date +%s.%N)
   LINE=$("$CLI" archscan "$f" --json 2>/dev/null | python3 -c 'import json,sys; l=json.load(sys.stdin)["libraries"][0]; print(l["kind"], " ".join(t["id"] for t in l["targets"]) or "-", "errors:", len(l["errors"]))' 2>&1)
