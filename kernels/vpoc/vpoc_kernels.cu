@@ -14,9 +14,16 @@ namespace {
 using stackscope::vpoc::LevelOffsets;
 
 constexpr int kThreads = 256;
-constexpr int64_t kTileElements = 16384;
+constexpr int kWarps = kThreads / 32;
+// A multiple of 4 so that 128-bit loads stay aligned inside a tile after the first few elements.
+constexpr int64_t kTileElements = 32768;
 // 48 KiB of shared memory per block is available on every CUDA and HIP device without opt-in.
-constexpr int kSharedLevels = 48 * 1024 / 8;
+constexpr int kSharedBytes = 48 * 1024;
+// Shared counters are 32-bit (half the bank traffic of 64-bit ones). An element below kSmallVolume adds at
+// most kSmallVolume - 1 to one level, so a tile's sum on one level cannot wrap; bigger ones go to global memory.
+constexpr uint32_t kSmallVolume = 1u << 16;
+static_assert(static_cast<uint64_t>(kTileElements) * (kSmallVolume - 1) < (1ull << 32), "shared counters would wrap");
+static_assert(kTileElements % 4 == 0, "tiles must keep 128-bit alignment");
 
 struct Tile {
     uint32_t session;
@@ -40,7 +47,8 @@ struct Context {
     uint64_t lastCount = 0;
     uint32_t lastTiles = 0;
     bool lastSpans = false;
-    int lastSharedLevels = 0;
+    int lastCopies = 0;  // shared copies of the profile per block (0: straight to global memory)
+    int lastWidest = 0;  // widest session of the chunk, the stride of one copy
     std::vector<Tile> hostTiles;
     std::vector<int32_t> hostWidths; // of the batch's sessions, to size shared memory per chunk
     char name[256] = {0};
@@ -61,11 +69,11 @@ void setError(char* error, size_t len, const char* what, gpuError_t e)
         }                                                                                                              \
     } while (0)
 
-template <bool Spans>
-__device__ inline void addElement(unsigned long long* hist, int32_t off, uint32_t sp, uint32_t v)
+template <bool Spans, typename Counter>
+__device__ inline void addElement(Counter* hist, int32_t off, uint32_t sp, uint32_t v)
 {
     if (!Spans) {
-        atomicAdd(&hist[off], static_cast<unsigned long long>(v));
+        atomicAdd(&hist[off], static_cast<Counter>(v));
         return;
     }
     // Same rule as stackscope::vpoc::addUniform: q on each level, one more on the r lowest.
@@ -73,40 +81,99 @@ __device__ inline void addElement(unsigned long long* hist, int32_t off, uint32_
     const uint32_t q = v / n;
     const uint32_t r = v % n;
     for (uint32_t k = 0; k < n; ++k) {
-        const unsigned long long add = q + (k < r ? 1u : 0u);
+        const uint32_t add = q + (k < r ? 1u : 0u);
         if (add)
-            atomicAdd(&hist[off + static_cast<int32_t>(k)], add);
+            atomicAdd(&hist[off + static_cast<int32_t>(k)], static_cast<Counter>(add));
     }
 }
 
-// One block per tile; a tile holds elements of one session. Narrow sessions are counted in shared
-// memory and flushed once per block; wide ones go straight to global memory. Integer adds commute,
-// so the result does not depend on the order and equals the CPU's.
+// One element into the warp's shared copy, or into global memory when its volume could wrap a 32-bit counter.
 template <bool Spans>
-__global__ void histogramKernel(const int32_t* __restrict__ offset, const uint32_t* __restrict__ span,
-                                const uint32_t* __restrict__ volume, const Tile* __restrict__ tiles,
-                                const StackscopeVpocSession* __restrict__ sessions, unsigned long long* profiles,
-                                int sharedLevels)
+__device__ inline void addOne(unsigned int* mine, unsigned long long* global, int32_t off, uint32_t sp, uint32_t v)
 {
-    // Sized per launch to the widest session of the chunk (at most 48 KiB) so that narrow ES sessions
-    // leave room for many blocks per multiprocessor.
-    extern __shared__ unsigned long long hist[];
+    if (mine && v < kSmallVolume)
+        addElement<Spans>(mine, off, sp, v);
+    else
+        addElement<Spans>(global, off, sp, v);
+}
+
+template <bool Spans>
+__device__ inline void addFour(unsigned int* mine, unsigned long long* global, const int4& o, const uint4& sp,
+                               const uint4& v)
+{
+    addOne<Spans>(mine, global, o.x, sp.x, v.x);
+    addOne<Spans>(mine, global, o.y, sp.y, v.y);
+    addOne<Spans>(mine, global, o.z, sp.z, v.z);
+    addOne<Spans>(mine, global, o.w, sp.w, v.w);
+}
+
+// One block per tile; a tile holds elements of one session. Each warp counts into its own 32-bit shared copy
+// of the session's profile (fewer same-address collisions at the POC, where most trades land); the copies are
+// summed into the 64-bit global profile once per block. Sessions too wide for shared memory go straight to
+// global memory. Integer adds commute, so the result does not depend on the order and equals the CPU's.
+// The input is read once with 128-bit loads, two per thread in flight, to keep enough bytes moving.
+template <bool Spans>
+__global__ void __launch_bounds__(kThreads) histogramKernel(
+    const int32_t* __restrict__ offset, const uint32_t* __restrict__ span, const uint32_t* __restrict__ volume,
+    const Tile* __restrict__ tiles, const StackscopeVpocSession* __restrict__ sessions, unsigned long long* profiles,
+    int copies)
+{
+    extern __shared__ unsigned int hist[];
     const Tile t = tiles[blockIdx.x];
     const StackscopeVpocSession s = sessions[t.session];
     unsigned long long* global = profiles + s.profileOffset;
-    if (s.width <= sharedLevels) {
-        for (int i = threadIdx.x; i < s.width; i += blockDim.x)
+    const int width = s.width;
+    unsigned int* mine = nullptr;
+    if (copies > 0) {
+        for (int i = threadIdx.x; i < width * copies; i += blockDim.x)
             hist[i] = 0;
         __syncthreads();
-        for (int64_t i = t.begin + threadIdx.x; i < t.end; i += blockDim.x)
-            addElement<Spans>(hist, offset[i], Spans ? span[i] : 0u, volume[i]);
+        mine = hist + (static_cast<int>(threadIdx.x) / 32 % copies) * width;
+    }
+    const int64_t b = t.begin;
+    const int64_t e = t.end;
+    int64_t vb = (b + 3) & ~int64_t(3);
+    vb = vb < e ? vb : e;
+    int64_t ve = e & ~int64_t(3);
+    ve = ve > vb ? ve : vb;
+    // Up to 3 unaligned elements at each end.
+    for (int64_t i = b + threadIdx.x; i < vb; i += blockDim.x)
+        addOne<Spans>(mine, global, offset[i], Spans ? span[i] : 0u, volume[i]);
+    for (int64_t i = ve + threadIdx.x; i < e; i += blockDim.x)
+        addOne<Spans>(mine, global, offset[i], Spans ? span[i] : 0u, volume[i]);
+    const int4* o4 = reinterpret_cast<const int4*>(offset);
+    const uint4* s4 = reinterpret_cast<const uint4*>(span);
+    const uint4* v4 = reinterpret_cast<const uint4*>(volume);
+    const int64_t gEnd = ve / 4;
+    const uint4 noSpan = make_uint4(0, 0, 0, 0);
+    for (int64_t g = vb / 4 + threadIdx.x; g < gEnd; g += 2 * blockDim.x) {
+        const int64_t h = g + blockDim.x;
+        const bool two = h < gEnd;
+        // Both loads are issued before any atomic so that two 32-byte requests per thread are in flight.
+        const int4 oa = __ldg(o4 + g);
+        const uint4 va = __ldg(v4 + g);
+        const uint4 sa = Spans ? __ldg(s4 + g) : noSpan;
+        int4 ob = make_int4(0, 0, 0, 0);
+        uint4 vbv = noSpan, sb = noSpan;
+        if (two) {
+            ob = __ldg(o4 + h);
+            vbv = __ldg(v4 + h);
+            if (Spans)
+                sb = __ldg(s4 + h);
+        }
+        addFour<Spans>(mine, global, oa, sa, va);
+        if (two)
+            addFour<Spans>(mine, global, ob, sb, vbv);
+    }
+    if (copies > 0) {
         __syncthreads();
-        for (int i = threadIdx.x; i < s.width; i += blockDim.x)
-            if (hist[i])
-                atomicAdd(&global[i], hist[i]);
-    } else {
-        for (int64_t i = t.begin + threadIdx.x; i < t.end; i += blockDim.x)
-            addElement<Spans>(global, offset[i], Spans ? span[i] : 0u, volume[i]);
+        for (int i = threadIdx.x; i < width; i += blockDim.x) {
+            unsigned long long sum = 0;
+            for (int c = 0; c < copies; ++c)
+                sum += hist[c * width + i];
+            if (sum)
+                atomicAdd(&global[i], sum);
+        }
     }
 }
 
@@ -131,13 +198,13 @@ int launchHistogram(Context* c, char* error, size_t errorLen)
 {
     if (c->lastTiles == 0)
         return 0;
-    const size_t shared = static_cast<size_t>(c->lastSharedLevels) * 8;
+    const size_t shared = static_cast<size_t>(c->lastCopies) * static_cast<size_t>(c->lastWidest) * 4;
     if (c->lastSpans)
         histogramKernel<true><<<c->lastTiles, kThreads, shared>>>(c->offset, c->span, c->volume, c->tiles,
-                                                                    c->sessions, c->profiles, c->lastSharedLevels);
+                                                                    c->sessions, c->profiles, c->lastCopies);
     else
         histogramKernel<false><<<c->lastTiles, kThreads, shared>>>(c->offset, c->span, c->volume, c->tiles,
-                                                                     c->sessions, c->profiles, c->lastSharedLevels);
+                                                                     c->sessions, c->profiles, c->lastCopies);
     GPU_CHECK(gpuGetLastError(), "launching the VPOC histogram kernel");
     return 0;
 }
@@ -271,7 +338,11 @@ int stackscope_vpoc_gpu_add(void* ctx, const int32_t* offset, const uint32_t* sp
         const int32_t w = c->hostWidths[segments[s].session];
         widest = w > widest ? w : widest;
     }
-    c->lastSharedLevels = widest < kSharedLevels ? widest : kSharedLevels;
+    // As many warp copies as fit (up to one per warp): narrow ES sessions get 8, wide ones fewer, and a session
+    // wider than 12288 levels none (global atomics, still exact).
+    const int fit = kSharedBytes / 4 / widest;
+    c->lastCopies = fit < kWarps ? fit : kWarps;
+    c->lastWidest = widest;
     for (uint32_t s = 0; s < segmentCount; ++s)
         for (int64_t b = segments[s].begin; b < segments[s].end; b += kTileElements)
             c->hostTiles.push_back(Tile {segments[s].session, 0, b,

@@ -3,8 +3,32 @@
 #include "core/vpoc/synthetic_batch.h"
 
 #include <cstdio>
+#include <string>
 
 using namespace stackscope::vpoc;
+
+namespace {
+
+// Spreads the batch's levels `factor` times wider: sessions too wide for the kernel's shared copies take
+// its other paths (fewer copies, or global atomics only).
+ProfileBatch widened(ProfileBatch b, int32_t factor)
+{
+    for (auto& s : b.sessions)
+        s.width *= factor;
+    for (auto& o : b.offset)
+        o *= factor;
+    return b;
+}
+
+// Every 97th trade gets a size of 65536 or more, which the kernel adds with 64-bit global atomics.
+ProfileBatch withBigSizes(ProfileBatch b)
+{
+    for (size_t i = 0; i < b.volume.size(); i += 97)
+        b.volume[i] = 65536u + static_cast<uint32_t>(i % 100000) * 40000u;
+    return b;
+}
+
+} // namespace
 
 int main()
 {
@@ -16,15 +40,27 @@ int main()
         return 77;
     }
     std::printf("GPU: %s (%s) via %s\n", gpu->deviceName().c_str(), gpu->vendor().c_str(), gpu->modulePath().c_str());
+    struct Case {
+        const char* name;
+        ProfileBatch batch;
+    };
+    // 700 sessions over 3,000,000 elements: session and chunk boundaries fall off the 4-element alignment.
+    const Case cases[] = {
+        {"trades", syntheticBatch(3'000'000, 700, false, 7)},
+        {"bars(uniform)", syntheticBatch(3'000'000, 700, true, 11)},
+        {"trades, sizes >= 65536", withBigSizes(syntheticBatch(3'000'000, 700, false, 13))},
+        {"bars, sizes >= 65536", withBigSizes(syntheticBatch(3'000'000, 700, true, 17))},
+        {"trades, 4000 levels", widened(syntheticBatch(3'000'000, 700, false, 19), 10)},
+        {"trades, 20000 levels", widened(syntheticBatch(1'000'000, 50, false, 23), 50)},
+    };
     int failures = 0;
-    for (bool ranges : {false, true}) {
+    for (const auto& c : cases) {
         for (auto method : {ValueAreaMethod::Dual, ValueAreaMethod::Single}) {
-            const auto batch = syntheticBatch(3'000'000, 700, ranges, ranges ? 11 : 7);
             ProfileOptions o;
             o.keepProfiles = true;
             o.method = method;
-            const auto cpu = computeBatchCpu(batch, o, 0);
-            const auto g = gpu->compute(batch, o);
+            const auto cpu = computeBatchCpu(c.batch, o, 0);
+            const auto g = gpu->compute(c.batch, o);
             int bad = 0;
             for (size_t i = 0; i < cpu.size() && i < g.size(); ++i)
                 if (cpu[i].profile != g[i].profile || cpu[i].pocTick != g[i].pocTick || cpu[i].vahTick != g[i].vahTick
@@ -32,8 +68,8 @@ int main()
                     ++bad;
             if (cpu.size() != g.size())
                 bad = static_cast<int>(cpu.size() + 1);
-            std::printf("%s %s: %zu sessions, %d differ\n", ranges ? "bars(uniform)" : "trades",
-                        method == ValueAreaMethod::Dual ? "dual" : "single", cpu.size(), bad);
+            std::printf("%s %s: %zu sessions, %d differ\n", c.name, method == ValueAreaMethod::Dual ? "dual" : "single",
+                        cpu.size(), bad);
             failures += bad;
         }
     }
