@@ -1,0 +1,180 @@
+// `stackscope-cli probe-worker`: the child the probe runner starts; runs probes through the torch
+// module and speaks JSON lines on stdout (core/probes/probe_protocol.h). Not meant to be typed.
+#include "app/cli/command.h"
+
+#include "core/inspect/dynamic_library.h"
+#include "core/inspect/runtime_sources.h"
+#include "core/probes/probe_catalogue.h"
+#include "core/probes/probe_protocol.h"
+#include "core/torch/probe_module_api.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <unistd.h>
+
+namespace stackscope::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// The protocol gets its own descriptor; fd 1 then points at stderr, so whatever a library prints
+// on stdout is captured with the warnings instead of breaking a JSON line.
+class ProtocolOut {
+public:
+    ProtocolOut()
+    {
+        std::fflush(stdout);
+        m_fd = ::dup(1);
+        ::dup2(2, 1);
+    }
+    void send(const json& message)
+    {
+        const std::string line = workerLine(message);
+        std::size_t done = 0;
+        while (done < line.size()) {
+            const ssize_t n = ::write(m_fd, line.data() + done, line.size() - done);
+            if (n <= 0)
+                return; // the runner is gone: nothing left to tell
+            done += static_cast<std::size_t>(n);
+        }
+    }
+
+private:
+    int m_fd = 1;
+};
+
+void stderrMarker(const std::string& probe)
+{
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s%s\n", kStderrMarker, probe.c_str());
+    std::fflush(stderr);
+}
+
+struct TorchModule {
+    DynamicLibrary lib;
+    char* (*run)(const char*) = nullptr;
+    void (*release)(char*) = nullptr;
+    std::string error;
+};
+
+TorchModule openModule()
+{
+    TorchModule m;
+    m.lib = DynamicLibrary::open(torchModuleCandidates());
+    if (!m.lib.isLoaded()) {
+        m.error = fmt::format("the libtorch module could not be loaded ({}); build StackScope with libtorch "
+                              "(CMAKE_PREFIX_PATH) or set STACKSCOPE_TORCH_MODULE", m.lib.failureSummary());
+        return m;
+    }
+    m.run = m.lib.symbol<char* (*)(const char*)>("stackscope_torch_run_probe");
+    m.release = m.lib.symbol<void (*)(char*)>("stackscope_torch_free");
+    if (!m.run || !m.release)
+        m.error = fmt::format("{} has no probes (stackscope_torch_run_probe missing); rebuild StackScope",
+                              m.lib.loadedPath());
+    return m;
+}
+
+json call(const TorchModule& m, const json& request)
+{
+    char* text = m.run(request.dump().c_str());
+    const std::string body = text ? text : "";
+    m.release(text);
+    auto j = json::parse(body, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return {{"outcome", "error"}, {"message", "the torch module returned unreadable data; rebuild StackScope"}};
+    return j;
+}
+
+// Fault injection for the runner's tests: what a broken GPU stack does to a process.
+[[noreturn]] void injectProcessFault(const std::string& kind)
+{
+    if (kind == "crash") {
+        std::fprintf(stderr, "stackscope: injected crash (SIGSEGV)\n");
+        std::fflush(stderr);
+        std::raise(SIGSEGV);
+    } else if (kind == "abort") {
+        std::fprintf(stderr, "stackscope: injected abort\n");
+        std::fflush(stderr);
+        std::abort();
+    }
+    for (;;) // hang: a kernel that never returns
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
+{
+    auto* cmd = app.add_subcommand("probe-worker", "Internal: the child process of `probe` (JSON lines on stdout)");
+    cmd->group(""); // hidden from --help: people use `probe`
+    struct Options {
+        std::string device = "cpu";
+        std::vector<std::string> probes;
+        std::string inject;
+        std::string injectProbe;
+        bool listDevices = false;
+    };
+    auto opts = std::make_shared<Options>();
+    cmd->add_option("--device", opts->device, "cpu or a GPU index");
+    cmd->add_option("--probe", opts->probes, "Probe ids to run in order (default: all for the device)");
+    cmd->add_option("--inject", opts->inject, "Tests only: crash|abort|hang|wrong|oom")
+        ->check(CLI::IsMember({"crash", "abort", "hang", "wrong", "oom"}));
+    cmd->add_option("--inject-probe", opts->injectProbe, "Tests only: the probe that gets the fault (default: the first)");
+    cmd->add_flag("--list-devices", opts->listDevices, "Print the devices libtorch sees and exit");
+    cmd->callback([opts, &ctx] {
+        ProtocolOut out;
+        const auto module = openModule();
+        json hello {{"type", "hello"}, {"protocol", kProbeProtocolVersion}, {"pid", static_cast<long>(::getpid())}};
+        if (!module.error.empty())
+            hello["error"] = module.error;
+        out.send(hello);
+        if (opts->listDevices) {
+            if (module.error.empty()) {
+                auto devices = call(module, {{"op", "devices"}});
+                devices["type"] = "devices";
+                out.send(devices);
+            } else {
+                out.send({{"type", "devices"}, {"backend", nullptr}, {"devices", json::array({{{"id", "cpu"}, {"name", "CPU"}}})},
+                          {"error", module.error}});
+            }
+            out.send({{"type", "done"}});
+            return;
+        }
+        auto probes = opts->probes.empty() ? probesForDevice(opts->device) : opts->probes;
+        const std::string injectProbe = opts->injectProbe.empty() && !probes.empty() ? probes.front() : opts->injectProbe;
+        for (const auto& id : probes) {
+            stderrMarker(id);
+            out.send({{"type", "start"}, {"probe", id}});
+            const bool inject = !opts->inject.empty() && id == injectProbe;
+            if (inject && (opts->inject == "crash" || opts->inject == "abort" || opts->inject == "hang"))
+                injectProcessFault(opts->inject);
+            const auto t0 = std::chrono::steady_clock::now();
+            json result;
+            if (!findProbe(id))
+                result = {{"outcome", "unsupported"}, {"message", fmt::format("no probe '{}' in the catalogue", id)}};
+            else if (!module.error.empty())
+                result = {{"outcome", "error"}, {"message", module.error}};
+            else
+                result = call(module, {{"probe", id}, {"device", opts->device}, {"inject", inject ? opts->inject : ""}});
+            std::fflush(stdout);
+            std::fflush(stderr);
+            result["type"] = "result";
+            result["probe"] = id;
+            result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            out.send(result);
+        }
+        out.send({{"type", "done"}});
+        ctx.exitCode = ExitOk;
+    });
+}
+
+const CommandRegistration registration {"probe-worker", 31, &addProbeWorkerCommand};
+
+} // namespace
+
+} // namespace stackscope::cli

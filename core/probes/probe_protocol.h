@@ -1,0 +1,32 @@
+// The JSON-lines protocol between the probe runner and `stackscope-cli probe-worker` (the child).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace stackscope {
+
+// One line on the worker's stdout, one JSON object each:
+//   {"type":"hello","backend":"cuda","torch_version":"2.11.0","pid":123}   (or with "error": why no module)
+//   {"type":"start","probe":"matmul_fp16"}
+//   {"type":"result","probe":"matmul_fp16","outcome":"ok","message":"","seconds":0.01,
+//    "max_error":1e-4,"tolerance":5e-3,"details":{...}}
+//   {"type":"devices","backend":"cuda","devices":[{"id":"cpu","name":"CPU"},...]}   (--list-devices)
+//   {"type":"done"}
+// Before each probe the worker also writes kStderrMarker + id + "\n" to stderr, so the runner can
+// give each probe the text the libraries printed while it ran (both streams are ordered).
+inline constexpr const char* kStderrMarker = "\x1e" "stackscope-probe-begin ";
+inline constexpr int kProbeProtocolVersion = 1;
+
+struct WorkerMessage {
+    std::string type;
+    nlohmann::json body;
+};
+
+// nullopt for a line that is not a protocol object (the runner keeps it as stray output).
+std::optional<WorkerMessage> parseWorkerLine(const std::string& line);
+std::string workerLine(const nlohmann::json& message);
+
+} // namespace stackscope

@@ -1,0 +1,627 @@
+// The probe runner: spawns stackscope-cli probe-worker per (device, variant), reads its JSON lines,
+// kills a probe past its timeout, names the signal of a crash and restarts the worker for the rest.
+#include "core/probes/probe_runner.h"
+
+#include "core/probes/probe_catalogue.h"
+#include "core/probes/probe_protocol.h"
+#include "core/util/program_paths.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace stackscope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+struct ChildProcess {
+    pid_t pid = -1;
+    int out = -1;
+    int err = -1;
+};
+
+void closeFd(int& fd)
+{
+    if (fd >= 0)
+        ::close(fd);
+    fd = -1;
+}
+
+std::vector<std::string> childEnvironment(const ProbeVariant& variant)
+{
+    std::map<std::string, std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string kv = *e;
+        const auto eq = kv.find('=');
+        if (eq != std::string::npos)
+            env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    for (const auto& [k, v] : variant.env) {
+        if (v)
+            env[k] = *v;
+        else
+            env.erase(k);
+    }
+    std::vector<std::string> out;
+    for (const auto& [k, v] : env)
+        out.push_back(k + "=" + v);
+    return out;
+}
+
+std::map<std::string, std::string> gpuEnvironment(const std::vector<std::string>& env)
+{
+    std::map<std::string, std::string> out;
+    for (const auto& kv : env) {
+        const auto eq = kv.find('=');
+        const auto name = kv.substr(0, eq);
+        if (isGpuEnvironmentVariable(name))
+            out[name] = kv.substr(eq + 1);
+    }
+    return out;
+}
+
+// Throws std::runtime_error saying what to do when the worker cannot be started.
+ChildProcess spawnWorker(const std::string& program, const std::vector<std::string>& args,
+                         const std::vector<std::string>& env)
+{
+    int outPipe[2], errPipe[2];
+    if (::pipe2(outPipe, O_CLOEXEC) != 0)
+        throw std::runtime_error(fmt::format("cannot create a pipe for the probe worker: {}", std::strerror(errno)));
+    if (::pipe2(errPipe, O_CLOEXEC) != 0) {
+        ::close(outPipe[0]);
+        ::close(outPipe[1]);
+        throw std::runtime_error(fmt::format("cannot create a pipe for the probe worker: {}", std::strerror(errno)));
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    // Own process group: a hang is killed with everything it started. Default signal handling and
+    // an empty mask, whatever the (GUI) parent has set.
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(program.c_str()));
+    for (const auto& a : args)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (const auto& e : env)
+        envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+
+    pid_t pid = -1;
+    const bool hasSlash = program.find('/') != std::string::npos;
+    const int rc = hasSlash ? ::posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data())
+                            : ::posix_spawnp(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    ::close(outPipe[1]);
+    ::close(errPipe[1]);
+    if (rc != 0) {
+        ::close(outPipe[0]);
+        ::close(errPipe[0]);
+        throw std::runtime_error(fmt::format("cannot start the probe worker {}: {}; build stackscope-cli next to this "
+                                             "program or reinstall StackScope", program, std::strerror(rc)));
+    }
+    return {pid, outPipe[0], errPipe[0]};
+}
+
+void killGroup(pid_t pid)
+{
+    if (pid > 0) {
+        ::kill(-pid, SIGKILL);
+        ::kill(pid, SIGKILL);
+    }
+}
+
+// Reads what is available on fd into buf; false at end of file.
+bool drain(int fd, std::string& buf)
+{
+    char chunk[8192];
+    for (;;) {
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n > 0) {
+            buf.append(chunk, static_cast<size_t>(n));
+            if (n < static_cast<ssize_t>(sizeof chunk))
+                return true;
+            continue;
+        }
+        if (n == 0)
+            return false;
+        if (errno == EINTR)
+            continue;
+        return errno == EAGAIN || errno == EWOULDBLOCK;
+    }
+}
+
+// Splits a worker's stderr into the text before the first probe and the text of each probe.
+class StderrSplitter {
+public:
+    void append(const std::string& chunk)
+    {
+        m_pending += chunk;
+        std::size_t nl;
+        while ((nl = m_pending.find('\n')) != std::string::npos) {
+            line(m_pending.substr(0, nl + 1));
+            m_pending.erase(0, nl + 1);
+        }
+    }
+    void finish()
+    {
+        if (!m_pending.empty())
+            line(m_pending);
+        m_pending.clear();
+    }
+    // Everything printed for `probe` so far (startup text is given to the first probe taken).
+    std::string take(const std::string& probe)
+    {
+        std::string out = std::move(m_startup);
+        m_startup.clear();
+        auto it = m_byProbe.find(probe);
+        if (it != m_byProbe.end()) {
+            out += it->second;
+            m_byProbe.erase(it);
+        }
+        return out;
+    }
+    std::string tail(std::size_t max) const
+    {
+        const std::string& s = m_current.empty() ? m_startup : m_byProbe.count(m_current) ? m_byProbe.at(m_current) : m_startup;
+        return s.size() <= max ? s : s.substr(s.size() - max);
+    }
+
+private:
+    void line(const std::string& l)
+    {
+        const std::string marker = kStderrMarker;
+        if (l.compare(0, marker.size(), marker) == 0) {
+            m_current = l.substr(marker.size());
+            while (!m_current.empty() && (m_current.back() == '\n' || m_current.back() == '\r'))
+                m_current.pop_back();
+            return;
+        }
+        (m_current.empty() ? m_startup : m_byProbe[m_current]) += l;
+    }
+
+    std::string m_pending, m_startup, m_current;
+    std::map<std::string, std::string> m_byProbe;
+};
+
+struct CellJob {
+    std::string device;
+    std::string deviceName;
+    const ProbeVariant* variant = nullptr;
+    std::vector<std::string> probes;
+};
+
+class CellRunner {
+public:
+    CellRunner(const ProbeRunOptions& options, const std::string& program, const std::atomic<bool>& cancelled,
+               const std::function<void(ProbeRecord)>& emit)
+        : m_options(options)
+        , m_program(program)
+        , m_cancelled(cancelled)
+        , m_emit(emit)
+    {
+    }
+
+    void run(const CellJob& job)
+    {
+        m_job = &job;
+        m_env = childEnvironment(*job.variant);
+        m_gpuEnv = gpuEnvironment(m_env);
+        std::vector<std::string> remaining = job.probes;
+        while (!remaining.empty() && !m_cancelled.load())
+            runWorker(remaining);
+    }
+
+private:
+    ProbeRecord record(const std::string& probe, ProbeResult result, std::string message) const
+    {
+        ProbeRecord r;
+        r.outcome.probeId = probe;
+        r.outcome.device = m_job->device;
+        r.outcome.variant = m_job->variant->name;
+        r.outcome.env = m_gpuEnv;
+        r.outcome.outcome = result;
+        r.outcome.message = std::move(message);
+        return r;
+    }
+
+    void finish(std::vector<std::string>& remaining, const std::string& probe, ProbeRecord r)
+    {
+        remaining.erase(std::remove(remaining.begin(), remaining.end(), probe), remaining.end());
+        m_emit(std::move(r));
+    }
+
+    // One worker process; returns after it ended, with `remaining` reduced by what it reported.
+    void runWorker(std::vector<std::string>& remaining)
+    {
+        std::vector<std::string> args {"probe-worker", "--device", m_job->device};
+        for (const auto& p : remaining) {
+            args.push_back("--probe");
+            args.push_back(p);
+        }
+        if (!m_options.inject.empty()) {
+            args.insert(args.end(), {"--inject", m_options.inject});
+            if (!m_options.injectProbe.empty())
+                args.insert(args.end(), {"--inject-probe", m_options.injectProbe});
+        }
+        ChildProcess child;
+        try {
+            child = spawnWorker(m_program, args, m_env);
+        } catch (const std::runtime_error& e) {
+            for (auto p : std::vector<std::string>(remaining))
+                finish(remaining, p, record(p, ProbeResult::Error, e.what()));
+            return;
+        }
+        ::fcntl(child.out, F_SETFL, O_NONBLOCK);
+        ::fcntl(child.err, F_SETFL, O_NONBLOCK);
+
+        StderrSplitter stderrText;
+        std::string outBuf, stray;
+        std::string current; // probe started and not reported
+        Clock::time_point started = Clock::now();
+        Clock::time_point deadline = started + m_options.timeout; // startup counts as the first probe's
+        std::size_t reported = 0;
+        bool killedForTimeout = false, killedForCancel = false;
+        bool outOpen = true, errOpen = true;
+
+        auto handleLine = [&](const std::string& line) {
+            auto msg = parseWorkerLine(line);
+            if (!msg) {
+                stray += line + "\n";
+                return;
+            }
+            if (msg->type == "start") {
+                current = msg->body.value("probe", std::string());
+                started = Clock::now();
+                deadline = started + m_options.timeout;
+            } else if (msg->type == "result") {
+                const std::string probe = msg->body.value("probe", std::string());
+                const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+                auto result = probeResultFromName(msg->body.value("outcome", std::string()))
+                                  .value_or(ProbeResult::Error);
+                auto r = record(probe, result, msg->body.value("message", std::string()));
+                r.seconds = msg->body.value("seconds", elapsed);
+                if (auto it = msg->body.find("max_error"); it != msg->body.end() && it->is_number())
+                    r.maxError = it->get<double>();
+                if (auto it = msg->body.find("tolerance"); it != msg->body.end() && it->is_number())
+                    r.tolerance = it->get<double>();
+                if (auto it = msg->body.find("details"); it != msg->body.end() && it->is_object())
+                    r.details = *it;
+                // The stderr written before the result line has arrived or is in the pipe; read it first.
+                if (errOpen)
+                    errOpen = drain(child.err, m_errChunk);
+                stderrText.append(m_errChunk);
+                m_errChunk.clear();
+                r.outcome.capturedStderr = stderrText.take(probe);
+                current.clear();
+                ++reported;
+                deadline = Clock::now() + m_options.timeout;
+                finish(remaining, probe, std::move(r));
+            }
+        };
+
+        while (outOpen || errOpen) {
+            if (m_cancelled.load() && !killedForCancel) {
+                killGroup(child.pid);
+                killedForCancel = true;
+            }
+            const auto now = Clock::now();
+            if (now >= deadline && !killedForTimeout && !killedForCancel) {
+                killGroup(child.pid);
+                killedForTimeout = true;
+            }
+            pollfd fds[2];
+            int n = 0;
+            if (outOpen)
+                fds[n++] = {child.out, POLLIN, 0};
+            if (errOpen)
+                fds[n++] = {child.err, POLLIN, 0};
+            const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+            const int timeoutMs = static_cast<int>(std::clamp<long long>(wait, 1, 100));
+            const int rc = ::poll(fds, static_cast<nfds_t>(n), timeoutMs);
+            if (rc < 0 && errno != EINTR)
+                break;
+            for (int i = 0; i < n && rc > 0; ++i) {
+                if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                    continue;
+                if (fds[i].fd == child.err) {
+                    errOpen = drain(child.err, m_errChunk);
+                    stderrText.append(m_errChunk);
+                    m_errChunk.clear();
+                } else {
+                    outOpen = drain(child.out, outBuf);
+                    std::size_t nl;
+                    while ((nl = outBuf.find('\n')) != std::string::npos) {
+                        const std::string line = outBuf.substr(0, nl);
+                        outBuf.erase(0, nl + 1);
+                        handleLine(line);
+                    }
+                }
+            }
+        }
+        stderrText.finish();
+        closeFd(child.out);
+        closeFd(child.err);
+        int status = 0;
+        while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (killedForCancel)
+            return;
+
+        const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+        std::string victim = current;
+        if (victim.empty() && reported == 0 && !remaining.empty() && (killedForTimeout || !WIFEXITED(status) ||
+                                                                      WEXITSTATUS(status) != 0))
+            victim = remaining.front(); // died or hung before its first probe started
+        if (!victim.empty()) {
+            ProbeRecord r;
+            if (killedForTimeout) {
+                r = record(victim, ProbeResult::Hang,
+                           fmt::format("no result after {:.1f} s: the worker was killed (timeout {:.1f} s; raise it "
+                                       "with --timeout if the op is only slow)",
+                                       elapsed, m_options.timeout.count() / 1000.0));
+            } else if (WIFSIGNALED(status)) {
+                const int sig = WTERMSIG(status);
+                r = record(victim, ProbeResult::Crash,
+                           fmt::format("the worker died of {} (signal {}){}", signalName(sig), sig,
+                                       sig == SIGKILL ? ": killed from outside, often the kernel's out-of-memory killer"
+                                                      : ""));
+            } else {
+                r = record(victim, ProbeResult::Error,
+                           fmt::format("the worker exited with code {} during the probe{}", WEXITSTATUS(status),
+                                       stray.empty() ? "" : ": " + stray));
+            }
+            r.seconds = elapsed;
+            r.outcome.capturedStderr = stderrText.take(victim);
+            finish(remaining, victim, std::move(r));
+            return;
+        }
+        if (!remaining.empty() && reported == 0) {
+            // Exited cleanly without reporting anything: nothing will change on a retry.
+            const std::string why = fmt::format("the worker exited (status {}) without reporting the probe{}", status,
+                                                stray.empty() ? "" : ": " + stray);
+            for (auto p : std::vector<std::string>(remaining))
+                finish(remaining, p, record(p, ProbeResult::Error, why));
+        }
+    }
+
+    const ProbeRunOptions& m_options;
+    std::string m_program;
+    const std::atomic<bool>& m_cancelled;
+    std::function<void(ProbeRecord)> m_emit;
+    const CellJob* m_job = nullptr;
+    std::vector<std::string> m_env;
+    std::map<std::string, std::string> m_gpuEnv;
+    std::string m_errChunk;
+};
+
+// Runs a worker with --list-devices and returns its "devices" message.
+std::optional<json> queryDevices(const std::string& program, std::chrono::milliseconds timeout, std::string* error)
+{
+    ChildProcess child;
+    try {
+        child = spawnWorker(program, {"probe-worker", "--list-devices"}, childEnvironment(ProbeVariant {}));
+    } catch (const std::runtime_error& e) {
+        if (error)
+            *error = e.what();
+        return std::nullopt;
+    }
+    std::string out, err;
+    bool outOpen = true, errOpen = true;
+    ::fcntl(child.out, F_SETFL, O_NONBLOCK);
+    ::fcntl(child.err, F_SETFL, O_NONBLOCK);
+    const auto deadline = Clock::now() + timeout;
+    bool timedOut = false;
+    while (outOpen || errOpen) {
+        if (Clock::now() >= deadline) {
+            killGroup(child.pid);
+            timedOut = true;
+        }
+        pollfd fds[2];
+        int n = 0;
+        if (outOpen)
+            fds[n++] = {child.out, POLLIN, 0};
+        if (errOpen)
+            fds[n++] = {child.err, POLLIN, 0};
+        if (::poll(fds, static_cast<nfds_t>(n), 100) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < n; ++i) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            if (fds[i].fd == child.out)
+                outOpen = drain(child.out, out);
+            else
+                errOpen = drain(child.err, err);
+        }
+    }
+    closeFd(child.out);
+    closeFd(child.err);
+    int status = 0;
+    while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    std::size_t pos = 0, nl;
+    while ((nl = out.find('\n', pos)) != std::string::npos) {
+        auto msg = parseWorkerLine(out.substr(pos, nl - pos));
+        pos = nl + 1;
+        if (msg && msg->type == "devices")
+            return msg->body;
+        if (msg && msg->type == "hello" && msg->body.contains("error") && error)
+            *error = msg->body.value("error", std::string());
+    }
+    if (error && error->empty()) {
+        if (timedOut)
+            *error = fmt::format("listing devices took longer than {:.0f} s; the GPU stack may hang at start "
+                                 "(try `stackscope-cli probe --device cpu`)", timeout.count() / 1000.0);
+        else if (WIFSIGNALED(status))
+            *error = fmt::format("listing devices crashed the worker ({}); {}", signalName(WTERMSIG(status)),
+                                 err.substr(err.size() > 400 ? err.size() - 400 : 0));
+        else
+            *error = fmt::format("the worker listed no devices (exit {}); {}", WEXITSTATUS(status), err);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string signalName(int signal)
+{
+    switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGSYS: return "SIGSYS";
+    default: return fmt::format("signal {}", signal);
+    }
+}
+
+std::string defaultWorkerProgram()
+{
+    if (const char* p = std::getenv("STACKSCOPE_CLI"); p && *p)
+        return p;
+    return siblingProgram("stackscope-cli");
+}
+
+bool isGpuEnvironmentVariable(const std::string& name)
+{
+    static const char* const prefixes[] = {"HIP_", "HSA_", "ROCR_", "ROCM_", "ROCBLAS_", "HIPBLASLT_", "MIOPEN_",
+                                           "AMD_", "GPU_", "CUDA_", "CUBLAS", "CUDNN_", "NCCL_", "RCCL_", "TORCH_",
+                                           "PYTORCH_", "DISABLE_ADDMM_", "NVIDIA_", "LD_LIBRARY_PATH", "OMP_NUM_THREADS"};
+    for (const char* p : prefixes) {
+        if (name.compare(0, std::strlen(p), p) == 0)
+            return true;
+    }
+    return false;
+}
+
+std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std::chrono::milliseconds timeout,
+                                          std::string* error, std::string* backend)
+{
+    std::string why;
+    auto body = queryDevices(workerProgram.empty() ? defaultWorkerProgram() : workerProgram, timeout, &why);
+    std::vector<ProbeDevice> out;
+    if (body) {
+        if (backend)
+            *backend = body->value("backend", std::string());
+        for (const auto& d : body->value("devices", json::array()))
+            out.push_back({d.value("id", std::string()), d.value("name", std::string())});
+    }
+    if (out.empty()) {
+        out.push_back({"cpu", "CPU"});
+        if (error)
+            *error = why.empty() ? "the worker reported no devices" : why;
+    }
+    return out;
+}
+
+ProbeRunner::ProbeRunner(ProbeRunOptions options)
+    : m_options(std::move(options))
+{
+    if (m_options.workerProgram.empty())
+        m_options.workerProgram = defaultWorkerProgram();
+    if (m_options.variants.empty())
+        m_options.variants.push_back(ProbeVariant {});
+    if (m_options.parallelCells < 1)
+        m_options.parallelCells = 1;
+    // A fault goes into one probe, so the restart after it runs the rest normally.
+    if (!m_options.inject.empty() && m_options.injectProbe.empty())
+        m_options.injectProbe = m_options.probeIds.empty() ? "alloc_zeros" : m_options.probeIds.front();
+}
+
+std::vector<ProbeRecord> ProbeRunner::run(const ProbeResultCallback& onResult)
+{
+    m_devices.clear();
+    m_listError.clear();
+    if (m_options.devices.empty()) {
+        m_devices = listProbeDevices(m_options.workerProgram, std::max(m_options.timeout, std::chrono::milliseconds(5000)),
+                                     &m_listError);
+    } else {
+        for (const auto& d : m_options.devices)
+            m_devices.push_back({d, d == "cpu" ? "CPU" : "GPU " + d});
+    }
+
+    std::vector<CellJob> jobs;
+    for (const auto& v : m_options.variants) {
+        for (const auto& d : m_devices)
+            jobs.push_back({d.id, d.name, &v, probesForDevice(d.id, m_options.probeIds)});
+    }
+
+    std::mutex mutex;
+    std::vector<ProbeRecord> records;
+    auto emit = [&](ProbeRecord r) {
+        std::lock_guard<std::mutex> lock(mutex);
+        records.push_back(r);
+        if (onResult)
+            onResult(records.back());
+    };
+
+    std::atomic<std::size_t> next {0};
+    auto worker = [&] {
+        for (;;) {
+            const std::size_t i = next.fetch_add(1);
+            if (i >= jobs.size() || m_cancelled->load())
+                return;
+            CellRunner(m_options, m_options.workerProgram, *m_cancelled, emit).run(jobs[i]);
+        }
+    };
+    std::vector<std::thread> threads;
+    const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(m_options.parallelCells), jobs.size());
+    for (std::size_t i = 1; i < n; ++i)
+        threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads)
+        t.join();
+
+    // Grid order: variant, device, catalogue.
+    auto rank = [&](const ProbeRecord& r) {
+        std::size_t v = 0, d = 0, p = 0;
+        for (; v < m_options.variants.size() && m_options.variants[v].name != r.outcome.variant; ++v) {
+        }
+        for (; d < m_devices.size() && m_devices[d].id != r.outcome.device; ++d) {
+        }
+        const auto& c = probeCatalogue();
+        for (; p < c.size() && c[p].id != r.outcome.probeId; ++p) {
+        }
+        return std::make_tuple(v, d, p);
+    };
+    std::stable_sort(records.begin(), records.end(),
+                     [&](const ProbeRecord& a, const ProbeRecord& b) { return rank(a) < rank(b); });
+    return records;
+}
+
+} // namespace stackscope

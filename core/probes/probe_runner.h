@@ -1,0 +1,89 @@
+// Runs the probe grid: one child process (stackscope-cli probe-worker) per (device, environment variant).
+#pragma once
+
+#include "core/diagnosis/probe_outcome.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stackscope {
+
+// An environment the worker starts with: the parent's environment with these changes
+// (a value sets the variable, nullopt unsets it). Variables that must be set before a library
+// loads (TORCH_BLAS_PREFER_HIPBLASLT, HSA_OVERRIDE_GFX_VERSION) need a fresh process: hence one each.
+struct ProbeVariant {
+    std::string name = "baseline";
+    std::map<std::string, std::optional<std::string>> env;
+    std::vector<std::string> ruleIds; // the rules whose fixes proposed it
+};
+
+struct ProbeDevice {
+    std::string id;   // "cpu" or the torch index "0"
+    std::string name; // "NVIDIA H100 80GB HBM3"
+};
+
+// One cell of the grid: the outcome as the diagnosis reads it, plus what the page shows.
+struct ProbeRecord {
+    ProbeOutcome outcome;
+    double seconds = 0.0;
+    std::optional<double> maxError;
+    std::optional<double> tolerance;
+    nlohmann::json details = nlohmann::json::object();
+};
+
+struct ProbeRunOptions {
+    std::string workerProgram;            // stackscope-cli; empty: the sibling of this program
+    std::vector<std::string> devices;     // "cpu", "0", ...; empty: every device the worker lists
+    std::vector<ProbeVariant> variants;   // empty: baseline only
+    std::vector<std::string> probeIds;    // empty: the whole catalogue
+    std::chrono::milliseconds timeout {30000}; // per probe; a probe past it is killed and is a hang
+    int parallelCells = 2;                // children at once (the CPU cell and a GPU cell overlap)
+    // Tests only: passed to the worker as --inject KIND --inject-probe ID.
+    std::string inject;
+    std::string injectProbe;
+};
+
+using ProbeResultCallback = std::function<void(const ProbeRecord&)>;
+
+class ProbeRunner {
+public:
+    explicit ProbeRunner(ProbeRunOptions options);
+
+    // Blocks until every cell is done or cancel() was called; `onResult` is called for each record
+    // as it arrives, from a runner thread, one call at a time. Records come back in grid order.
+    std::vector<ProbeRecord> run(const ProbeResultCallback& onResult = {});
+    // Thread-safe; running children are killed and run() returns within about 100 ms.
+    void cancel() { m_cancelled->store(true); }
+    bool isCancelled() const { return m_cancelled->load(); }
+    // The devices used (listed by the worker when options.devices was empty), after run().
+    const std::vector<ProbeDevice>& devices() const { return m_devices; }
+    // Why the device list could not be had ("" when it could).
+    const std::string& listError() const { return m_listError; }
+
+private:
+    ProbeRunOptions m_options;
+    std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
+    std::vector<ProbeDevice> m_devices;
+    std::string m_listError;
+};
+
+// Asks a worker which devices libtorch sees ("cpu" first). On failure returns {cpu} and sets *error.
+std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std::chrono::milliseconds timeout,
+                                          std::string* error, std::string* backend = nullptr);
+
+// "SIGSEGV", "SIGABRT", ... or "signal N".
+std::string signalName(int signal);
+// The stackscope-cli next to this program.
+std::string defaultWorkerProgram();
+// Variables that decide how the GPU stack loads and behaves (recorded in ProbeOutcome::env).
+bool isGpuEnvironmentVariable(const std::string& name);
+
+} // namespace stackscope
