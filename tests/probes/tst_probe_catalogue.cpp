@@ -1,0 +1,160 @@
+// Tests of the probe catalogue, the variants built from the diagnosis rules, the A/B view and the protocol.
+#include "core/probes/probe_catalogue.h"
+#include "core/probes/probe_protocol.h"
+#include "core/probes/probe_variants.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace stackscope;
+
+class TestProbeCatalogue : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void catalogueIsConsistent()
+    {
+        std::set<std::string> ids;
+        for (const auto& p : probeCatalogue()) {
+            QVERIFY2(ids.insert(p.id).second, p.id.c_str());
+            QVERIFY2(findTolerance(p.dtype), (p.id + ": no tolerance for " + p.dtype).c_str());
+            QVERIFY(!p.checks.empty());
+        }
+        // The seed user's checks are in the grid.
+        for (const char* id : {"alloc_zeros", "matmul_fp32", "conv2d", "batch_norm", "memory_stats"})
+            QVERIFY(findProbe(id));
+        QVERIFY(!findProbe("no_such_probe"));
+    }
+
+    void devicesGetTheirProbes_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<bool>("hasPeerCopy");
+        QTest::newRow("cpu") << "cpu" << false;
+        QTest::newRow("gpu 0") << "0" << true;
+        QTest::newRow("gpu 3") << "3" << true;
+    }
+    void devicesGetTheirProbes()
+    {
+        QFETCH(QString, device);
+        QFETCH(bool, hasPeerCopy);
+        const auto ids = probesForDevice(device.toStdString());
+        QCOMPARE(std::count(ids.begin(), ids.end(), "peer_copy") == 1, hasPeerCopy);
+        QCOMPARE(std::count(ids.begin(), ids.end(), "all_reduce") == 1, hasPeerCopy);
+        QCOMPARE(ids.front(), std::string("device_info"));
+        QCOMPARE(probesForDevice(device.toStdString(), {"softmax", "conv2d"}), (std::vector<std::string> {"conv2d", "softmax"}));
+    }
+
+    void envSpecs_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("name"); // empty: invalid
+        QTest::newRow("one") << "TORCH_BLAS_PREFER_HIPBLASLT=0" << "TORCH_BLAS_PREFER_HIPBLASLT=0";
+        QTest::newRow("two, sorted") << "B=2,A=1" << "A=1,B=2";
+        QTest::newRow("unset") << "-HSA_OVERRIDE_GFX_VERSION" << "unset HSA_OVERRIDE_GFX_VERSION";
+        QTest::newRow("value with =") << "X=a=b" << "X=a=b";
+        QTest::newRow("bare name") << "FOO" << "";
+        QTest::newRow("empty value") << "FOO=" << "";
+        QTest::newRow("no name") << "=1" << "";
+        QTest::newRow("empty") << "" << "";
+    }
+    void envSpecs()
+    {
+        QFETCH(QString, spec);
+        QFETCH(QString, name);
+        if (name.isEmpty()) {
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, variantFromEnvSpec(spec.toStdString()));
+            return;
+        }
+        QCOMPARE(QString::fromStdString(variantFromEnvSpec(spec.toStdString()).name), name);
+    }
+
+    void variantsFromRules_data()
+    {
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<QStringList>("mustHave");
+        QTest::addColumn<QStringList>("mustNotHave");
+        QTest::newRow("rocm gfx1100") << "rocm" << "gfx1100"
+                                      << QStringList {"TORCH_BLAS_PREFER_HIPBLASLT=0", "DISABLE_ADDMM_CUDA_LT=1", "AMD_SERIALIZE_KERNEL=3"}
+                                      << QStringList {"HSA_OVERRIDE_GFX_VERSION=10.3.0", "TORCH_BLAS_PREFER_CUBLASLT=0"};
+        QTest::newRow("rocm gfx1031") << "rocm" << "gfx1031" << QStringList {"HSA_OVERRIDE_GFX_VERSION=10.3.0"}
+                                      << QStringList {"HSA_OVERRIDE_GFX_VERSION=11.0.0"};
+        QTest::newRow("cuda sm_90") << "cuda" << "sm_90"
+                                    << QStringList {"TORCH_BLAS_PREFER_CUBLASLT=0", "TORCH_BLAS_PREFER_CUBLASLT=1", "DISABLE_ADDMM_CUDA_LT=1"}
+                                    << QStringList {"TORCH_BLAS_PREFER_HIPBLASLT=0", "HSA_OVERRIDE_GFX_VERSION=10.3.0"};
+    }
+    void variantsFromRules()
+    {
+        QFETCH(QString, backend);
+        QFETCH(QString, arch);
+        QFETCH(QStringList, mustHave);
+        QFETCH(QStringList, mustNotHave);
+        Snapshot s;
+        s.torch.backend = backend.toStdString();
+        GpuInfo g;
+        g.arch = arch.toStdString();
+        g.vendor = backend == QLatin1String("cuda") ? "nvidia" : "amd";
+        s.gpus.push_back(g);
+        QStringList names;
+        for (const auto& v : candidateVariants(s, DiagnosisRules::builtIn())) {
+            names << QString::fromStdString(v.name);
+            QVERIFY2(!v.ruleIds.empty(), v.name.c_str());
+        }
+        for (const auto& n : mustHave)
+            QVERIFY2(names.contains(n), qPrintable(n + QLatin1String(" missing from ") + names.join(QLatin1Char(' '))));
+        for (const auto& n : mustNotHave)
+            QVERIFY2(!names.contains(n), qPrintable(n));
+        QCOMPARE(names.removeDuplicates(), qsizetype(0));
+    }
+
+    void abComparison()
+    {
+        auto rec = [](const char* probe, const char* variant, ProbeResult r) {
+            ProbeRecord x;
+            x.outcome.probeId = probe;
+            x.outcome.device = "0";
+            x.outcome.variant = variant;
+            x.outcome.outcome = r;
+            return x;
+        };
+        const std::vector<ProbeRecord> records {
+            rec("matmul_fp16", "baseline", ProbeResult::Error), rec("softmax", "baseline", ProbeResult::Ok),
+            rec("matmul_fp16", "V=1", ProbeResult::Ok), rec("softmax", "V=1", ProbeResult::Ok)};
+        const auto changes = compareVariants(records, "baseline", "V=1");
+        QCOMPARE(changes.size(), std::size_t(1));
+        QCOMPARE(changes[0].probeId, std::string("matmul_fp16"));
+        QCOMPARE(changes[0].before, ProbeResult::Error);
+        QCOMPARE(changes[0].after, ProbeResult::Ok);
+        QVERIFY(compareVariants(records, "baseline", "other").empty());
+        QVERIFY(isFailure(ProbeResult::Hang));
+        QVERIFY(!isFailure(ProbeResult::Unsupported));
+    }
+
+    void protocolLines_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("type"); // empty: not a protocol line
+        QTest::newRow("start") << R"({"type":"start","probe":"x"})" << "start";
+        QTest::newRow("result") << R"({"type":"result","probe":"x","outcome":"ok"})" << "result";
+        QTest::newRow("stray text") << "Warning: something" << "";
+        QTest::newRow("json without type") << R"({"probe":"x"})" << "";
+        QTest::newRow("broken json") << R"({"type":"start")" << "";
+        QTest::newRow("array") << "[1,2]" << "";
+    }
+    void protocolLines()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, type);
+        const auto msg = parseWorkerLine(line.toStdString());
+        QCOMPARE(msg.has_value(), !type.isEmpty());
+        if (msg)
+            QCOMPARE(QString::fromStdString(msg->type), type);
+        const auto round = parseWorkerLine(workerLine({{"type", "result"}, {"message", "two\nlines"}}));
+        QVERIFY(round);
+        QCOMPARE(round->body.value("message", std::string()), std::string("two\nlines"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProbeCatalogue)
+#include "tst_probe_catalogue.moc"

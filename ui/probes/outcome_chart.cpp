@@ -1,0 +1,57 @@
+// The per-kernel outcome chart of the Probes page (QtCharts stacked bars).
+#include "ui/probes/outcome_chart.h"
+
+#include "ui/probes/probe_grid_model.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+namespace stackscope::ui {
+
+OutcomeChart::OutcomeChart(QWidget* parent)
+    : QChartView(parent)
+{
+    auto* chart = new QChart;
+    chart->setTitle(tr("Probe outcomes per device and variant"));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    m_series = new QStackedBarSeries(chart);
+    for (auto r : OutcomeCounts::kShown) {
+        auto* set = new QBarSet(QString::fromLatin1(probeResultName(r)));
+        set->setColor(outcomeColor(r));
+        m_series->append(set);
+        m_sets.push_back(set);
+    }
+    chart->addSeries(m_series);
+    m_categories = new QBarCategoryAxis(chart);
+    m_values = new QValueAxis(chart);
+    m_values->setLabelFormat(QStringLiteral("%d"));
+    m_values->setRange(0, 1);
+    chart->addAxis(m_categories, Qt::AlignBottom);
+    chart->addAxis(m_values, Qt::AlignLeft);
+    m_series->attachAxis(m_categories);
+    m_series->attachAxis(m_values);
+    setChart(chart);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(220);
+}
+
+void OutcomeChart::setCounts(const OutcomeCounts& counts)
+{
+    QStringList labels;
+    for (const auto& c : counts.columns)
+        labels << QString::fromStdString(columnLabel(c));
+    for (std::size_t i = 0; i < m_sets.size(); ++i) {
+        QList<qreal> values;
+        for (std::size_t col = 0; col < counts.columns.size(); ++col)
+            values << counts.count(col, OutcomeCounts::kShown[i]);
+        m_sets[i]->remove(0, m_sets[i]->count());
+        m_sets[i]->append(values);
+    }
+    m_categories->setCategories(labels);
+    m_values->setRange(0, std::max(1, counts.maxTotal()));
+}
+
+} // namespace stackscope::ui

@@ -1,0 +1,160 @@
+// The probe grid model: rows are probes in catalogue order, columns (device, variant), cells coloured by outcome.
+#include "ui/probes/probe_grid_model.h"
+
+#include "core/probes/probe_catalogue.h"
+#include "ui/widgets/status_colors.h"
+
+#include <QColor>
+
+#include <algorithm>
+
+namespace stackscope::ui {
+
+QColor outcomeColor(ProbeResult r)
+{
+    switch (r) {
+    case ProbeResult::Ok: return okColor();
+    case ProbeResult::Error: return errorColor();
+    case ProbeResult::Crash: return QColor(0x6a, 0x1b, 0x9a);
+    case ProbeResult::Hang: return warningColor();
+    case ProbeResult::Wrong: return QColor(0xad, 0x14, 0x57);
+    case ProbeResult::Unsupported: return mutedColor();
+    }
+    return mutedColor();
+}
+
+ProbeGridModel::ProbeGridModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void ProbeGridModel::clear()
+{
+    beginResetModel();
+    m_probes.clear();
+    m_columns.clear();
+    m_records.clear();
+    m_cells.clear();
+    endResetModel();
+}
+
+void ProbeGridModel::setLayout(const std::vector<ProbeColumnKey>& columns)
+{
+    beginResetModel();
+    m_columns = columns;
+    m_probes.clear();
+    for (const auto& p : probeCatalogue())
+        m_probes.push_back(p.id);
+    m_records.clear();
+    m_cells.clear();
+    endResetModel();
+}
+
+int ProbeGridModel::rowOf(const std::string& probeId) const
+{
+    auto it = std::find(m_probes.begin(), m_probes.end(), probeId);
+    return it == m_probes.end() ? -1 : static_cast<int>(it - m_probes.begin());
+}
+
+int ProbeGridModel::columnOf(const ProbeColumnKey& key) const
+{
+    auto it = std::find(m_columns.begin(), m_columns.end(), key);
+    return it == m_columns.end() ? -1 : NUM_COLUMNS + static_cast<int>(it - m_columns.begin());
+}
+
+void ProbeGridModel::addRecord(const ProbeRecord& record)
+{
+    int row = rowOf(record.outcome.probeId);
+    if (row < 0) {
+        row = static_cast<int>(m_probes.size());
+        beginInsertRows({}, row, row);
+        m_probes.push_back(record.outcome.probeId);
+        endInsertRows();
+    }
+    const ProbeColumnKey key {record.outcome.variant, record.outcome.device};
+    int column = columnOf(key);
+    if (column < 0) {
+        column = NUM_COLUMNS + static_cast<int>(m_columns.size());
+        beginInsertColumns({}, column, column);
+        m_columns.push_back(key);
+        endInsertColumns();
+    }
+    auto it = m_cells.find({row, column});
+    if (it != m_cells.end()) {
+        m_records[it->second] = record; // a re-run (Try this fix) replaces the cell
+    } else {
+        m_cells[{row, column}] = m_records.size();
+        m_records.push_back(record);
+    }
+    const auto idx = index(row, column);
+    Q_EMIT dataChanged(idx, idx);
+}
+
+const ProbeRecord* ProbeGridModel::recordAt(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.column() < NUM_COLUMNS)
+        return nullptr;
+    auto it = m_cells.find({index.row(), index.column()});
+    return it == m_cells.end() ? nullptr : &m_records[it->second];
+}
+
+int ProbeGridModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_probes.size());
+}
+
+int ProbeGridModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : NUM_COLUMNS + static_cast<int>(m_columns.size());
+}
+
+QVariant ProbeGridModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& probeId = m_probes[static_cast<std::size_t>(index.row())];
+    if (index.column() == ProbeColumn) {
+        const auto* spec = findProbe(probeId);
+        switch (role) {
+        case Qt::DisplayRole: return QString::fromStdString(spec ? spec->title : probeId);
+        case Qt::ToolTipRole: return spec ? QString::fromStdString(spec->checks) : QVariant();
+        case SortRole: return index.row();
+        case ProbeIdRole: return QString::fromStdString(probeId);
+        default: return {};
+        }
+    }
+    const auto& key = m_columns[static_cast<std::size_t>(index.column() - NUM_COLUMNS)];
+    const auto* r = recordAt(index);
+    switch (role) {
+    case Qt::DisplayRole:
+        if (!r)
+            return QStringLiteral("\u2026");
+        return QStringLiteral("%1  %2 s").arg(QString::fromLatin1(probeResultName(r->outcome.outcome))).arg(r->seconds, 0, 'f', 2);
+    case Qt::BackgroundRole:
+        if (!r)
+            return {};
+        return outcomeColor(r->outcome.outcome).lighter(r->outcome.outcome == ProbeResult::Ok ? 210 : 170);
+    case Qt::ToolTipRole:
+    case MessageRole:
+        return r ? QString::fromStdString(r->outcome.message) : QStringLiteral("not run yet");
+    case OutcomeRole: return r ? QVariant(static_cast<int>(r->outcome.outcome)) : QVariant();
+    case SecondsRole: return r ? QVariant(r->seconds) : QVariant();
+    case SortRole: return r ? QVariant(static_cast<int>(r->outcome.outcome)) : QVariant(-1);
+    case StderrRole: return r ? QString::fromStdString(r->outcome.capturedStderr) : QString();
+    case ProbeIdRole: return QString::fromStdString(probeId);
+    case DeviceRole: return QString::fromStdString(key.device);
+    case VariantRole: return QString::fromStdString(key.variant);
+    default: return {};
+    }
+}
+
+QVariant ProbeGridModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
+        return {};
+    if (section == ProbeColumn)
+        return tr("Probe");
+    return QString::fromStdString(columnLabel(m_columns[static_cast<std::size_t>(section - NUM_COLUMNS)]));
+}
+
+} // namespace stackscope::ui

@@ -1,0 +1,48 @@
+// Table model of the probe grid: a row per probe, a column per (device, variant), filled as results arrive.
+#pragma once
+
+#include "ui/probes/probe_results.h"
+
+#include <QAbstractTableModel>
+
+#include <map>
+#include <vector>
+
+namespace stackscope::ui {
+
+class ProbeGridModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    // Column 0 names the probe; every further column is a (device, variant) cell column.
+    enum Columns { ProbeColumn, NUM_COLUMNS };
+    enum Roles { SortRole = Qt::UserRole, OutcomeRole, SecondsRole, MessageRole, StderrRole, ProbeIdRole, DeviceRole, VariantRole };
+
+    explicit ProbeGridModel(QObject* parent = nullptr);
+
+    // Fixes the columns before results arrive, so the grid shows pending cells.
+    void setLayout(const std::vector<ProbeColumnKey>& columns);
+    // One result; a new column or a new probe row is inserted when needed.
+    void addRecord(const ProbeRecord& record);
+    void clear();
+    const ProbeRecord* recordAt(const QModelIndex& index) const;
+    const std::vector<ProbeRecord>& records() const { return m_records; }
+    const std::vector<ProbeColumnKey>& cellColumns() const { return m_columns; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    int rowOf(const std::string& probeId) const;
+    int columnOf(const ProbeColumnKey& key) const;
+
+    std::vector<std::string> m_probes; // row order: catalogue order
+    std::vector<ProbeColumnKey> m_columns;
+    std::vector<ProbeRecord> m_records;
+    std::map<std::pair<int, int>, std::size_t> m_cells; // (row, column) -> index in m_records
+};
+
+QColor outcomeColor(ProbeResult r);
+
+} // namespace stackscope::ui

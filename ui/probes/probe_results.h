@@ -1,0 +1,35 @@
+// The probe results of one session as plain data: the grid's axes, the outcome counts for the chart.
+#pragma once
+
+#include "core/probes/probe_runner.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace stackscope::ui {
+
+// A column of the grid: one device under one environment variant.
+struct ProbeColumnKey {
+    std::string variant;
+    std::string device;
+    bool operator==(const ProbeColumnKey& o) const { return variant == o.variant && device == o.device; }
+};
+
+// Outcome counts per column for the stacked bar chart (ok/error/crash/hang/wrong; unsupported is
+// left out: it says nothing about the stack's health).
+struct OutcomeCounts {
+    static constexpr std::array<ProbeResult, 5> kShown {ProbeResult::Ok, ProbeResult::Error, ProbeResult::Crash,
+                                                        ProbeResult::Hang, ProbeResult::Wrong};
+    std::vector<ProbeColumnKey> columns;
+    std::vector<std::array<int, 5>> counts; // counts[column][index in kShown]
+
+    void add(const ProbeRecord& r);
+    int count(std::size_t column, ProbeResult r) const;
+    int maxTotal() const; // the tallest bar, for the axis range
+};
+
+// "cpu", "gpu 0", with " · VAR=1" for a variant other than baseline.
+std::string columnLabel(const ProbeColumnKey& key);
+
+} // namespace stackscope::ui

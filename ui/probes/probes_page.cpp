@@ -1,0 +1,287 @@
+// The Probes page: one click runs the grid in child processes; cells, chart and findings fill in live.
+#include "ui/probes/probes_page.h"
+
+#include "core/probes/probe_variants.h"
+#include "ui/probes/outcome_chart.h"
+#include "ui/system/snapshot_controller.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace stackscope::ui {
+
+ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
+    : QWidget(parent)
+    , m_snapshots(snapshots)
+    , m_session(new ProbeSession(this))
+    , m_grid(new ProbeGridModel(this))
+    , m_findings(new ProbeFindingsModel(this))
+{
+
+    m_runButton = new QPushButton(tr("Run all probes"), this);
+    m_runButton->setDefault(true);
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_ruleVariants = new QCheckBox(tr("With the rules' fix variants"), this);
+    m_ruleVariants->setToolTip(tr("Also run every environment change a diagnosis rule proposes for this machine"));
+    m_timeout = new QDoubleSpinBox(this);
+    m_timeout->setRange(1, 600);
+    m_timeout->setValue(30);
+    m_timeout->setSuffix(tr(" s per probe"));
+    m_status = new QLabel(tr("Each probe runs in a child process; a crash or hang cannot take the console down."), this);
+    m_status->setWordWrap(true);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_runButton);
+    bar->addWidget(m_cancelButton);
+    bar->addWidget(m_ruleVariants);
+    bar->addWidget(new QLabel(tr("Timeout"), this));
+    bar->addWidget(m_timeout);
+    bar->addStretch(1);
+
+    m_gridView = new QTableView(this);
+    m_gridView->setModel(m_grid);
+    m_gridView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_gridView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_gridView->verticalHeader()->hide();
+    m_cellText = new QPlainTextEdit(this);
+    m_cellText->setReadOnly(true);
+    m_cellText->setPlaceholderText(tr("Select a cell to see its message and what the libraries printed"));
+    m_chart = new OutcomeChart(this);
+
+    m_findingsView = new QTableView(this);
+    m_findingsView->setModel(m_findings);
+    m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_findingsView->horizontalHeader()->setStretchLastSection(true);
+    m_findingsView->verticalHeader()->hide();
+    m_fixes = new QComboBox(this);
+    m_tryFixButton = new QPushButton(tr("Try this fix"), this);
+    m_tryFixButton->setToolTip(tr("Re-run the failing probes with this environment change and mark the fix verified or not"));
+    m_findingText = new QLabel(this);
+    m_findingText->setWordWrap(true);
+    m_findingText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* fixBar = new QHBoxLayout;
+    fixBar->addWidget(m_fixes, 1);
+    fixBar->addWidget(m_tryFixButton);
+    auto* findingsBox = new QWidget(this);
+    auto* findingsLayout = new QVBoxLayout(findingsBox);
+    findingsLayout->setContentsMargins(0, 0, 0, 0);
+    findingsLayout->addWidget(new QLabel(tr("Findings"), findingsBox));
+    findingsLayout->addWidget(m_findingsView, 1);
+    findingsLayout->addLayout(fixBar);
+    findingsLayout->addWidget(m_findingText);
+
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(m_chart);
+    right->addWidget(findingsBox);
+    auto* left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(m_gridView);
+    left->addWidget(m_cellText);
+    left->setStretchFactor(0, 3);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_status);
+    layout->addWidget(split, 1);
+
+    // Results can arrive in bursts: the chart is redrawn at most every 40 ms (25 Hz).
+    m_chartTimer = new QTimer(this);
+    m_chartTimer->setSingleShot(true);
+    m_chartTimer->setInterval(40);
+    connect(m_chartTimer, &QTimer::timeout, this, [this] { m_chart->setCounts(m_counts); });
+
+    connect(m_runButton, &QPushButton::clicked, this, &ProbesPage::runAll);
+    connect(m_cancelButton, &QPushButton::clicked, this, &ProbesPage::cancel);
+    connect(m_tryFixButton, &QPushButton::clicked, this, &ProbesPage::tryFix);
+    connect(m_session, &ProbeSession::recordArrived, this, &ProbesPage::onRecord);
+    connect(m_session, &ProbeSession::finished, this, &ProbesPage::onFinished);
+    connect(m_session, &ProbeSession::runningChanged, this, &ProbesPage::updateButtons);
+    connect(m_gridView->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { showCell(current); });
+    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentChanged, this, &ProbesPage::showFinding);
+    updateButtons();
+}
+
+ProbeRunOptions ProbesPage::baseOptions() const
+{
+    ProbeRunOptions o;
+    o.timeout = std::chrono::milliseconds(static_cast<long long>(m_timeout->value() * 1000));
+    return o;
+}
+
+void ProbesPage::runAll()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    ProbeRunOptions o = baseOptions();
+    o.variants.push_back(ProbeVariant {});
+    const auto snapshot = m_snapshots ? m_snapshots->snapshot() : nullptr;
+    if (m_ruleVariants->isChecked()) {
+        if (snapshot) {
+            for (auto& v : candidateVariants(*snapshot, DiagnosisRules::builtIn()))
+                o.variants.push_back(std::move(v));
+        } else {
+            m_status->setText(tr("No snapshot yet, so no rule variants: refresh the System page, then run again."));
+        }
+    }
+    m_tryingFix.clear();
+    m_grid->setLayout({});
+    m_counts = OutcomeCounts {};
+    m_chart->setCounts(m_counts);
+    m_findings->setFindings({});
+    m_cellText->clear();
+    m_status->setText(tr("Running %n variant(s)\u2026", nullptr, static_cast<int>(o.variants.size())));
+    m_session->start(std::move(o));
+}
+
+void ProbesPage::cancel()
+{
+    m_session->cancel();
+    m_status->setText(tr("Cancelling\u2026"));
+}
+
+void ProbesPage::tryFix()
+{
+    const auto* finding = m_findings->findingAt(m_findingsView->currentIndex().row());
+    const int fixIndex = m_fixes->currentData().toInt();
+    if (!finding || fixIndex < 0 || fixIndex >= static_cast<int>(finding->fixes.size()))
+        return;
+    const auto& fix = finding->fixes[static_cast<std::size_t>(fixIndex)];
+    // The cells that failed in the baseline are the ones the fix has to turn ok.
+    std::set<std::string> devices, probes;
+    for (const auto& r : m_grid->records()) {
+        if (r.outcome.variant == "baseline" && isFailure(r.outcome.outcome)) {
+            devices.insert(r.outcome.device);
+            probes.insert(r.outcome.probeId);
+        }
+    }
+    if (probes.empty()) {
+        m_status->setText(tr("Nothing failed in the baseline, so there is nothing for this fix to repair."));
+        return;
+    }
+    ProbeRunOptions o = baseOptions();
+    o.devices.assign(devices.begin(), devices.end());
+    o.probeIds.assign(probes.begin(), probes.end());
+    ProbeVariant v;
+    v.env = fix.env;
+    v.name = variantName(fix.env);
+    v.ruleIds = {finding->ruleId};
+    m_tryingFix = QString::fromStdString(v.name);
+    o.variants = {v};
+    m_status->setText(tr("Trying %1 on %n failing probe(s)\u2026", nullptr, static_cast<int>(probes.size())).arg(m_tryingFix));
+    m_session->start(std::move(o));
+}
+
+void ProbesPage::onRecord(const ProbeRecord& record)
+{
+    m_grid->addRecord(record);
+    m_counts.add(record);
+    if (!m_chartTimer->isActive())
+        m_chartTimer->start();
+}
+
+void ProbesPage::onFinished(bool cancelled, const std::vector<ProbeDevice>& devices, const QString& listError)
+{
+    m_chart->setCounts(m_counts);
+    rediagnose();
+    std::size_t failures = 0;
+    for (const auto& r : m_grid->records())
+        failures += isFailure(r.outcome.outcome) ? 1 : 0;
+    QString text = cancelled ? tr("Cancelled.") : tr("Done: %1 result(s) on %2 device(s), %3 not ok.")
+                                                      .arg(m_grid->records().size())
+                                                      .arg(devices.size())
+                                                      .arg(failures);
+    if (!m_tryingFix.isEmpty() && !cancelled) {
+        QString verdict = tr("not verified");
+        for (const auto& f : m_findings->findings()) {
+            for (const auto& fix : f.fixes) {
+                if (QString::fromStdString(variantName(fix.env)) == m_tryingFix && fix.verified)
+                    verdict = verifiedText(fix.verified);
+            }
+        }
+        text = tr("%1: %2.").arg(m_tryingFix, verdict);
+    }
+    if (!listError.isEmpty())
+        text += QLatin1Char(' ') + tr("Only the CPU was probed: %1").arg(listError);
+    m_status->setText(text);
+    Q_EMIT runFinished();
+}
+
+void ProbesPage::rediagnose()
+{
+    const auto snapshot = m_snapshots ? m_snapshots->snapshot() : nullptr;
+    DiagnosisInput input;
+    input.snapshot = snapshot.get();
+    input.probes = probeOutcomes(m_grid->records());
+    m_findings->setFindings(diagnose(input));
+    showFinding();
+}
+
+void ProbesPage::showCell(const QModelIndex& index)
+{
+    const auto* r = m_grid->recordAt(index);
+    if (!r) {
+        m_cellText->clear();
+        return;
+    }
+    QString text = QStringLiteral("%1 on %2 (%3): %4 in %5 s\n%6")
+                       .arg(QString::fromStdString(r->outcome.probeId), QString::fromStdString(r->outcome.device),
+                            QString::fromStdString(r->outcome.variant),
+                            QString::fromLatin1(probeResultName(r->outcome.outcome)))
+                       .arg(r->seconds, 0, 'f', 3)
+                       .arg(QString::fromStdString(r->outcome.message));
+    if (r->maxError && r->tolerance)
+        text += tr("\nmax error %1, tolerance %2").arg(*r->maxError).arg(*r->tolerance);
+    if (!r->outcome.capturedStderr.empty())
+        text += tr("\n\nstderr:\n") + QString::fromStdString(r->outcome.capturedStderr);
+    m_cellText->setPlainText(text);
+}
+
+void ProbesPage::showFinding()
+{
+    m_fixes->clear();
+    const auto* f = m_findings->findingAt(m_findingsView->currentIndex().row());
+    if (!f) {
+        m_findingText->clear();
+        updateButtons();
+        return;
+    }
+    m_findingText->setText(m_findings->data(m_findings->index(m_findingsView->currentIndex().row(), 0),
+                                            ProbeFindingsModel::DetailRole).toString());
+    for (std::size_t i = 0; i < f->fixes.size(); ++i) {
+        const auto& fix = f->fixes[i];
+        if (fix.env.empty() || fix.diagnostic || fix.applies == std::optional<bool>(false))
+            continue;
+        m_fixes->addItem(QStringLiteral("%1  [%2]").arg(QString::fromStdString(variantName(fix.env)), verifiedText(fix.verified)),
+                         static_cast<int>(i));
+    }
+    updateButtons();
+}
+
+void ProbesPage::updateButtons()
+{
+    const bool running = m_session->isRunning();
+    m_runButton->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+    m_tryFixButton->setEnabled(!running && m_fixes->count() > 0);
+}
+
+} // namespace stackscope::ui

@@ -1,0 +1,83 @@
+// The Probes page: "Run all probes", the live grid, the outcome chart, findings with "Try this fix".
+#pragma once
+
+#include "core/diagnosis/diagnosis.h"
+#include "ui/probes/probe_findings_model.h"
+#include "ui/probes/probe_grid_model.h"
+#include "ui/probes/probe_results.h"
+#include "ui/probes/probe_session.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+class QTimer;
+
+namespace stackscope {
+struct Snapshot;
+}
+
+namespace stackscope::ui {
+
+class SnapshotController;
+class OutcomeChart;
+
+class ProbesPage : public QWidget {
+    Q_OBJECT
+public:
+    // `snapshots` (may be null) gives the GPUs' architectures and torch's backend: which rule
+    // variants apply and whether findings apply here.
+    explicit ProbesPage(SnapshotController* snapshots, QWidget* parent = nullptr);
+
+    ProbeGridModel* gridModel() const { return m_grid; }
+    ProbeFindingsModel* findingsModel() const { return m_findings; }
+    bool isRunning() const { return m_session->isRunning(); }
+
+public Q_SLOTS:
+    void runAll();
+    void cancel();
+    // Runs the selected finding's selected fix as a variant on the failing cells, then re-diagnoses.
+    void tryFix();
+
+Q_SIGNALS:
+    void runFinished();
+
+private:
+    void onRecord(const ProbeRecord& record);
+    void onFinished(bool cancelled, const std::vector<ProbeDevice>& devices, const QString& listError);
+    void rediagnose();
+    void showCell(const QModelIndex& index);
+    void showFinding();
+    void updateButtons();
+    ProbeRunOptions baseOptions() const;
+
+    SnapshotController* m_snapshots = nullptr;
+    ProbeSession* m_session = nullptr;
+    ProbeGridModel* m_grid = nullptr;
+    ProbeFindingsModel* m_findings = nullptr;
+    OutcomeCounts m_counts;
+    QString m_tryingFix; // the variant name being verified, empty for a full run
+    QTimer* m_chartTimer = nullptr;
+
+    QPushButton* m_runButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QPushButton* m_tryFixButton = nullptr;
+    QCheckBox* m_ruleVariants = nullptr;
+    QDoubleSpinBox* m_timeout = nullptr;
+    QLabel* m_status = nullptr;
+    QTableView* m_gridView = nullptr;
+    QTableView* m_findingsView = nullptr;
+    QComboBox* m_fixes = nullptr;
+    QPlainTextEdit* m_cellText = nullptr;
+    QLabel* m_findingText = nullptr;
+    OutcomeChart* m_chart = nullptr;
+};
+
+} // namespace stackscope::ui
