@@ -295,8 +295,10 @@ double seconds(std::chrono::steady_clock::duration d)
 void probeCopy(ProbeContext& ctx, bool toDevice)
 {
     const int64_t n = int64_t(64) << 20; // floats: 256 MiB
-    auto host = torch::arange(n, torch::TensorOptions().dtype(torch::kFloat).pinned_memory(!ctx.isCpu));
-    torch::Tensor dev = toDevice ? torch::empty_like(host, torch::TensorOptions().device(ctx.device))
+    const auto hostOptions = torch::TensorOptions().dtype(torch::kFloat).pinned_memory(!ctx.isCpu);
+    auto host = torch::empty({n}, hostOptions);
+    host.copy_(torch::arange(n, torch::kFloat));
+    torch::Tensor dev = toDevice ? torch::empty({n}, torch::TensorOptions().dtype(torch::kFloat).device(ctx.device))
                                  : host.to(ctx.device);
     synchronize(ctx);
     const auto t0 = std::chrono::steady_clock::now();
@@ -305,7 +307,7 @@ void probeCopy(ProbeContext& ctx, bool toDevice)
         dev.copy_(host, /*non_blocking=*/false);
         synchronize(ctx);
     } else {
-        back = torch::empty_like(host);
+        back = torch::empty({n}, hostOptions);
         back.copy_(dev, false);
         synchronize(ctx);
     }
