@@ -2,10 +2,12 @@
 #include "ui/probes/probe_findings_model.h"
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/probe_results.h"
+#include "ui/probes/probes_page.h"
 
 #include "core/probes/probe_catalogue.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QtTest>
 
 using namespace stackscope;
@@ -128,6 +130,24 @@ private Q_SLOTS:
         QVERIFY(model.index(0, 0).data(ProbeFindingsModel::DetailRole).toString().contains(QLatin1String("[verified here]")));
         QCOMPARE(model.findingAt(1)->ruleId, std::string("OTHER"));
         QVERIFY(!model.findingAt(2));
+    }
+
+    // The page end to end on this machine's CPU: results arrive live, Cancel stops the run at once.
+    void pageFillsLiveAndCancels()
+    {
+        if (qEnvironmentVariableIsEmpty("STACKSCOPE_CLI"))
+            QSKIP("STACKSCOPE_CLI is not set; run through ctest");
+        ProbesPage page(nullptr);
+        QAbstractItemModelTester tester(page.gridModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(&page, &ProbesPage::runFinished);
+        page.runAll();
+        QVERIFY(page.isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(page.gridModel()->records().size() >= 2, 30000);
+        page.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 1500);
+        QVERIFY(!page.isRunning());
+        QVERIFY(page.gridModel()->records().size() < probesForDevice("cpu").size());
+        QCOMPARE(page.gridModel()->cellColumns().front().device, std::string("cpu"));
     }
 };
 
