@@ -1,6 +1,7 @@
 // `stackscope-cli inspect`: the snapshot of this machine (or of a recorded root) as text or JSON.
 #include "app/cli/command.h"
 
+#include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
@@ -70,6 +71,7 @@ void addInspectCommand(CLI::App& app, CommandContext& ctx)
     auto* cmd = app.add_subcommand("inspect", "Show the GPUs, ROCm/CUDA/libtorch versions, device access and findings");
     struct Options {
         bool json = false;
+        bool noArchscan = false;
         std::string root;
         std::string out;
     };
@@ -79,6 +81,8 @@ void addInspectCommand(CLI::App& app, CommandContext& ctx)
                     "Read file-based facts (/opt, /sys, /proc, /etc, /dev listing) under DIR instead of /; "
                     "run-time library facts are then null");
     cmd->add_option("--out", opts->out, "Also write the JSON snapshot to FILE (atomically)");
+    cmd->add_flag("--no-archscan", opts->noArchscan,
+                  "Skip the kernel coverage scan (arch_coverage is then null); it takes a few seconds on large libraries");
     cmd->callback([opts, &ctx] {
         InspectOptions o;
         if (!opts->root.empty()) {
@@ -88,7 +92,9 @@ void addInspectCommand(CLI::App& app, CommandContext& ctx)
                                              "(see packaging/record-root.sh)", opts->root));
             o.root = opts->root;
         }
-        const Snapshot s = inspectMachine(o);
+        Snapshot s = inspectMachine(o);
+        if (!opts->noArchscan)
+            archscan::addArchCoverage(s);
         if (!opts->out.empty())
             saveSnapshotFile(s, opts->out);
         if (opts->json)

@@ -1,6 +1,8 @@
 // The snapshot: every fact StackScope gathered about one machine, as plain values.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -112,6 +114,8 @@ struct Snapshot {
     AccessInfo access;
     std::map<std::string, std::string> env;
     std::vector<LibraryStatus> libraries;
+    // The kernel coverage scan ("stackscope.archscan/1", see core/archscan); null when not scanned.
+    nlohmann::json archCoverage;
     std::vector<Finding> findings;
 };
 

@@ -185,6 +185,7 @@ json toJson(const Snapshot& s)
                     {"user_groups", s.access.userGroups}}},
         {"env", s.env},
         {"libraries", libraries},
+        {"arch_coverage", s.archCoverage},
         {"findings", findings},
     };
 }
@@ -292,6 +293,11 @@ Snapshot snapshotFromJson(const json& j)
             st.tried.push_back({readOr<std::string>(a, "path", path, ""), readOr<std::string>(a, "error", path, "")});
         }
         s.libraries.push_back(std::move(st));
+    }
+    if (auto it = j.find("arch_coverage"); it != j.end() && !it->is_null()) {
+        if (!it->is_object())
+            throw SnapshotError(fmt::format("'arch_coverage' must be an object, found {}", it->type_name()));
+        s.archCoverage = *it;
     }
     const auto& findings = arrayAt(j, "findings", "");
     for (const auto& f : findings)

@@ -1,6 +1,7 @@
 // The System page's item models, each under QAbstractItemModelTester.
 #include "core/inspect/inspector.h"
 #include "core/snapshot/stack_rows.h"
+#include "ui/models/coverage_model.h"
 #include "ui/models/findings_model.h"
 #include "ui/models/stack_model.h"
 
@@ -41,6 +42,47 @@ private Q_SLOTS:
         QCOMPARE(installs, (QStringList {"6.1.2-119@/opt/rocm-6.1.2", "6.2.0-66@/opt/rocm-6.2.0"}));
         model.setRows({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void coverageModel_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("columns");
+        QTest::addColumn<QString>("cell"); // verdict of row 0, first device
+        QTest::newRow("not scanned") << QByteArray("null") << 0 << 3 << QString();
+        QTest::newRow("two devices") << QByteArray(R"({"devices": ["gfx1100", "sm_90"], "libraries": [
+            {"path": "/opt/rocm/lib/libtorch_hip.so", "kind": "hip", "targets": [{"id": "gfx1030"}, {"id": "gfx90a"}],
+             "covers": {"gfx1100": "no"}, "explain": {"gfx1100": "no code object for gfx1100: install a build with it"}},
+            {"path": "/x/libtorch_cuda.so", "kind": "cuda", "targets": [{"id": "sm_90"}], "covers": {"sm_90": "yes"}}]})")
+                                     << 2 << 5 << "no";
+        QTest::newRow("hostile types") << QByteArray(R"({"devices": [1, "gfx1100"], "libraries": [5, {"path": 3, "targets": "x",
+            "covers": {"gfx1100": 7}}]})") << 1 << 4 << "";
+    }
+    void coverageModel()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(int, rows);
+        QFETCH(int, columns);
+        QFETCH(QString, cell);
+        CoverageModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setCoverage(nlohmann::json::parse(json.toStdString()));
+        QCOMPARE(model.rowCount(), rows);
+        QCOMPARE(model.columnCount(), columns);
+        if (rows == 0) {
+            QVERIFY(!model.emptyReason().isEmpty());
+            return;
+        }
+        const QModelIndex first = model.index(0, CoverageModel::FIRST_DEVICE_COLUMN);
+        QCOMPARE(first.data(CoverageModel::VerdictRole).toString(), cell);
+        if (cell == QStringLiteral("no")) {
+            QVERIFY(first.data(Qt::ToolTipRole).toString().contains(QStringLiteral("install a build")));
+            QCOMPARE(first.data(Qt::BackgroundRole).value<QColor>(), QColor(0xff, 0xcd, 0xd2));
+            QCOMPARE(model.index(0, CoverageModel::LibraryColumn).data().toString(), QStringLiteral("libtorch_hip.so"));
+            // The CUDA library is not applicable to the AMD device.
+            QCOMPARE(model.index(1, CoverageModel::FIRST_DEVICE_COLUMN).data().toString(), QStringLiteral("–"));
+        }
     }
 
     void findingsModel()

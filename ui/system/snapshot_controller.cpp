@@ -1,6 +1,7 @@
 // Snapshot controller: background inspection and snapshot files.
 #include "ui/system/snapshot_controller.h"
 
+#include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/util/atomic_file.h"
@@ -22,8 +23,11 @@ void SnapshotController::refresh()
     Q_EMIT busyChanged(true);
     m_jobs.run(
         [](const JobControl&) {
-            // Inspection is short (about a second, mostly loading libtorch); it is not split for cancel.
-            return std::make_shared<const Snapshot>(inspectMachine(InspectOptions {}));
+            // A few seconds (loading libtorch, mapping GPU libraries); not split for cancel: a newer
+            // refresh simply drops this result.
+            Snapshot s = inspectMachine(InspectOptions {});
+            archscan::addArchCoverage(s);
+            return std::make_shared<const Snapshot>(std::move(s));
         },
         [this](SnapshotPtr s) {
             Q_EMIT busyChanged(false);

@@ -2,6 +2,7 @@
 #include "ui/system/system_page.h"
 
 #include "core/snapshot/stack_rows.h"
+#include "ui/models/coverage_model.h"
 #include "ui/models/findings_model.h"
 #include "ui/models/stack_model.h"
 #include "ui/widgets/gpu_card.h"
@@ -14,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QThread>
@@ -75,7 +77,10 @@ SystemPage::SystemPage(QWidget* parent)
     , m_access(new QLabel(this))
     , m_stackModel(new StackModel(this))
     , m_findingsModel(new FindingsModel(this))
+    , m_coverageModel(new CoverageModel(this))
     , m_stackView(makeTable(m_stackModel, this))
+    , m_coverageView(makeTable(m_coverageModel, this))
+    , m_coverageNote(new QLabel(this))
     , m_findingsView(makeTable(m_findingsModel, this))
     , m_findingDetail(new QTextBrowser(this))
 {
@@ -113,8 +118,21 @@ SystemPage::SystemPage(QWidget* parent)
     m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::LocationColumn, QHeaderView::Stretch);
     m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::StatusColumn, QHeaderView::ResizeToContents);
     m_stackView->horizontalHeader()->setStretchLastSection(false);
-    auto* stackBox = new QGroupBox(tr("Stack"), this);
-    (new QVBoxLayout(stackBox))->addWidget(m_stackView);
+    m_coverageView->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_coverageView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_coverageNote->setWordWrap(true);
+    m_coverageNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(m_coverageView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+        m_coverageNote->setText(current.data(Qt::ToolTipRole).toString());
+    });
+    auto* coverageTab = new QWidget(this);
+    auto* coverageLayout = new QVBoxLayout(coverageTab);
+    coverageLayout->addWidget(m_coverageView, 1);
+    coverageLayout->addWidget(m_coverageNote);
+    auto* stackBox = new QTabWidget(this);
+    stackBox->setObjectName(QStringLiteral("stackTabs"));
+    stackBox->addTab(m_stackView, tr("Stack"));
+    stackBox->addTab(coverageTab, tr("Kernel coverage"));
 
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::SeverityColumn, QHeaderView::ResizeToContents);
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::IdColumn, QHeaderView::ResizeToContents);
@@ -170,6 +188,10 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
     rebuildGpuCards(s);
     m_access->setText(accessText(s));
     m_stackModel->setRows(stackRows(s));
+    m_coverageModel->setCoverage(s.archCoverage);
+    m_coverageNote->setText(m_coverageModel->rowCount() == 0
+        ? m_coverageModel->emptyReason()
+        : tr("Select a cell for what it means and the fix. Red: the library has no code for that GPU."));
     m_findingsModel->setFindings(s.findings);
     m_findingDetail->clear();
     if (m_findingsModel->rowCount() > 0)

@@ -12,6 +12,7 @@ class QTextBrowser;
 
 namespace stackscope::ui {
 
+class CoverageModel;
 class FindingsModel;
 class StackModel;
 
@@ -22,6 +23,7 @@ public:
 
     StackModel* stackModel() const { return m_stackModel; }
     FindingsModel* findingsModel() const { return m_findingsModel; }
+    CoverageModel* coverageModel() const { return m_coverageModel; }
     int gpuCardCount() const;
 
 public Q_SLOTS:
@@ -41,7 +43,10 @@ private:
     QLabel* m_access;
     StackModel* m_stackModel;
     FindingsModel* m_findingsModel;
+    CoverageModel* m_coverageModel;
     QTableView* m_stackView;
+    QTableView* m_coverageView;
+    QLabel* m_coverageNote;
     QTableView* m_findingsView;
     QTextBrowser* m_findingDetail;
 };
