@@ -3,8 +3,12 @@
 
 #include "core/snapshot/stack_rows.h"
 #include "core/util/build_info.h"
+#include "ui/probes/probes_page.h"
 #include "ui/system/system_page.h"
 #include "ui/vpoc/vpoc_page.h"
+#ifdef STACKSCOPE_HAVE_MONITOR
+#include "ui/monitor/monitor_dock.h"
+#endif
 
 #include <QAction>
 #include <QApplication>
@@ -43,7 +47,14 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_pages, 1);
     setCentralWidget(central);
     addPage(tr("System"), m_systemPage);
+    addPage(tr("Probes"), new ProbesPage(m_snapshots, this));
     addPage(tr("VPOC"), m_vpocPage);
+#ifdef STACKSCOPE_HAVE_MONITOR
+    // The Monitor is a dock so it stays reachable from every page (View > Monitor).
+    m_monitor = new MonitorDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_monitor);
+    m_monitor->hide();
+#endif
 
     m_status->setText(tr("Inspecting this machine…"));
     statusBar()->addWidget(m_status, 1);
@@ -72,6 +83,17 @@ void MainWindow::addPage(const QString& title, QWidget* page)
         m_pageList->setCurrentRow(0);
 }
 
+bool MainWindow::showPage(const QString& title)
+{
+    for (int i = 0; i < m_pageList->count(); ++i) {
+        if (m_pageList->item(i)->text().compare(title, Qt::CaseInsensitive) == 0) {
+            m_pageList->setCurrentRow(i);
+            return true;
+        }
+    }
+    return false;
+}
+
 QString MainWindow::statusText() const
 {
     return m_status->text();
@@ -91,6 +113,12 @@ void MainWindow::createMenus()
     auto* view = menuBar()->addMenu(tr("&View"));
     auto* refresh = view->addAction(tr("&Refresh (inspect this machine)"), m_snapshots, &SnapshotController::refresh);
     refresh->setShortcut(QKeySequence::Refresh);
+#ifdef STACKSCOPE_HAVE_MONITOR
+    auto* monitor = m_monitor->toggleViewAction();
+    monitor->setText(tr("&Monitor (VRAM, utilisation, temperature, power)"));
+    monitor->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    view->addAction(monitor);
+#endif
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About StackScope"), this, [this] {

@@ -11,6 +11,7 @@ class QStackedWidget;
 
 namespace stackscope::ui {
 
+class MonitorDock;
 class SystemPage;
 class VpocPage;
 
@@ -22,9 +23,13 @@ public:
     SnapshotController* snapshots() const { return m_snapshots; }
     SystemPage* systemPage() const { return m_systemPage; }
     VpocPage* vpocPage() const { return m_vpocPage; }
+    // Null when the build has no telemetry panel.
+    MonitorDock* monitorDock() const { return m_monitor; }
     // Adds a page to the list; later pages (Probes, VPOC, Training, Report) come in through here.
     void addPage(const QString& title, QWidget* page);
     QString statusText() const;
+    // Shows the page with this title (case-insensitive); false when there is none.
+    bool showPage(const QString& title);
 
 private:
     void createMenus();
@@ -37,6 +42,7 @@ private:
     QStackedWidget* m_pages;
     SystemPage* m_systemPage;
     VpocPage* m_vpocPage;
+    MonitorDock* m_monitor = nullptr;
     QLabel* m_status;
 };
 

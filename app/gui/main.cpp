@@ -25,11 +25,17 @@ int main(int argc, char** argv)
     QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
                                         QStringLiteral("Write a PNG of the window once the snapshot is shown, then quit (works with QT_QPA_PLATFORM=offscreen)."),
                                         QStringLiteral("FILE"));
+    QCommandLineOption pageOption(QStringLiteral("page"), QStringLiteral("Start on this page (System, Probes, VPOC)."), QStringLiteral("NAME"));
+    parser.addOption(pageOption);
     parser.addOption(snapshotOption);
     parser.addOption(screenshotOption);
     parser.process(app);
 
     stackscope::ui::MainWindow window;
+    if (parser.isSet(pageOption) && !window.showPage(parser.value(pageOption))) {
+        std::fprintf(stderr, "stackscope: no page named '%s'; use System, Probes or VPOC\n", qPrintable(parser.value(pageOption)));
+        return 2;
+    }
     const QString screenshot = parser.value(screenshotOption);
     if (!screenshot.isEmpty()) {
         QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&] {
