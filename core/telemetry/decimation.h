@@ -29,12 +29,23 @@ class MinMaxDecimator {
 public:
     MinMaxDecimator(TimeMs t0, TimeMs t1, int columns);
     void add(TimeMs t, double v);
+    // A run of points that all fall in one column, already summarised.
+    void addSummary(TimeMs t, double min, double max, double first, double last, std::size_t count);
+    // Whether [ta, tb] lies inside one column (so a block summary can stand for its points).
+    bool sameColumn(TimeMs ta, TimeMs tb);
     const std::vector<ColumnSpan>& spans() const { return m_spans; }
     std::vector<ColumnSpan> take() { return std::move(m_spans); }
 
 private:
+    // Column of t; points come in time order, so the column is found with one comparison against the
+    // cached column bounds and a division only when t enters a new column.
+    int columnFor(TimeMs t);
+
     TimeMs m_t0, m_t1;
     int m_columns;
+    int m_column = -1;
+    TimeMs m_columnStart = 0;
+    TimeMs m_columnEnd = 0; // first time of the next column
     std::vector<ColumnSpan> m_spans;
 };
 

@@ -1,6 +1,8 @@
 // RingSeries: push with trimming by age and count, indexed access, binary search on time.
 #include "core/telemetry/time_series.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace stackscope::telemetry {
@@ -14,6 +16,8 @@ RingSeries::RingSeries(TimeMs window, std::size_t capacity)
         throw std::invalid_argument("RingSeries window must be a positive number of milliseconds");
     m_times.resize(capacity);
     m_values.resize(capacity);
+    // Every block that can hold a retained point, plus the one being filled.
+    m_blocks.resize(capacity / kBlockPoints + 2);
 }
 
 void RingSeries::push(TimeMs t, double v)
@@ -36,12 +40,34 @@ void RingSeries::push(TimeMs t, double v)
     m_times[k] = t;
     m_values[k] = static_cast<float>(v);
     ++m_size;
+
+    BlockSummary& b = m_blocks[(m_pushed / kBlockPoints) % m_blocks.size()];
+    if (m_pushed % kBlockPoints == 0)
+        b = BlockSummary {};
+    const float f = m_values[k];
+    if (b.pushed == 0)
+        b.firstT = t;
+    b.lastT = t;
+    ++b.pushed;
+    if (!std::isnan(f)) {
+        if (b.count == 0) {
+            b.min = b.max = b.first = f;
+        } else {
+            b.min = std::min(b.min, f);
+            b.max = std::max(b.max, f);
+        }
+        b.last = f;
+        ++b.count;
+    }
+    ++m_pushed;
 }
 
 void RingSeries::clear()
 {
     m_head = 0;
     m_size = 0;
+    // Restart block alignment so no stale summary is ever read.
+    m_pushed = 0;
 }
 
 SeriesPoint RingSeries::at(std::size_t i) const

@@ -42,6 +42,39 @@ private Q_SLOTS:
         QCOMPARE(stackscope::telemetry::columnOf(t, t0, t1, columns), expected);
     }
 
+    void cachedColumnsMatchColumnOf_data()
+    {
+        QTest::addColumn<qint64>("t0");
+        QTest::addColumn<qint64>("t1");
+        QTest::addColumn<int>("columns");
+        QTest::newRow("even") << qint64(0) << qint64(100) << 10;
+        QTest::newRow("uneven") << qint64(7) << qint64(1000) << 13;
+        QTest::newRow("more columns than ms") << qint64(0) << qint64(5) << 8;
+        QTest::newRow("negative times") << qint64(-500) << qint64(-3) << 7;
+    }
+    void cachedColumnsMatchColumnOf()
+    {
+        // The decimator caches column bounds; one point per millisecond must land where columnOf says.
+        QFETCH(qint64, t0);
+        QFETCH(qint64, t1);
+        QFETCH(int, columns);
+        MinMaxDecimator d(t0, t1, columns);
+        std::vector<int> expected;
+        for (qint64 t = t0 - 2; t <= t1 + 2; ++t) {
+            d.add(t, double(t));
+            const int c = stackscope::telemetry::columnOf(t, t0, t1, columns);
+            if (c >= 0 && (expected.empty() || expected.back() != c))
+                expected.push_back(c);
+        }
+        QCOMPARE(int(d.spans().size()), int(expected.size()));
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const auto& s = d.spans()[i];
+            QCOMPARE(s.column, expected[i]);
+            QCOMPARE(stackscope::telemetry::columnOf(qint64(s.first), t0, t1, columns), s.column);
+            QCOMPARE(stackscope::telemetry::columnOf(qint64(s.last), t0, t1, columns), s.column);
+        }
+    }
+
     void minMax_data()
     {
         QTest::addColumn<Points>("points");
@@ -78,27 +111,48 @@ private Q_SLOTS:
         }
     }
 
+    void seriesMatchesVector_data()
+    {
+        QTest::addColumn<qint64>("t0");
+        QTest::addColumn<qint64>("t1");
+        QTest::addColumn<int>("columns");
+        // Ring of 1000 points after 2,500 pushes every 10 ms: retained 15,000..24,990, storage wrapped,
+        // and the oldest block partly trimmed. Few columns use block summaries, many use raw points.
+        QTest::newRow("all retained, 300 columns") << qint64(15000) << qint64(24990) << 300;
+        QTest::newRow("all retained, 7 columns") << qint64(15000) << qint64(24990) << 7;
+        QTest::newRow("wider than data, 3 columns") << qint64(0) << qint64(30000) << 3;
+        QTest::newRow("one column") << qint64(0) << qint64(30000) << 1;
+        QTest::newRow("inside, odd edges, 5 columns") << qint64(16333) << qint64(23777) << 5;
+        QTest::newRow("narrow, 300 columns") << qint64(20000) << qint64(21000) << 300;
+    }
     void seriesMatchesVector()
     {
-        // Decimating the ring buffer in place (binary search + wrap-around) gives what decimating a copy gives.
+        // Decimating the ring in place (binary search, wrap-around, block summaries) gives exactly what
+        // decimating a copy of its points gives.
+        QFETCH(qint64, t0);
+        QFETCH(qint64, t1);
+        QFETCH(int, columns);
         RingSeries ring(1'000'000, 1000);
         Points copy;
         for (int i = 0; i < 2500; ++i) {
-            const double v = std::sin(i * 0.05) * 10 + (i % 97 == 0 ? 50 : 0);
+            double v = std::sin(i * 0.05) * 10 + (i % 97 == 0 ? 50 : 0);
+            if (i % 131 == 0)
+                v = std::nan("");
             ring.push(i * 10, v);
         }
         for (std::size_t i = 0; i < ring.size(); ++i)
             copy.push_back(ring.at(i));
-        for (const auto& [t0, t1] : std::vector<std::pair<qint64, qint64>> {{15000, 24990}, {0, 30000}, {20000, 21000}}) {
-            const auto a = decimateSeries(ring, t0, t1, 300);
-            const auto b = decimateMinMax(copy, t0, t1, 300);
-            QCOMPARE(a.size(), b.size());
-            for (std::size_t i = 0; i < a.size(); ++i) {
-                QCOMPARE(a[i].column, b[i].column);
-                QCOMPARE(a[i].min, b[i].min);
-                QCOMPARE(a[i].max, b[i].max);
-                QCOMPARE(a[i].count, b[i].count);
-            }
+        const auto a = decimateSeries(ring, t0, t1, columns);
+        const auto b = decimateMinMax(copy, t0, t1, columns);
+        QCOMPARE(a.size(), b.size());
+        QVERIFY(!a.empty());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            QCOMPARE(a[i].column, b[i].column);
+            QCOMPARE(a[i].min, b[i].min);
+            QCOMPARE(a[i].max, b[i].max);
+            QCOMPARE(a[i].first, b[i].first);
+            QCOMPARE(a[i].last, b[i].last);
+            QCOMPARE(a[i].count, b[i].count);
         }
     }
 

@@ -6,6 +6,8 @@
 #include "core/telemetry/telemetry_store.h"
 
 #include <QColor>
+#include <QLineF>
+#include <QVector>
 #include <QWidget>
 
 #include <vector>
@@ -64,6 +66,8 @@ private:
     int m_columns = 1;
     telemetry::ValueRange m_range;
     int m_dragX = -1;
+    QVector<QLineF> m_lines; // reused between paints
+
 };
 
 } // namespace stackscope::ui
