@@ -22,6 +22,7 @@ function(stackscope_add_test)
   add_executable(${T_NAME} ${T_SOURCES})
   stackscope_warnings(${T_NAME})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS})
+  target_include_directories(${T_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
   target_compile_definitions(${T_NAME} PRIVATE
     STACKSCOPE_TEST_FIXTURES="${PROJECT_SOURCE_DIR}/tests/fixtures"
     STACKSCOPE_TEST_BINARY_DIR="${CMAKE_CURRENT_BINARY_DIR}")

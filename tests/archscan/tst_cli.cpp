@@ -4,6 +4,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "tests/common/cli_process.h"
+
 #include <QProcess>
 #include <QtTest>
 
@@ -11,23 +13,11 @@ using namespace archscan_test;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = stackscope::test::CliRun;
 
 Run runCli(const QStringList& args)
 {
-    QProcess p;
-    p.start(qEnvironmentVariable("STACKSCOPE_CLI"), QStringList {"archscan"} + args);
-    Run r;
-    if (!p.waitForFinished(60000))
-        return r;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return stackscope::test::runCli(QStringList {"archscan"} + args);
 }
 
 QString fx(const char* name) { return QString::fromStdString(fixture(name)); }

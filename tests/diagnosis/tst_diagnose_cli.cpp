@@ -1,27 +1,17 @@
 // `stackscope-cli diagnose` through QProcess: exit codes, messages, the JSON shape.
+#include "tests/common/cli_process.h"
+
 #include <QtTest>
 
 namespace {
 
 const QString kFixtures = QStringLiteral(STACKSCOPE_TEST_FIXTURES "/diagnosis");
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = stackscope::test::CliRun;
 
 Run runCli(const QStringList& args, const QByteArray& stdinData = {})
 {
-    QProcess p;
-    p.start(qEnvironmentVariable("STACKSCOPE_CLI"), QStringList {"diagnose"} + args);
-    if (!p.waitForStarted(10000))
-        return {};
-    if (!stdinData.isEmpty())
-        p.write(stdinData);
-    p.closeWriteChannel();
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return stackscope::test::runCli(QStringList {"diagnose"} + args, stdinData);
 }
 
 QStringList ruleIds(const QByteArray& json)

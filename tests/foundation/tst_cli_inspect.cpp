@@ -1,4 +1,6 @@
 // stackscope-cli inspect: exit codes, JSON, --root, --out, and starting without the torch module.
+#include "tests/common/cli_process.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,24 +10,11 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = stackscope::test::CliRun;
 
 Run runCli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(qEnvironmentVariable("STACKSCOPE_CLI"), args);
-    Run r;
-    if (!p.waitForFinished(60000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return stackscope::test::runCli(args, {}, env);
 }
 
 QString fixture(const char* root)

@@ -2,25 +2,16 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "tests/common/cli_process.h"
+
 #include <QProcess>
 #include <QtTest>
 
 class TestProbeCli : public QObject {
     Q_OBJECT
 private:
-    struct Run {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-    Run run(const QStringList& args)
-    {
-        QProcess p;
-        p.start(qEnvironmentVariable("STACKSCOPE_CLI"), args);
-        if (!p.waitForFinished(100000))
-            return {};
-        return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-    }
+    using Run = stackscope::test::CliRun;
+    Run run(const QStringList& args) { return stackscope::test::runCli(args); }
 
 private Q_SLOTS:
     void initTestCase()

@@ -1,4 +1,6 @@
 // stackscope-cli vpoc and sample-data through QProcess: exit codes, messages and JSON fields.
+#include "tests/common/cli_process.h"
+
 #include <QtTest/QtTest>
 
 #include <QJsonArray>
@@ -14,15 +16,12 @@ class TestVpocCli : public QObject {
 
     int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr)
     {
-        QProcess p;
-        p.start(m_cli, args);
-        if (!p.waitForFinished(120000))
-            return -1;
+        const auto r = stackscope::test::runCli(args);
         if (out)
-            *out = p.readAllStandardOutput();
+            *out = r.out;
         if (err)
-            *err = p.readAllStandardError();
-        return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+            *err = r.err;
+        return r.exitCode;
     }
 
 private Q_SLOTS:
