@@ -51,8 +51,8 @@ public:
         s.available = m_feed != nullptr;
         s.reason = m_feed ? MissingReason::Present : MissingReason::NotReported;
         s.detail = m_feed ? "figures pushed by this process's training code"
-                          : "only the process that trains can read its caching allocator; open the Training page "
-                            "of the StackScope GUI to see allocated/reserved/peak";
+                          : "only the process that trains can read its caching allocator: watch it in the "
+                            "StackScope process that runs the training (not in a separate monitor)";
         return s;
     }
 
