@@ -1,5 +1,6 @@
 // The op probes of the catalogue (core/probes/probe_catalogue.cpp), run inside the torch module:
 // each runs one op on a device and compares it with a float64 CPU reference.
+#include "core/torch/module_strings.h"
 #include "core/torch/probe_module_api.h"
 #include "core/torch/probe_runtime.h"
 
@@ -513,14 +514,6 @@ json runProbe(const json& request)
     return out;
 }
 
-char* duplicate(const std::string& s)
-{
-    char* p = static_cast<char*>(std::malloc(s.size() + 1));
-    if (p)
-        std::memcpy(p, s.c_str(), s.size() + 1);
-    return p;
-}
-
 } // namespace
 
 extern "C" char* stackscope_torch_run_probe(const char* request_json)
@@ -528,9 +521,9 @@ extern "C" char* stackscope_torch_run_probe(const char* request_json)
     try {
         const auto request = json::parse(request_json ? request_json : "{}");
         if (request.value("op", std::string()) == "devices")
-            return duplicate(listDevices().dump());
-        return duplicate(runProbe(request).dump());
+            return stackscope::torchmodule::mallocCopy(listDevices().dump());
+        return stackscope::torchmodule::mallocCopy(runProbe(request).dump());
     } catch (const std::exception& e) {
-        return duplicate(json {{"outcome", "error"}, {"message", std::string("probe request failed: ") + e.what()}}.dump());
+        return stackscope::torchmodule::mallocCopy(json {{"outcome", "error"}, {"message", std::string("probe request failed: ") + e.what()}}.dump());
     }
 }

@@ -1,4 +1,5 @@
 // libtorch module: what libtorch is loaded (version, build, BLAS backend), reported as JSON.
+#include "core/torch/module_strings.h"
 #include "core/torch/torch_module_api.h"
 
 #include <ATen/Context.h>
@@ -99,14 +100,6 @@ json collect()
     return out;
 }
 
-char* duplicate(const std::string& s)
-{
-    char* p = static_cast<char*>(std::malloc(s.size() + 1));
-    if (p)
-        std::memcpy(p, s.c_str(), s.size() + 1);
-    return p;
-}
-
 } // namespace
 
 extern "C" int stackscope_torch_abi(void)
@@ -117,9 +110,9 @@ extern "C" int stackscope_torch_abi(void)
 extern "C" char* stackscope_torch_info_json(void)
 {
     try {
-        return duplicate(collect().dump());
+        return stackscope::torchmodule::mallocCopy(collect().dump());
     } catch (const std::exception& e) {
-        return duplicate(json {{"error", std::string("libtorch query failed: ") + e.what()}}.dump());
+        return stackscope::torchmodule::mallocCopy(json {{"error", std::string("libtorch query failed: ") + e.what()}}.dump());
     }
 }
 
