@@ -96,7 +96,7 @@ private Q_SLOTS:
         QVERIFY(g.at(Quantity::Power).detail.find("nvidia") != std::string::npos);
         // No feed (the CLI): not reported, with the reason that only the training process can see it.
         QCOMPARE(g.at(Quantity::TorchAllocated).reason, MissingReason::NotReported);
-        QVERIFY(g.at(Quantity::TorchAllocated).detail.find("Training") != std::string::npos);
+        QVERIFY(g.at(Quantity::TorchAllocated).detail.find("training") != std::string::npos);
         for (Quantity q : kAllQuantities)
             QVERIFY2(g.at(q).present() || !g.at(q).detail.empty(), quantityKey(q));
         QCOMPARE(int(s.sources.size()), 2);
