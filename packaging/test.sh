@@ -10,8 +10,10 @@ cmake_args=(-DSTACKSCOPE_TESTS=ON)
 if [ "${1:-}" = "--sanitize" ]; then
   build=${STACKSCOPE_BUILD_DIR:-$top/build-asan}
   cmake_args+=(-DSTACKSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
-  # libtorch and the vendor runtimes are not built with ASan: leaks inside them are not ours.
-  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
+  # libtorch and the vendor runtimes are not built with ASan: leaks inside them are not ours. The
+  # probe tests inject a SIGSEGV and an out-of-memory into worker processes and check that the parent
+  # reports exactly those: ASan must let the signal through and return null for the huge allocation.
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:handle_segv=0:allocator_may_return_null=1}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 elif [ -n "${1:-}" ]; then
   echo "test.sh: unknown argument '$1'; use no argument, or --sanitize" >&2

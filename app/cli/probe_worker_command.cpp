@@ -1,6 +1,7 @@
 // `stackscope-cli probe-worker`: the child the probe runner starts; runs probes through the torch
 // module and speaks JSON lines on stdout (core/probes/probe_protocol.h). Not meant to be typed.
 #include "app/cli/command.h"
+#include "core/vpoc/gpu_self_check.h"
 
 #include "core/inspect/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
@@ -155,12 +156,17 @@ void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
                 injectProcessFault(opts->inject);
             const auto t0 = std::chrono::steady_clock::now();
             json result;
-            if (!findProbe(id))
+            if (!findProbe(id)) {
                 result = {{"outcome", "unsupported"}, {"message", fmt::format("no probe '{}' in the catalogue", id)}};
-            else if (!module.error.empty())
+            } else if (id == "stackscope_kernel") {
+                // StackScope's own kernel runs from its GPU module, not through libtorch.
+                const auto check = vpoc::runKernelSelfCheck(opts->device);
+                result = {{"outcome", check.outcome}, {"message", check.message}};
+            } else if (!module.error.empty()) {
                 result = {{"outcome", "error"}, {"message", module.error}};
-            else
+            } else {
                 result = call(module, {{"probe", id}, {"device", opts->device}, {"inject", inject ? opts->inject : ""}});
+            }
             std::fflush(stdout);
             std::fflush(stderr);
             result["type"] = "result";

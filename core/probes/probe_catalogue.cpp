@@ -51,6 +51,7 @@ const std::vector<ProbeSpec>& probeCatalogue()
         {"copy_d2h", "copy device to host", "256 MiB to host memory, bandwidth and equality", "exact", S::AnyDevice},
         {"peer_copy", "peer copy", "64 MiB from this GPU to the next one", "exact", S::MultiGpu},
         {"all_reduce", "all-reduce", "a sum over all GPUs by peer copies", "fp32", S::MultiGpu},
+        {"stackscope_kernel", "StackScope VPOC kernel", "one launch of StackScope's own VPOC kernel (CUDA or HIP module) on synthetic trades, equal to the CPU's profiles", "exact", S::GpuOnly},
         {"memory_stats", "memory allocated/reserved", "the caching allocator's allocated and reserved bytes while 64 MiB are held", "none", S::AnyDevice},
     };
     return c;
@@ -67,7 +68,7 @@ std::vector<std::string> probesForDevice(const std::string& device, const std::v
 {
     std::vector<std::string> out;
     for (const auto& p : probeCatalogue()) {
-        if (device == "cpu" && p.scope == ProbeScope::MultiGpu)
+        if (device == "cpu" && (p.scope == ProbeScope::MultiGpu || p.scope == ProbeScope::GpuOnly))
             continue;
         if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), p.id) == wanted.end())
             continue;

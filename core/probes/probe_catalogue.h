@@ -9,6 +9,7 @@ namespace stackscope {
 enum class ProbeScope {
     AnyDevice, // every GPU and the CPU
     MultiGpu,  // GPUs only, and only meaningful with two or more (unsupported with why otherwise)
+    GpuOnly,   // GPUs only (StackScope's own kernels)
 };
 
 struct DtypeTolerance {
