@@ -332,8 +332,11 @@ void VpocPage::run()
             if (!r.backendNote.empty())
                 text += QStringLiteral(" ") + QString::fromStdString(r.backendNote);
             m_status->setText(text);
-            if (m_sessions->rowCount() > 0)
+            if (m_sessions->rowCount() > 0) {
+                // The latest session is what a trader looks at first.
                 m_table->selectRow(m_sessions->rowCount() - 1);
+                m_table->scrollToBottom();
+            }
             Q_EMIT finished(true);
         });
 }
