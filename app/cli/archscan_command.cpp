@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
 #include <iostream>
 
 namespace stackscope::cli {
@@ -81,6 +82,13 @@ void addArchscanCommand(CLI::App& app, CommandContext& ctx)
             if (!isValidDeviceName(a))
                 throw UsageError(fmt::format("--arch {}: not an architecture name; write it like gfx1100, gfx90a:xnack- or sm_90 "
                                              "(rocminfo or nvidia-smi --query-gpu=compute_cap show yours)", a));
+        // A path the user named that does not exist is a typo, not a library without GPU code.
+        for (const auto& p : opts->paths) {
+            std::error_code ec;
+            if (!std::filesystem::exists(p, ec))
+                throw UsageError(fmt::format("{}: no such file or folder; give a library (.so), a program or a folder "
+                                             "such as /opt/rocm/lib/rocblas/library", p));
+        }
         const Snapshot s = inspectMachine(InspectOptions {});
         CoverageRequest req;
         req.paths = opts->paths;

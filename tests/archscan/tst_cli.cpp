@@ -42,6 +42,7 @@ private Q_SLOTS:
         QTest::newRow("trap") << QStringList {fx("rocblas-gfx110-trap/library"), "--arch", "gfx1100"} << 1;
         QTest::newRow("bad arch") << QStringList {fx("hipblaslt/library"), "--arch", "rx7900"} << 2;
         QTest::newRow("unknown option") << QStringList {"--frobnicate"} << 2;
+        QTest::newRow("missing path") << QStringList {"/nonexistent/libtorch_hip.so", "--arch", "gfx1100"} << 2;
     }
     void exitCodes()
     {
