@@ -1,5 +1,5 @@
 // NVIDIA GPUs, VRAM, compute capability and driver through NVML opened at run time.
-#include "core/inspect/dynamic_library.h"
+#include "core/inspect/vendor_abi.h"
 #include "core/inspect/file_facts.h"
 #include "core/inspect/runtime_sources.h"
 
@@ -9,28 +9,13 @@ namespace stackscope {
 
 namespace {
 
-// Layouts from nvml.h (stable ABI).
-struct NvmlMemory {
-    unsigned long long total;
-    unsigned long long free;
-    unsigned long long used;
-};
-struct NvmlPciInfo {
-    char busIdLegacy[16];
-    unsigned int domain;
-    unsigned int bus;
-    unsigned int device;
-    unsigned int pciDeviceId;
-    unsigned int pciSubSystemId;
-    char busId[32];
-};
-using NvmlDevice = void*;
+using namespace vendor;
 
 class NvmlSource : public RuntimeSource {
 public:
     void collect(Snapshot& s) override
     {
-        auto lib = DynamicLibrary::open(vendorLibraryCandidates("STACKSCOPE_NVML_LIBRARY", {"libnvidia-ml.so.1"}, false));
+        auto lib = DynamicLibrary::open(nvmlCandidates());
         auto status = lib.status("NVML");
         if (!lib.isLoaded()) {
             s.libraries.push_back(std::move(status));

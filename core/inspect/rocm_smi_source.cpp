@@ -1,5 +1,5 @@
 // AMD GPU names, VRAM and PCI addresses through rocm_smi_lib opened at run time.
-#include "core/inspect/dynamic_library.h"
+#include "core/inspect/vendor_abi.h"
 #include "core/inspect/runtime_sources.h"
 
 #include <cstdint>
@@ -9,16 +9,13 @@ namespace stackscope {
 
 namespace {
 
-constexpr int kRsmiMemTypeVram = 0;     // RSMI_MEM_TYPE_VRAM
-constexpr int kRsmiSwCompDriver = 0;    // RSMI_SW_COMP_DRIVER
+using namespace vendor;
 
 class RocmSmiSource : public RuntimeSource {
 public:
     void collect(Snapshot& s) override
     {
-        auto lib = DynamicLibrary::open(vendorLibraryCandidates(
-            "STACKSCOPE_ROCM_SMI_LIBRARY", {"librocm_smi64.so", "librocm_smi64.so.7", "librocm_smi64.so.6",
-                                            "librocm_smi64.so.5", "librocm_smi64.so.1"}, true));
+        auto lib = DynamicLibrary::open(rocmSmiCandidates());
         auto status = lib.status("rocm_smi");
         if (!lib.isLoaded()) {
             s.libraries.push_back(std::move(status));

@@ -1,5 +1,5 @@
 // NVML telemetry source: opened once with DynamicLibrary, initialised once, read every sample.
-#include "core/inspect/dynamic_library.h"
+#include "core/inspect/vendor_abi.h"
 #include "core/telemetry/telemetry_sources.h"
 
 #include <fmt/format.h>
@@ -8,30 +8,14 @@ namespace stackscope::telemetry {
 
 namespace {
 
-// Layouts and constants from nvml.h (stable ABI).
-struct NvmlMemory {
-    unsigned long long total;
-    unsigned long long free;
-    unsigned long long used;
-};
-struct NvmlUtilization {
-    unsigned int gpu;
-    unsigned int memory;
-};
-using NvmlDevice = void*;
-constexpr int kNvmlSuccess = 0;
-constexpr int kNvmlNotSupported = 3;
-constexpr int kNvmlNoPermission = 4;
-constexpr int kNvmlTemperatureGpu = 0;
-constexpr int kNvmlClockSm = 1;
-constexpr int kNvmlClockMem = 2;
+using namespace vendor;
 const char* const kSource = "NVML";
 
 class NvmlTelemetrySource : public TelemetrySource {
 public:
     NvmlTelemetrySource()
     {
-        m_lib = DynamicLibrary::open(vendorLibraryCandidates("STACKSCOPE_NVML_LIBRARY", {"libnvidia-ml.so.1"}, false));
+        m_lib = DynamicLibrary::open(nvmlCandidates());
         m_status.source = kSource;
         if (!m_lib.isLoaded()) {
             m_status.reason = MissingReason::LibraryNotLoaded;

@@ -1,5 +1,5 @@
 // rocm_smi telemetry source: opened once with DynamicLibrary, rsmi_init once, read every sample.
-#include "core/inspect/dynamic_library.h"
+#include "core/inspect/vendor_abi.h"
 #include "core/telemetry/telemetry_sources.h"
 
 #include <cstdint>
@@ -9,15 +9,9 @@ namespace stackscope::telemetry {
 
 namespace {
 
-// Constants from rocm_smi/rocm_smi.h.
-constexpr int kRsmiSuccess = 0;
-constexpr int kRsmiNotSupported = 2;
-constexpr int kRsmiPermission = 4;
-constexpr int kRsmiNotYetImplemented = 9;
-constexpr int kRsmiMemTypeVram = 0;
-constexpr std::uint32_t kRsmiTempTypeEdge = 0;
-constexpr std::uint32_t kRsmiTempTypeJunction = 1;
-constexpr int kRsmiTempCurrent = 0;
+using namespace vendor;
+
+// Our own code for "the library lacks this function".
 constexpr int kMissingSymbol = -1;
 const char* const kSource = "rocm_smi";
 
@@ -25,10 +19,7 @@ class RocmSmiTelemetrySource : public TelemetrySource {
 public:
     RocmSmiTelemetrySource()
     {
-        m_lib = DynamicLibrary::open(vendorLibraryCandidates(
-            "STACKSCOPE_ROCM_SMI_LIBRARY",
-            {"librocm_smi64.so", "librocm_smi64.so.7", "librocm_smi64.so.6", "librocm_smi64.so.5", "librocm_smi64.so.1"},
-            true));
+        m_lib = DynamicLibrary::open(rocmSmiCandidates());
         m_status.source = kSource;
         if (!m_lib.isLoaded()) {
             m_status.reason = MissingReason::LibraryNotLoaded;
