@@ -1,12 +1,15 @@
 // The System page and main window: recorded machines, a live inspection without the torch module,
 // and screenshots (written to the build folder, looked at by a person before a change lands).
+#include "core/archscan/arch_scan.h"
 #include "core/inspect/inspector.h"
 #include "ui/main_window.h"
+#include "ui/models/coverage_model.h"
 #include "ui/models/findings_model.h"
 #include "ui/models/stack_model.h"
 #include "ui/system/system_page.h"
 
 #include <QLabel>
+#include <QTabWidget>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -75,6 +78,34 @@ private Q_SLOTS:
         if (cards == 0)
             QVERIFY(page->findChild<QLabel*>(QStringLiteral("noGpuLabel")));
         saveScreenshot(window, QStringLiteral("system-") + root);
+    }
+
+    void coverageMatrix()
+    {
+        // A real scan of the checked-in Tensile fixture folders against the recorded AMD box's GPUs.
+        Snapshot s = *fixture("ubuntu2204-2x7900xt");
+        const std::string lib = STACKSCOPE_TEST_FIXTURES "/archscan/";
+        s.archCoverage = archscan::toJson(archscan::scanCoverage(
+            {lib + "rocblas/library", lib + "hipblaslt/library", lib + "rocblas-gfx110-trap/library"}, {"gfx1100", "gfx1036"}));
+        MainWindow window;
+        window.resize(1280, 820);
+        window.snapshots()->setSnapshot(std::make_shared<const Snapshot>(s), QStringLiteral("coverage test"));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* model = window.systemPage()->coverageModel();
+        QCOMPARE(model->rowCount(), 3);
+        QCOMPARE(model->devices(), (QStringList {"gfx1100", "gfx1036"}));
+        bool red = false;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            for (int c = CoverageModel::FIRST_DEVICE_COLUMN; c < model->columnCount(); ++c)
+                red = red || model->index(r, c).data(CoverageModel::VerdictRole).toString() == QStringLiteral("no");
+        }
+        QVERIFY(red); // the gfx110 trap folder does not cover gfx1100
+        QCOMPARE(model->index(0, CoverageModel::LibraryColumn).data().toString(), QStringLiteral("rocblas/library"));
+        auto* tabs = window.systemPage()->findChild<QTabWidget*>(QStringLiteral("stackTabs"));
+        QVERIFY(tabs);
+        tabs->setCurrentIndex(1);
+        saveScreenshot(window, QStringLiteral("system-coverage"));
     }
 
     void liveInspectionWithoutTorchModule()

@@ -3,6 +3,7 @@
 
 #include "ui/widgets/status_colors.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 namespace stackscope::ui {
@@ -12,6 +13,17 @@ QString str(const nlohmann::json& j, const char* key)
 {
     auto it = j.find(key);
     return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+// The file name, with its folder where the name alone says nothing ("rocblas/library", not "library").
+QString shortName(const QString& path)
+{
+    const QFileInfo info(path);
+    const QString name = info.fileName();
+    if (name.isEmpty())
+        return path;
+    if (name.contains(QLatin1Char('.')))
+        return name;
+    return info.dir().dirName() + QLatin1Char('/') + name;
 }
 } // namespace
 
@@ -88,7 +100,7 @@ QVariant CoverageModel::data(const QModelIndex& index, int role) const
     if (index.column() < FIRST_DEVICE_COLUMN) {
         if (role == Qt::DisplayRole || role == SortRole) {
             switch (index.column()) {
-            case LibraryColumn: return QFileInfo(r.path).fileName().isEmpty() ? r.path : QFileInfo(r.path).fileName();
+            case LibraryColumn: return shortName(r.path);
             case KindColumn: return r.kind;
             case TargetsColumn: return r.targets.size() > 6 ? tr("%1 targets").arg(r.targets.size()) : r.targets.join(QStringLiteral(" "));
             default: return {};
