@@ -160,6 +160,40 @@ bool drain(int fd, std::string& buf)
 }
 
 // Splits a worker's stderr into the text before the first probe and the text of each probe.
+// Waits up to timeoutMs for output on the child's open pipes and appends what arrived to `out` and
+// `err`, closing a side at end of file. False when poll itself fails.
+bool pollPipes(const ChildProcess& child, bool& outOpen, bool& errOpen, int timeoutMs, std::string& out, std::string& err)
+{
+    pollfd fds[2];
+    int n = 0;
+    if (outOpen)
+        fds[n++] = {child.out, POLLIN, 0};
+    if (errOpen)
+        fds[n++] = {child.err, POLLIN, 0};
+    if (::poll(fds, static_cast<nfds_t>(n), timeoutMs) < 0)
+        return errno == EINTR;
+    for (int i = 0; i < n; ++i) {
+        if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        if (fds[i].fd == child.out)
+            outOpen = drain(child.out, out);
+        else
+            errOpen = drain(child.err, err);
+    }
+    return true;
+}
+
+// Closes the child's pipes and waits for it; returns its wait status.
+int reap(ChildProcess& child)
+{
+    closeFd(child.out);
+    closeFd(child.err);
+    int status = 0;
+    while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
 class StderrSplitter {
 public:
     void append(const std::string& chunk)
@@ -338,41 +372,23 @@ private:
                 killGroup(child.pid);
                 killedForTimeout = true;
             }
-            pollfd fds[2];
-            int n = 0;
-            if (outOpen)
-                fds[n++] = {child.out, POLLIN, 0};
-            if (errOpen)
-                fds[n++] = {child.err, POLLIN, 0};
             const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
             const int timeoutMs = static_cast<int>(std::clamp<long long>(wait, 1, 100));
-            const int rc = ::poll(fds, static_cast<nfds_t>(n), timeoutMs);
-            if (rc < 0 && errno != EINTR)
+            if (!pollPipes(child, outOpen, errOpen, timeoutMs, outBuf, m_errChunk))
                 break;
-            for (int i = 0; i < n && rc > 0; ++i) {
-                if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                    continue;
-                if (fds[i].fd == child.err) {
-                    errOpen = drain(child.err, m_errChunk);
-                    stderrText.append(m_errChunk);
-                    m_errChunk.clear();
-                } else {
-                    outOpen = drain(child.out, outBuf);
-                    std::size_t nl;
-                    while ((nl = outBuf.find('\n')) != std::string::npos) {
-                        const std::string line = outBuf.substr(0, nl);
-                        outBuf.erase(0, nl + 1);
-                        handleLine(line);
-                    }
-                }
+            if (!m_errChunk.empty()) {
+                stderrText.append(m_errChunk);
+                m_errChunk.clear();
+            }
+            std::size_t nl;
+            while ((nl = outBuf.find('\n')) != std::string::npos) {
+                const std::string line = outBuf.substr(0, nl);
+                outBuf.erase(0, nl + 1);
+                handleLine(line);
             }
         }
         stderrText.finish();
-        closeFd(child.out);
-        closeFd(child.err);
-        int status = 0;
-        while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
-        }
+        const int status = reap(child);
         if (killedForCancel)
             return;
 
@@ -445,28 +461,10 @@ std::optional<json> queryDevices(const std::string& program, std::chrono::millis
             killGroup(child.pid);
             timedOut = true;
         }
-        pollfd fds[2];
-        int n = 0;
-        if (outOpen)
-            fds[n++] = {child.out, POLLIN, 0};
-        if (errOpen)
-            fds[n++] = {child.err, POLLIN, 0};
-        if (::poll(fds, static_cast<nfds_t>(n), 100) < 0 && errno != EINTR)
+        if (!pollPipes(child, outOpen, errOpen, 100, out, err))
             break;
-        for (int i = 0; i < n; ++i) {
-            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            if (fds[i].fd == child.out)
-                outOpen = drain(child.out, out);
-            else
-                errOpen = drain(child.err, err);
-        }
     }
-    closeFd(child.out);
-    closeFd(child.err);
-    int status = 0;
-    while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const int status = reap(child);
     std::size_t pos = 0, nl;
     while ((nl = out.find('\n', pos)) != std::string::npos) {
         auto msg = parseWorkerLine(out.substr(pos, nl - pos));
