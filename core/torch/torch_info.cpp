@@ -112,7 +112,9 @@ extern "C" char* stackscope_torch_info_json(void)
     try {
         return stackscope::torchmodule::mallocCopy(collect().dump());
     } catch (const std::exception& e) {
-        return stackscope::torchmodule::mallocCopy(json {{"error", std::string("libtorch query failed: ") + e.what()}}.dump());
+        return stackscope::torchmodule::mallocCopy(json {{"error", std::string("libtorch query failed: ") + e.what()
+                                          + "; rebuild StackScope against the libtorch you run (-DCMAKE_PREFIX_PATH=$(python3 -c "
+                                            "'import torch; print(torch.utils.cmake_prefix_path)'))"}}.dump());
     }
 }
 
