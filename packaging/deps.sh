@@ -5,7 +5,9 @@ set -euo pipefail
 required=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev libgl-dev libxkbcommon-dev libqt6opengl6-dev
           libfmt-dev nlohmann-json3-dev libcli11-dev libhowardhinnant-date-dev tzdata
-          zlib1g-dev libzstd-dev libarchive-dev)
+          zlib1g-dev libzstd-dev libarchive-dev
+          # packaging: man page, PNG icons, and the quick packaging test (validators, cpack's .deb)
+          help2man librsvg2-bin appstream desktop-file-utils dpkg-dev)
 # Optional parts: a missing one disables its feature, never the build.
 optional=(libtorch-dev hipcc libamdhip64-dev rocm-device-libs librocm-smi-dev clang libclang-rt-dev)
 
@@ -14,7 +16,8 @@ missing() {
   for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || out+=("$p")
   done
-  printf '%s\n' "${out[@]}"
+  # An empty list must print nothing (printf would print one empty line, read as one package "").
+  [ "${#out[@]}" -eq 0 ] || printf '%s\n' "${out[@]}"
 }
 
 sudo_cmd=()
