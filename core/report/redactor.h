@@ -50,6 +50,9 @@ public:
     static Redactor forMachine(const Snapshot& snapshot);
 
     std::string redact(std::string_view text);
+    // Exact overloads, so a std::string or a literal does not also match the json overload.
+    std::string redact(const std::string& text) { return redact(std::string_view(text)); }
+    std::string redact(const char* text) { return redact(std::string_view(text)); }
     // Strings, and keys (an env map's keys, a path-keyed map); numbers and booleans are kept.
     nlohmann::json redact(const nlohmann::json& document);
     // Through the JSON form, so the GUI can draw redacted pages for the screenshots.

@@ -1,0 +1,250 @@
+// `stackscope-cli report`: the support report of this machine (folder + zip), redacted unless --no-redact.
+#include "app/cli/command.h"
+
+#include "core/archscan/snapshot_coverage.h"
+#include "core/inspect/inspector.h"
+#include "core/probes/probe_runner.h"
+#include "core/probes/probe_variants.h"
+#include "core/diagnosis/diagnosis_json.h"
+#include "core/report/redactor.h"
+#include "core/report/report.h"
+#include "core/report/report_loader.h"
+#include "core/report/report_writer.h"
+#include "core/report/telemetry_summary.h"
+#include "core/snapshot/snapshot_json.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace stackscope::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::uint64_t kMaxInputBytes = 64ull * 1024 * 1024;
+
+std::string readInput(const fs::path& path, const std::string& option)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+        throw UsageError(fmt::format("{} {}: no such file; check the path", option, path.string()));
+    if (fs::file_size(path, ec) > kMaxInputBytes)
+        throw UsageError(fmt::format("{} {}: larger than 64 MiB; give the file StackScope wrote, not a data file",
+                                     option, path.string()));
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (!in && !in.eof())
+        throw UsageError(fmt::format("{} {}: cannot be read; check its permissions", option, path.string()));
+    return ss.str();
+}
+
+nlohmann::json readJsonInput(const fs::path& path, const std::string& option, const char* expected)
+{
+    try {
+        auto j = nlohmann::json::parse(readInput(path, option));
+        if (!j.is_object())
+            throw UsageError(fmt::format("{} {}: not a JSON object; give {}", option, path.string(), expected));
+        return j;
+    } catch (const nlohmann::json::parse_error& e) {
+        throw UsageError(fmt::format("{} {}: not valid JSON at byte {}; give {}", option, path.string(), e.byte, expected));
+    }
+}
+
+std::vector<std::string> readLines(const fs::path& path, const std::string& option)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(readInput(path, option));
+    std::string line;
+    while (std::getline(in, line))
+        lines.push_back(line);
+    return lines;
+}
+
+// The probe grid on this machine, as `stackscope-cli probe --json` writes it.
+nlohmann::json runProbes()
+{
+    ProbeRunner runner(ProbeRunOptions {});
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto records = runner.run();
+    nlohmann::json j;
+    j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    j["devices"] = nlohmann::json::array();
+    for (const auto& d : runner.devices())
+        j["devices"].push_back({{"id", d.id}, {"name", d.name}});
+    if (!runner.listError().empty())
+        j["device_list_error"] = runner.listError();
+    j["variants"] = nlohmann::json::array({toJson(ProbeVariant {})});
+    j["results"] = nlohmann::json::array();
+    std::size_t failures = 0;
+    for (const auto& r : records) {
+        j["results"].push_back(toJson(r));
+        failures += isFailure(r.outcome.outcome) ? 1 : 0;
+    }
+    j["failures"] = failures;
+    return j;
+}
+
+void addReportCommand(CLI::App& app, CommandContext& ctx)
+{
+    auto* cmd = app.add_subcommand(
+        "report", "Write a support report (report.html, report.md, report.json, logs) and its .zip; private facts are "
+                  "replaced by placeholders unless --no-redact");
+    struct Options {
+        std::string out;
+        bool noRedact = false;
+        std::string probes;
+        bool runProbes = false;
+        std::string vpoc;
+        std::string training;
+        std::vector<std::string> logs;
+        std::string snapshot;
+        std::string runDir = "stackscope-out";
+        bool noArchscan = false;
+        bool noTelemetry = false;
+    };
+    auto opts = std::make_shared<Options>();
+    cmd->add_option("--out", opts->out, "Folder in which stackscope-report-YYYYMMDD-HHMMSS/ and its .zip are written")
+        ->required();
+    cmd->add_flag("--no-redact", opts->noRedact,
+                  "Keep user and host names, home paths, addresses, GPU UUIDs and serials as they are");
+    auto* probes = cmd->add_option("--probes", opts->probes, "Probe results from `stackscope-cli probe --json` (a file)");
+    auto* run = cmd->add_flag("--run-probes", opts->runProbes, "Run the probe grid now (CPU and every GPU, baseline)");
+    probes->excludes(run);
+    cmd->add_option("--vpoc", opts->vpoc, "The last VPOC run: `stackscope-cli vpoc --json` output (a file)");
+    cmd->add_option("--training", opts->training,
+                    "The last training run: its folder (with model_metadata.json) or the model_metadata.json file");
+    cmd->add_option("--log", opts->logs, "A log file to include (repeatable; its last 2000 lines, redacted)");
+    cmd->add_option("--snapshot", opts->snapshot,
+                    "Report on a saved snapshot (stackscope-cli inspect --out FILE) instead of inspecting this machine");
+    cmd->add_option("--run-dir", opts->runDir,
+                    "Where packaging/run.sh left its outputs (probes.json, vpoc.json, training/); used for what is "
+                    "not given explicitly")
+        ->capture_default_str();
+    cmd->add_flag("--no-archscan", opts->noArchscan, "Skip the kernel coverage scan (arch_coverage is then null)");
+    cmd->add_flag("--no-telemetry", opts->noTelemetry, "Skip the short NVML/rocm_smi sample");
+    cmd->callback([opts, &ctx] {
+        report::ReportInputs in;
+        std::vector<std::string> used; // what went in, printed for the person
+        const fs::path runDir(opts->runDir);
+        std::error_code ec;
+        const bool haveRunDir = fs::is_directory(runDir, ec);
+        auto fromRunDir = [&](const char* name) -> std::optional<fs::path> {
+            if (!haveRunDir || !fs::is_regular_file(runDir / name, ec))
+                return std::nullopt;
+            return runDir / name;
+        };
+
+        // Inputs first: a wrong path fails at once, before the machine is inspected.
+        if (!opts->probes.empty()) {
+            in.probes = readJsonInput(opts->probes, "--probes", "the output of `stackscope-cli probe --json`");
+            used.push_back("probes from " + opts->probes);
+        } else if (!opts->runProbes) {
+            if (auto p = fromRunDir("probes.json")) {
+                in.probes = readJsonInput(*p, "--run-dir", "the output of `stackscope-cli probe --json`");
+                used.push_back("probes from " + p->string());
+            } else {
+                in.probesNote = "probes were not run for this report: give --probes FILE (stackscope-cli probe --json) "
+                                "or --run-probes";
+            }
+        }
+        if (!in.probes.is_null() && !in.probes.contains("results"))
+            throw UsageError("--probes: the file has no \"results\"; give the output of `stackscope-cli probe --json`");
+        if (!opts->vpoc.empty()) {
+            in.vpocRun = readJsonInput(opts->vpoc, "--vpoc", "the output of `stackscope-cli vpoc --json`");
+            used.push_back("VPOC run from " + opts->vpoc);
+        } else if (auto p = fromRunDir("vpoc.json")) {
+            in.vpocRun = readJsonInput(*p, "--run-dir", "the output of `stackscope-cli vpoc --json`");
+            used.push_back("VPOC run from " + p->string());
+        }
+        std::optional<fs::path> training;
+        if (!opts->training.empty()) {
+            training = fs::path(opts->training);
+            if (fs::is_directory(*training, ec))
+                *training /= "model_metadata.json";
+            if (!fs::is_regular_file(*training, ec))
+                throw UsageError(fmt::format("--training {}: no model_metadata.json there; give the training run's "
+                                             "output folder or its model_metadata.json",
+                                             opts->training));
+        } else if (haveRunDir && fs::is_regular_file(runDir / "training" / "model_metadata.json", ec)) {
+            training = runDir / "training" / "model_metadata.json";
+        }
+        if (training) {
+            in.trainingRun = readJsonInput(*training, "--training", "a model_metadata.json (stackscope.training/1)");
+            used.push_back("training run from " + training->string());
+        }
+        for (const auto& log : opts->logs) {
+            auto lines = readLines(log, "--log");
+            in.logLines.push_back(fmt::format("==> {} <==", log));
+            in.logLines.insert(in.logLines.end(), lines.begin(), lines.end());
+            used.push_back("log " + log);
+        }
+        if (opts->logs.empty() && haveRunDir) {
+            // run.sh keeps a step's stderr in <output>.err when the step failed: the most useful log there is.
+            for (const auto& entry : fs::directory_iterator(runDir, ec)) {
+                if (entry.path().extension() == ".err" && entry.is_regular_file(ec)) {
+                    auto lines = readLines(entry.path(), "--run-dir");
+                    in.logLines.push_back(fmt::format("==> {} <==", entry.path().string()));
+                    in.logLines.insert(in.logLines.end(), lines.begin(), lines.end());
+                    used.push_back("log " + entry.path().string());
+                }
+            }
+        }
+
+        if (!opts->snapshot.empty()) {
+            try {
+                auto loaded = report::loadReport(opts->snapshot);
+                in.snapshot = loaded.snapshot;
+            } catch (const report::ReportError& e) {
+                throw UsageError(fmt::format("--snapshot: {}", e.what()));
+            }
+            used.push_back("snapshot from " + opts->snapshot);
+        } else {
+            in.snapshot = inspectMachine(InspectOptions {});
+            if (!opts->noArchscan)
+                archscan::addArchCoverage(in.snapshot);
+        }
+        if (opts->runProbes) {
+            in.probes = runProbes();
+            used.push_back("probes run now");
+        }
+        in.telemetry = opts->noTelemetry
+                           ? nlohmann::json {{"available", false}, {"reason", "not sampled (--no-telemetry)"}}
+                           : report::sampleTelemetrySummary();
+
+        std::optional<report::Redactor> redactor;
+        if (!opts->noRedact)
+            redactor = report::Redactor::forMachine(in.snapshot);
+        nlohmann::json doc;
+        report::WrittenReport written;
+        try {
+            doc = report::buildReport(in, redactor ? &*redactor : nullptr);
+            written = report::writeReport(opts->out, doc, {}, std::chrono::system_clock::now());
+        } catch (const report::ReportError& e) {
+            throw UsageError(e.what());
+        }
+        for (const auto& u : used)
+            std::cout << "included: " << u << "\n";
+        if (in.probes.is_null())
+            std::cout << "note: " << in.probesNote << "\n";
+        std::cout << fmt::format("redaction: {}\n", redactor ? fmt::format("on, {} placeholder(s)", doc["redaction"]["replaced"].size())
+                                                            : std::string("OFF (--no-redact)"));
+        std::cout << "screenshots: not included (the GUI adds them: stackscope --report DIR)\n";
+        std::cout << "folder: " << written.folder << "\n";
+        std::cout << "zip: " << written.zip << "\n";
+        ctx.exitCode = ExitOk;
+    });
+}
+
+const CommandRegistration registration {"report", 70, &addReportCommand};
+
+} // namespace
+
+} // namespace stackscope::cli

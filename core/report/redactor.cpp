@@ -1,0 +1,459 @@
+// Redaction: literal names (user, host, home) and patterns (addresses, UUIDs, serials) scanned by hand, not
+// with std::regex, whose libstdc++ implementation recurses per character and overflows on long log lines.
+#include "core/report/redactor.h"
+
+#include "core/snapshot/snapshot_json.h"
+
+#include <fmt/format.h>
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdlib>
+
+namespace stackscope::report {
+
+namespace {
+
+bool isHex(char c)
+{
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+bool isWordChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (auto& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// Names that are not private and would break the report if replaced everywhere.
+bool isPublicName(const std::string& name)
+{
+    static const std::array<const char*, 8> kPublic {"root", "localhost", "localhost.localdomain", "nobody",
+                                                     "user", "ubuntu", "debian", "admin"};
+    const auto l = lower(name);
+    return l.size() < 2 || std::find(kPublic.begin(), kPublic.end(), l) != kPublic.end();
+}
+
+void addUnique(std::vector<std::string>& list, const std::string& value)
+{
+    if (!value.empty() && std::find(list.begin(), list.end(), value) == list.end())
+        list.push_back(value);
+}
+
+// Counts hex digits from `pos`; at most `max`.
+std::size_t hexRun(std::string_view s, std::size_t pos, std::size_t max = std::string_view::npos)
+{
+    std::size_t n = 0;
+    while (pos + n < s.size() && n < max && isHex(s[pos + n]))
+        ++n;
+    return n;
+}
+
+// groups of exactly these hex lengths separated by `sep`; returns the length matched or 0.
+std::size_t matchHexGroups(std::string_view s, std::size_t pos, std::initializer_list<std::size_t> lengths, char sep)
+{
+    std::size_t p = pos;
+    bool first = true;
+    for (auto len : lengths) {
+        if (!first) {
+            if (p >= s.size() || s[p] != sep)
+                return 0;
+            ++p;
+        }
+        first = false;
+        if (hexRun(s, p, len + 1) != len)
+            return 0;
+        p += len;
+    }
+    return p - pos;
+}
+
+bool boundaryAfter(std::string_view s, std::size_t end)
+{
+    return end >= s.size() || !isWordChar(s[end]);
+}
+
+// A 8-4-4-4-12 UUID (also the tail of GPU-... and MIG-...).
+std::size_t matchUuid(std::string_view s, std::size_t pos)
+{
+    return matchHexGroups(s, pos, {8, 4, 4, 4, 12}, '-');
+}
+
+std::size_t matchIpv4(std::string_view s, std::size_t pos, bool* isPublic)
+{
+    std::size_t p = pos;
+    std::array<int, 4> octets {};
+    for (int i = 0; i < 4; ++i) {
+        if (i > 0) {
+            if (p >= s.size() || s[p] != '.')
+                return 0;
+            ++p;
+        }
+        std::size_t n = 0;
+        int v = 0;
+        while (p + n < s.size() && n < 4 && isDigit(s[p + n])) {
+            v = v * 10 + (s[p + n] - '0');
+            ++n;
+        }
+        if (n == 0 || n > 3 || v > 255)
+            return 0;
+        octets[static_cast<std::size_t>(i)] = v;
+        p += n;
+    }
+    // A fifth number (1.2.3.4.5) is a version, not an address.
+    if (p < s.size() && (isWordChar(s[p]) || (s[p] == '.' && p + 1 < s.size() && isDigit(s[p + 1]))))
+        return 0;
+    *isPublic = octets[0] == 0 || octets[0] == 127 || (octets[0] == 255 && octets[3] == 255);
+    return p - pos;
+}
+
+// Full (8 groups) or compressed with "::" and at least three groups; "c10::add" and times are not addresses.
+std::size_t matchIpv6(std::string_view s, std::size_t pos, bool* isPublic)
+{
+    std::size_t p = pos;
+    int groups = 0;
+    bool compressed = false;
+    std::size_t lastGood = pos;
+    int groupsAtLastGood = 0;
+    bool compressedAtLastGood = false;
+    while (p < s.size()) {
+        const auto n = hexRun(s, p, 5);
+        if (n > 4)
+            return 0;
+        if (n > 0) {
+            ++groups;
+            p += n;
+            lastGood = p;
+            groupsAtLastGood = groups;
+            compressedAtLastGood = compressed;
+        }
+        if (p < s.size() && s[p] == ':') {
+            if (p + 1 < s.size() && s[p + 1] == ':') {
+                if (compressed)
+                    break;
+                compressed = true;
+                p += 2;
+                lastGood = p;
+                groupsAtLastGood = groups;
+                compressedAtLastGood = compressed;
+                continue;
+            }
+            if (n == 0)
+                break;
+            ++p;
+            continue;
+        }
+        break;
+    }
+    const std::size_t len = lastGood - pos;
+    if (len == 0 || !boundaryAfter(s, lastGood))
+        return 0;
+    // An IPv4 tail (::ffff:1.2.3.4) is left to the IPv4 pattern.
+    const bool ok = compressedAtLastGood ? groupsAtLastGood >= 3 : groupsAtLastGood == 8;
+    if (!ok)
+        return 0;
+    const std::string text(s.substr(pos, len));
+    *isPublic = text == "::1" || text == "::";
+    return len;
+}
+
+} // namespace
+
+PrivateFacts privateFactsOf(const Snapshot* snapshot)
+{
+    PrivateFacts f;
+    if (const passwd* pw = getpwuid(getuid())) {
+        if (pw->pw_name)
+            addUnique(f.userNames, pw->pw_name);
+        if (pw->pw_dir)
+            addUnique(f.homeDirs, pw->pw_dir);
+    }
+    for (const char* var : {"USER", "LOGNAME"}) {
+        if (const char* v = std::getenv(var))
+            addUnique(f.userNames, v);
+    }
+    if (const char* home = std::getenv("HOME"))
+        addUnique(f.homeDirs, home);
+    std::array<char, 256> host {};
+    if (gethostname(host.data(), host.size() - 1) == 0) {
+        const std::string h(host.data());
+        addUnique(f.hostNames, h);
+        if (const auto dot = h.find('.'); dot != std::string::npos)
+            addUnique(f.hostNames, h.substr(0, dot));
+    }
+    if (snapshot) {
+        if (snapshot->host.hostname) {
+            addUnique(f.hostNames, *snapshot->host.hostname);
+            if (const auto dot = snapshot->host.hostname->find('.'); dot != std::string::npos)
+                addUnique(f.hostNames, snapshot->host.hostname->substr(0, dot));
+        }
+        if (snapshot->access.user)
+            addUnique(f.userNames, *snapshot->access.user);
+        for (const char* var : {"HOME", "USER", "LOGNAME"}) {
+            if (auto it = snapshot->env.find(var); it != snapshot->env.end())
+                addUnique(std::string(var) == "HOME" ? f.homeDirs : f.userNames, it->second);
+        }
+    }
+    return f;
+}
+
+Redactor::Redactor(PrivateFacts facts)
+{
+    // Placeholders in the order given: the first user is <user>, the first host <host>.
+    auto add = [this](const std::vector<std::string>& list, const char* kind) {
+        for (const auto& v : list) {
+            std::string value = v;
+            while (value.size() > 1 && value.back() == '/')
+                value.pop_back();
+            if (std::string(kind) == "home" ? (value.size() < 2 || value == "/root") : isPublicName(value))
+                continue;
+            const auto before = m_entries.size();
+            placeholderFor(kind, value);
+            if (m_entries.size() > before)
+                m_entries.back().count = 0; // numbered now, listed once something is replaced
+            if (std::none_of(m_literals.begin(), m_literals.end(), [&](const auto& l) { return l.first == value; }))
+                m_literals.emplace_back(value, kind);
+        }
+    };
+    add(facts.homeDirs, "home");
+    add(facts.userNames, "user");
+    add(facts.hostNames, "host");
+    std::stable_sort(m_literals.begin(), m_literals.end(),
+                     [](const auto& x, const auto& y) { return x.first.size() > y.first.size(); });
+}
+
+Redactor Redactor::forMachine(const Snapshot& snapshot)
+{
+    return Redactor(privateFactsOf(&snapshot));
+}
+
+std::string Redactor::placeholderFor(const std::string& kind, const std::string& original)
+{
+    const auto key = std::make_pair(kind, kind == "host" || kind == "mac" || kind == "ip" || kind == "gpu-uuid"
+                                              ? lower(original)
+                                              : original);
+    if (auto it = m_index.find(key); it != m_index.end()) {
+        ++m_entries[it->second].count;
+        return m_entries[it->second].placeholder;
+    }
+    const int n = ++m_nextNumber[kind];
+    // The machine's own user, host and home read as <user>, <host>, <home>; numbered kinds always count.
+    const bool unnumbered = n == 1 && (kind == "user" || kind == "host" || kind == "home");
+    RedactionEntry e {kind, unnumbered ? fmt::format("<{}>", kind) : fmt::format("<{}-{}>", kind, n), 1};
+    m_index.emplace(key, m_entries.size());
+    m_entries.push_back(e);
+    return e.placeholder;
+}
+
+std::string Redactor::redactLiterals(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        // A placeholder from an earlier pass stays as it is (redacting twice changes nothing).
+        if (text[i] == '<') {
+            if (const auto close = text.find('>', i); close != std::string_view::npos && close - i < 32) {
+                const auto candidate = text.substr(i, close - i + 1);
+                if (std::any_of(m_entries.begin(), m_entries.end(),
+                                [&](const RedactionEntry& e) { return e.placeholder == candidate; })) {
+                    out += candidate;
+                    i = close + 1;
+                    continue;
+                }
+            }
+        }
+        bool replaced = false;
+        for (const auto& [literal, kind] : m_literals) {
+            if (literal.size() > text.size() - i)
+                continue;
+            const auto candidate = text.substr(i, literal.size());
+            const bool match = kind == "host" ? lower(candidate) == lower(literal) : candidate == literal;
+            if (!match)
+                continue;
+            const std::size_t end = i + literal.size();
+            // Names only as whole words ("al" must not eat "always"); a home path up to a path boundary.
+            const bool startOk = kind == "home" || i == 0 || !isWordChar(text[i - 1]);
+            const bool endOk = kind == "home" ? (end == text.size() || text[end] == '/' || !isWordChar(text[end]))
+                                              : (end == text.size() || !isWordChar(text[end]));
+            // A host name such as "gpu" inside "gpu-box" is still a word; a user name joined by '-' too.
+            if (!startOk || !endOk)
+                continue;
+            out += placeholderFor(kind, std::string(literal));
+            i = end;
+            replaced = true;
+            break;
+        }
+        if (!replaced) {
+            out += text[i];
+            ++i;
+        }
+    }
+    return out;
+}
+
+std::string Redactor::redactPatterns(const std::string& s)
+{
+    std::string out;
+    out.reserve(s.size());
+    std::size_t i = 0;
+    const std::string_view v(s);
+    while (i < s.size()) {
+        const bool atBoundary = i == 0 || !isWordChar(s[i - 1]);
+        std::size_t len = 0;
+        std::string kind;
+        std::string prefix; // kept before the placeholder (the "/home/" of a path)
+        bool keep = false;
+        if (atBoundary) {
+            // /home/NAME: NAME is a user.
+            if (s.compare(i, 6, "/home/") == 0) {
+                std::size_t n = 0;
+                while (i + 6 + n < s.size() && s[i + 6 + n] != '/' && s[i + 6 + n] != '"' && s[i + 6 + n] != '\''
+                       && !std::isspace(static_cast<unsigned char>(s[i + 6 + n])) && s[i + 6 + n] != ':')
+                    ++n;
+                if (n > 0 && s[i + 6] != '<') {
+                    out += "/home/";
+                    out += placeholderFor("user", s.substr(i + 6, n));
+                    i += 6 + n;
+                    continue;
+                }
+            }
+            if ((s.compare(i, 4, "GPU-") == 0 || s.compare(i, 4, "MIG-") == 0) && (len = matchUuid(v, i + 4)) > 0
+                && boundaryAfter(v, i + 4 + len)) {
+                len += 4;
+                kind = "gpu-uuid";
+            } else if ((len = matchUuid(v, i)) > 0 && boundaryAfter(v, i + len)) {
+                kind = "gpu-uuid";
+            } else if ((len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2, 2, 2}, '-')) > 0 && boundaryAfter(v, i + len)) {
+                kind = "serial"; // PCI device serial number (lspci "Device Serial Number")
+            } else if (((len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2}, ':')) > 0
+                        || (len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2}, '-')) > 0)
+                       && boundaryAfter(v, i + len) && (i + len >= s.size() || s[i + len] != ':')) {
+                kind = "mac";
+                keep = s.compare(i, len, "00:00:00:00:00:00") == 0;
+            } else if (hexRun(v, i, 33) == 32 && boundaryAfter(v, i + 32)) {
+                len = 32;
+                kind = "gpu-uuid";
+            } else if (hexRun(v, i, 17) == 16 && boundaryAfter(v, i + 16)) {
+                const auto t = s.substr(i, 16);
+                const bool letters = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+                const bool digits = std::any_of(t.begin(), t.end(), [](char c) { return isDigit(c); });
+                if (letters && digits) {
+                    len = 16;
+                    kind = "serial";
+                } else {
+                    len = 0;
+                }
+            }
+            if (len == 0 && isDigit(s[i]) && (i == 0 || s[i - 1] != '.')) {
+                bool isPublic = false;
+                if ((len = matchIpv4(v, i, &isPublic)) > 0) {
+                    kind = "ip";
+                    keep = isPublic;
+                }
+            }
+            if (len == 0 && (isHex(s[i]) || s[i] == ':') && (i == 0 || s[i - 1] != ':')) {
+                bool isPublic = false;
+                if ((len = matchIpv6(v, i, &isPublic)) > 0) {
+                    kind = "ip";
+                    keep = isPublic;
+                }
+            }
+        }
+        if (len > 0) {
+            const auto original = s.substr(i, len);
+            out += prefix;
+            out += keep ? original : placeholderFor(kind, original);
+            i += len;
+            continue;
+        }
+        out += s[i];
+        ++i;
+    }
+    return out;
+}
+
+std::string Redactor::redact(std::string_view text)
+{
+    return redactPatterns(redactLiterals(text));
+}
+
+std::string Redactor::redactWholeValue(const std::string& keyName, const std::string& value)
+{
+    const auto k = lower(keyName);
+    if (value.empty() || value.front() == '<')
+        return redact(value);
+    if (k.find("uuid") != std::string::npos)
+        return placeholderFor("gpu-uuid", value);
+    if (k.find("serial") != std::string::npos || k.find("unique_id") != std::string::npos)
+        return placeholderFor("serial", value);
+    return redact(value);
+}
+
+nlohmann::json Redactor::redactValue(const nlohmann::json& value, const std::string& keyName, int depth)
+{
+    // The loader caps depth at 64; a document built in memory can be deeper, so recursion stops here too.
+    if (depth > 256)
+        return "<redacted: nested too deep>";
+    if (value.is_string())
+        return redactWholeValue(keyName, value.get<std::string>());
+    if (value.is_array()) {
+        auto out = nlohmann::json::array();
+        for (const auto& item : value)
+            out.push_back(redactValue(item, keyName, depth + 1));
+        return out;
+    }
+    if (value.is_object()) {
+        auto out = nlohmann::json::object();
+        for (auto it = value.begin(); it != value.end(); ++it)
+            out[redact(it.key())] = redactValue(it.value(), it.key(), depth + 1);
+        return out;
+    }
+    return value;
+}
+
+nlohmann::json Redactor::redact(const nlohmann::json& document)
+{
+    return redactValue(document, "", 0);
+}
+
+Snapshot Redactor::redact(const Snapshot& snapshot)
+{
+    return snapshotFromJson(redact(toJson(snapshot)));
+}
+
+std::vector<RedactionEntry> Redactor::replaced() const
+{
+    std::vector<RedactionEntry> out;
+    for (const auto& e : m_entries) {
+        if (e.count > 0)
+            out.push_back(e);
+    }
+    return out;
+}
+
+nlohmann::json Redactor::replacedJson() const
+{
+    auto out = nlohmann::json::array();
+    for (const auto& e : replaced())
+        out.push_back({{"kind", e.kind}, {"placeholder", e.placeholder}, {"count", e.count}});
+    return out;
+}
+
+} // namespace stackscope::report

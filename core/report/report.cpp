@@ -1,0 +1,524 @@
+// Builds the report document from its inputs (redacted unless told not to) and renders it as Markdown and HTML.
+#include "core/report/report.h"
+
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_json.h"
+#include "core/inspect/inspector.h"
+#include "core/snapshot/snapshot_json.h"
+#include "core/util/build_info.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace stackscope::report {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kMaxLogLines = 2000;
+constexpr std::size_t kMaxLogLineBytes = 4096;
+constexpr std::size_t kMaxVpocSessions = 20;
+
+std::string str(const json& j, const char* key, const std::string& fallback = "")
+{
+    if (!j.is_object())
+        return fallback;
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null())
+        return fallback;
+    if (it->is_string())
+        return it->get<std::string>();
+    return it->dump();
+}
+
+const json& at(const json& j, const char* key)
+{
+    static const json null;
+    if (!j.is_object())
+        return null;
+    auto it = j.find(key);
+    return it == j.end() ? null : *it;
+}
+
+// The VPOC run without per-level profiles: the options, counts and the last sessions' levels.
+json trimVpoc(const json& v)
+{
+    if (!v.is_object())
+        return nullptr;
+    json out = json::object();
+    for (const char* key : {"backend", "backend_note", "options", "rows", "outside_sessions", "skipped", "extra_columns",
+                            "wall_seconds", "seconds"}) {
+        if (v.contains(key))
+            out[key] = v[key];
+    }
+    const auto& sessions = at(v, "sessions");
+    if (sessions.is_array()) {
+        out["session_count"] = sessions.size();
+        auto kept = json::array();
+        const std::size_t first = sessions.size() > kMaxVpocSessions ? sessions.size() - kMaxVpocSessions : 0;
+        for (std::size_t i = first; i < sessions.size(); ++i) {
+            json s = sessions[i];
+            if (s.is_object())
+                s.erase("profile");
+            kept.push_back(std::move(s));
+        }
+        out["sessions"] = std::move(kept);
+        out["sessions_note"] = first > 0 ? fmt::format("the last {} of {} sessions", kMaxVpocSessions, sessions.size())
+                                         : std::string("all sessions");
+    }
+    return out;
+}
+
+// model_metadata.json ("stackscope.training/1"): the configuration, epochs and best values.
+json trimTraining(const json& t)
+{
+    if (!t.is_object())
+        return nullptr;
+    json out = json::object();
+    for (const char* key : {"schema", "status", "config", "features", "target", "data", "versions", "devices", "epochs",
+                            "best_epoch", "best_val_loss"}) {
+        if (t.contains(key))
+            out[key] = t[key];
+    }
+    return out;
+}
+
+std::vector<std::string> trimLogs(const std::vector<std::string>& lines)
+{
+    const std::size_t first = lines.size() > kMaxLogLines ? lines.size() - kMaxLogLines : 0;
+    std::vector<std::string> out;
+    for (std::size_t i = first; i < lines.size(); ++i) {
+        auto l = lines[i];
+        if (l.size() > kMaxLogLineBytes)
+            l = l.substr(0, kMaxLogLineBytes) + " [cut]";
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+std::string firstLine(const std::string& s, std::size_t max = 200)
+{
+    auto line = s.substr(0, s.find('\n'));
+    if (line.size() > max)
+        line = line.substr(0, max) + "...";
+    return line;
+}
+
+std::string bytesText(const json& v)
+{
+    if (!v.is_number())
+        return "?";
+    return fmt::format("{:.1f} GiB", v.get<double>() / (1024.0 * 1024.0 * 1024.0));
+}
+
+bool isFailureName(const std::string& outcome)
+{
+    return outcome == "error" || outcome == "crash" || outcome == "hang" || outcome == "wrong";
+}
+
+std::string escapeHtml(const std::string& s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+// Markdown table cells: pipes and newlines would break the table.
+std::string cell(const std::string& s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n' || c == '\r')
+            out += ' ';
+        else
+            out += c;
+    }
+    return out;
+}
+
+// The rows both renderings share: label, value.
+std::vector<std::pair<std::string, std::string>> stackRows(const json& s)
+{
+    std::vector<std::pair<std::string, std::string>> rows;
+    const auto& host = at(s, "host");
+    rows.emplace_back("OS", fmt::format("{} (kernel {})", str(host, "os", "?"), str(host, "kernel", "?")));
+    const auto& rocm = at(s, "rocm");
+    std::string installs;
+    if (at(rocm, "installs").is_array()) {
+        for (const auto& i : at(rocm, "installs"))
+            installs += fmt::format("{}{} {}", installs.empty() ? "" : ", ", str(i, "path"), str(i, "version", "?"));
+    }
+    rows.emplace_back("ROCm installs", installs.empty() ? "none found" : installs);
+    rows.emplace_back("HIP runtime / driver",
+                      fmt::format("{} / {}", str(rocm, "hip_runtime_version", "-"), str(rocm, "hip_driver_version", "-")));
+    rows.emplace_back("amdgpu driver", str(rocm, "amdgpu_driver_version", "-"));
+    const auto& cuda = at(s, "cuda");
+    rows.emplace_back("NVIDIA driver / CUDA", fmt::format("{} / driver CUDA {} / runtime {}", str(cuda, "driver_version", "-"),
+                                                          str(cuda, "cuda_driver_version", "-"),
+                                                          str(cuda, "runtime_version", "-")));
+    const auto& torch = at(s, "torch");
+    std::string archs;
+    if (at(torch, "arch_list").is_array()) {
+        for (const auto& a : at(torch, "arch_list"))
+            archs += (archs.empty() ? "" : " ") + (a.is_string() ? a.get<std::string>() : a.dump());
+    }
+    rows.emplace_back("PyTorch", fmt::format("{} ({} built with {}), BLAS {}, archs [{}]", str(torch, "version", "not found"),
+                                             str(torch, "backend", "?"), str(torch, "built_with", "?"),
+                                             str(torch, "blas_backend", "?"), archs));
+    const auto& access = at(s, "access");
+    std::string groups;
+    if (at(access, "user_groups").is_array()) {
+        for (const auto& g : at(access, "user_groups"))
+            groups += (groups.empty() ? "" : " ") + (g.is_string() ? g.get<std::string>() : g.dump());
+    }
+    const auto& kfd = at(access, "kfd");
+    rows.emplace_back("Access", fmt::format("user {} groups [{}]; /dev/kfd {}", str(access, "user", "?"), groups,
+                                            !kfd.is_object()                ? "?"
+                                            : !at(kfd, "exists").is_boolean() || !at(kfd, "exists").get<bool>()
+                                                ? "missing"
+                                                : (at(kfd, "read_write") == json(true) ? "read-write" : "not read-write")));
+    if (at(s, "libraries").is_array()) {
+        for (const auto& l : at(s, "libraries")) {
+            const bool loaded = at(l, "loaded") == json(true);
+            std::string detail = loaded ? str(l, "path", "loaded") : "not loaded";
+            if (!str(l, "error").empty())
+                detail += ": " + firstLine(str(l, "error"));
+            else if (!loaded && at(l, "tried").is_array() && !at(l, "tried").empty())
+                detail += ": " + firstLine(str(at(l, "tried").back(), "error"));
+            rows.emplace_back(str(l, "component", "library"), detail);
+        }
+    }
+    return rows;
+}
+
+std::vector<json> failingProbes(const json& report)
+{
+    std::vector<json> out;
+    const auto& results = at(at(report, "probes"), "results");
+    if (!results.is_array())
+        return out;
+    for (const auto& r : results) {
+        if (isFailureName(str(r, "outcome")))
+            out.push_back(r);
+    }
+    return out;
+}
+
+std::string fixStatus(const json& fix)
+{
+    if (at(fix, "diagnostic") == json(true) || !at(fix, "env").is_object() || at(fix, "env").empty())
+        return "";
+    if (at(fix, "verified") == json(true))
+        return " (verified here)";
+    if (at(fix, "verified") == json(false))
+        return " (did not work here)";
+    return " (not verified)";
+}
+
+std::string redactionSummary(const json& report)
+{
+    const auto& r = at(report, "redaction");
+    if (at(r, "enabled") != json(true))
+        return "OFF: this report contains user, host and device names as found";
+    std::string list;
+    if (at(r, "replaced").is_array()) {
+        for (const auto& e : at(r, "replaced"))
+            list += fmt::format("{}{} {} x{}", list.empty() ? "" : ", ", str(e, "kind"), str(e, "placeholder"),
+                                str(e, "count"));
+    }
+    return "on: " + (list.empty() ? std::string("nothing private was found") : list);
+}
+
+} // namespace
+
+std::string base64Encode(const std::string& bytes)
+{
+    static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    std::size_t i = 0;
+    for (; i + 2 < bytes.size(); i += 3) {
+        const unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8)
+                           | static_cast<unsigned char>(bytes[i + 2]);
+        out += kAlphabet[(v >> 18) & 63];
+        out += kAlphabet[(v >> 12) & 63];
+        out += kAlphabet[(v >> 6) & 63];
+        out += kAlphabet[v & 63];
+    }
+    if (i + 1 == bytes.size()) {
+        const unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+        out += kAlphabet[(v >> 18) & 63];
+        out += kAlphabet[(v >> 12) & 63];
+        out += "==";
+    } else if (i + 2 == bytes.size()) {
+        const unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8);
+        out += kAlphabet[(v >> 18) & 63];
+        out += kAlphabet[(v >> 12) & 63];
+        out += kAlphabet[(v >> 6) & 63];
+        out += '=';
+    }
+    return out;
+}
+
+json recomputeFindings(const Snapshot& snapshot, const json& probes, const std::vector<std::string>& logLines)
+{
+    DiagnosisInput input;
+    input.snapshot = &snapshot;
+    const auto& results = at(probes, "results");
+    if (results.is_array()) {
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            try {
+                input.probes.push_back(probeOutcomeFromJson(results[i]));
+            } catch (const std::exception& e) {
+                throw ReportError(fmt::format("probes.results[{}]: {}; the probe results are not from "
+                                              "`stackscope-cli probe --json`, give that file instead",
+                                              i, e.what()));
+            }
+        }
+    }
+    if (!logLines.empty()) {
+        std::string text;
+        for (const auto& l : logLines)
+            text += l + "\n";
+        input.logs.push_back({"report logs", std::move(text)});
+    }
+    return findingsToJson(diagnose(input))["findings"];
+}
+
+ProbeSet probeSetOf(const json& probes)
+{
+    ProbeSet set;
+    const auto& results = at(probes, "results");
+    if (results.is_array()) {
+        for (const auto& r : results) {
+            const auto id = str(r, "probe");
+            if (!id.empty() && std::find(set.probeIds.begin(), set.probeIds.end(), id) == set.probeIds.end())
+                set.probeIds.push_back(id);
+            const auto dev = str(r, "device");
+            if (!dev.empty() && std::find(set.devices.begin(), set.devices.end(), dev) == set.devices.end())
+                set.devices.push_back(dev);
+        }
+    }
+    const auto& variants = at(probes, "variants");
+    if (variants.is_array()) {
+        for (const auto& v : variants) {
+            if (v.is_object() && at(v, "name").is_string())
+                set.variants.push_back({{"name", v["name"]}, {"env", at(v, "env").is_object() ? v["env"] : json::object()}});
+        }
+    }
+    return set;
+}
+
+json buildReport(const ReportInputs& in, Redactor* redactor)
+{
+    json r = json::object();
+    r["schema"] = kReportSchema;
+    r["version"] = buildDescription();
+    r["created_at"] = nowIsoUtc();
+
+    // Findings come from the unredacted facts (rules may match a path), then go through the redactor.
+    const auto logs = trimLogs(in.logLines);
+    json findings = recomputeFindings(in.snapshot, in.probes, logs);
+
+    json snapshot = toJson(in.snapshot);
+    json probes = in.probes.is_null() ? json(nullptr) : in.probes;
+    json logsJson = logs;
+    json vpoc = trimVpoc(in.vpocRun);
+    json training = trimTraining(in.trainingRun);
+    json telemetry = in.telemetry;
+    std::string probesNote = in.probes.is_null() && in.probesNote.empty()
+                                 ? std::string("no probe results: give --probes FILE (stackscope-cli probe --json) or --run-probes")
+                                 : in.probesNote;
+    if (redactor) {
+        snapshot = redactor->redact(snapshot);
+        probes = redactor->redact(probes);
+        logsJson = redactor->redact(logsJson);
+        vpoc = redactor->redact(vpoc);
+        training = redactor->redact(training);
+        telemetry = redactor->redact(telemetry);
+        findings = redactor->redact(findings);
+        probesNote = redactor->redact(probesNote);
+    }
+    r["snapshot"] = snapshot;
+    r["probes"] = probes;
+    r["probes_note"] = probesNote;
+    r["findings"] = findings;
+    r["arch_coverage"] = snapshot.is_object() && snapshot.contains("arch_coverage") ? snapshot["arch_coverage"] : json(nullptr);
+    r["vpoc"] = vpoc;
+    r["training"] = training;
+    r["telemetry"] = telemetry;
+    r["logs"] = logsJson;
+    r["redaction"] = {{"enabled", redactor != nullptr},
+                      {"replaced", redactor ? redactor->replacedJson() : json::array()},
+                      {"note", redactor ? "user and host names, home paths, IP and MAC addresses, GPU UUIDs and serials "
+                                          "are replaced by placeholders; the same original has the same placeholder "
+                                          "everywhere"
+                                        : "redaction was turned off (--no-redact)"}};
+    return r;
+}
+
+std::string reportMarkdown(const json& report)
+{
+    const auto& s = at(report, "snapshot");
+    std::string md;
+    md += "## StackScope support report\n\n";
+    md += fmt::format("StackScope {}, created {}. Redaction {}.\n\n", str(report, "version", "?"),
+                      str(report, "created_at", "?"), redactionSummary(report));
+    md += "### GPUs\n\n";
+    const auto& gpus = at(s, "gpus");
+    if (!gpus.is_array() || gpus.empty()) {
+        md += "No GPU found.\n\n";
+    } else {
+        md += "| # | GPU | arch | VRAM | driver |\n|---|---|---|---|---|\n";
+        for (const auto& g : gpus)
+            md += fmt::format("| {} | {} | {} | {} | {} |\n", str(g, "index"), cell(str(g, "name")), cell(str(g, "arch", "?")),
+                              bytesText(at(g, "vram_total_bytes")), cell(str(g, "driver_version", "-")));
+        md += "\n";
+    }
+    md += "### Stack\n\n";
+    for (const auto& [label, value] : stackRows(s))
+        md += fmt::format("- **{}**: {}\n", label, value);
+    md += "\n### Failing probes\n\n";
+    const auto failing = failingProbes(report);
+    if (at(report, "probes").is_null()) {
+        md += str(report, "probes_note", "No probe results.") + "\n\n";
+    } else if (failing.empty()) {
+        md += fmt::format("None: {} results, all ok or unsupported.\n\n", at(at(report, "probes"), "results").size());
+    } else {
+        md += "| probe | device | variant | outcome | message |\n|---|---|---|---|---|\n";
+        for (const auto& p : failing)
+            md += fmt::format("| {} | {} | {} | {} | {} |\n", cell(str(p, "probe")), cell(str(p, "device")),
+                              cell(str(p, "variant")), cell(str(p, "outcome")), cell(firstLine(str(p, "message"))));
+        md += "\n";
+    }
+    md += "### Findings\n\n";
+    const auto& findings = at(report, "findings");
+    const auto& checks = at(s, "findings");
+    if ((!findings.is_array() || findings.empty()) && (!checks.is_array() || checks.empty()))
+        md += "No rule matched.\n";
+    if (findings.is_array()) {
+        for (const auto& f : findings) {
+            md += fmt::format("- **[{}] {}**: {} (confidence {})\n  - cause: {}\n", str(f, "severity"), str(f, "rule"),
+                              str(f, "title"), str(f, "confidence"), firstLine(str(f, "cause"), 400));
+            int n = 1;
+            if (at(f, "fixes").is_array()) {
+                for (const auto& fix : at(f, "fixes"))
+                    md += fmt::format("  - fix {}: {}{}\n", n++, str(fix, "text"), fixStatus(fix));
+            }
+        }
+    }
+    if (checks.is_array()) {
+        for (const auto& f : checks) {
+            md += fmt::format("- **[{}] {}**: {}\n", str(f, "severity"), str(f, "id"), str(f, "title"));
+            if (!str(f, "fix").empty())
+                md += fmt::format("  - fix: {}\n", firstLine(str(f, "fix"), 400));
+        }
+    }
+    return md;
+}
+
+std::string reportHtml(const json& report, const std::vector<ReportImage>& images)
+{
+    const auto& s = at(report, "snapshot");
+    auto e = [](const std::string& t) { return escapeHtml(t); };
+    std::string h;
+    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>StackScope support report</title>\n"
+         "<style>body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}table{border-collapse:collapse;"
+         "margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left;vertical-align:top}"
+         "th{background:#eee}.error{color:#b00020}.warning{color:#a66000}pre{background:#f4f4f4;padding:1em;"
+         "overflow:auto;max-height:40em}img{max-width:100%;border:1px solid #ccc}figure{margin:1em 0}</style>\n"
+         "</head><body>\n";
+    h += "<h1>StackScope support report</h1>\n";
+    h += fmt::format("<p>StackScope {}, created {}.</p>\n<p>Redaction {}.</p>\n", e(str(report, "version", "?")),
+                     e(str(report, "created_at", "?")), e(redactionSummary(report)));
+    h += "<h2>GPUs</h2>\n<table><tr><th>#</th><th>GPU</th><th>arch</th><th>VRAM</th><th>driver</th><th>PCI</th></tr>\n";
+    if (at(s, "gpus").is_array()) {
+        for (const auto& g : at(s, "gpus"))
+            h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                             e(str(g, "index")), e(str(g, "name")), e(str(g, "arch", "?")),
+                             e(bytesText(at(g, "vram_total_bytes"))), e(str(g, "driver_version", "-")),
+                             e(str(g, "pci_bus", "-")));
+    }
+    h += "</table>\n<h2>Stack</h2>\n<table>\n";
+    for (const auto& [label, value] : stackRows(s))
+        h += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", e(label), e(value));
+    h += "</table>\n<h2>Probes</h2>\n";
+    const auto& probes = at(report, "probes");
+    if (!at(probes, "results").is_array()) {
+        h += fmt::format("<p>{}</p>\n", e(str(report, "probes_note", "No probe results.")));
+    } else {
+        h += "<table><tr><th>probe</th><th>device</th><th>variant</th><th>outcome</th><th>seconds</th><th>message</th></tr>\n";
+        for (const auto& p : at(probes, "results"))
+            h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td></tr>\n",
+                             e(str(p, "probe")), e(str(p, "device")), e(str(p, "variant")),
+                             isFailureName(str(p, "outcome")) ? "error" : "", e(str(p, "outcome")), e(str(p, "seconds")),
+                             e(firstLine(str(p, "message"), 400)));
+        h += "</table>\n";
+    }
+    h += "<h2>Findings</h2>\n";
+    const auto& findings = at(report, "findings");
+    if (!findings.is_array() || findings.empty())
+        h += "<p>No diagnosis rule matched.</p>\n";
+    else {
+        for (const auto& f : findings) {
+            h += fmt::format("<h3 class=\"{}\">[{}] {}: {}</h3>\n<p>Cause: {}</p>\n<p>Confidence {}. Sources: {}</p>\n<ol>\n",
+                             e(str(f, "severity")), e(str(f, "severity")), e(str(f, "rule")), e(str(f, "title")),
+                             e(str(f, "cause")), e(str(f, "confidence")), e(at(f, "sources").is_array() ? at(f, "sources").dump() : ""));
+            if (at(f, "fixes").is_array()) {
+                for (const auto& fix : at(f, "fixes"))
+                    h += fmt::format("<li>{}{}</li>\n", e(str(fix, "text")), e(fixStatus(fix)));
+            }
+            h += "</ol>\n";
+        }
+    }
+    if (at(s, "findings").is_array() && !at(s, "findings").empty()) {
+        h += "<h3>System checks</h3>\n<ul>\n";
+        for (const auto& f : at(s, "findings"))
+            h += fmt::format("<li class=\"{}\"><b>{}</b>: {}. {} <i>{}</i></li>\n", e(str(f, "severity")), e(str(f, "id")),
+                             e(str(f, "title")), e(str(f, "detail")), e(str(f, "fix")));
+        h += "</ul>\n";
+    }
+    if (!images.empty()) {
+        h += "<h2>Screenshots</h2>\n";
+        for (const auto& img : images)
+            h += fmt::format("<figure><img alt=\"{}\" src=\"data:image/png;base64,{}\"><figcaption>{}</figcaption></figure>\n",
+                             e(img.title), base64Encode(img.png), e(img.title));
+    }
+    auto section = [&](const char* title, const char* key) {
+        const auto& v = at(report, key);
+        h += fmt::format("<h2>{}</h2>\n", title);
+        if (v.is_null())
+            h += "<p>Not included.</p>\n";
+        else
+            h += fmt::format("<details><summary>JSON</summary><pre>{}</pre></details>\n", e(v.dump(2)));
+    };
+    section("Architecture coverage", "arch_coverage");
+    section("Last VPOC run", "vpoc");
+    section("Last training run", "training");
+    section("Telemetry", "telemetry");
+    h += "<h2>Recent logs</h2>\n";
+    std::string logs;
+    if (at(report, "logs").is_array()) {
+        for (const auto& l : at(report, "logs"))
+            logs += (l.is_string() ? l.get<std::string>() : l.dump()) + "\n";
+    }
+    h += logs.empty() ? "<p>No log lines.</p>\n" : fmt::format("<pre>{}</pre>\n", e(logs));
+    h += "</body></html>\n";
+    return h;
+}
+
+} // namespace stackscope::report

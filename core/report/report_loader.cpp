@@ -1,0 +1,287 @@
+// Loading reports: size, depth and string caps enforced while parsing; zips read in memory, never extracted.
+#include "core/report/report_loader.h"
+
+#include "core/snapshot/snapshot_json.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+namespace stackscope::report {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string readCapped(const fs::path& path, std::uint64_t cap, const char* what)
+{
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    if (ec)
+        throw ReportError(fmt::format("{}: cannot read its size ({}); check the path", path.string(), ec.message()));
+    if (size > cap)
+        throw ReportError(fmt::format("{}: {} bytes is larger than the {} MiB a {} may have; this is not a StackScope "
+                                      "report (or it was damaged)",
+                                      path.string(), size, cap / (1024 * 1024), what));
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ReportError(fmt::format("{}: cannot open it; check its permissions", path.string()));
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    if (static_cast<std::uint64_t>(in.gcount()) != size)
+        throw ReportError(fmt::format("{}: read {} of {} bytes (the file changed while reading?); try again",
+                                      path.string(), in.gcount(), size));
+    return text;
+}
+
+// Type checks with the key path, so a hand-edited report says where it went wrong.
+void expectType(const json& parent, const char* key, bool (json::*is)() const noexcept, const char* typeName,
+                const std::string& origin, bool nullable = true)
+{
+    auto it = parent.find(key);
+    if (it == parent.end() || (nullable && it->is_null()))
+        return;
+    if (!((*it).*is)())
+        throw ReportError(fmt::format("{}: '{}' must be {}, found {}; fix that value or create the report again "
+                                      "with `stackscope-cli report`",
+                                      origin, key, typeName, it->type_name()));
+}
+
+void validateReport(const json& r, const std::string& origin)
+{
+    expectType(r, "version", &json::is_string, "a string", origin);
+    expectType(r, "created_at", &json::is_string, "a string", origin);
+    expectType(r, "redaction", &json::is_object, "an object", origin);
+    expectType(r, "probes", &json::is_object, "an object (stackscope-cli probe --json)", origin);
+    expectType(r, "probes_note", &json::is_string, "a string", origin);
+    expectType(r, "findings", &json::is_array, "an array", origin);
+    expectType(r, "arch_coverage", &json::is_object, "an object", origin);
+    expectType(r, "vpoc", &json::is_object, "an object", origin);
+    expectType(r, "training", &json::is_object, "an object", origin);
+    expectType(r, "telemetry", &json::is_object, "an object", origin);
+    expectType(r, "logs", &json::is_array, "an array of strings", origin);
+    if (r.contains("logs") && r["logs"].is_array()) {
+        for (std::size_t i = 0; i < r["logs"].size(); ++i) {
+            if (!r["logs"][i].is_string())
+                throw ReportError(fmt::format("{}: 'logs[{}]' must be a string, found {}", origin, i, r["logs"][i].type_name()));
+        }
+    }
+    if (r.contains("probes") && r["probes"].is_object()) {
+        const auto& p = r["probes"];
+        if (p.contains("results")) {
+            if (!p["results"].is_array())
+                throw ReportError(fmt::format("{}: 'probes.results' must be an array, found {}", origin, p["results"].type_name()));
+            for (std::size_t i = 0; i < p["results"].size(); ++i) {
+                const auto& x = p["results"][i];
+                if (!x.is_object())
+                    throw ReportError(fmt::format("{}: 'probes.results[{}]' must be an object, found {}", origin, i, x.type_name()));
+                for (const char* k : {"probe", "device", "variant", "outcome", "message"}) {
+                    if (x.contains(k) && !x[k].is_string())
+                        throw ReportError(fmt::format("{}: 'probes.results[{}].{}' must be a string, found {}", origin,
+                                                      i, k, x[k].type_name()));
+                }
+            }
+        }
+        if (p.contains("variants") && !p["variants"].is_array())
+            throw ReportError(fmt::format("{}: 'probes.variants' must be an array, found {}", origin, p["variants"].type_name()));
+    }
+    if (r.contains("findings") && r["findings"].is_array()) {
+        for (std::size_t i = 0; i < r["findings"].size(); ++i) {
+            if (!r["findings"][i].is_object())
+                throw ReportError(fmt::format("{}: 'findings[{}]' must be an object, found {}", origin, i,
+                                              r["findings"][i].type_name()));
+        }
+    }
+}
+
+bool looksLikeZip(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    return in.gcount() == 4 && std::string(magic, 4) == std::string("PK\x03\x04", 4);
+}
+
+} // namespace
+
+LoadedReport loadReportText(const std::string& text, const std::string& origin, const LoadLimits& limits)
+{
+    if (text.size() > limits.maxFileBytes)
+        throw ReportError(fmt::format("{}: {} bytes is larger than the {} MiB a report may have", origin, text.size(),
+                                      limits.maxFileBytes / (1024 * 1024)));
+    // The callback sees every value as it is parsed: depth and string sizes are refused before the
+    // document is built, so a hostile file costs at most its own size.
+    json::parser_callback_t guard = [&](int depth, json::parse_event_t event, json& parsed) {
+        if (depth > static_cast<int>(limits.maxDepth))
+            throw ReportError(fmt::format("{}: nested deeper than {} levels; a StackScope report is never that deep, so "
+                                          "this file is damaged or not a report",
+                                          origin, limits.maxDepth));
+        if ((event == json::parse_event_t::key || event == json::parse_event_t::value) && parsed.is_string()
+            && parsed.get_ref<const std::string&>().size() > limits.maxStringBytes)
+            throw ReportError(fmt::format("{}: a string of {} bytes is longer than the {} MiB allowed; this file is "
+                                          "damaged or not a report",
+                                          origin, parsed.get_ref<const std::string&>().size(),
+                                          limits.maxStringBytes / (1024 * 1024)));
+        return true;
+    };
+    json doc;
+    try {
+        doc = json::parse(text, guard);
+    } catch (const json::parse_error& e) {
+        throw ReportError(fmt::format("{}: not valid JSON at byte {} ({}); the file is truncated or damaged: create "
+                                      "the report again or give report.json from an intact copy",
+                                      origin, e.byte, e.what()));
+    }
+    if (!doc.is_object())
+        throw ReportError(fmt::format("{}: the top level is {}, not an object; give a report.json or a snapshot JSON "
+                                      "(stackscope-cli inspect --json)",
+                                      origin, doc.type_name()));
+    LoadedReport out;
+    out.source = origin;
+    const auto schemaIt = doc.find("schema");
+    const std::string schema = schemaIt != doc.end() && schemaIt->is_string() ? schemaIt->get<std::string>() : "";
+    try {
+        if (schema == kSnapshotSchema) {
+            out.snapshot = snapshotFromJson(doc);
+            out.isSnapshotOnly = true;
+            out.report = {{"schema", kReportSchema}, {"snapshot", std::move(doc)}};
+            return out;
+        }
+        if (schema != kReportSchema)
+            throw ReportError(fmt::format("{}: schema is {}; expected \"{}\" (report.json) or \"{}\" (a snapshot); give "
+                                          "a StackScope report or snapshot",
+                                          origin, schema.empty() ? std::string("missing") : "\"" + schema + "\"",
+                                          kReportSchema, kSnapshotSchema));
+        validateReport(doc, origin);
+        auto snap = doc.find("snapshot");
+        if (snap == doc.end() || !snap->is_object())
+            throw ReportError(fmt::format("{}: 'snapshot' is missing or not an object; the report is incomplete, "
+                                          "create it again",
+                                          origin));
+        out.snapshot = snapshotFromJson(*snap);
+    } catch (const SnapshotError& e) {
+        throw ReportError(fmt::format("{}: in the snapshot: {}", origin, e.what()));
+    } catch (const json::exception& e) {
+        throw ReportError(fmt::format("{}: a value has the wrong type ({}); create the report again", origin, e.what()));
+    }
+    out.report = std::move(doc);
+    return out;
+}
+
+LoadedReport loadReportZip(const std::string& bytes, const std::string& origin, const LoadLimits& limits)
+{
+    if (bytes.size() > limits.maxZipBytes)
+        throw ReportError(fmt::format("{}: {} bytes is larger than the {} MiB a report zip may have", origin,
+                                      bytes.size(), limits.maxZipBytes / (1024 * 1024)));
+    std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), &archive_read_free);
+    if (!a)
+        throw ReportError("libarchive could not start a zip reader (out of memory?)");
+    archive_read_support_format_zip(a.get());
+    if (archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK)
+        throw ReportError(fmt::format("{}: not a readable zip ({}); give the report folder or report.json instead",
+                                      origin, archive_error_string(a.get()) ? archive_error_string(a.get()) : "unknown"));
+    auto error = [&](const std::string& what) {
+        return ReportError(fmt::format("{}: {}; this zip was not written by StackScope (or was altered): give the "
+                                       "report folder or report.json instead",
+                                       origin, what));
+    };
+    std::optional<std::string> reportText;
+    std::string reportEntry;
+    std::string topFolder;
+    std::size_t entries = 0;
+    archive_entry* entry = nullptr;
+    while (true) {
+        const int rc = archive_read_next_header(a.get(), &entry);
+        if (rc == ARCHIVE_EOF)
+            break;
+        if (rc != ARCHIVE_OK)
+            throw error(fmt::format("entry {} cannot be read ({})", entries + 1,
+                                    archive_error_string(a.get()) ? archive_error_string(a.get()) : "unknown"));
+        if (++entries > limits.maxZipEntries)
+            throw error(fmt::format("more than {} entries", limits.maxZipEntries));
+        const char* rawName = archive_entry_pathname(entry);
+        const std::string name = rawName ? rawName : "";
+        if (name.empty())
+            throw error(fmt::format("entry {} has no name", entries));
+        if (name.front() == '/' || name.front() == '\\' || name.find(':') != std::string::npos)
+            throw error(fmt::format("entry '{}' has an absolute path", name));
+        for (const auto& part : fs::path(name)) {
+            if (part == "..")
+                throw error(fmt::format("entry '{}' points outside its folder (..)", name));
+        }
+        if (name.find('\\') != std::string::npos)
+            throw error(fmt::format("entry '{}' has a backslash in its path", name));
+        if (archive_entry_hardlink(entry) || archive_entry_symlink(entry))
+            throw error(fmt::format("entry '{}' is a link", name));
+        const auto type = archive_entry_filetype(entry);
+        if (type != AE_IFREG && type != AE_IFDIR)
+            throw error(fmt::format("entry '{}' is not a plain file or folder", name));
+        const auto slash = name.find('/');
+        const std::string top = slash == std::string::npos ? "" : name.substr(0, slash);
+        const std::string rest = slash == std::string::npos ? name : name.substr(slash + 1);
+        const bool isReport = type == AE_IFREG && (name == "report.json" || (rest == "report.json" && !top.empty()));
+        if (!isReport) {
+            archive_read_data_skip(a.get());
+            continue;
+        }
+        if (reportText)
+            throw error(fmt::format("two report.json entries ('{}' and '{}')", reportEntry, name));
+        // Read with a cap whatever the header claims: a small entry may inflate to gigabytes.
+        std::string data;
+        char buf[64 * 1024];
+        while (true) {
+            const auto n = archive_read_data(a.get(), buf, sizeof buf);
+            if (n < 0)
+                throw error(fmt::format("'{}' cannot be decompressed ({})", name,
+                                        archive_error_string(a.get()) ? archive_error_string(a.get()) : "unknown"));
+            if (n == 0)
+                break;
+            if (data.size() + static_cast<std::size_t>(n) > limits.maxFileBytes)
+                throw error(fmt::format("'{}' inflates to more than {} MiB", name, limits.maxFileBytes / (1024 * 1024)));
+            data.append(buf, static_cast<std::size_t>(n));
+        }
+        reportText = std::move(data);
+        reportEntry = name;
+        topFolder = top;
+    }
+    if (!reportText)
+        throw error("it holds no report.json");
+    auto loaded = loadReportText(*reportText, origin + "!" + reportEntry, limits);
+    loaded.source = origin;
+    return loaded;
+}
+
+LoadedReport loadReport(const std::string& path, const LoadLimits& limits)
+{
+    std::error_code ec;
+    const fs::path p(path);
+    const auto status = fs::status(p, ec);
+    if (ec || !fs::exists(status))
+        throw ReportError(fmt::format("{}: no such file or folder; give report.json, a report folder or its .zip",
+                                      path));
+    if (fs::is_directory(status)) {
+        for (const char* name : {"report.json", "snapshot.json"}) {
+            const auto candidate = p / name;
+            if (fs::is_regular_file(candidate, ec)) {
+                auto loaded = loadReportText(readCapped(candidate, limits.maxFileBytes, "report"), candidate.string(), limits);
+                loaded.source = path;
+                return loaded;
+            }
+        }
+        throw ReportError(fmt::format("{}: this folder has no report.json (nor snapshot.json); give the "
+                                      "stackscope-report-... folder itself",
+                                      path));
+    }
+    if (!fs::is_regular_file(status))
+        throw ReportError(fmt::format("{}: not a regular file; give report.json, a report folder or its .zip", path));
+    if (looksLikeZip(p))
+        return loadReportZip(readCapped(p, limits.maxZipBytes, "report zip"), path, limits);
+    return loadReportText(readCapped(p, limits.maxFileBytes, "report"), path, limits);
+}
+
+} // namespace stackscope::report

@@ -1,0 +1,171 @@
+// Snapshot comparison: each area flattened to item -> text, then only the items whose text differs are kept.
+#include "core/report/snapshot_diff.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+namespace stackscope::report {
+
+namespace {
+
+using Facts = std::map<std::string, std::string>; // item -> value, in the item's sort order
+
+std::string opt(const std::optional<std::string>& v)
+{
+    return v ? *v : kNone;
+}
+
+std::string optBool(const std::optional<bool>& v)
+{
+    return v ? (*v ? "yes" : "no") : "unknown";
+}
+
+std::string joined(const std::vector<std::string>& list)
+{
+    if (list.empty())
+        return kNone;
+    std::string out;
+    for (const auto& s : list)
+        out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+// Environment variables that steer GPU libraries or PyTorch; others (DISPLAY, SHELL ...) are noise.
+bool isRelevantEnv(const std::string& name)
+{
+    static const std::array<const char*, 16> kPrefixes {"HSA_",     "HIP_",     "ROCR_",     "ROCM_",
+                                                       "ROCBLAS_", "HIPBLASLT_", "MIOPEN_", "CUDA_",
+                                                       "NCCL_",    "RCCL_",    "PYTORCH_",  "TORCH_",
+                                                       "AMD_",     "DISABLE_ADDMM_", "NVIDIA_", "GPU_"};
+    if (name == "LD_LIBRARY_PATH" || name == "PATH" || name == "LD_PRELOAD" || name == "PYTHONPATH")
+        return true;
+    return std::any_of(kPrefixes.begin(), kPrefixes.end(),
+                       [&](const char* p) { return name.rfind(p, 0) == 0; });
+}
+
+std::string nodeText(const DeviceNode& n)
+{
+    if (!n.exists)
+        return "missing";
+    return fmt::format("exists, read-write {}, group {}, mode {}", optBool(n.readWrite), opt(n.group), opt(n.mode));
+}
+
+void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
+{
+    auto& v = areas["versions"];
+    for (const auto& i : s.rocm.installs)
+        v["ROCm " + i.path] = opt(i.version);
+    v["HIP runtime"] = opt(s.rocm.hipRuntimeVersion);
+    v["HIP driver"] = opt(s.rocm.hipDriverVersion);
+    v["amdgpu driver"] = opt(s.rocm.amdgpuDriverVersion);
+    v["NVIDIA driver"] = opt(s.cuda.driverVersion);
+    v["CUDA (driver)"] = opt(s.cuda.cudaDriverVersion);
+    v["CUDA runtime"] = opt(s.cuda.runtimeVersion);
+    v["torch version"] = opt(s.torch.version);
+    v["torch backend"] = opt(s.torch.backend);
+    v["torch built with"] = opt(s.torch.builtWith);
+    v["torch arch list"] = s.torch.archList ? joined(*s.torch.archList) : kNone;
+    v["torch BLAS backend"] = opt(s.torch.blasBackend);
+    v["torch device count"] = s.torch.deviceCount ? std::to_string(*s.torch.deviceCount) : kNone;
+
+    auto& h = areas["host"];
+    h["OS"] = opt(s.host.os);
+    h["kernel"] = opt(s.host.kernel);
+
+    auto& g = areas["gpus"];
+    g["GPU count"] = std::to_string(s.gpus.size());
+    for (const auto& gpu : s.gpus) {
+        const auto key = fmt::format("GPU {}", gpu.index);
+        g[key + " name"] = gpu.name.empty() ? kNone : gpu.name;
+        g[key + " vendor"] = gpu.vendor.empty() ? kNone : gpu.vendor;
+        g[key + " arch"] = opt(gpu.arch);
+        g[key + " VRAM"] = gpu.vramTotalBytes ? fmt::format("{:.1f} GiB", *gpu.vramTotalBytes / 1073741824.0) : kNone;
+        g[key + " driver"] = opt(gpu.driverVersion);
+    }
+
+    auto& l = areas["libraries"];
+    l["ROCm loaded from"] = opt(s.rocm.loadedPath);
+    l["CUDA runtime loaded from"] = opt(s.cuda.runtimePath);
+    l["libtorch loaded from"] = opt(s.torch.libraryPath);
+    for (const auto& lib : s.libraries) {
+        std::string value = lib.loaded ? "loaded " + opt(lib.path) : "not loaded";
+        if (lib.error)
+            value += ": " + *lib.error;
+        else if (!lib.loaded && !lib.tried.empty())
+            value += ": " + lib.tried.back().error;
+        l[lib.component] = value;
+    }
+
+    auto& e = areas["environment"];
+    for (const auto& [name, value] : s.env) {
+        if (isRelevantEnv(name))
+            e[name] = value;
+    }
+
+    auto& a = areas["access"];
+    a["user groups"] = joined(s.access.userGroups);
+    a[s.access.kfd.path.empty() ? "/dev/kfd" : s.access.kfd.path] = nodeText(s.access.kfd);
+    for (const auto& n : s.access.renderNodes)
+        a[n.path] = nodeText(n);
+
+    // Coverage: one cell per (library, arch) from the archscan document, whatever its exact layout:
+    // every leaf under "libraries"/"cells" that names an arch, flattened by its JSON path.
+    auto& c = areas["coverage"];
+    if (s.archCoverage.is_object()) {
+        const auto flat = s.archCoverage.flatten();
+        for (auto it = flat.begin(); it != flat.end(); ++it) {
+            const auto& key = it.key();
+            // Times, sizes and the scan's own settings change between any two scans: not differences.
+            if (key.find("/seconds") != std::string::npos || key.find("/scanned_at") != std::string::npos
+                || key.find("/bytes") != std::string::npos || key.find("/size") != std::string::npos
+                || key.find("/mtime") != std::string::npos || key.find("/elapsed") != std::string::npos
+                || key.rfind("/schema", 0) == 0 || key.rfind("/root", 0) == 0 || key.rfind("/options", 0) == 0)
+                continue;
+            c[key] = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+        }
+    }
+}
+
+} // namespace
+
+std::vector<DiffRow> diffSnapshots(const Snapshot& a, const Snapshot& b)
+{
+    std::map<std::string, Facts> fa;
+    std::map<std::string, Facts> fb;
+    addFacts(fa, a);
+    addFacts(fb, b);
+    std::vector<DiffRow> rows;
+    // Area order as a person reads it: what is installed first, then what is set around it.
+    for (const char* area : {"versions", "gpus", "libraries", "environment", "access", "host", "coverage"}) {
+        const auto& x = fa[area];
+        const auto& y = fb[area];
+        std::set<std::string> items;
+        for (const auto& [k, v] : x)
+            items.insert(k);
+        for (const auto& [k, v] : y)
+            items.insert(k);
+        for (const auto& item : items) {
+            const auto ix = x.find(item);
+            const auto iy = y.find(item);
+            const std::string va = ix == x.end() ? kNone : ix->second;
+            const std::string vb = iy == y.end() ? kNone : iy->second;
+            if (va != vb)
+                rows.push_back({area, item, va, vb});
+        }
+    }
+    return rows;
+}
+
+nlohmann::json diffToJson(const std::vector<DiffRow>& rows)
+{
+    auto out = nlohmann::json::array();
+    for (const auto& r : rows)
+        out.push_back({{"area", r.area}, {"item", r.item}, {"a", r.a}, {"b", r.b}});
+    return out;
+}
+
+} // namespace stackscope::report
