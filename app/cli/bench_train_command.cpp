@@ -1,0 +1,164 @@
+// `stackscope-cli bench train`: steps/s and final validation loss of StackScope's trainer, and of the Python
+// eager baseline (tests/bench/train_eager.py) on the same dataset in the same run.
+#include "app/cli/command.h"
+
+#include "core/training/training_run.h"
+#include "core/util/atomic_file.h"
+#include "core/vpoc/sample_data.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace stackscope::cli {
+
+namespace {
+
+struct BenchTrainOptions {
+    int days = 60;
+    int epochs = 5;
+    int batchSize = 256;
+    std::string device = "auto";
+    std::string work = "bench-train";
+    std::string python;
+    std::string pythonExe = "python3";
+    bool noGraphs = false;
+    bool json = false;
+};
+
+std::string shellQuote(const std::string& s)
+{
+    std::string out = "'";
+    for (char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Runs the command and returns the last line it printed on stdout.
+std::string lastLineOf(const std::string& command)
+{
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe)
+        throw std::runtime_error("cannot start: " + command);
+    std::string last, line;
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof buffer, pipe)) {
+        line += buffer;
+        if (!line.empty() && line.back() == '\n') {
+            if (line.size() > 1)
+                last = line;
+            line.clear();
+        }
+    }
+    if (!line.empty())
+        last = line;
+    const int status = ::pclose(pipe);
+    if (status != 0)
+        throw std::runtime_error(fmt::format("the Python baseline failed (status {}): {}; run it by hand to see why "
+                                             "(it needs PyTorch: python3 -c 'import torch')",
+                                             status, command));
+    return last;
+}
+
+void addBenchTrain(CLI::App& bench, CommandContext& ctx)
+{
+    auto* cmd = bench.add_subcommand("train", "Training steps/s at batch 256 vs the Python eager loop (goal: >= 5x "
+                                              "with the final validation loss within 2%)");
+    auto o = std::make_shared<BenchTrainOptions>();
+    cmd->add_option("--days", o->days, "Days of synthetic ES bars to train on")->capture_default_str();
+    cmd->add_option("--epochs", o->epochs, "Epochs (both trainers, no early stopping)")->capture_default_str();
+    cmd->add_option("--batch-size", o->batchSize, "Rows per step")->capture_default_str();
+    cmd->add_option("--device", o->device, "auto, cpu or gpu:N")->capture_default_str();
+    cmd->add_option("--work", o->work, "Folder for the data, the model and the dataset file")->capture_default_str();
+    cmd->add_option("--python", o->python, "The baseline script (tests/bench/train_eager.py); omitted: no baseline");
+    cmd->add_option("--python-exe", o->pythonExe, "Python with PyTorch")->capture_default_str();
+    cmd->add_flag("--no-cuda-graphs", o->noGraphs, "Measure StackScope without CUDA graphs");
+    cmd->add_flag("--json", o->json, "Print the figures as JSON");
+    cmd->callback([o, &ctx] {
+        namespace fs = std::filesystem;
+        fs::create_directories(o->work);
+        const std::string data = o->work + "/sample-es-bars.csv";
+        vpoc::SampleDataOptions sample;
+        sample.days = o->days;
+        writeFileAtomically(data, vpoc::generateSampleData(sample));
+
+        training::TrainingConfig c;
+        c.input = data;
+        c.output = o->work + "/stackscope";
+        c.epochs = o->epochs;
+        c.batchSize = o->batchSize;
+        c.device = o->device;
+        c.patience = 0;
+        c.cudaGraphs = !o->noGraphs;
+        c.stepInterval = 1000;
+        std::shared_ptr<const training::TrainingResult> r;
+        try {
+            r = training::runTraining(c);
+        } catch (const training::ConfigError& e) {
+            throw UsageError(e.what());
+        }
+        const double finalVal = r->epochs.empty() ? NAN : r->epochs.back().valLoss;
+        nlohmann::json out = {{"rows_per_step", c.batchSize},
+                              {"epochs", c.epochs},
+                              {"stackscope",
+                               {{"steps_per_s", r->stepsPerS},
+                                {"final_val_loss", finalVal},
+                                {"execution", r->execution},
+                                {"devices", r->metadata.value("devices", nlohmann::json::array())}}}};
+        std::cout << fmt::format("StackScope: {:.0f} steps/s, final validation loss {:.5f} ({})\n", r->stepsPerS,
+                                 finalVal, r->execution);
+        if (!o->python.empty()) {
+            int64_t trainRows = 0;
+            const auto dataset = training::datasetFor(c, &trainRows);
+            const std::string datasetPath = o->work + "/dataset.pt";
+            training::saveDatasetForPython(c, datasetPath);
+            // Predictions of model.pt on a few validation rows, for Python to reproduce from the same file.
+            nlohmann::json check = {{"rows", nlohmann::json::array()}, {"stackscope", nlohmann::json::array()}};
+            const int64_t n = std::min<int64_t>(8, dataset.rows - trainRows);
+            const auto predictions = training::predictRows(c, c.output + "/model.pt", dataset, trainRows, n);
+            for (int64_t i = 0; i < n; ++i) {
+                check["rows"].push_back(trainRows + i);
+                check["stackscope"].push_back(predictions[static_cast<size_t>(i)]);
+            }
+            const std::string checkPath = o->work + "/check.json";
+            writeFileAtomically(checkPath, check.dump());
+            // The baseline runs where StackScope ran (a GPU run reports the GPU's name, a CPU run "CPU").
+            const bool onCpu = r->metadata.value("devices", nlohmann::json::array()).dump().find("\"CPU\"") !=
+                               std::string::npos;
+            const std::string command = fmt::format(
+                "{} {} --dataset {} --epochs {} --batch-size {} --lr {} --hidden 32,16 --clip {} --seed {} --device "
+                "{} --model {} --check {}",
+                shellQuote(o->pythonExe), shellQuote(o->python), shellQuote(datasetPath), c.epochs, c.batchSize,
+                c.learningRate, c.clipNorm, c.seed, onCpu ? "cpu" : "cuda",
+                shellQuote(c.output + "/model.pt"), shellQuote(checkPath));
+            const auto py = nlohmann::json::parse(lastLineOf(command));
+            const double pyRate = py.value("steps_per_s", 0.0);
+            const double pyVal = py.value("final_val_loss", NAN);
+            out["python"] = py;
+            out["speedup"] = pyRate > 0 ? r->stepsPerS / pyRate : 0.0;
+            out["val_loss_relative_difference"] = std::abs(finalVal - pyVal) / pyVal;
+            std::cout << fmt::format("Python eager (torch {}): {:.0f} steps/s, final validation loss {:.5f}\n",
+                                     py.value("torch", "?"), pyRate, pyVal);
+            std::cout << fmt::format("speed-up {:.2f}x (goal >= 5x); validation loss differs by {:.2f}% (goal <= 2%)\n",
+                                     out["speedup"].get<double>(),
+                                     100.0 * out["val_loss_relative_difference"].get<double>());
+            std::cout << fmt::format("model.pt read by Python's torch.load: keys {}; predictions on {} validation "
+                                     "rows differ by at most {:.3g}\n",
+                                     py.value("model_pt_keys", nlohmann::json::array()).dump(), n,
+                                     py.value("predictions_max_abs_diff", NAN));
+        }
+        if (o->json)
+            std::cout << out.dump(2) << "\n";
+        ctx.exitCode = ExitOk;
+    });
+}
+
+const BenchRegistration registration {"train", 30, &addBenchTrain};
+
+} // namespace
+
+} // namespace stackscope::cli

@@ -1,0 +1,419 @@
+// The libtorch trainer: an MLP (Linear, LayerNorm, SiLU, optional Dropout) trained with Adam on flat
+// parameter buffers, data parallel over GPUs in one process, CUDA-graphed where libtorch allows.
+#include "core/torch/trainer_api.h"
+
+#include "core/torch/probe_runtime.h"
+#include "core/torch/trainer_device.h"
+#include "core/torch/trainer_model.h"
+
+#include <nlohmann/json.hpp>
+#include <torch/cuda.h>
+#include <torch/torch.h>
+#include <torch/version.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using stackscope::trainer::Replica;
+using stackscope::trainer::TrainSettings;
+using Clock = std::chrono::steady_clock;
+
+// A configuration the device cannot run: stackscope_torch_train returns 2 with this message.
+class DeviceConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+void setError(char* error, size_t len, const std::string& what)
+{
+    if (error && len)
+        std::snprintf(error, len, "%s", what.c_str());
+}
+
+double seconds(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
+
+class Trainer {
+public:
+    Trainer(const TrainSettings& s, const StackscopeTrainData& data, std::string outputDir, const int* stopFlag,
+            StackscopeTrainEventFn onEvent, void* user)
+        : m_s(s)
+        , m_data(data)
+        , m_dir(std::move(outputDir))
+        , m_stop(stopFlag)
+        , m_onEvent(onEvent)
+        , m_user(user)
+    {
+    }
+
+    void run(bool resume);
+
+private:
+    void emit(nlohmann::json event)
+    {
+        if (m_onEvent)
+            m_onEvent(m_user, event.dump().c_str());
+    }
+    bool stopRequested() const { return m_stop && __atomic_load_n(m_stop, __ATOMIC_RELAXED) != 0; }
+    void resolveDevices();
+    void trainStep(int64_t offset);
+    void allReduceGradients();
+    double validate();
+    nlohmann::json deviceFigures() const;
+
+    TrainSettings m_s;
+    StackscopeTrainData m_data;
+    std::string m_dir;
+    const int* m_stop;
+    StackscopeTrainEventFn m_onEvent;
+    void* m_user;
+
+    std::vector<torch::Device> m_devices;
+    std::vector<int> m_gpus;
+    std::vector<Replica> m_replicas;
+    std::vector<torch::Tensor> m_perm;      // this epoch's permutation, on each device
+    std::vector<torch::Tensor> m_batchIdx;  // the step's indices, a fixed buffer per device (graph input)
+    std::vector<int64_t> m_shard;           // rows of the batch each device takes
+};
+
+void Trainer::resolveDevices()
+{
+    m_gpus = m_s.gpus;
+    if (!m_gpus.empty()) {
+        const int64_t visible = torch::cuda::is_available() ? static_cast<int64_t>(torch::cuda::device_count()) : 0;
+        for (int g : m_gpus) {
+            if (g < visible)
+                continue;
+            if (m_s.fallbackToCpu) {
+                emit({{"event", "note"},
+                      {"message", visible == 0 ? "no GPU is visible to libtorch: training on the CPU"
+                                               : "GPU " + std::to_string(g) + " is not visible (libtorch sees " +
+                                                     std::to_string(visible) + "): training on the CPU"}});
+                m_gpus.clear();
+                break;
+            }
+            throw DeviceConfigError(
+                visible == 0
+                    ? "--device gpu:" + std::to_string(g) + ": no GPU is visible to this libtorch (" +
+                          std::string(TORCH_VERSION) +
+                          "); use --device cpu, or build StackScope against a CUDA or ROCm PyTorch"
+                    : "--device gpu:" + std::to_string(g) + ": this libtorch sees " + std::to_string(visible) +
+                          " GPU(s), numbered 0 to " + std::to_string(visible - 1) +
+                          "; check HIP_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES and name one of those");
+        }
+    }
+    if (m_gpus.empty())
+        m_devices.emplace_back(torch::kCPU);
+    for (int g : m_gpus)
+        m_devices.emplace_back(torch::kCUDA, static_cast<c10::DeviceIndex>(g));
+
+    if (m_s.bf16) {
+        for (int g : m_gpus) {
+            const auto props = stackscope::probe::gpuProperties(g);
+            const std::string cc = props.value("compute_capability", std::string());
+            if (!cc.empty() && cc < std::string("8.0"))
+                throw DeviceConfigError("--precision bf16: GPU " + std::to_string(g) + " (" +
+                                        props.value("name", std::string("?")) + ", compute capability " + cc +
+                                        ") has no bf16 arithmetic; use --precision fp32");
+        }
+    }
+}
+
+nlohmann::json Trainer::deviceFigures() const
+{
+    if (m_gpus.empty())
+        return nlohmann::json::object();
+    const int g = m_gpus.front();
+    const auto alloc = stackscope::trainer::allocatorFigures(g);
+    nlohmann::json out = {{"device", g}};
+    if (alloc.allocatedBytes >= 0) {
+        out["allocated_bytes"] = alloc.allocatedBytes;
+        out["reserved_bytes"] = alloc.reservedBytes;
+    }
+    const auto mem = stackscope::probe::gpuMemory(g);
+    if (mem.contains("used_bytes")) {
+        out["device_used_bytes"] = mem["used_bytes"];
+        out["device_total_bytes"] = mem["total_bytes"];
+    }
+    return out;
+}
+
+// One optimiser step over the batch at `offset` of this epoch's permutation. Touches only buffers that live
+// for the whole run, so the same calls can be captured as a CUDA graph and replayed.
+void Trainer::trainStep(int64_t offset)
+{
+    int64_t begin = 0;
+    for (size_t d = 0; d < m_replicas.size(); ++d) {
+        m_batchIdx[d].copy_(m_perm[d].narrow(0, offset + begin, m_shard[d]));
+        begin += m_shard[d];
+    }
+    for (auto& r : m_replicas)
+        r.forwardBackward(m_s.bf16);
+    allReduceGradients();
+    for (auto& r : m_replicas)
+        r.adamStep(m_s);
+}
+
+// Data parallel: every replica gets the mean of all replicas' gradients (each is already a mean over its
+// shard; shards are equal up to one row), so their Adam steps stay identical.
+void Trainer::allReduceGradients()
+{
+    if (m_replicas.size() < 2)
+        return;
+    torch::NoGradGuard noGrad;
+    auto sum = m_replicas[0].flatGrads.clone();
+    for (size_t d = 1; d < m_replicas.size(); ++d)
+        sum.add_(m_replicas[d].flatGrads.to(m_devices[0], /*non_blocking=*/true));
+    sum.div_(static_cast<double>(m_replicas.size()));
+    for (auto& r : m_replicas)
+        r.flatGrads.copy_(sum, /*non_blocking=*/true);
+}
+
+double Trainer::validate()
+{
+    return m_replicas[0].validationLoss(m_data.trainRows, m_data.rows - m_data.trainRows, m_s.bf16);
+}
+
+void Trainer::run(bool resume)
+{
+    resolveDevices();
+    const int64_t batch = m_s.batchSize;
+    if (batch > m_data.trainRows)
+        throw DeviceConfigError("--batch-size " + std::to_string(batch) + " is larger than the " +
+                                std::to_string(m_data.trainRows) +
+                                " training rows; use a smaller batch or more data");
+    if (static_cast<int64_t>(m_devices.size()) > batch)
+        throw DeviceConfigError("--batch-size " + std::to_string(batch) + " is smaller than the number of GPUs");
+
+    std::unique_ptr<stackscope::trainer::SideStream> stream;
+    if (!m_gpus.empty() && m_gpus.size() == 1)
+        stream = stackscope::trainer::useSideStream(m_gpus.front());
+
+    // Same initial weights everywhere: the model is built once on the CPU from the seed, then copied.
+    torch::manual_seed(m_s.seed);
+    auto x = torch::from_blob(const_cast<float*>(m_data.features), {m_data.rows, m_data.cols}, torch::kFloat);
+    auto y = torch::from_blob(const_cast<float*>(m_data.targets), {m_data.rows}, torch::kFloat);
+    auto prototype = stackscope::trainer::buildModel(m_data.cols, m_s.hidden, m_s.dropout);
+    for (size_t d = 0; d < m_devices.size(); ++d) {
+        m_replicas.emplace_back(prototype, m_devices[d], x, y);
+        m_batchIdx.push_back(torch::zeros({0}, torch::TensorOptions().dtype(torch::kLong).device(m_devices[d])));
+    }
+    const auto k = static_cast<int64_t>(m_devices.size());
+    for (int64_t d = 0; d < k; ++d) {
+        m_shard.push_back(batch / k + (d < batch % k ? 1 : 0));
+        m_batchIdx[static_cast<size_t>(d)] = torch::zeros({m_shard.back()}, m_batchIdx[static_cast<size_t>(d)].options());
+        m_replicas[static_cast<size_t>(d)].bindBatch(m_batchIdx[static_cast<size_t>(d)]);
+    }
+
+    stackscope::trainer::TrainingState state;
+    const std::string checkpoint = m_dir + "/checkpoint.pt";
+    if (resume) {
+        state = stackscope::trainer::loadCheckpoint(checkpoint, m_replicas);
+        emit({{"event", "note"},
+              {"message", "resumed from " + checkpoint + " after epoch " + std::to_string(state.epoch)}});
+    }
+
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto& d : m_devices)
+        names.push_back(d.is_cpu() ? std::string("CPU") : stackscope::probe::gpuName(d.index()));
+    const int64_t stepsPerEpoch = m_data.trainRows / batch;
+    std::string graphNote;
+    const bool tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16;
+    if (!m_s.cudaGraphs)
+        graphNote = "CUDA graphs off (--no-cuda-graphs)";
+    else if (m_gpus.empty())
+        graphNote = "eager (CPU)";
+    else if (m_gpus.size() > 1)
+        graphNote = "eager (data parallel over several GPUs is not graphed)";
+    else if (m_s.bf16)
+        graphNote = "eager (bf16 autocast is not graphed)";
+    emit({{"event", "started"},
+          {"devices", names},
+          {"libtorch", TORCH_VERSION},
+          {"steps_per_epoch", stepsPerEpoch},
+          {"parameters", m_replicas[0].flatParams.numel()},
+          {"first_epoch", state.epoch + 1}});
+
+    std::unique_ptr<stackscope::trainer::GraphedStep> graph;
+    int64_t stepsSinceGraphTry = 0;
+    double trainSeconds = 0;
+    int64_t totalSteps = 0;
+    bool stopped = false;
+    for (int epoch = state.epoch + 1; epoch <= m_s.epochs && !stopped; ++epoch) {
+        // The permutation depends only on (seed, epoch): a resumed run draws the same batches.
+        torch::manual_seed(m_s.seed + static_cast<uint64_t>(epoch) * 1000003ULL);
+        auto perm = torch::randperm(m_data.trainRows, torch::TensorOptions().dtype(torch::kLong).device(m_devices[0]));
+        m_perm.clear();
+        for (const auto& d : m_devices)
+            m_perm.push_back(perm.to(d));
+        for (auto& r : m_replicas)
+            r.lossSum.zero_();
+
+        const auto epochStart = Clock::now();
+        auto intervalStart = epochStart;
+        double epochLoss = 0;
+        int64_t sinceReport = 0;
+        for (int64_t step = 0; step < stepsPerEpoch; ++step) {
+            if (stopRequested()) {
+                stopped = true;
+                break;
+            }
+            const int64_t offset = step * batch;
+            if (graph) {
+                int64_t begin = 0;
+                for (size_t d = 0; d < m_replicas.size(); ++d) {
+                    m_batchIdx[d].copy_(m_perm[d].narrow(0, offset + begin, m_shard[d]));
+                    begin += m_shard[d];
+                }
+                graph->replay();
+            } else {
+                trainStep(offset);
+                // Warm up eagerly (three real steps), then capture the step once for the whole run.
+                if (tryGraphs && graphNote.empty() && ++stepsSinceGraphTry == 3) {
+                    std::string why;
+                    graph = stackscope::trainer::captureStep(m_gpus.front(), [this] {
+                        for (auto& r : m_replicas)
+                            r.forwardBackward(false);
+                        for (auto& r : m_replicas)
+                            r.adamStep(m_s);
+                    }, why);
+                    graphNote = graph ? "CUDA graph of the whole step" : why;
+                    emit({{"event", "note"}, {"message", graphNote}});
+                }
+            }
+            ++totalSteps;
+            if (++sinceReport == m_s.stepInterval || step + 1 == stepsPerEpoch) {
+                // The only host synchronisation in the loop: reading the summed loss.
+                const double sum = m_replicas[0].lossSum.item<double>();
+                m_replicas[0].lossSum.zero_();
+                epochLoss += sum;
+                const auto now = Clock::now();
+                const double dt = seconds(intervalStart, now);
+                nlohmann::json e = {{"event", "step"},
+                                    {"epoch", epoch},
+                                    {"step", step + 1},
+                                    {"steps_per_epoch", stepsPerEpoch},
+                                    {"loss", sum / static_cast<double>(sinceReport)},
+                                    {"samples_per_s", dt > 0 ? static_cast<double>(sinceReport * batch) / dt : 0.0},
+                                    {"elapsed_s", seconds(epochStart, now)}};
+                e.update(deviceFigures());
+                emit(std::move(e));
+                sinceReport = 0;
+                intervalStart = Clock::now();
+            }
+        }
+        if (stopped)
+            break;
+        const double trainTime = seconds(epochStart, Clock::now());
+        trainSeconds += trainTime;
+        const double valLoss = validate();
+        const double trainLoss = epochLoss / static_cast<double>(stepsPerEpoch);
+        const bool improved = state.bestEpoch == 0 || valLoss < state.bestValLoss;
+        if (improved) {
+            state.bestEpoch = epoch;
+            state.bestValLoss = valLoss;
+            state.badEpochs = 0;
+            state.bestParams = m_replicas[0].flatParams.detach().to(torch::kCPU).clone();
+            stackscope::trainer::saveStateDict(m_dir + "/model.pt", m_replicas[0], state.bestParams);
+        } else {
+            ++state.badEpochs;
+        }
+        state.epoch = epoch;
+        stackscope::trainer::saveCheckpoint(checkpoint, m_replicas[0], state);
+        const bool early = m_s.patience > 0 && state.badEpochs >= m_s.patience;
+        emit({{"event", "epoch"},
+              {"epoch", epoch},
+              {"train_loss", trainLoss},
+              {"val_loss", valLoss},
+              {"samples_per_s", trainTime > 0 ? static_cast<double>(stepsPerEpoch * batch) / trainTime : 0.0},
+              {"seconds", trainTime},
+              {"best_epoch", state.bestEpoch},
+              {"best_val_loss", state.bestValLoss},
+              {"improved", improved},
+              {"early_stop", early}});
+        if (early)
+            break;
+    }
+    if (stream)
+        stream->synchronize();
+    emit({{"event", "finished"},
+          {"status", stopped ? "stopped" : (state.epoch < m_s.epochs ? "early_stopped" : "finished")},
+          {"epochs_done", state.epoch},
+          {"steps", totalSteps},
+          {"train_seconds", trainSeconds},
+          {"steps_per_s", trainSeconds > 0 ? static_cast<double>(totalSteps) / trainSeconds : 0.0},
+          {"best_epoch", state.bestEpoch},
+          {"best_val_loss", state.bestValLoss},
+          {"execution", graphNote.empty() ? "eager" : graphNote}});
+}
+
+} // namespace
+
+extern "C" int stackscope_torch_train_abi(void)
+{
+    return STACKSCOPE_TORCH_TRAIN_ABI;
+}
+
+extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTrainData* data, const char* outputDir,
+                                      int resume, const int* stopFlag, StackscopeTrainEventFn onEvent, void* user,
+                                      char* error, size_t errorLen)
+{
+    try {
+        const auto settings = stackscope::trainer::parseSettings(configJson);
+        Trainer trainer(settings, *data, outputDir, stopFlag, onEvent, user);
+        trainer.run(resume != 0);
+        return 0;
+    } catch (const DeviceConfigError& e) {
+        setError(error, errorLen, e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        setError(error, errorLen, std::string("training failed in libtorch: ") + e.what());
+        return -1;
+    }
+}
+
+extern "C" int stackscope_torch_predict(const char* configJson, const char* modelPath, const float* features,
+                                        int64_t rows, int64_t cols, float* out, char* error, size_t errorLen)
+{
+    try {
+        const auto s = stackscope::trainer::parseSettings(configJson);
+        auto model = stackscope::trainer::buildModel(cols, s.hidden, s.dropout);
+        stackscope::trainer::loadStateDict(modelPath, model);
+        model->eval();
+        torch::NoGradGuard noGrad;
+        auto x = torch::from_blob(const_cast<float*>(features), {rows, cols}, torch::kFloat);
+        auto y = model->forward(x).reshape({rows}).contiguous();
+        std::memcpy(out, y.data_ptr<float>(), static_cast<size_t>(rows) * sizeof(float));
+        return 0;
+    } catch (const std::exception& e) {
+        setError(error, errorLen, std::string("prediction failed: ") + e.what());
+        return -1;
+    }
+}
+
+extern "C" int stackscope_torch_save_dataset(const StackscopeTrainData* data, const char* path, char* error,
+                                             size_t errorLen)
+{
+    try {
+        auto x = torch::from_blob(const_cast<float*>(data->features), {data->rows, data->cols}, torch::kFloat).clone();
+        auto y = torch::from_blob(const_cast<float*>(data->targets), {data->rows}, torch::kFloat).clone();
+        c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
+        dict.insert("x", x);
+        dict.insert("y", y);
+        dict.insert("train_rows", c10::IValue(data->trainRows));
+        stackscope::trainer::writeAtomically(path, torch::pickle_save(c10::IValue(dict)));
+        return 0;
+    } catch (const std::exception& e) {
+        setError(error, errorLen, std::string("cannot save the dataset: ") + e.what());
+        return -1;
+    }
+}

@@ -1,0 +1,45 @@
+// The C entry point of the libtorch trainer inside libstackscope_torch.so (`train`, the Training page).
+#pragma once
+
+#include "core/torch/torch_module_api.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STACKSCOPE_TORCH_TRAIN_ABI 1
+
+// What to train on. Rows [0, trainRows) are the training part, [trainRows, rows) the validation part
+// (split by time: the caller has already normalised both with the training part's statistics).
+struct StackscopeTrainData {
+    const float* features; // rows x cols, row-major
+    const float* targets;  // rows
+    int64_t rows;
+    int64_t cols;
+    int64_t trainRows;
+};
+
+// Receives one JSON event (see trainer.cpp: "started", "note", "step", "epoch", "finished").
+typedef void (*StackscopeTrainEventFn)(void* user, const char* eventJson);
+
+extern "C" {
+STACKSCOPE_TORCH_EXPORT int stackscope_torch_train_abi(void);
+// Trains the MLP described by `configJson` (keys of core/training/training_config.h's JSON), writing
+// model.pt, checkpoint.pt into `outputDir` atomically after every epoch. With `resume` non-zero it
+// continues from outputDir/checkpoint.pt. A non-zero `*stopFlag` (read atomically before every step) stops
+// the run within one step, keeping the last epoch's checkpoint. Returns 0 when done or stopped, 2 for a configuration the
+// device cannot run (bf16 where there is none, an unknown GPU), -1 for any other failure; the message for
+// a person is in `error`.
+STACKSCOPE_TORCH_EXPORT int stackscope_torch_train(const char* configJson, const struct StackscopeTrainData* data,
+                                                   const char* outputDir, int resume, const int* stopFlag,
+                                                   StackscopeTrainEventFn onEvent, void* user, char* error,
+                                                   size_t errorLen);
+// Runs a saved model.pt (state dict written by stackscope_torch_train, same config) on `rows` rows of
+// normalised features on the CPU; writes one output per row. For checks against Python. Returns 0 or -1.
+STACKSCOPE_TORCH_EXPORT int stackscope_torch_predict(const char* configJson, const char* modelPath,
+                                                     const float* features, int64_t rows, int64_t cols, float* out,
+                                                     char* error, size_t errorLen);
+// Writes the dataset as a dict {"x": float tensor, "y": float tensor, "train_rows": int} with torch's
+// pickle format, so Python's torch.load reads it (the benchmark's eager baseline trains on it).
+STACKSCOPE_TORCH_EXPORT int stackscope_torch_save_dataset(const struct StackscopeTrainData* data, const char* path,
+                                                          char* error, size_t errorLen);
+}

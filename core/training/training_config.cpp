@@ -1,0 +1,168 @@
+// Training options: parsing the device and layer lists, validation with messages that say what to write.
+#include "core/training/training_config.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace stackscope::training {
+
+namespace {
+
+int parsePositive(const std::string& item, const char* option, const std::string& whole)
+{
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || errno != 0 || v < 0 || v > 1 << 20)
+        throw ConfigError(fmt::format("{} '{}': '{}' is not a whole number; write numbers separated by commas, "
+                                      "for example 32,16",
+                                      option, whole, item));
+    return static_cast<int>(v);
+}
+
+std::vector<std::string> splitCommas(const std::string& text)
+{
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = text.find(',', start);
+        out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<int> parseDevices(const std::string& device)
+{
+    if (device == "cpu")
+        return {};
+    if (device.rfind("gpu:", 0) != 0 && device.rfind("cuda:", 0) != 0)
+        throw ConfigError(fmt::format("--device '{}': use cpu, gpu:N or gpu:N,M (for example gpu:0, or gpu:0,1 for "
+                                      "data parallel on two GPUs)",
+                                      device));
+    const std::string list = device.substr(device.find(':') + 1);
+    std::vector<int> gpus;
+    for (const auto& item : splitCommas(list)) {
+        const int index = parsePositive(item, "--device", device);
+        for (int seen : gpus) {
+            if (seen == index)
+                throw ConfigError(fmt::format("--device '{}': GPU {} is named twice; name each GPU once", device, index));
+        }
+        gpus.push_back(index);
+    }
+    return gpus;
+}
+
+std::vector<int> parseLayerList(const std::string& text, const char* option)
+{
+    std::vector<int> out;
+    for (const auto& item : splitCommas(text)) {
+        const int v = parsePositive(item, option, text);
+        if (v == 0)
+            throw ConfigError(fmt::format("{} '{}': a hidden layer of 0 units cannot learn; give every layer at least 1 "
+                                          "unit (the default is 32,16)",
+                                          option, text));
+        out.push_back(v);
+    }
+    return out;
+}
+
+void validate(const TrainingConfig& c)
+{
+    if (c.input.empty())
+        throw ConfigError("--input: name the market data CSV to train on (stackscope-cli sample-data --out FILE makes one)");
+    if (c.output.empty())
+        throw ConfigError("--output: name a folder for model.pt and model_metadata.json");
+    if (c.hidden.empty())
+        throw ConfigError("--hidden: give at least one hidden layer, for example 32,16");
+    for (int h : c.hidden) {
+        if (h <= 0)
+            throw ConfigError(fmt::format("--hidden: a hidden layer of {} units cannot learn; use at least 1", h));
+    }
+    if (c.horizon < 1 || c.horizon > 10000)
+        throw ConfigError(fmt::format("--horizon {}: give the forward return's bars, 1 to 10000", c.horizon));
+    for (int h : c.returnHorizons) {
+        if (h < 1 || h > 10000)
+            throw ConfigError(fmt::format("--returns: {} is not a number of bars from 1 to 10000", h));
+    }
+    if (c.volumeWindow < 2 || c.volumeWindow > 100000)
+        throw ConfigError(fmt::format("--volume-window {}: use 2 to 100000 bars", c.volumeWindow));
+    if (!(c.validationFraction > 0.0 && c.validationFraction < 0.9))
+        throw ConfigError(fmt::format("--val-fraction {}: use a fraction above 0 and below 0.9, for example 0.2",
+                                      c.validationFraction));
+    if (!(c.dropout >= 0.0 && c.dropout < 1.0))
+        throw ConfigError(fmt::format("--dropout {}: use 0 (none) up to but not including 1", c.dropout));
+    if (!(c.learningRate > 0.0 && c.learningRate < 10.0) || !std::isfinite(c.learningRate))
+        throw ConfigError(fmt::format("--lr {}: use a positive learning rate such as 0.001", c.learningRate));
+    if (c.epochs < 1 || c.epochs > 100000)
+        throw ConfigError(fmt::format("--epochs {}: use 1 to 100000", c.epochs));
+    if (c.batchSize < 1 || c.batchSize > (1 << 24))
+        throw ConfigError(fmt::format("--batch-size {}: use 1 to 16777216", c.batchSize));
+    if (!(c.clipNorm >= 0.0) || !std::isfinite(c.clipNorm))
+        throw ConfigError(fmt::format("--clip {}: use 0 (off) or a positive gradient norm such as 1", c.clipNorm));
+    if (c.patience < 0)
+        throw ConfigError(fmt::format("--patience {}: use 0 (off) or a number of epochs", c.patience));
+    if (c.precision != "fp32" && c.precision != "bf16")
+        throw ConfigError(fmt::format("--precision '{}': use fp32 or bf16", c.precision));
+    if (c.stepInterval < 1)
+        throw ConfigError(fmt::format("--step-interval {}: use 1 or more steps", c.stepInterval));
+    if (c.device != "auto")
+        parseDevices(c.device);
+}
+
+nlohmann::json moduleConfigJson(const TrainingConfig& c, const std::vector<int>& gpus)
+{
+    return {{"hidden", c.hidden},         {"dropout", c.dropout},     {"learning_rate", c.learningRate},
+            {"epochs", c.epochs},         {"batch_size", c.batchSize}, {"seed", c.seed},
+            {"clip_norm", c.clipNorm},    {"patience", c.patience},   {"gpus", gpus},
+            {"precision", c.precision},   {"cuda_graphs", c.cudaGraphs}, {"step_interval", c.stepInterval}};
+}
+
+nlohmann::json toJson(const TrainingConfig& c)
+{
+    return {{"input", c.input},
+            {"output", c.output},
+            {"horizon", c.horizon},
+            {"return_horizons", c.returnHorizons},
+            {"volume_window", c.volumeWindow},
+            {"session", c.session},
+            {"time_zone", c.timeZone},
+            {"tick", c.tick},
+            {"validation_fraction", c.validationFraction},
+            {"hidden", c.hidden},
+            {"dropout", c.dropout},
+            {"learning_rate", c.learningRate},
+            {"epochs", c.epochs},
+            {"batch_size", c.batchSize},
+            {"seed", c.seed},
+            {"clip_norm", c.clipNorm},
+            {"patience", c.patience},
+            {"device", c.device},
+            {"precision", c.precision},
+            {"cuda_graphs", c.cudaGraphs},
+            {"step_interval", c.stepInterval},
+            {"notes", c.notes}};
+}
+
+std::string resumeMismatch(const nlohmann::json& saved, const TrainingConfig& config)
+{
+    const nlohmann::json now = toJson(config);
+    for (const char* key : {"input", "horizon", "return_horizons", "volume_window", "session", "time_zone", "tick",
+                            "validation_fraction", "hidden", "dropout", "learning_rate", "batch_size", "seed",
+                            "clip_norm", "precision"}) {
+        const auto it = saved.find(key);
+        if (it == saved.end())
+            return fmt::format("{}: missing in the saved configuration -> {}", key, now[key].dump());
+        if (*it != now[key])
+            return fmt::format("{}: {} -> {}", key, it->dump(), now[key].dump());
+    }
+    return {};
+}
+
+} // namespace stackscope::training

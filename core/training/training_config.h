@@ -1,0 +1,70 @@
+// What a training run is asked to do: the model, the optimiser, the device, the data and the output.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stackscope::training {
+
+// A configuration that cannot run: the message says which option and what to write instead.
+class ConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct TrainingConfig {
+    std::string input;  // market data CSV (bars), as `vpoc` reads it
+    std::string output; // folder for model.pt, checkpoint.pt, model_metadata.json
+
+    // Features and target
+    int horizon = 5;                           // forward return over this many bars, in ticks
+    std::vector<int> returnHorizons {1, 5, 15}; // past returns, in bars
+    int volumeWindow = 30;                     // bars in the volume z-score
+    std::string session = "globex";
+    std::string timeZone = "America/New_York"; // of naive timestamps and of the session rule
+    std::string tick = "0.25";
+    double validationFraction = 0.2; // the last part by time
+
+    // Model and optimiser
+    std::vector<int> hidden {32, 16};
+    double dropout = 0.0;
+    double learningRate = 1e-3;
+    int epochs = 10;
+    int batchSize = 256;
+    uint64_t seed = 42;
+    double clipNorm = 1.0; // 0 = no clipping
+    int patience = 5;      // epochs without a better validation loss; 0 = never stop early
+
+    // Where and how
+    std::string device = "auto"; // auto | cpu | gpu:N | gpu:N,M,...
+    std::string precision = "fp32"; // fp32 | bf16
+    bool cudaGraphs = true;          // capture the training step as a CUDA graph where possible
+    int stepInterval = 50;           // steps between progress reports (and host syncs)
+    bool resume = false;
+    bool deviceFallback = false; // a GPU asked for by an alias (--device_ids) may fall back to the CPU
+
+    std::vector<std::string> notes; // what the seed's aliases were mapped to, fallbacks taken
+};
+
+// The devices `device` names: empty for the CPU, GPU indices otherwise. Throws ConfigError.
+std::vector<int> parseDevices(const std::string& device);
+// Parses "32,16"; throws ConfigError on a zero, a negative or a non-number.
+std::vector<int> parseLayerList(const std::string& text, const char* option);
+
+// Checks every option; throws ConfigError naming the option and the accepted values.
+void validate(const TrainingConfig& config);
+
+// The options that shape the model and the optimiser (what the torch module reads), and the full
+// configuration for model_metadata.json.
+nlohmann::json moduleConfigJson(const TrainingConfig& config, const std::vector<int>& gpus);
+nlohmann::json toJson(const TrainingConfig& config);
+
+// The options that must match for --resume to continue a run (everything but epochs, patience and
+// the output folder). Returns the first difference as "option: old -> new", or empty.
+std::string resumeMismatch(const nlohmann::json& saved, const TrainingConfig& config);
+
+} // namespace stackscope::training

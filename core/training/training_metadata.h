@@ -1,0 +1,40 @@
+// model_metadata.json ("stackscope.training/1"): configuration, features and their normalisation, the data
+// file's hash, versions, devices and per-epoch metrics, rewritten atomically after every epoch.
+#pragma once
+
+#include "core/training/features.h"
+#include "core/training/training_config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace stackscope::training {
+
+inline constexpr const char* kTrainingSchema = "stackscope.training/1";
+
+class TrainingMetadata {
+public:
+    TrainingMetadata(std::string path, const TrainingConfig& config, const Dataset& data, const Normalisation& norm,
+                     int64_t trainRows, const nlohmann::json& torchFacts);
+
+    // A resumed run keeps the epochs the checkpoint had finished.
+    void continueFrom(const nlohmann::json& saved);
+    void started(const nlohmann::json& event);
+    void note(const std::string& message);
+    void epochDone(const nlohmann::json& event);
+    void finished(const nlohmann::json& event);
+    void failed(const std::string& message);
+
+    const nlohmann::json& json() const { return m_json; }
+
+private:
+    void write() const;
+    std::string m_path;
+    nlohmann::json m_json;
+};
+
+// Reads a model_metadata.json; throws ConfigError saying what is wrong with it.
+nlohmann::json readMetadata(const std::string& path);
+
+} // namespace stackscope::training

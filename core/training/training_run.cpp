@@ -1,0 +1,318 @@
+// A training run: validates, builds and normalises the features, drives the torch module's trainer and
+// keeps model_metadata.json current after every epoch.
+#include "core/training/training_run.h"
+
+#include "core/inspect/dynamic_library.h"
+#include "core/inspect/runtime_sources.h"
+#include "core/torch/trainer_api.h"
+#include "core/training/training_metadata.h"
+#include "core/util/atomic_file.h"
+#include "core/util/build_info.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace stackscope::training {
+
+struct TrainerModule {
+    DynamicLibrary lib;
+    decltype(&stackscope_torch_train) train = nullptr;
+    decltype(&stackscope_torch_predict) predict = nullptr;
+    decltype(&stackscope_torch_save_dataset) saveDataset = nullptr;
+    decltype(&stackscope_torch_info_json) info = nullptr;
+    decltype(&stackscope_torch_free) release = nullptr;
+    std::string failure;
+};
+
+const TrainerModule& trainerModule()
+{
+    static const TrainerModule module = [] {
+        TrainerModule m;
+        m.lib = DynamicLibrary::open(torchModuleCandidates());
+        if (!m.lib.isLoaded()) {
+            m.failure = fmt::format("the libtorch module could not be loaded ({}); build StackScope with libtorch "
+                                    "(cmake -DCMAKE_PREFIX_PATH=$(python3 -c 'import torch; "
+                                    "print(torch.utils.cmake_prefix_path)')) or set STACKSCOPE_TORCH_MODULE",
+                                    m.lib.failureSummary());
+            return m;
+        }
+        auto abi = m.lib.symbol<int (*)()>("stackscope_torch_train_abi");
+        if (!abi || abi() != STACKSCOPE_TORCH_TRAIN_ABI) {
+            m.failure = fmt::format("{} has no trainer of ABI {}; rebuild StackScope so the module matches",
+                                    m.lib.loadedPath(), STACKSCOPE_TORCH_TRAIN_ABI);
+            return m;
+        }
+        m.train = m.lib.symbol<decltype(&stackscope_torch_train)>("stackscope_torch_train");
+        m.predict = m.lib.symbol<decltype(&stackscope_torch_predict)>("stackscope_torch_predict");
+        m.saveDataset = m.lib.symbol<decltype(&stackscope_torch_save_dataset)>("stackscope_torch_save_dataset");
+        m.info = m.lib.symbol<decltype(&stackscope_torch_info_json)>("stackscope_torch_info_json");
+        m.release = m.lib.symbol<decltype(&stackscope_torch_free)>("stackscope_torch_free");
+        return m;
+    }();
+    if (!module.failure.empty())
+        throw std::runtime_error(module.failure);
+    return module;
+}
+
+namespace {
+
+nlohmann::json torchFacts(const TrainerModule& m)
+{
+    if (!m.info || !m.release)
+        return nlohmann::json::object();
+    char* text = m.info();
+    const std::string body = text ? text : "{}";
+    m.release(text);
+    return nlohmann::json::parse(body, nullptr, false);
+}
+
+// Turns the trainer's JSON events into progress values and keeps the metadata file current.
+class RunObserver {
+public:
+    RunObserver(TrainingMetadata& metadata, const TrainingProgressCallback& progress, int epochs)
+        : m_metadata(metadata)
+        , m_progress(progress)
+        , m_epochs(epochs)
+        , m_start(std::chrono::steady_clock::now())
+    {
+    }
+
+    static void onEvent(void* self, const char* json) { static_cast<RunObserver*>(self)->handle(json); }
+    TrainingResult& result() { return m_result; }
+
+private:
+    void handle(const char* text)
+    {
+        TrainingProgress p;
+        p.raw = nlohmann::json::parse(text);
+        const auto& e = p.raw;
+        const std::string kind = e.value("event", "");
+        p.epochs = m_epochs;
+        p.elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+        if (kind == "started") {
+            p.kind = TrainingProgress::Kind::Started;
+            m_firstEpoch = e.value("first_epoch", 1);
+            m_stepsPerEpoch = e.value("steps_per_epoch", int64_t {0});
+            m_metadata.started(e);
+            std::string devices;
+            for (const auto& d : e.value("devices", nlohmann::json::array()))
+                devices += (devices.empty() ? "" : ", ") + d.get<std::string>();
+            p.message = devices;
+        } else if (kind == "note") {
+            p.kind = TrainingProgress::Kind::Note;
+            p.message = e.value("message", "");
+            m_result.notes.push_back(p.message);
+            m_metadata.note(p.message);
+        } else if (kind == "step") {
+            p.kind = TrainingProgress::Kind::Step;
+            p.epoch = e.value("epoch", 0);
+            p.step = e.value("step", int64_t {0});
+            p.stepsPerEpoch = e.value("steps_per_epoch", int64_t {0});
+            p.loss = e.value("loss", 0.0);
+            p.samplesPerS = e.value("samples_per_s", 0.0);
+            p.allocatedBytes = e.value("allocated_bytes", -1.0);
+            p.reservedBytes = e.value("reserved_bytes", -1.0);
+            p.deviceUsedBytes = e.value("device_used_bytes", -1.0);
+            p.deviceTotalBytes = e.value("device_total_bytes", -1.0);
+            const int64_t done = (p.epoch - m_firstEpoch) * m_stepsPerEpoch + p.step;
+            const int64_t total = (m_epochs - m_firstEpoch + 1) * m_stepsPerEpoch;
+            if (done > 0 && total > done)
+                p.etaS = p.elapsedS * static_cast<double>(total - done) / static_cast<double>(done);
+            else if (total == done)
+                p.etaS = 0;
+        } else if (kind == "epoch") {
+            p.kind = TrainingProgress::Kind::Epoch;
+            EpochMetrics m;
+            m.epoch = p.epoch = e.value("epoch", 0);
+            m.trainLoss = p.loss = e.value("train_loss", 0.0);
+            m.valLoss = p.valLoss = e.value("val_loss", 0.0);
+            m.samplesPerS = p.samplesPerS = e.value("samples_per_s", 0.0);
+            m.seconds = e.value("seconds", 0.0);
+            m_result.epochs.push_back(m);
+            m_metadata.epochDone(e); // writes model_metadata.json
+        } else if (kind == "finished") {
+            p.kind = TrainingProgress::Kind::Finished;
+            m_result.status = e.value("status", "finished");
+            m_result.bestEpoch = e.value("best_epoch", 0);
+            m_result.bestValLoss = e.value("best_val_loss", 0.0);
+            m_result.stepsPerS = e.value("steps_per_s", 0.0);
+            m_result.execution = e.value("execution", "");
+            m_metadata.finished(e);
+        } else {
+            return;
+        }
+        if (m_progress)
+            m_progress(p);
+    }
+
+    TrainingMetadata& m_metadata;
+    TrainingProgressCallback m_progress;
+    int m_epochs;
+    int m_firstEpoch = 1;
+    int64_t m_stepsPerEpoch = 0;
+    std::chrono::steady_clock::time_point m_start;
+    TrainingResult m_result;
+};
+
+// The module polls an int; the job's cancel flag is an atomic<bool>: a small thread mirrors it.
+class StopMirror {
+public:
+    explicit StopMirror(const std::atomic<bool>* cancel)
+    {
+        if (!cancel)
+            return;
+        m_thread = std::thread([this, cancel] {
+            while (!m_done.load()) {
+                if (cancel->load()) {
+                    __atomic_store_n(&m_flag, 1, __ATOMIC_RELAXED);
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+        });
+    }
+    ~StopMirror()
+    {
+        m_done = true;
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+    const int* flag() const { return &m_flag; }
+
+private:
+    int m_flag = 0;
+    std::atomic<bool> m_done {false};
+    std::thread m_thread;
+};
+
+// Rows before the validation part; both parts must hold rows.
+int64_t checkedTrainingRows(const TrainingConfig& config, const Dataset& data)
+{
+    const int64_t train = trainingRows(data.rows, config.validationFraction);
+    if (train < 1 || data.rows - train < 1)
+        throw ConfigError(fmt::format("{}: only {} rows of features ({} bars in {} sessions); training needs rows in "
+                                      "both the training and the validation part: give more data (days) or a "
+                                      "smaller --horizon",
+                                      config.input, data.rows, data.barsRead, data.sessions));
+    return train;
+}
+
+} // namespace
+
+Dataset datasetFor(const TrainingConfig& config, int64_t* trainRows)
+{
+    Dataset data = buildDataset(config);
+    const int64_t train = checkedTrainingRows(config, data);
+    normalise(data, fitNormalisation(data, train));
+    if (trainRows)
+        *trainRows = train;
+    return data;
+}
+
+std::shared_ptr<const TrainingResult> runTraining(const TrainingConfig& config, const TrainingProgressCallback& progress,
+                                                  const std::atomic<bool>* cancel)
+{
+    validate(config);
+    return trainOnDataset(config, buildDataset(config, cancel), progress, cancel);
+}
+
+std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& config, Dataset raw,
+                                                     const TrainingProgressCallback& progress,
+                                                     const std::atomic<bool>* cancel)
+{
+    validate(config);
+    std::vector<int> gpus {0};
+    bool fallback = true;
+    if (config.device != "auto") {
+        gpus = parseDevices(config.device);
+        fallback = config.deviceFallback;
+    }
+    namespace fs = std::filesystem;
+    const std::string metadataPath = config.output + "/model_metadata.json";
+    nlohmann::json saved;
+    if (config.resume) {
+        saved = readMetadata(metadataPath);
+        if (!fs::exists(config.output + "/checkpoint.pt"))
+            throw ConfigError(fmt::format("--resume: {} has no checkpoint.pt; start a new run without --resume",
+                                          config.output));
+        if (const auto diff = resumeMismatch(saved.value("config", nlohmann::json::object()), config); !diff.empty())
+            throw ConfigError(fmt::format("--resume: the run in {} was started with other options ({}); use the same "
+                                          "options, or a new --output folder",
+                                          config.output, diff));
+    }
+
+    const int64_t trainRows = checkedTrainingRows(config, raw);
+    if (config.batchSize > trainRows)
+        throw ConfigError(fmt::format("--batch-size {} is larger than the {} training rows of {}; use a batch of at "
+                                      "most {} or give more data",
+                                      config.batchSize, trainRows, config.input, trainRows));
+    const Normalisation norm = fitNormalisation(raw, trainRows);
+    normalise(raw, norm);
+
+    const auto& module = trainerModule();
+    const bool created = !fs::exists(config.output);
+    std::error_code ec;
+    fs::create_directories(config.output, ec);
+    if (ec)
+        throw std::runtime_error(fmt::format("cannot create the output folder {}: {}; choose a folder you can write to",
+                                             config.output, ec.message()));
+
+    TrainingMetadata metadata(metadataPath, config, raw, norm, trainRows, torchFacts(module));
+    if (config.resume)
+        metadata.continueFrom(saved);
+    RunObserver observer(metadata, progress, config.epochs);
+    StopMirror stop(cancel);
+
+    nlohmann::json moduleConfig = moduleConfigJson(config, gpus);
+    moduleConfig["fallback_to_cpu"] = fallback;
+    StackscopeTrainData data {raw.x.data(), raw.y.data(), raw.rows, raw.cols, trainRows};
+    char error[2048] = {0};
+    const int rc = module.train(moduleConfig.dump().c_str(), &data, config.output.c_str(), config.resume ? 1 : 0,
+                                stop.flag(), &RunObserver::onEvent, &observer, error, sizeof error);
+    if (rc != 0) {
+        if (created && fs::is_empty(config.output, ec))
+            fs::remove(config.output, ec);
+        if (rc == 2)
+            throw ConfigError(error);
+        metadata.failed(error);
+        throw std::runtime_error(error);
+    }
+    auto result = std::make_shared<TrainingResult>(std::move(observer.result()));
+    result->outputDir = config.output;
+    result->notes.insert(result->notes.begin(), config.notes.begin(), config.notes.end());
+    result->metadata = metadata.json();
+    return result;
+}
+
+int64_t saveDatasetForPython(const TrainingConfig& config, const std::string& path)
+{
+    int64_t trainRows = 0;
+    Dataset data = datasetFor(config, &trainRows);
+    const auto& module = trainerModule();
+    StackscopeTrainData d {data.x.data(), data.y.data(), data.rows, data.cols, trainRows};
+    char error[2048] = {0};
+    if (module.saveDataset(&d, path.c_str(), error, sizeof error) != 0)
+        throw std::runtime_error(error);
+    return trainRows;
+}
+
+std::vector<float> predictRows(const TrainingConfig& config, const std::string& modelPath, const Dataset& data,
+                               int64_t firstRow, int64_t rows)
+{
+    if (firstRow < 0 || rows < 0 || firstRow + rows > data.rows)
+        throw std::invalid_argument("predictRows: rows outside the dataset");
+    const auto& module = trainerModule();
+    std::vector<float> out(static_cast<size_t>(rows));
+    char error[2048] = {0};
+    const auto cfg = moduleConfigJson(config, {}).dump();
+    if (module.predict(cfg.c_str(), modelPath.c_str(), data.x.data() + firstRow * data.cols, rows, data.cols, out.data(),
+                       error, sizeof error) != 0)
+        throw std::runtime_error(error);
+    return out;
+}
+
+} // namespace stackscope::training

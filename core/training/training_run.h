@@ -1,0 +1,86 @@
+// A training run end to end: features from the data, the libtorch module's trainer, model_metadata.json.
+#pragma once
+
+#include "core/training/features.h"
+#include "core/training/training_config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stackscope::training {
+
+struct EpochMetrics {
+    int epoch = 0;
+    double trainLoss = 0;
+    double valLoss = 0;
+    double samplesPerS = 0;
+    double seconds = 0;
+};
+
+// One report from the run, delivered on the run's thread.
+struct TrainingProgress {
+    enum class Kind { Started, Note, Step, Epoch, Finished };
+    Kind kind = Kind::Step;
+    int epoch = 0;
+    int epochs = 0;
+    int64_t step = 0;
+    int64_t stepsPerEpoch = 0;
+    double loss = 0;    // mean training loss over the last interval (Step) or the epoch (Epoch)
+    double valLoss = 0; // Epoch
+    double samplesPerS = 0;
+    double allocatedBytes = -1; // libtorch caching allocator; -1 where not known
+    double reservedBytes = -1;
+    double deviceUsedBytes = -1; // the whole device, from the vendor runtime
+    double deviceTotalBytes = -1;
+    double elapsedS = 0; // since the run started
+    double etaS = -1;
+    std::string message; // Note; Started: the devices
+    nlohmann::json raw;  // the event as the module sent it
+};
+using TrainingProgressCallback = std::function<void(const TrainingProgress&)>;
+
+struct TrainingResult {
+    std::string status; // finished | early_stopped | stopped
+    std::string outputDir;
+    std::vector<EpochMetrics> epochs;
+    int bestEpoch = 0;
+    double bestValLoss = 0;
+    double stepsPerS = 0;
+    std::string execution; // "CUDA graph of the whole step", "eager (CPU)"...
+    std::vector<std::string> notes;
+    nlohmann::json metadata; // what model_metadata.json holds
+};
+
+// Model and data errors that are the input's fault (exit 2, nothing written).
+// The rest (module missing, libtorch failure) is std::runtime_error.
+
+// Validates, builds the features, trains and writes the output folder. Throws ConfigError,
+// vpoc::InputError, std::runtime_error. `cancel` stops within one step, keeping the last epoch's files.
+std::shared_ptr<const TrainingResult> runTraining(const TrainingConfig& config,
+                                                  const TrainingProgressCallback& progress = {},
+                                                  const std::atomic<bool>* cancel = nullptr);
+
+// The same on features already built (unnormalised, in time order): tests, and callers with their own data.
+std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& config, Dataset data,
+                                                     const TrainingProgressCallback& progress = {},
+                                                     const std::atomic<bool>* cancel = nullptr);
+
+// The torch module's trainer entry points, loaded on demand; throws std::runtime_error saying how to get
+// a module (build with libtorch) when there is none.
+struct TrainerModule;
+const TrainerModule& trainerModule();
+
+// Writes the normalised dataset of `config` as a torch pickle Python can load (benchmarks), returning
+// the number of training rows. Predictions of a saved model.pt on the first `rows` validation rows.
+int64_t saveDatasetForPython(const TrainingConfig& config, const std::string& path);
+std::vector<float> predictRows(const TrainingConfig& config, const std::string& modelPath, const Dataset& data,
+                               int64_t firstRow, int64_t rows);
+// The features of `config` normalised with the statistics of model_metadata.json's "features".
+Dataset datasetFor(const TrainingConfig& config, int64_t* trainRows);
+
+} // namespace stackscope::training
