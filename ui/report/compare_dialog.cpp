@@ -1,0 +1,207 @@
+// The Compare dialog: loads both sides with the hardened report loader and shows diffSnapshots' rows.
+#include "ui/report/compare_dialog.h"
+
+#include "core/report/report_loader.h"
+#include "ui/report/diff_model.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <set>
+
+namespace stackscope::ui {
+
+namespace {
+
+// Rows match when the text is in any column and the area is the chosen one.
+class DiffFilter : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QString area;
+
+    void refilter() { invalidateFilter(); }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override
+    {
+        const auto* m = sourceModel();
+        if (!area.isEmpty() && m->index(row, DiffModel::AreaColumn, parent).data().toString() != area)
+            return false;
+        const auto re = filterRegularExpression();
+        if (re.pattern().isEmpty())
+            return true;
+        for (int c = 0; c < DiffModel::NUM_COLUMNS; ++c) {
+            if (m->index(row, c, parent).data().toString().contains(re))
+                return true;
+        }
+        return false;
+    }
+};
+
+} // namespace
+
+CompareDialog::CompareDialog(QWidget* parent)
+    : QDialog(parent)
+    , m_a(new QLineEdit(this))
+    , m_b(new QLineEdit(this))
+    , m_filter(new QLineEdit(this))
+    , m_area(new QComboBox(this))
+    , m_status(new QLabel(this))
+    , m_model(new DiffModel(this))
+    , m_proxy(new DiffFilter(this))
+    , m_view(new QTableView(this))
+{
+    setWindowTitle(tr("Compare snapshots or reports"));
+    resize(1100, 640);
+    for (auto* edit : {m_a, m_b})
+        edit->setPlaceholderText(tr("snapshot .json, report.json, a report folder or its .zip"));
+    auto* files = new QGridLayout;
+    int row = 0;
+    for (auto* edit : {m_a, m_b}) {
+        auto* fileButton = new QPushButton(tr("File…"), this);
+        auto* folder = new QPushButton(tr("Folder…"), this);
+        files->addWidget(new QLabel(row == 0 ? tr("A") : tr("B"), this), row, 0);
+        files->addWidget(edit, row, 1);
+        files->addWidget(fileButton, row, 2);
+        files->addWidget(folder, row, 3);
+        connect(fileButton, &QPushButton::clicked, this, [this, edit] { browse(edit); });
+        connect(folder, &QPushButton::clicked, this, [this, edit] {
+            const QString dir = QFileDialog::getExistingDirectory(this, tr("Report folder"));
+            if (!dir.isEmpty())
+                edit->setText(dir);
+        });
+        connect(edit, &QLineEdit::returnPressed, this, &CompareDialog::compare);
+        ++row;
+    }
+    auto* compareButton = new QPushButton(tr("Compare"), this);
+    compareButton->setDefault(true);
+    files->addWidget(compareButton, 0, 4, 2, 1);
+
+    m_filter->setPlaceholderText(tr("Filter: text in any column"));
+    m_filter->setClearButtonEnabled(true);
+    m_area->addItem(tr("All areas"), QString());
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(m_filter, 1);
+    filters->addWidget(m_area);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(DiffModel::SortRole);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(false);
+    m_view->verticalHeader()->hide();
+    m_view->setWordWrap(true);
+    m_view->horizontalHeader()->setSectionResizeMode(DiffModel::AreaColumn, QHeaderView::ResizeToContents);
+    m_view->horizontalHeader()->setSectionResizeMode(DiffModel::ItemColumn, QHeaderView::Interactive);
+    m_view->horizontalHeader()->setSectionResizeMode(DiffModel::AColumn, QHeaderView::Stretch);
+    m_view->horizontalHeader()->setSectionResizeMode(DiffModel::BColumn, QHeaderView::Stretch);
+    m_view->setColumnWidth(DiffModel::ItemColumn, 260);
+    m_status->setWordWrap(true);
+    m_status->setText(tr("Choose two files: only differences that matter are listed (versions, GPUs and archs, libraries, "
+                         "environment, groups and device access, coverage)."));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(files);
+    layout->addWidget(m_status);
+    layout->addLayout(filters);
+    layout->addWidget(m_view, 1);
+
+    connect(compareButton, &QPushButton::clicked, this, &CompareDialog::compare);
+    connect(m_filter, &QLineEdit::textChanged, this, &CompareDialog::applyFilter);
+    connect(m_area, qOverload<int>(&QComboBox::currentIndexChanged), this, &CompareDialog::applyFilter);
+}
+
+void CompareDialog::browse(QLineEdit* edit)
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Snapshot or report"), edit->text(),
+                                                      tr("Snapshots and reports (*.json *.zip);;All files (*)"));
+    if (!path.isEmpty())
+        edit->setText(path);
+}
+
+QString CompareDialog::statusText() const
+{
+    return m_status->text();
+}
+
+void CompareDialog::setFiles(const QString& a, const QString& b)
+{
+    m_a->setText(a);
+    m_b->setText(b);
+    if (!a.isEmpty() && !b.isEmpty())
+        compare();
+}
+
+void CompareDialog::setFilterText(const QString& text)
+{
+    m_filter->setText(text);
+}
+
+void CompareDialog::setArea(const QString& area)
+{
+    const int i = m_area->findData(area);
+    m_area->setCurrentIndex(i < 0 ? 0 : i);
+}
+
+bool CompareDialog::compare()
+{
+    const QString a = m_a->text().trimmed(), b = m_b->text().trimmed();
+    if (a.isEmpty() || b.isEmpty()) {
+        m_status->setText(tr("Give both A and B: a snapshot .json, a report.json, a report folder or its .zip."));
+        return false;
+    }
+    report::LoadedReport ra, rb;
+    for (auto [path, out] : {std::pair {a, &ra}, std::pair {b, &rb}}) {
+        try {
+            *out = report::loadReport(path.toStdString());
+        } catch (const std::exception& e) {
+            m_model->setRows({});
+            m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>")
+                                  .arg(tr("Cannot read %1: %2").arg(path, QString::fromUtf8(e.what())).toHtmlEscaped()));
+            return false;
+        }
+    }
+    auto rows = report::diffSnapshots(ra.snapshot, rb.snapshot);
+    m_model->setHeaders(tr("A: %1").arg(QFileInfo(a).fileName()), tr("B: %1").arg(QFileInfo(b).fileName()));
+    std::set<std::string> areas;
+    for (const auto& r : rows)
+        areas.insert(r.area);
+    const QString keep = m_area->currentData().toString();
+    m_area->blockSignals(true);
+    m_area->clear();
+    m_area->addItem(tr("All areas"), QString());
+    for (const auto& area : areas)
+        m_area->addItem(QString::fromStdString(area), QString::fromStdString(area));
+    m_area->setCurrentIndex(std::max(0, m_area->findData(keep)));
+    m_area->blockSignals(false);
+    const auto count = static_cast<int>(rows.size());
+    m_model->setRows(std::move(rows));
+    applyFilter();
+    m_view->resizeRowsToContents();
+    m_status->setText(count == 0 ? tr("Same in everything compared.")
+                                 : tr("%n difference(s) that matter.", nullptr, count));
+    return true;
+}
+
+void CompareDialog::applyFilter()
+{
+    auto* f = static_cast<DiffFilter*>(m_proxy);
+    f->area = m_area->currentData().toString();
+    f->setFilterRegularExpression(QRegularExpression(QRegularExpression::escape(m_filter->text()),
+                                                     QRegularExpression::CaseInsensitiveOption));
+    f->refilter();
+}
+
+} // namespace stackscope::ui

@@ -1,0 +1,104 @@
+// Converts between the Probes page's records and the probe JSON document a report carries.
+#include "ui/report/probe_document.h"
+
+#include "core/probes/probe_variants.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <stdexcept>
+
+namespace stackscope::ui {
+
+using nlohmann::json;
+
+nlohmann::json probeDocument(const std::vector<ProbeRecord>& records, const std::vector<ProbeDevice>& devices)
+{
+    json doc = json::object();
+    doc["devices"] = json::array();
+    std::set<std::string> seenDevices;
+    for (const auto& d : devices) {
+        doc["devices"].push_back({{"id", d.id}, {"name", d.name}});
+        seenDevices.insert(d.id);
+    }
+    for (const auto& r : records) {
+        if (seenDevices.insert(r.outcome.device).second)
+            doc["devices"].push_back({{"id", r.outcome.device}, {"name", r.outcome.device == "cpu" ? "CPU" : ""}});
+    }
+    // The baseline environment per device, to tell what each variant changed.
+    std::map<std::string, const std::map<std::string, std::string>*> baseline;
+    for (const auto& r : records) {
+        if (r.outcome.variant == "baseline" && !baseline.count(r.outcome.device))
+            baseline[r.outcome.device] = &r.outcome.env;
+    }
+    doc["variants"] = json::array();
+    std::set<std::string> seenVariants;
+    for (const auto& r : records) {
+        if (!seenVariants.insert(r.outcome.variant).second)
+            continue;
+        ProbeVariant v;
+        v.name = r.outcome.variant;
+        if (auto it = baseline.find(r.outcome.device); it != baseline.end() && v.name != "baseline") {
+            const auto& base = *it->second;
+            for (const auto& [k, val] : r.outcome.env) {
+                auto b = base.find(k);
+                if (b == base.end() || b->second != val)
+                    v.env[k] = val;
+            }
+            for (const auto& [k, val] : base) {
+                if (!r.outcome.env.count(k))
+                    v.env[k] = std::nullopt;
+            }
+        }
+        doc["variants"].push_back(toJson(v));
+    }
+    doc["results"] = json::array();
+    std::size_t failures = 0;
+    for (const auto& r : records) {
+        doc["results"].push_back(toJson(r));
+        failures += isFailure(r.outcome.outcome) ? 1 : 0;
+    }
+    doc["failures"] = failures;
+    return doc;
+}
+
+std::vector<ProbeRecord> probeRecordsFromDocument(const nlohmann::json& document)
+{
+    std::vector<ProbeRecord> out;
+    if (document.is_null())
+        return out;
+    if (!document.is_object())
+        throw std::runtime_error("probes: expected the object `stackscope-cli probe --json` prints");
+    auto it = document.find("results");
+    if (it == document.end() || it->is_null())
+        return out;
+    if (!it->is_array())
+        throw std::runtime_error("probes.results: expected an array of probe results");
+    std::size_t i = 0;
+    for (const auto& j : *it) {
+        try {
+            ProbeRecord r;
+            r.outcome = probeOutcomeFromJson(j);
+            auto number = [&](const char* key) -> std::optional<double> {
+                auto k = j.find(key);
+                if (k == j.end() || k->is_null())
+                    return std::nullopt;
+                if (!k->is_number())
+                    throw std::runtime_error(fmt::format("key '{}' must be a number", key));
+                return k->get<double>();
+            };
+            r.seconds = number("seconds").value_or(0.0);
+            r.maxError = number("max_error");
+            r.tolerance = number("tolerance");
+            if (auto d = j.find("details"); d != j.end() && d->is_object())
+                r.details = *d;
+            out.push_back(std::move(r));
+        } catch (const std::exception& e) {
+            throw std::runtime_error(fmt::format("probes.results[{}]: {}", i, e.what()));
+        }
+        ++i;
+    }
+    return out;
+}
+
+} // namespace stackscope::ui

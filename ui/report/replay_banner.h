@@ -1,0 +1,31 @@
+// The coloured bar above the pages while a report is open: whose machine, when, and the way back.
+#pragma once
+
+#include <QFrame>
+
+class QLabel;
+class QPushButton;
+
+namespace stackscope::ui {
+
+class ReplayBanner : public QFrame {
+    Q_OBJECT
+public:
+    explicit ReplayBanner(QWidget* parent = nullptr);
+
+    // "Viewing a report from <host>, captured <time>. ..." and shows the bar.
+    void showReport(const QString& host, const QString& capturedAt, const QString& source, bool hasProbes);
+    QString text() const;
+    QPushButton* runHereButton() const { return m_runHere; }
+
+Q_SIGNALS:
+    void runHereRequested();
+    void closeRequested();
+
+private:
+    QLabel* m_text;
+    QPushButton* m_runHere;
+    QPushButton* m_close;
+};
+
+} // namespace stackscope::ui

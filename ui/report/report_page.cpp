@@ -1,0 +1,245 @@
+// The Report page's widgets and the export/copy actions; the work is in ReportExporter.
+#include "ui/report/report_page.h"
+
+#include "core/report/report.h"
+#include "ui/probes/probe_grid_model.h"
+#include "ui/probes/probes_page.h"
+#include "ui/report/summary_card.h"
+#include "ui/system/snapshot_controller.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QThread>
+#include <QTimer>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace stackscope::ui {
+
+ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidget* parent)
+    : QWidget(parent)
+    , m_snapshots(snapshots)
+    , m_probes(probes)
+    , m_export(new QPushButton(tr("Export support report…"), this))
+    , m_redact(new QCheckBox(tr("Redact private data (user and host names, home paths, IP and MAC addresses, GPU serials "
+                                "and UUIDs)"),
+                             this))
+    , m_copy(new QPushButton(tr("Copy summary"), this))
+    , m_status(new QLabel(this))
+    , m_where(new QLabel(this))
+    , m_openFolder(new QPushButton(tr("Open folder"), this))
+    , m_redactions(new QTableWidget(0, 3, this))
+    , m_card(new SummaryCard(this))
+    , m_previewTimer(new QTimer(this))
+{
+    auto* title = new QLabel(tr("<h2>Support report</h2>"), this);
+    auto* intro = new QLabel(tr("One folder and its .zip: report.html, report.md (paste it into an issue), report.json, "
+                                "screenshots of every page and the summary card, recent logs."),
+                             this);
+    intro->setWordWrap(true);
+    m_export->setDefault(true);
+    m_export->setToolTip(tr("Writes stackscope-report-YYYYMMDD-HHMMSS and its .zip into the folder you choose"));
+    m_redact->setChecked(true);
+    m_copy->setToolTip(tr("Puts the report's Markdown (GPUs, stack, failing probes, findings with fixes) on the clipboard"));
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
+    m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_where->setTextFormat(Qt::PlainText);
+    m_where->setWordWrap(true);
+    m_where->setText(tr("Not exported yet."));
+    m_openFolder->setEnabled(false);
+
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_export);
+    actions->addWidget(m_copy);
+    actions->addStretch(1);
+
+    auto* whereBox = new QGroupBox(tr("Written to"), this);
+    auto* whereLayout = new QHBoxLayout(whereBox);
+    whereLayout->addWidget(m_where, 1);
+    whereLayout->addWidget(m_openFolder, 0, Qt::AlignTop);
+
+    m_redactions->setObjectName(QStringLiteral("redactions"));
+    m_redactions->setHorizontalHeaderLabels({tr("What"), tr("Shown as"), tr("Times")});
+    m_redactions->horizontalHeader()->setStretchLastSection(true);
+    m_redactions->verticalHeader()->hide();
+    m_redactions->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_redactions->setSelectionMode(QAbstractItemView::NoSelection);
+    auto* redactBox = new QGroupBox(tr("Redacted (the originals are never written)"), this);
+    (new QVBoxLayout(redactBox))->addWidget(m_redactions);
+
+    auto* left = new QVBoxLayout;
+    left->addWidget(title);
+    left->addWidget(intro);
+    left->addLayout(actions);
+    left->addWidget(m_redact);
+    left->addWidget(m_status);
+    left->addWidget(whereBox);
+    left->addWidget(redactBox, 1);
+
+    auto* cardArea = new QScrollArea(this);
+    cardArea->setWidget(m_card);
+    cardArea->setWidgetResizable(false);
+    cardArea->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    cardArea->setFrameShape(QFrame::NoFrame);
+    cardArea->setMinimumWidth(SummaryCard::kWidth + 24);
+    auto* right = new QVBoxLayout;
+    right->addWidget(new QLabel(tr("<b>Summary card</b> (summary-card.png: post it alone, like a GPU-Z screenshot)"), this));
+    right->addWidget(cardArea, 1);
+
+    auto* layout = new QHBoxLayout(this);
+    layout->addLayout(left, 1);
+    layout->addLayout(right);
+
+    // Snapshots and probe results can arrive in bursts: rebuild the preview once they settle.
+    m_previewTimer->setSingleShot(true);
+    m_previewTimer->setInterval(200);
+    connect(m_previewTimer, &QTimer::timeout, this, &ReportPage::refreshPreview);
+    if (m_snapshots)
+        connect(m_snapshots, &SnapshotController::snapshotChanged, m_previewTimer, qOverload<>(&QTimer::start));
+    if (m_probes)
+        connect(m_probes, &ProbesPage::runFinished, m_previewTimer, qOverload<>(&QTimer::start));
+    connect(m_redact, &QCheckBox::toggled, this, &ReportPage::refreshPreview);
+    connect(m_export, &QPushButton::clicked, this, &ReportPage::exportInteractive);
+    connect(m_copy, &QPushButton::clicked, this, &ReportPage::copySummary);
+    connect(m_openFolder, &QPushButton::clicked, this, [this] {
+        if (!m_last.folder.isEmpty())
+            QDesktopServices::openUrl(QUrl::fromLocalFile(m_last.folder));
+    });
+    setStatus(tr("Waiting for the System page's snapshot."), false);
+}
+
+void ReportPage::addLivePage(const QString& title, QWidget* page)
+{
+    m_livePages.emplace_back(title, page);
+}
+
+bool ReportPage::redactionEnabled() const
+{
+    return m_redact->isChecked();
+}
+
+void ReportPage::setRedactionEnabled(bool on)
+{
+    m_redact->setChecked(on);
+}
+
+QString ReportPage::statusText() const
+{
+    return m_status->text();
+}
+
+ReportRequest ReportPage::request() const
+{
+    ReportRequest r;
+    r.snapshot = m_snapshots ? m_snapshots->snapshot() : nullptr;
+    if (m_probes)
+        r.probes = m_probes->gridModel()->records();
+    r.redact = m_redact->isChecked();
+    r.livePages = m_livePages;
+    return r;
+}
+
+void ReportPage::setStatus(const QString& text, bool error)
+{
+    m_status->setText(text);
+    m_status->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
+}
+
+void ReportPage::refreshPreview()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    const auto r = request();
+    if (!r.snapshot)
+        return;
+    try {
+        std::optional<report::Redactor> red;
+        const auto doc = ReportExporter::buildDocument(r, &red);
+        m_card->setReport(doc);
+        m_card->adjustSize();
+        showRedactions(red ? red->replaced() : std::vector<report::RedactionEntry> {}, r.redact);
+        if (m_last.folder.isEmpty())
+            setStatus(r.redact ? tr("Ready. Private data will be replaced by placeholders in every file and screenshot.")
+                               : tr("Redaction is OFF: the report will contain user and host names, paths and addresses."),
+                      !r.redact);
+    } catch (const std::exception& e) {
+        setStatus(tr("The preview could not be built: %1").arg(QString::fromUtf8(e.what())), true);
+    }
+}
+
+void ReportPage::showRedactions(const std::vector<report::RedactionEntry>& entries, bool enabled)
+{
+    m_redactions->setRowCount(0);
+    if (!enabled) {
+        m_redactions->setRowCount(1);
+        m_redactions->setItem(0, 0, new QTableWidgetItem(tr("Redaction is off: nothing is replaced")));
+        return;
+    }
+    for (const auto& e : entries) {
+        const int row = m_redactions->rowCount();
+        m_redactions->insertRow(row);
+        m_redactions->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(e.kind)));
+        m_redactions->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(e.placeholder)));
+        m_redactions->setItem(row, 2, new QTableWidgetItem(QString::number(e.count)));
+    }
+    m_redactions->resizeColumnsToContents();
+}
+
+void ReportPage::exportInteractive()
+{
+    const QString start = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export support report into"), start);
+    if (!dir.isEmpty())
+        exportTo(dir);
+}
+
+bool ReportPage::exportTo(const QString& parentDir)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    setStatus(tr("Writing the report…"), false);
+    try {
+        m_last = m_exporter.write(request(), parentDir);
+    } catch (const std::exception& e) {
+        const QString message = tr("The report was not written: %1").arg(QString::fromUtf8(e.what()));
+        setStatus(message, true);
+        Q_EMIT errorOccurred(message);
+        return false;
+    }
+    m_card->setReport(m_last.report);
+    showRedactions(m_last.redacted, redactionEnabled());
+    m_where->setText(tr("%1\n%2").arg(m_last.folder, m_last.zip));
+    m_openFolder->setEnabled(true);
+    setStatus(tr("Report written (%n screenshot(s)).", nullptr, static_cast<int>(m_last.screenshots.size())), false);
+    Q_EMIT exported(m_last.folder, m_last.zip);
+    return true;
+}
+
+void ReportPage::copySummary()
+{
+    try {
+        const auto doc = ReportExporter::buildDocument(request());
+        QApplication::clipboard()->setText(QString::fromStdString(report::reportMarkdown(doc)));
+        setStatus(redactionEnabled() ? tr("Summary (Markdown, redacted) copied to the clipboard.")
+                                     : tr("Summary (Markdown, NOT redacted) copied to the clipboard."),
+                  false);
+    } catch (const std::exception& e) {
+        const QString message = tr("Nothing copied: %1").arg(QString::fromUtf8(e.what()));
+        setStatus(message, true);
+        Q_EMIT errorOccurred(message);
+    }
+}
+
+} // namespace stackscope::ui

@@ -1,0 +1,72 @@
+// The Report page: one-click export (folder + zip), redaction on by default, "Copy summary", where it went, the card preview.
+#pragma once
+
+#include "ui/report/report_exporter.h"
+
+#include <QWidget>
+
+#include <functional>
+
+class QCheckBox;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QTimer;
+
+namespace stackscope::ui {
+
+class ProbesPage;
+class SnapshotController;
+class SummaryCard;
+
+class ReportPage : public QWidget {
+    Q_OBJECT
+public:
+    // `probes` gives the results of this session; `livePages` are grabbed as they are (VPOC).
+    ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidget* parent = nullptr);
+
+    void addLivePage(const QString& title, QWidget* page);
+    ReportExporter& exporter() { return m_exporter; }
+    SummaryCard* summaryCard() const { return m_card; }
+    bool redactionEnabled() const;
+    void setRedactionEnabled(bool on);
+    // What an export would hold now.
+    ReportRequest request() const;
+    const ReportResult& lastResult() const { return m_last; }
+    QString statusText() const;
+
+public Q_SLOTS:
+    // Asks for a folder, then exports there.
+    void exportInteractive();
+    // Writes the report under `parentDir`; false (and the reason on the page and in errorOccurred) on failure.
+    bool exportTo(const QString& parentDir);
+    // The report's Markdown on the clipboard (built now with the current redaction setting).
+    void copySummary();
+    // Rebuilds the preview card and the redaction list from the current data.
+    void refreshPreview();
+
+Q_SIGNALS:
+    void exported(const QString& folder, const QString& zip);
+    void errorOccurred(const QString& message);
+
+private:
+    void showRedactions(const std::vector<report::RedactionEntry>& entries, bool enabled);
+    void setStatus(const QString& text, bool error);
+
+    SnapshotController* m_snapshots;
+    ProbesPage* m_probes;
+    std::vector<std::pair<QString, QPointer<QWidget>>> m_livePages;
+    ReportExporter m_exporter;
+    ReportResult m_last;
+    QPushButton* m_export;
+    QCheckBox* m_redact;
+    QPushButton* m_copy;
+    QLabel* m_status;
+    QLabel* m_where;
+    QPushButton* m_openFolder;
+    QTableWidget* m_redactions;
+    SummaryCard* m_card;
+    QTimer* m_previewTimer;
+};
+
+} // namespace stackscope::ui

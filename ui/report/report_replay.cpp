@@ -1,0 +1,161 @@
+// Replay: the report's snapshot with findings recomputed, its probe grid re-diagnosed, and the same probes run here.
+#include "ui/report/report_replay.h"
+
+#include "core/inspect/system_checks.h"
+#include "core/probes/probe_variants.h"
+#include "core/report/report.h"
+#include "ui/probes/probe_session.h"
+#include "ui/probes/probes_page.h"
+#include "ui/report/probe_document.h"
+#include "ui/report/probe_side_by_side.h"
+#include "ui/report/replay_banner.h"
+#include "ui/system/snapshot_controller.h"
+
+#include <QFileInfo>
+#include <QPushButton>
+#include <QThread>
+
+namespace stackscope::ui {
+
+using nlohmann::json;
+
+ReportReplay::ReportReplay(SnapshotController* snapshots, ProbesPage* probes, ReplayBanner* banner, QObject* parent)
+    : QObject(parent)
+    , m_snapshots(snapshots)
+    , m_probes(probes)
+    , m_banner(banner)
+    , m_session(new ProbeSession(this))
+{
+    connect(m_banner, &ReplayBanner::runHereRequested, this, &ReportReplay::runHere);
+    connect(m_banner, &ReplayBanner::closeRequested, this, &ReportReplay::close);
+    connect(m_session, &ProbeSession::recordArrived, this, [this](const ProbeRecord& r) {
+        if (m_sideBySide)
+            m_sideBySide->addHere(r);
+    });
+    connect(m_session, &ProbeSession::finished, this,
+            [this](bool cancelled, const std::vector<ProbeDevice>& devices, const QString& listError) {
+                if (m_sideBySide) {
+                    QString text = cancelled ? tr("Cancelled.")
+                                             : tr("Done on %n device(s) here. ", nullptr, static_cast<int>(devices.size())) +
+                                                   m_sideBySide->differenceText();
+                    if (!listError.isEmpty())
+                        text += QLatin1Char(' ') + tr("Only the CPU was probed here: %1").arg(listError);
+                    m_sideBySide->setStatus(text);
+                }
+                m_banner->runHereButton()->setEnabled(true);
+                Q_EMIT runHereFinished();
+            });
+}
+
+ReportReplay::~ReportReplay()
+{
+    delete m_sideBySide;
+}
+
+bool ReportReplay::canOpen(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.isDir())
+        return QFileInfo::exists(path + QStringLiteral("/report.json"));
+    return path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".zip"), Qt::CaseInsensitive);
+}
+
+bool ReportReplay::open(const QString& path)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    report::LoadedReport loaded;
+    std::vector<ProbeRecord> records;
+    try {
+        loaded = report::loadReport(path.toStdString());
+        records = probeRecordsFromDocument(loaded.report.value("probes", json()));
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("Cannot open %1: %2").arg(path, QString::fromUtf8(e.what())));
+        return false;
+    }
+    // The report's own findings were made by the version that wrote it: replace them with this version's.
+    Snapshot s = loaded.snapshot;
+    s.findings.clear();
+    addSystemFindings(s);
+    m_loaded = std::move(loaded);
+    const QString source = QString::fromStdString(m_loaded->source);
+    m_snapshots->setSnapshot(std::make_shared<const Snapshot>(std::move(s)), tr("report %1").arg(source));
+    m_probes->showRecords(records, records.empty() ? tr("This report has no probe results.")
+                                                   : tr("%n probe result(s) from the report; findings recomputed here.", nullptr,
+                                                        static_cast<int>(records.size())));
+    const auto& snap = m_loaded->snapshot;
+    m_banner->showReport(QString::fromStdString(snap.host.hostname.value_or("an unnamed host")),
+                         QString::fromStdString(snap.capturedAt.empty() ? std::string("at an unknown time") : snap.capturedAt),
+                         m_loaded->isSnapshotOnly ? tr("Snapshot %1").arg(source) : tr("Report %1").arg(source),
+                         !records.empty());
+    if (m_sideBySide)
+        m_sideBySide->setReport(records, tr("Report (%1)").arg(QString::fromStdString(snap.host.hostname.value_or("?"))));
+    Q_EMIT opened(source);
+    return true;
+}
+
+void ReportReplay::close()
+{
+    m_session->cancel();
+    m_loaded.reset();
+    m_banner->hide();
+    if (m_sideBySide)
+        m_sideBySide->hide();
+    m_probes->showRecords({}, tr("Back on this machine: run the probes to fill the grid."));
+    m_snapshots->refresh();
+    Q_EMIT closed();
+}
+
+ProbeRunOptions ReportReplay::runHereOptions() const
+{
+    ProbeRunOptions o;
+    if (!m_loaded)
+        return o;
+    const auto set = report::probeSetOf(m_loaded->report.value("probes", json()));
+    o.probeIds = set.probeIds;
+    // The report's device ids may not exist here (its GPU 1 is not this machine's): probe every device here.
+    for (const auto& v : set.variants) {
+        ProbeVariant variant;
+        variant.name = v.value("name", std::string("baseline"));
+        if (auto env = v.find("env"); env != v.end() && env->is_object()) {
+            for (const auto& [k, val] : env->items())
+                variant.env[k] = val.is_string() ? std::optional<std::string>(val.get<std::string>()) : std::nullopt;
+        }
+        o.variants.push_back(std::move(variant));
+    }
+    if (o.variants.empty())
+        o.variants.push_back(ProbeVariant {});
+    return o;
+}
+
+bool ReportReplay::isRunningHere() const
+{
+    return m_session->isRunning();
+}
+
+void ReportReplay::runHere()
+{
+    if (!m_loaded)
+        return;
+    std::vector<ProbeRecord> records;
+    try {
+        records = probeRecordsFromDocument(m_loaded->report.value("probes", json()));
+    } catch (const std::exception& e) {
+        Q_EMIT errorOccurred(tr("The report's probe results cannot be read: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
+    if (!m_sideBySide) {
+        m_sideBySide = new ProbeSideBySide(nullptr);
+        m_sideBySide->setAttribute(Qt::WA_DeleteOnClose, false);
+    }
+    const auto& snap = m_loaded->snapshot;
+    m_sideBySide->setReport(records, tr("Report (%1)").arg(QString::fromStdString(snap.host.hostname.value_or("?"))));
+    auto options = runHereOptions();
+    m_sideBySide->setStatus(tr("Running %n probe(s) here", nullptr, static_cast<int>(options.probeIds.size())) +
+                            tr(" under %n variant(s)…", nullptr, static_cast<int>(options.variants.size())));
+    m_sideBySide->show();
+    m_sideBySide->raise();
+    m_banner->runHereButton()->setEnabled(false);
+    m_session->start(std::move(options));
+}
+
+} // namespace stackscope::ui

@@ -1,0 +1,378 @@
+// Builds the summary card from a report document and lays it out dark and compact, like a GPU-Z window.
+#include "ui/report/summary_card.h"
+
+#include "core/snapshot/snapshot_json.h"
+#include "core/snapshot/stack_rows.h"
+#include "ui/widgets/status_colors.h"
+
+#include <QBuffer>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLayoutItem>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace stackscope::ui {
+
+using nlohmann::json;
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString str(const json& j, const char* key)
+{
+    if (!j.is_object())
+        return {};
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null())
+        return {};
+    return it->is_string() ? qs(it->get<std::string>()) : qs(it->dump());
+}
+
+const json& member(const json& j, const char* key)
+{
+    static const json null;
+    if (!j.is_object())
+        return null;
+    auto it = j.find(key);
+    return it == j.end() ? null : *it;
+}
+
+// "2026-11-21T19:03:12Z" -> "2026-11-21 19:03 UTC"
+QString shortTime(const QString& iso)
+{
+    if (iso.size() >= 16 && iso[10] == QLatin1Char('T'))
+        return iso.left(10) + QLatin1Char(' ') + iso.mid(11, 5) + QStringLiteral(" UTC");
+    return iso;
+}
+
+void addStack(SummaryCardData& d, const Snapshot& s)
+{
+    if (!s.rocm.installs.empty()) {
+        const auto& i = s.rocm.installs.front();
+        QString v = qs(i.version.value_or("version unknown"));
+        if (s.rocm.installs.size() > 1)
+            v += QObject::tr(" (+%1 more)").arg(s.rocm.installs.size() - 1);
+        d.stack.emplace_back(QObject::tr("ROCm"), v);
+    }
+    if (s.rocm.hipRuntimeVersion)
+        d.stack.emplace_back(QObject::tr("HIP runtime"), qs(*s.rocm.hipRuntimeVersion));
+    if (s.rocm.amdgpuDriverVersion)
+        d.stack.emplace_back(QObject::tr("amdgpu driver"), qs(*s.rocm.amdgpuDriverVersion));
+    if (s.cuda.driverVersion || s.cuda.cudaDriverVersion)
+        d.stack.emplace_back(QObject::tr("NVIDIA driver"),
+                             qs(s.cuda.driverVersion.value_or("?")) +
+                                 (s.cuda.cudaDriverVersion ? QObject::tr(" (CUDA %1)").arg(qs(*s.cuda.cudaDriverVersion)) : QString()));
+    if (s.cuda.runtimeVersion)
+        d.stack.emplace_back(QObject::tr("CUDA runtime"), qs(*s.cuda.runtimeVersion));
+    if (s.rocm.installs.empty() && !s.rocm.hipRuntimeVersion && !s.cuda.driverVersion && !s.cuda.runtimeVersion)
+        d.stack.emplace_back(QObject::tr("ROCm / CUDA"), QObject::tr("not found"));
+    if (s.torch.version) {
+        QString t = qs(*s.torch.version);
+        QStringList extra;
+        if (s.torch.backend)
+            extra << qs(*s.torch.backend);
+        if (s.torch.builtWith)
+            extra << QObject::tr("built with %1").arg(qs(*s.torch.builtWith));
+        if (!extra.isEmpty())
+            t += QStringLiteral(" (") + extra.join(QStringLiteral(", ")) + QLatin1Char(')');
+        d.stack.emplace_back(QObject::tr("PyTorch"), t);
+        if (s.torch.archList && !s.torch.archList->empty()) {
+            QStringList archs;
+            for (const auto& a : *s.torch.archList)
+                archs << qs(a);
+            d.stack.emplace_back(QObject::tr("torch archs"), archs.join(QLatin1Char(' ')));
+        }
+    } else {
+        d.stack.emplace_back(QObject::tr("PyTorch"), QObject::tr("not loaded"));
+    }
+}
+
+} // namespace
+
+SummaryCardData summaryCardData(const nlohmann::json& report)
+{
+    SummaryCardData d;
+    d.version = str(report, "version");
+    Snapshot s;
+    bool haveSnapshot = false;
+    try {
+        if (member(report, "snapshot").is_object()) {
+            s = snapshotFromJson(member(report, "snapshot"));
+            haveSnapshot = true;
+        }
+    } catch (const std::exception& e) {
+        d.host = QObject::tr("snapshot unreadable: %1").arg(qs(e.what()));
+    }
+    if (haveSnapshot) {
+        d.capturedAt = shortTime(qs(s.capturedAt));
+        QStringList host;
+        host << qs(s.host.hostname.value_or("host unknown"));
+        if (s.host.os)
+            host << qs(*s.host.os);
+        if (s.host.kernel)
+            host << QObject::tr("Linux %1").arg(qs(*s.host.kernel));
+        d.host = host.join(QStringLiteral(" · "));
+        for (const auto& g : s.gpus) {
+            if (d.gpus.size() == SummaryCardData::kMaxGpus)
+                break;
+            SummaryCardData::Gpu gpu;
+            gpu.name = QStringLiteral("%1: %2").arg(g.index).arg(qs(g.name));
+            gpu.arch = qs(g.arch.value_or("?"));
+            gpu.vram = g.vramTotalBytes ? qs(formatBytes(*g.vramTotalBytes)) : QStringLiteral("?");
+            gpu.driver = qs(g.driverVersion.value_or(g.vendor == "nvidia" ? s.cuda.driverVersion.value_or("?")
+                                                                             : s.rocm.amdgpuDriverVersion.value_or("?")));
+            d.gpus.push_back(gpu);
+        }
+        addStack(d, s);
+    }
+
+    const auto& results = member(member(report, "probes"), "results");
+    d.probesRun = results.is_array() && !results.empty();
+    if (d.probesRun) {
+        static const char* names[] = {"ok", "error", "crash", "hang", "wrong", "unsupported"};
+        for (const auto& r : results) {
+            const auto outcome = str(r, "outcome");
+            for (std::size_t i = 0; i < 6; ++i) {
+                if (outcome == QLatin1String(names[i]))
+                    ++d.probeCounts[i];
+            }
+        }
+    } else {
+        d.probesNote = str(report, "probes_note");
+        if (d.probesNote.isEmpty())
+            d.probesNote = QObject::tr("not run");
+    }
+
+    std::vector<SummaryCardData::Line> lines;
+    auto collect = [&](const json& list, const char* idKey) {
+        if (!list.is_array())
+            return;
+        for (const auto& f : list) {
+            SummaryCardData::Line l;
+            l.severity = severityFromName(str(f, "severity").toStdString()).value_or(Severity::Info);
+            l.text = str(f, "title");
+            if (l.text.isEmpty())
+                l.text = str(f, idKey);
+            lines.push_back(l);
+        }
+    };
+    collect(member(report, "findings"), "rule");
+    collect(member(member(report, "snapshot"), "findings"), "id");
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const auto& a, const auto& b) { return static_cast<int>(a.severity) > static_cast<int>(b.severity); });
+    for (const auto& l : lines) {
+        if (d.findings.size() < SummaryCardData::kMaxFindings)
+            d.findings.push_back(l);
+        else
+            ++d.moreFindings;
+    }
+
+    const auto& redaction = member(report, "redaction");
+    d.redacted = member(redaction, "enabled").is_boolean() && member(redaction, "enabled").get<bool>();
+    if (d.redacted) {
+        QStringList kinds;
+        if (member(redaction, "replaced").is_array()) {
+            for (const auto& r : member(redaction, "replaced")) {
+                const QString k = str(r, "kind");
+                if (!kinds.contains(k))
+                    kinds << k;
+            }
+        }
+        d.redaction = kinds.isEmpty() ? QObject::tr("Private data redacted (none found)")
+                                      : QObject::tr("Private data redacted: %1").arg(kinds.join(QStringLiteral(", ")));
+    } else {
+        d.redaction = QObject::tr("NOT redacted: contains names, paths and addresses");
+    }
+    return d;
+}
+
+namespace {
+
+const char* kCardStyle = R"(
+QFrame#summaryCard { background: #1b1d21; border: 1px solid #3a3e46; border-radius: 6px; }
+QLabel { color: #e6e8eb; font-size: 13px; background: transparent; }
+QLabel[role="title"] { font-size: 17px; font-weight: 600; color: #ffffff; }
+QLabel[role="meta"] { color: #9aa3ad; font-size: 12px; }
+QLabel[role="section"] { color: #6cb6ff; font-size: 11px; font-weight: 700; letter-spacing: 1px; padding-top: 6px; }
+QLabel[role="key"] { color: #9aa3ad; font-size: 12px; }
+QLabel[role="value"] { background: #262a30; border: 1px solid #383d45; border-radius: 3px; padding: 2px 6px; font-weight: 600; }
+QLabel[role="gpu"] { color: #ffffff; font-size: 14px; font-weight: 600; }
+QLabel[role="chip"] { border-radius: 3px; padding: 2px 8px; font-weight: 700; color: #ffffff; }
+QLabel[role="footer"] { color: #9aa3ad; font-size: 11px; }
+)";
+
+QLabel* label(const QString& text, const char* role, QWidget* parent)
+{
+    auto* l = new QLabel(text, parent);
+    l->setProperty("role", QString::fromLatin1(role));
+    l->setTextFormat(Qt::PlainText);
+    return l;
+}
+
+QString hexColor(const QColor& c) { return c.name(); }
+
+void clearLayout(QLayout* layout)
+{
+    while (QLayoutItem* item = layout->takeAt(0)) {
+        if (item->widget())
+            delete item->widget();
+        if (item->layout()) {
+            clearLayout(item->layout());
+            delete item->layout();
+        }
+        delete item;
+    }
+}
+
+} // namespace
+
+SummaryCard::SummaryCard(QWidget* parent)
+    : QFrame(parent)
+    , m_layout(new QVBoxLayout(this))
+{
+    setObjectName(QStringLiteral("summaryCard"));
+    setAttribute(Qt::WA_StyledBackground);
+    setStyleSheet(QString::fromLatin1(kCardStyle));
+    setFixedWidth(kWidth);
+    m_layout->setContentsMargins(16, 12, 16, 10);
+    m_layout->setSpacing(4);
+    rebuild();
+}
+
+void SummaryCard::setData(const SummaryCardData& data)
+{
+    m_data = data;
+    rebuild();
+}
+
+void SummaryCard::rebuild()
+{
+    clearLayout(m_layout);
+    const auto& d = m_data;
+
+    auto* head = new QHBoxLayout;
+    head->addWidget(label(tr("StackScope · stack summary"), "title", this));
+    head->addStretch(1);
+    head->addWidget(label(d.capturedAt, "meta", this));
+    m_layout->addLayout(head);
+    m_layout->addWidget(label(d.host.isEmpty() ? tr("no snapshot") : d.host, "meta", this));
+
+    m_layout->addWidget(label(tr("GPUS"), "section", this));
+    auto* gpus = new QGridLayout;
+    gpus->setHorizontalSpacing(6);
+    gpus->setVerticalSpacing(3);
+    if (d.gpus.empty())
+        gpus->addWidget(label(tr("No GPU visible"), "gpu", this), 0, 0, 1, 6);
+    int row = 0;
+    for (const auto& g : d.gpus) {
+        gpus->addWidget(label(g.name, "gpu", this), row++, 0, 1, 6);
+        const std::pair<QString, QString> cells[] = {{tr("Arch"), g.arch}, {tr("VRAM"), g.vram}, {tr("Driver"), g.driver}};
+        int col = 0;
+        for (const auto& [k, v] : cells) {
+            gpus->addWidget(label(k, "key", this), row, col++);
+            gpus->addWidget(label(v, "value", this), row, col++);
+        }
+        ++row;
+    }
+    gpus->setColumnStretch(1, 1);
+    gpus->setColumnStretch(3, 1);
+    gpus->setColumnStretch(5, 1);
+    m_layout->addLayout(gpus);
+
+    m_layout->addWidget(label(tr("STACK"), "section", this));
+    auto* stack = new QGridLayout;
+    stack->setHorizontalSpacing(6);
+    stack->setVerticalSpacing(3);
+    row = 0;
+    for (const auto& [k, v] : d.stack) {
+        auto* key = label(k, "key", this);
+        key->setFixedWidth(100);
+        stack->addWidget(key, row, 0);
+        auto* value = label(v, "value", this);
+        value->setWordWrap(true);
+        stack->addWidget(value, row++, 1);
+    }
+    stack->setColumnStretch(1, 1);
+    m_layout->addLayout(stack);
+
+    m_layout->addWidget(label(tr("PROBES"), "section", this));
+    auto* probes = new QHBoxLayout;
+    probes->setSpacing(6);
+    if (d.probesRun) {
+        static const char* names[] = {"ok", "error", "crash", "hang", "wrong", "unsupported"};
+        const QColor colors[] = {okColor(), errorColor(), QColor(0x8e, 0x24, 0xaa), QColor(0xef, 0x6c, 0x00), QColor(0xad, 0x14, 0x57),
+                                 QColor(0x5f, 0x63, 0x68)};
+        for (std::size_t i = 0; i < 6; ++i) {
+            auto* chip = label(QStringLiteral("%1 %2").arg(d.probeCounts[i]).arg(QLatin1String(names[i])), "chip", this);
+            const bool zero = d.probeCounts[i] == 0;
+            chip->setStyleSheet(QStringLiteral("background: %1; color: %2;")
+                                    .arg(zero ? QStringLiteral("#2b2f36") : hexColor(colors[i]),
+                                         zero ? QStringLiteral("#7d858f") : QStringLiteral("#ffffff")));
+            probes->addWidget(chip);
+        }
+        probes->addStretch(1);
+    } else {
+        auto* none = label(tr("Probes: %1").arg(d.probesNote), "meta", this);
+        none->setWordWrap(true);
+        probes->addWidget(none, 1);
+    }
+    m_layout->addLayout(probes);
+
+    m_layout->addWidget(label(tr("TOP FINDINGS"), "section", this));
+    if (d.findings.empty())
+        m_layout->addWidget(label(tr("✓ No rule matched"), "meta", this));
+    for (const auto& f : d.findings) {
+        auto* line = new QHBoxLayout;
+        line->setSpacing(6);
+        auto* tag = label(QString::fromLatin1(severityName(f.severity)).toUpper(), "chip", this);
+        tag->setFixedWidth(70);
+        tag->setAlignment(Qt::AlignCenter);
+        tag->setStyleSheet(QStringLiteral("background: %1; font-size: 10px;").arg(hexColor(severityColor(f.severity))));
+        line->addWidget(tag, 0, Qt::AlignTop);
+        auto* text = label(f.text, "", this);
+        text->setWordWrap(true);
+        line->addWidget(text, 1);
+        m_layout->addLayout(line);
+    }
+    if (d.moreFindings > 0)
+        m_layout->addWidget(label(tr("+ %n more in the report", nullptr, d.moreFindings), "meta", this));
+
+    m_layout->addSpacing(6);
+    auto* foot = new QHBoxLayout;
+    auto* redaction = label(d.redaction, "footer", this);
+    if (!d.redacted && !d.version.isEmpty())
+        redaction->setStyleSheet(QStringLiteral("color: #ff8a80;"));
+    foot->addWidget(redaction, 1);
+    foot->addWidget(label(d.version.isEmpty() ? QString() : tr("StackScope %1").arg(d.version), "footer", this));
+    m_layout->addLayout(foot);
+    adjustSize();
+}
+
+QImage SummaryCard::render()
+{
+    // A card made only for the export has no window: show it off screen so styles and layout apply.
+    if (!parentWidget() && !isVisible()) {
+        setAttribute(Qt::WA_DontShowOnScreen);
+        show();
+    }
+    ensurePolished();
+    layout()->activate();
+    adjustSize();
+    resize(kWidth, heightForWidth(kWidth) > 0 ? heightForWidth(kWidth) : sizeHint().height());
+    return grab().toImage();
+}
+
+QByteArray SummaryCard::png()
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    render().save(&buffer, "PNG");
+    return bytes;
+}
+
+} // namespace stackscope::ui

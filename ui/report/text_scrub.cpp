@@ -1,0 +1,127 @@
+// Walks a widget tree for the texts it draws; scrubs and restores them around a screenshot.
+#include "ui/report/text_scrub.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QTabBar>
+#include <QTextEdit>
+
+namespace stackscope::ui {
+
+namespace {
+
+void modelTexts(const QAbstractItemModel* model, const QModelIndex& parent, QStringList& out, int& budget)
+{
+    const int rows = model->rowCount(parent);
+    const int columns = model->columnCount(parent);
+    for (int r = 0; r < rows && budget > 0; ++r) {
+        for (int c = 0; c < columns && budget > 0; ++c, --budget) {
+            const QModelIndex i = model->index(r, c, parent);
+            for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole)}) {
+                const QString t = model->data(i, role).toString();
+                if (!t.isEmpty())
+                    out << t;
+            }
+            if (c == 0 && model->hasChildren(i))
+                modelTexts(model, i, out, budget);
+        }
+    }
+}
+
+} // namespace
+
+QStringList widgetTexts(const QWidget* root, int maxModelCells)
+{
+    QStringList out;
+    if (!root)
+        return out;
+    QList<const QWidget*> widgets {root};
+    for (auto* w : root->findChildren<QWidget*>())
+        widgets << w;
+    for (const QWidget* w : widgets) {
+        if (!w->windowTitle().isEmpty())
+            out << w->windowTitle();
+        if (!w->toolTip().isEmpty())
+            out << w->toolTip();
+        if (auto* l = qobject_cast<const QLabel*>(w))
+            out << l->text();
+        else if (auto* e = qobject_cast<const QLineEdit*>(w))
+            out << e->text() << e->placeholderText();
+        else if (auto* t = qobject_cast<const QTextEdit*>(w))
+            out << t->toPlainText();
+        else if (auto* p = qobject_cast<const QPlainTextEdit*>(w))
+            out << p->toPlainText();
+        else if (auto* b = qobject_cast<const QAbstractButton*>(w))
+            out << b->text();
+        else if (auto* g = qobject_cast<const QGroupBox*>(w))
+            out << g->title();
+        else if (auto* c = qobject_cast<const QComboBox*>(w)) {
+            for (int i = 0; i < c->count(); ++i)
+                out << c->itemText(i);
+        } else if (auto* tabs = qobject_cast<const QTabBar*>(w)) {
+            for (int i = 0; i < tabs->count(); ++i)
+                out << tabs->tabText(i);
+        } else if (auto* v = qobject_cast<const QAbstractItemView*>(w)) {
+            if (const auto* m = v->model()) {
+                int budget = maxModelCells;
+                modelTexts(m, v->rootIndex(), out, budget);
+                for (int c = 0; c < m->columnCount(); ++c)
+                    out << m->headerData(c, Qt::Horizontal).toString();
+                for (int r = 0; r < m->rowCount() && r < 10000; ++r)
+                    out << m->headerData(r, Qt::Vertical).toString();
+            }
+        }
+    }
+    out.removeAll(QString());
+    return out;
+}
+
+TextScrub::TextScrub(QWidget* root, const std::function<QString(const QString&)>& redact)
+{
+    if (!root)
+        return;
+    QList<QWidget*> widgets {root};
+    widgets << root->findChildren<QWidget*>();
+    // Each setter is undone in reverse order by the destructor; QPointer guards widgets deleted meanwhile.
+    auto scrub = [&](QWidget* w, const QString& text, auto setter) {
+        const QString clean = redact(text);
+        if (clean == text)
+            return;
+        QPointer<QWidget> guard(w);
+        setter(clean);
+        m_restore.push_back([guard, text, setter] {
+            if (guard)
+                setter(text);
+        });
+    };
+    for (QWidget* w : widgets) {
+        if (auto* l = qobject_cast<QLabel*>(w))
+            scrub(w, l->text(), [l](const QString& t) { l->setText(t); });
+        else if (auto* e = qobject_cast<QLineEdit*>(w))
+            scrub(w, e->text(), [e](const QString& t) { e->setText(t); });
+        else if (auto* t = qobject_cast<QTextEdit*>(w))
+            scrub(w, t->toPlainText(), [t](const QString& s) { t->setPlainText(s); });
+        else if (auto* p = qobject_cast<QPlainTextEdit*>(w))
+            scrub(w, p->toPlainText(), [p](const QString& s) { p->setPlainText(s); });
+        else if (auto* b = qobject_cast<QAbstractButton*>(w))
+            scrub(w, b->text(), [b](const QString& s) { b->setText(s); });
+        else if (auto* g = qobject_cast<QGroupBox*>(w))
+            scrub(w, g->title(), [g](const QString& s) { g->setTitle(s); });
+        if (!w->toolTip().isEmpty())
+            scrub(w, w->toolTip(), [w](const QString& s) { w->setToolTip(s); });
+    }
+}
+
+TextScrub::~TextScrub()
+{
+    for (auto it = m_restore.rbegin(); it != m_restore.rend(); ++it)
+        (*it)();
+}
+
+} // namespace stackscope::ui
