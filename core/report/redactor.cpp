@@ -173,11 +173,87 @@ std::size_t matchIpv6(std::string_view s, std::size_t pos, bool* isPublic)
     return len;
 }
 
+struct LabelledSecret {
+    const char* kind = "serial";
+    std::size_t valueStart = 0;
+    std::size_t valueLength = 0;
+};
+
+// "serial", "serial number", "serial_number", "uuid", "unique_id", then ':', '=' or spaces, then a token of
+// letters, digits and dashes with at least one digit (six characters or more). "Device Serial Number xx-..." too.
+LabelledSecret matchLabelledSecret(std::string_view s, std::size_t pos)
+{
+    LabelledSecret out;
+    std::size_t p = pos;
+    auto startsWithWord = [&](std::string_view word) {
+        if (p + word.size() > s.size())
+            return false;
+        for (std::size_t k = 0; k < word.size(); ++k) {
+            if (std::tolower(static_cast<unsigned char>(s[p + k])) != word[k])
+                return false;
+        }
+        return true;
+    };
+    if (startsWithWord("serial")) {
+        p += 6;
+        const auto save = p;
+        while (p < s.size() && (s[p] == ' ' || s[p] == '_'))
+            ++p;
+        if (startsWithWord("number"))
+            p += 6;
+        else if (startsWithWord("no"))
+            p += 2;
+        else
+            p = save;
+    } else if (startsWithWord("uuid")) {
+        p += 4;
+        out.kind = "gpu-uuid";
+    } else if (startsWithWord("unique_id")) {
+        p += 9;
+    } else {
+        return out;
+    }
+    if (p < s.size() && isWordChar(s[p]))
+        return out; // "serialize", "uuids"
+    std::size_t sep = 0;
+    while (p < s.size() && sep < 4 && (s[p] == ' ' || s[p] == ':' || s[p] == '=' || s[p] == '"' || s[p] == '\'')) {
+        ++p;
+        ++sep;
+    }
+    if (sep == 0)
+        return out;
+    std::size_t n = 0;
+    bool digit = false;
+    while (p + n < s.size() && (std::isalnum(static_cast<unsigned char>(s[p + n])) || s[p + n] == '-')) {
+        digit = digit || isDigit(s[p + n]);
+        ++n;
+    }
+    if (n < 6 || !digit)
+        return out;
+    out.valueStart = p;
+    out.valueLength = n;
+    return out;
+}
+
 } // namespace
 
 PrivateFacts privateFactsOf(const Snapshot* snapshot)
 {
     PrivateFacts f;
+    // The snapshot's names first: they are the machine the report is about, so they read <user>, <host>.
+    if (snapshot) {
+        if (snapshot->host.hostname) {
+            addUnique(f.hostNames, *snapshot->host.hostname);
+            if (const auto dot = snapshot->host.hostname->find('.'); dot != std::string::npos)
+                addUnique(f.hostNames, snapshot->host.hostname->substr(0, dot));
+        }
+        if (snapshot->access.user)
+            addUnique(f.userNames, *snapshot->access.user);
+        for (const char* var : {"HOME", "USER", "LOGNAME"}) {
+            if (auto it = snapshot->env.find(var); it != snapshot->env.end())
+                addUnique(std::string(var) == "HOME" ? f.homeDirs : f.userNames, it->second);
+        }
+    }
     if (const passwd* pw = getpwuid(getuid())) {
         if (pw->pw_name)
             addUnique(f.userNames, pw->pw_name);
@@ -196,19 +272,6 @@ PrivateFacts privateFactsOf(const Snapshot* snapshot)
         addUnique(f.hostNames, h);
         if (const auto dot = h.find('.'); dot != std::string::npos)
             addUnique(f.hostNames, h.substr(0, dot));
-    }
-    if (snapshot) {
-        if (snapshot->host.hostname) {
-            addUnique(f.hostNames, *snapshot->host.hostname);
-            if (const auto dot = snapshot->host.hostname->find('.'); dot != std::string::npos)
-                addUnique(f.hostNames, snapshot->host.hostname->substr(0, dot));
-        }
-        if (snapshot->access.user)
-            addUnique(f.userNames, *snapshot->access.user);
-        for (const char* var : {"HOME", "USER", "LOGNAME"}) {
-            if (auto it = snapshot->env.find(var); it != snapshot->env.end())
-                addUnique(std::string(var) == "HOME" ? f.homeDirs : f.userNames, it->second);
-        }
     }
     return f;
 }
@@ -321,6 +384,13 @@ std::string Redactor::redactPatterns(const std::string& s)
         std::string prefix; // kept before the placeholder (the "/home/" of a path)
         bool keep = false;
         if (atBoundary) {
+            // "serial 6923...", "Serial Number: AB12...", "uuid=...": the token after the label is a secret.
+            if (const auto labelled = matchLabelledSecret(v, i); labelled.valueLength > 0) {
+                out += s.substr(i, labelled.valueStart - i);
+                out += placeholderFor(labelled.kind, s.substr(labelled.valueStart, labelled.valueLength));
+                i = labelled.valueStart + labelled.valueLength;
+                continue;
+            }
             // /home/NAME: NAME is a user.
             if (s.compare(i, 6, "/home/") == 0) {
                 std::size_t n = 0;
@@ -394,15 +464,56 @@ std::string Redactor::redact(std::string_view text)
     return redactPatterns(redactLiterals(text));
 }
 
+const char* Redactor::secretKindOfKey(const std::string& keyName, const std::string& value)
+{
+    // "N/A", "unknown" or "0" under a serial key are not secrets; real ones are long and carry digits.
+    if (value.size() < 6 || value.front() == '<' || std::none_of(value.begin(), value.end(), isDigit))
+        return nullptr;
+    const auto k = lower(keyName);
+    if (k.find("uuid") != std::string::npos)
+        return "gpu-uuid";
+    if (k.find("serial") != std::string::npos || k.find("unique_id") != std::string::npos)
+        return "serial";
+    return nullptr;
+}
+
+void Redactor::addSecretLiteral(const std::string& value, const std::string& kind)
+{
+    if (std::any_of(m_literals.begin(), m_literals.end(), [&](const auto& l) { return l.first == value; }))
+        return;
+    m_literals.emplace_back(value, kind);
+    std::stable_sort(m_literals.begin(), m_literals.end(),
+                     [](const auto& x, const auto& y) { return x.first.size() > y.first.size(); });
+}
+
+void Redactor::learn(const nlohmann::json& document)
+{
+    learnValue(document, "", 0);
+}
+
+void Redactor::learnValue(const nlohmann::json& value, const std::string& keyName, int depth)
+{
+    if (depth > 256)
+        return;
+    if (value.is_string()) {
+        if (const char* kind = secretKindOfKey(keyName, value.get_ref<const std::string&>()))
+            addSecretLiteral(value.get<std::string>(), kind);
+    } else if (value.is_array()) {
+        for (const auto& item : value)
+            learnValue(item, keyName, depth + 1);
+    } else if (value.is_object()) {
+        for (auto it = value.begin(); it != value.end(); ++it)
+            learnValue(it.value(), it.key(), depth + 1);
+    }
+}
+
 std::string Redactor::redactWholeValue(const std::string& keyName, const std::string& value)
 {
-    const auto k = lower(keyName);
-    if (value.empty() || value.front() == '<')
-        return redact(value);
-    if (k.find("uuid") != std::string::npos)
-        return placeholderFor("gpu-uuid", value);
-    if (k.find("serial") != std::string::npos || k.find("unique_id") != std::string::npos)
-        return placeholderFor("serial", value);
+    if (const char* kind = secretKindOfKey(keyName, value)) {
+        // Wherever else it appears (a log line, a message) it is the same secret.
+        addSecretLiteral(value, kind);
+        return placeholderFor(kind, value);
+    }
     return redact(value);
 }
 
@@ -430,6 +541,7 @@ nlohmann::json Redactor::redactValue(const nlohmann::json& value, const std::str
 
 nlohmann::json Redactor::redact(const nlohmann::json& document)
 {
+    learn(document); // a serial under a key is known before the first string that repeats it
     return redactValue(document, "", 0);
 }
 

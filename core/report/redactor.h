@@ -38,8 +38,9 @@ PrivateFacts privateFactsOf(const Snapshot* snapshot);
 // By pattern: /home/NAME (NAME becomes a user placeholder), IPv4 (loopback and 0.x kept), IPv6 (full
 // or compressed with three or more groups; ::1 kept), MAC (aa:bb:cc:dd:ee:ff or with dashes), GPU
 // UUIDs (GPU-..., MIG-..., 8-4-4-4-12, 32 hex digits), serial-like values (PCI device serial numbers
-// xx-xx-xx-xx-xx-xx-xx-xx, 16 hex digits with letters and digits), and the whole value of any JSON
-// key or environment variable whose name contains "serial", "uuid" or "unique_id".
+// xx-xx-xx-xx-xx-xx-xx-xx, 16 hex digits with letters and digits, the token after "serial", "serial
+// number", "uuid" or "unique_id" in text), and the whole value of any JSON key or environment
+// variable whose name contains "serial", "uuid" or "unique_id" (then everywhere else too).
 // Not redacted: PCI bus addresses (0000:03:00.0), gfx targets, versions, times.
 class Redactor {
 public:
@@ -58,6 +59,10 @@ public:
     // Through the JSON form, so the GUI can draw redacted pages for the screenshots.
     Snapshot redact(const Snapshot& snapshot);
 
+    // Finds secrets held under serial/uuid keys in `document` before anything is redacted, so the
+    // same value in a log line read earlier is replaced too. buildReport calls it on every input.
+    void learn(const nlohmann::json& document);
+
     // Every placeholder handed out so far, in the order first used.
     std::vector<RedactionEntry> replaced() const;
     nlohmann::json replacedJson() const; // [{"kind","placeholder","count"}]
@@ -66,6 +71,9 @@ private:
     std::string placeholderFor(const std::string& kind, const std::string& original);
     std::string redactLiterals(std::string_view text);
     std::string redactPatterns(const std::string& text);
+    static const char* secretKindOfKey(const std::string& keyName, const std::string& value);
+    void addSecretLiteral(const std::string& value, const std::string& kind);
+    void learnValue(const nlohmann::json& value, const std::string& keyName, int depth);
     std::string redactWholeValue(const std::string& keyName, const std::string& value);
     nlohmann::json redactValue(const nlohmann::json& value, const std::string& keyName, int depth);
 

@@ -344,6 +344,8 @@ json buildReport(const ReportInputs& in, Redactor* redactor)
                                  ? std::string("no probe results: give --probes FILE (stackscope-cli probe --json) or --run-probes")
                                  : in.probesNote;
     if (redactor) {
+        for (const json* doc : {&snapshot, &probes, &vpoc, &training, &telemetry})
+            redactor->learn(*doc);
         snapshot = redactor->redact(snapshot);
         probes = redactor->redact(probes);
         logsJson = redactor->redact(logsJson);
