@@ -5,6 +5,8 @@
 #include "core/torch/probe_runtime.h"
 #include "core/torch/trainer_device.h"
 #include "core/torch/trainer_model.h"
+#include "core/torch/torch_save_format.h"
+#include "core/util/atomic_file.h"
 
 #include <nlohmann/json.hpp>
 #include <torch/cuda.h>
@@ -404,13 +406,10 @@ extern "C" int stackscope_torch_save_dataset(const StackscopeTrainData* data, co
                                              size_t errorLen)
 {
     try {
-        auto x = torch::from_blob(const_cast<float*>(data->features), {data->rows, data->cols}, torch::kFloat).clone();
-        auto y = torch::from_blob(const_cast<float*>(data->targets), {data->rows}, torch::kFloat).clone();
-        c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
-        dict.insert("x", x);
-        dict.insert("y", y);
-        dict.insert("train_rows", c10::IValue(data->trainRows));
-        stackscope::trainer::writeAtomically(path, torch::pickle_save(c10::IValue(dict)));
+        auto x = torch::from_blob(const_cast<float*>(data->features), {data->rows, data->cols}, torch::kFloat);
+        auto y = torch::from_blob(const_cast<float*>(data->targets), {data->rows}, torch::kFloat);
+        stackscope::writeFileAtomically(
+            path, stackscope::trainer::torchSaveBytes({{"x", x}, {"y", y}, {"train_rows", torch::tensor(data->trainRows)}}));
         return 0;
     } catch (const std::exception& e) {
         setError(error, errorLen, std::string("cannot save the dataset: ") + e.what());

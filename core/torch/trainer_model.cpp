@@ -1,6 +1,7 @@
 // The MLP, flat-buffer replicas, Adam with clipping, autocast for bf16, checkpoints and state dicts.
 #include "core/torch/trainer_model.h"
 
+#include "core/torch/torch_save_format.h"
 #include "core/util/atomic_file.h"
 
 #include <ATen/autocast_mode.h>
@@ -187,11 +188,6 @@ double Replica::validationLoss(int64_t begin, int64_t count, bool bf16)
     return sse.item<double>() / static_cast<double>(std::max<int64_t>(count, 1));
 }
 
-void writeAtomically(const std::string& path, const std::vector<char>& bytes)
-{
-    stackscope::writeFileAtomically(path, std::string(bytes.begin(), bytes.end()));
-}
-
 void saveCheckpoint(const std::string& path, const Replica& r, const TrainingState& s)
 {
     torch::serialize::OutputArchive archive;
@@ -253,14 +249,14 @@ TrainingState loadCheckpoint(const std::string& path, std::vector<Replica>& repl
 
 void saveStateDict(const std::string& path, const Replica& layout, const torch::Tensor& flat)
 {
-    c10::Dict<std::string, at::Tensor> dict;
+    std::vector<std::pair<std::string, torch::Tensor>> state;
     int64_t offset = 0;
     for (const auto& item : layout.model->named_parameters()) {
         const int64_t n = item.value().numel();
-        dict.insert(item.key(), flat.narrow(0, offset, n).view(item.value().sizes()).clone());
+        state.emplace_back(item.key(), flat.narrow(0, offset, n).view(item.value().sizes()));
         offset += n;
     }
-    writeAtomically(path, torch::pickle_save(c10::IValue(dict)));
+    stackscope::writeFileAtomically(path, torchSaveBytes(state));
 }
 
 void loadStateDict(const std::string& path, torch::nn::Sequential& model)

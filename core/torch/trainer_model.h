@@ -60,9 +60,8 @@ struct TrainingState {
 void saveCheckpoint(const std::string& path, const Replica& r, const TrainingState& s);
 // Restores every replica's parameters and optimiser state; throws with what to do when the file does not fit.
 TrainingState loadCheckpoint(const std::string& path, std::vector<Replica>& replicas);
-// model.pt: a state dict Python's torch.load reads, from flat parameters laid out as in `layout`.
+// model.pt: a state dict Python's torch.load reads (weights_only), from flat parameters laid out as in `layout`.
 void saveStateDict(const std::string& path, const Replica& layout, const torch::Tensor& flat);
 void loadStateDict(const std::string& path, torch::nn::Sequential& model);
-void writeAtomically(const std::string& path, const std::vector<char>& bytes);
 
 } // namespace stackscope::trainer

@@ -51,7 +51,6 @@ Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* canc
     Dataset out;
     out.inputSha256 = sha256File(config.input);
     vpoc::MarketDataReader reader(config.input, read);
-    const std::vector<std::string> extraNames = reader.extraColumns();
     vpoc::SessionClock clock(rule);
 
     // The whole file in memory: training data are minutes bars (a year of ES is ~350k bars, 20 MB).
@@ -59,8 +58,10 @@ Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* canc
     std::vector<double> extras;
     std::vector<vpoc::MarketRecord> block;
     std::vector<double> blockExtras;
+    std::vector<std::string> extraNames;
     while (reader.read(block, 1 << 16, &blockExtras)) {
         checkCancel(cancel);
+        extraNames = reader.extraColumns(); // decided on the first data row
         for (size_t i = 0; i < block.size(); ++i) {
             const auto day = clock.sessionDay(block[i].timeUs);
             if (!day) {

@@ -70,7 +70,7 @@ private Q_SLOTS:
         QCOMPARE(static_cast<int64_t>(d.y.size()), d.rows);
         QCOMPARE(d.sessions, int64_t {4});
         QVERIFY(d.rowsWithoutHistory > 0); // the whole first session has no previous session
-        QCOMPARE(d.rowsWithoutTarget, d.sessions * c.horizon);
+        QCOMPARE(d.rowsWithoutTarget, (d.sessions - 1) * c.horizon); // the first session counts as without history
         QCOMPARE(d.inputSha256.size(), size_t {64});
         for (size_t i = 1; i < d.timeUs.size(); ++i)
             QVERIFY(d.timeUs[i] > d.timeUs[i - 1]); // time order, nothing shuffled
