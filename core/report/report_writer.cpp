@@ -36,8 +36,11 @@ void writeFile(const fs::path& path, const std::string& content)
 
 std::string safeImageName(const std::string& name, std::size_t index)
 {
+    // Only the last path component: an image name never chooses a folder.
+    const auto slash = name.find_last_of("/\\");
+    const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
     std::string out;
-    for (char c : name) {
+    for (char c : base) {
         const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
                         || c == '.';
         out += ok ? c : '_';

@@ -1,0 +1,34 @@
+// libFuzzer entry for the report loader: the bytes as report.json text and as a zip; also diffs and renders what loads.
+#include "core/report/report.h"
+#include "core/report/report_loader.h"
+#include "core/report/snapshot_diff.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    using namespace stackscope::report;
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    LoadLimits limits;
+    limits.maxFileBytes = 1 << 20; // small caps keep each run fast; the logic is the same
+    limits.maxStringBytes = 64 * 1024;
+    auto exercise = [](const LoadedReport& r) {
+        // What the GUI does with a loaded report: diff it and render it.
+        (void)diffSnapshots(r.snapshot, r.snapshot);
+        (void)reportMarkdown(r.report);
+        (void)reportHtml(r.report, {});
+    };
+    try {
+        exercise(loadReportText(bytes, "fuzz", limits));
+    } catch (const ReportError&) {
+        // A clear refusal is the expected outcome for most inputs.
+    }
+    try {
+        exercise(loadReportZip(bytes, "fuzz.zip", limits));
+    } catch (const ReportError&) {
+        // Same: a refused zip.
+    }
+    return 0;
+}
