@@ -231,8 +231,12 @@ void TestPackaging::installedCliFindsModules()
     // The first place looked at is the installed module folder (program_paths.cpp agrees with install()).
     QCOMPARE(QFileInfo(tried.first().toObject().value(QStringLiteral("path")).toString()).path(), moduleDir);
     if (feature("STACKSCOPE_PKG_TORCH")) {
+        QStringList why; // the loader's message for each path tried
+        for (const auto& t : tried)
+            why << t.toObject().value(QStringLiteral("error")).toString();
         QVERIFY2(torchModule.value(QStringLiteral("loaded")).toBool(),
-                 qPrintable(QStringLiteral("the installed torch module did not load: ") + torchModule.value(QStringLiteral("error")).toString()));
+                 qPrintable(QStringLiteral("the installed torch module did not load: %1 %2")
+                                .arg(torchModule.value(QStringLiteral("error")).toString(), why.join(QStringLiteral("; ")))));
         QCOMPARE(QFileInfo(doc.object().value(QStringLiteral("torch")).toObject().value(QStringLiteral("module_path")).toString()).path(), moduleDir);
     }
 }
