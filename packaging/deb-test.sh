@@ -2,9 +2,10 @@
 # Installs StackScope's .deb into a fresh Debian 12 root (debootstrap) and runs it there offscreen:
 # apt resolves the Depends, then stackscope-cli --version, stackscope-cli inspect --json and the GUI's
 # headless report (or screenshot) must work without libtorch or any GPU library, and say what is missing.
-# Usage: packaging/deb-test.sh [--with-torch] [BUILD_DIR]     (root or sudo; network to the Debian mirror)
-#   BUILD_DIR   a configured build (default: $STACKSCOPE_BUILD_DIR or build/); it is built and packaged
-#   --with-torch  also install stackscope-torch (pulls Debian's libtorch, ~1 GB) and check it loads
+# Usage: packaging/deb-test.sh [--with-torch] [--no-build] [BUILD_DIR]   (root or sudo; network to the Debian mirror)
+#   BUILD_DIR     a configured build (default: $STACKSCOPE_BUILD_DIR or build/); it is built and packaged
+#   --with-torch  also install stackscope-torch (pulls Debian's libtorch and its libraries) and check it loads
+#   --no-build    package the build as it is (the programs, modules, icons and man page must be built)
 # Leaves: BUILD_DIR/deb-root (the root), BUILD_DIR/deb-root-base.tar (the pristine bootstrap, reused
 # so later runs start from a fresh root without downloading the base system again).
 set -euo pipefail
@@ -12,12 +13,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 
 with_torch=0
+do_build=1
 build=""
 for a in "$@"; do
   case "$a" in
     --with-torch) with_torch=1 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "deb-test.sh: unknown option '$a'; use --with-torch or a build folder" >&2; exit 2 ;;
+    --no-build) do_build=0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "deb-test.sh: unknown option '$a'; use --with-torch, --no-build or a build folder" >&2; exit 2 ;;
     *) build=$a ;;
   esac
 done
@@ -49,13 +52,17 @@ fi
 mirror=${DEB_TEST_MIRROR:-}
 if [ -z "$mirror" ]; then
   mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
-    | sed -n -E 's#^(URIs:[[:space:]]*|deb[[:space:]]+(\[[^]]*\][[:space:]]+)?)([a-z]+://[^[:space:]]*/debian)/?([[:space:]].*)?$#\3#p' | head -1)
+    | sed -n -E 's#^(URIs:[[:space:]]*|deb[[:space:]]+(\[[^]]*\][[:space:]]+)?)([a-z]+://[^[:space:]]*/debian)/?([[:space:]].*)?$#\3#p' | head -1) \
+    || true # some of those files need not exist; what was found is kept
 fi
 mirror=${mirror:-http://deb.debian.org/debian}
 security=${mirror%/debian}/debian-security
 
-step "building and packaging $build"
-cmake --build "$build" --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
+if [ "$do_build" = 1 ]; then
+  step "building $build"
+  cmake --build "$build" --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
+fi
+step "packaging $build (cpack)"
 rm -rf "$build/packages"
 cpack --config "$build/CPackConfig.cmake" -B "$build/packages" >/dev/null
 main_deb=$(ls "$build"/packages/stackscope_*.deb 2>/dev/null | head -1)
@@ -109,7 +116,7 @@ in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-r
 in_root dpkg -s libtorch1.13 >/dev/null 2>&1 && fail "libtorch1.13 got installed with stackscope; it must stay optional"
 
 step "stackscope-cli --version"
-version=$(in_root stackscope-cli --version) || fail "stackscope-cli --version exited $?"
+version=$(in_root stackscope-cli --version) || fail "stackscope-cli --version failed"
 echo "  $version"
 [[ "$version" == *libtorch* ]] || fail "stackscope-cli --version does not say which libtorch it was built against: $version"
 
@@ -124,14 +131,16 @@ grep -q 'libstackscope_torch.so' "$build/deb-test-snapshot.json" || fail "the sn
 
 if in_root env QT_QPA_PLATFORM=offscreen stackscope --help 2>/dev/null | grep -q -- '--report'; then
   step "QT_QPA_PLATFORM=offscreen stackscope --report /tmp/r"
-  in_root env QT_QPA_PLATFORM=offscreen stackscope --report /tmp/r > "$build/deb-test-gui.log" 2>&1 \
-    || { cat "$build/deb-test-gui.log" >&2; fail "stackscope --report exited $?"; }
+  rc=0
+  in_root env QT_QPA_PLATFORM=offscreen timeout 300 stackscope --report /tmp/r > "$build/deb-test-gui.log" 2>&1 || rc=$?
+  [ "$rc" = 0 ] || { cat "$build/deb-test-gui.log" >&2; fail "stackscope --report exited $rc (139: a crash; 124: it hung)"; }
   [ -n "$(ls -A "$root/tmp/r" 2>/dev/null)" ] || fail "stackscope --report wrote nothing into /tmp/r"
   echo "  report: $(cd "$root/tmp/r" && ls | tr '\n' ' ')"
 elif in_root test -x /usr/bin/stackscope; then
   step "QT_QPA_PLATFORM=offscreen stackscope --screenshot /tmp/s.png --page System (this build has no --report yet)"
-  in_root env QT_QPA_PLATFORM=offscreen timeout 120 stackscope --screenshot /tmp/s.png --page System > "$build/deb-test-gui.log" 2>&1 \
-    || { cat "$build/deb-test-gui.log" >&2; fail "stackscope --screenshot exited $?"; }
+  rc=0
+  in_root env QT_QPA_PLATFORM=offscreen timeout 120 stackscope --screenshot /tmp/s.png --page System > "$build/deb-test-gui.log" 2>&1 || rc=$?
+  [ "$rc" = 0 ] || { cat "$build/deb-test-gui.log" >&2; fail "stackscope --screenshot exited $rc (139: a crash; 124: it hung)"; }
   [ -s "$root/tmp/s.png" ] || fail "stackscope --screenshot wrote no /tmp/s.png"
   cp "$root/tmp/s.png" "$build/deb-test-system.png"
   echo "  screenshot: $build/deb-test-system.png"
