@@ -67,7 +67,8 @@ private:
     }
     bool stopRequested() const { return m_stop && __atomic_load_n(m_stop, __ATOMIC_RELAXED) != 0; }
     void resolveDevices();
-    void trainStep(int64_t offset);
+    void selectBatch(int64_t offset);
+    void stepOnSelectedBatch();
     void allReduceGradients();
     double validate();
     nlohmann::json deviceFigures() const;
@@ -149,15 +150,20 @@ nlohmann::json Trainer::deviceFigures() const
     return out;
 }
 
-// One optimiser step over the batch at `offset` of this epoch's permutation. Touches only buffers that live
-// for the whole run, so the same calls can be captured as a CUDA graph and replayed.
-void Trainer::trainStep(int64_t offset)
+// Copies the batch at `offset` of this epoch's permutation into the fixed index buffers (each device its shard).
+void Trainer::selectBatch(int64_t offset)
 {
     int64_t begin = 0;
     for (size_t d = 0; d < m_replicas.size(); ++d) {
         m_batchIdx[d].copy_(m_perm[d].narrow(0, offset + begin, m_shard[d]));
         begin += m_shard[d];
     }
+}
+
+// One optimiser step on the selected batch. Touches only buffers that live for the whole run, so the same
+// calls can be captured as a CUDA graph and replayed.
+void Trainer::stepOnSelectedBatch()
+{
     for (auto& r : m_replicas)
         r.forwardBackward(m_s.bf16);
     allReduceGradients();
@@ -269,25 +275,15 @@ void Trainer::run(bool resume)
                 stopped = true;
                 break;
             }
-            const int64_t offset = step * batch;
+            selectBatch(step * batch);
             if (graph) {
-                int64_t begin = 0;
-                for (size_t d = 0; d < m_replicas.size(); ++d) {
-                    m_batchIdx[d].copy_(m_perm[d].narrow(0, offset + begin, m_shard[d]));
-                    begin += m_shard[d];
-                }
                 graph->replay();
             } else {
-                trainStep(offset);
+                stepOnSelectedBatch();
                 // Warm up eagerly (three real steps), then capture the step once for the whole run.
                 if (tryGraphs && graphNote.empty() && ++stepsSinceGraphTry == 3) {
                     std::string why;
-                    graph = stackscope::trainer::captureStep(m_gpus.front(), [this] {
-                        for (auto& r : m_replicas)
-                            r.forwardBackward(false);
-                        for (auto& r : m_replicas)
-                            r.adamStep(m_s);
-                    }, why);
+                    graph = stackscope::trainer::captureStep(m_gpus.front(), [this] { stepOnSelectedBatch(); }, why);
                     graphNote = graph ? "CUDA graph of the whole step" : why;
                     emit({{"event", "note"}, {"message", graphNote}});
                 }
