@@ -52,6 +52,24 @@ std::string truncateCsv(const std::string& text, int dataLines)
     return out;
 }
 
+// Appends a column to every data row of a CSV; `value(row)` gives row n's text (rows counted from 1).
+template <typename Value>
+std::string appendColumn(const std::string& csv, const char* name, Value value)
+{
+    std::istringstream in(csv);
+    std::string line, out;
+    int row = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            out += line + "\n";
+        else if (row++ == 0)
+            out += line + "," + name + "\n";
+        else
+            out += line + "," + value(row - 1) + "\n";
+    }
+    return out;
+}
+
 } // namespace
 
 class TestTrainingFeatures : public QObject {
@@ -109,46 +127,29 @@ private Q_SLOTS:
     void extraColumnsBecomeFeatures()
     {
         QTemporaryDir dir;
-        // The sample bars with a vix column appended.
-        std::istringstream in(sampleBars(3));
-        std::string line, text;
-        int n = 0;
-        while (std::getline(in, line)) {
-            if (line.empty() || line[0] == '#')
-                text += line + "\n";
-            else if (n++ == 0)
-                text += line + ",vix\n";
-            else
-                text += line + "," + std::to_string(15 + (n % 7)) + ".5\n";
-        }
+        // The sample bars carry a vix column; a further one is appended.
+        const std::string text = appendColumn(sampleBars(3), "breadth", [](int row) { return std::to_string(row % 7) + ".5"; });
         TrainingConfig c;
-        c.input = writeText(dir, "vix.csv", text);
+        c.input = writeText(dir, "extra.csv", text);
         const auto d = buildDataset(c);
-        QCOMPARE(d.names.back(), std::string("vix"));
-        QVERIFY(d.x[static_cast<size_t>(d.cols - 1)] > 14.0f);
+        QCOMPARE(d.names[d.names.size() - 2], std::string("vix"));
+        QCOMPARE(d.names.back(), std::string("breadth"));
+        QVERIFY(d.x[static_cast<size_t>(d.cols - 2)] > 10.0f); // vix of the sample data is around 15
     }
 
     void nanInDataIsRefused()
     {
         QTemporaryDir dir;
-        std::istringstream in(sampleBars(3));
-        std::string line, text;
-        int n = 0;
-        while (std::getline(in, line)) {
-            if (line.empty() || line[0] == '#')
-                text += line + "\n";
-            else if (n++ == 0)
-                text += line + ",vix\n";
-            else
-                text += line + (n == 2500 ? ",nan\n" : ",16.0\n");
-        }
+        const std::string text = appendColumn(sampleBars(3), "breadth", [](int row) {
+            return row == 2500 ? std::string("nan") : std::string("16.0");
+        });
         TrainingConfig c;
         c.input = writeText(dir, "nan.csv", text);
         bool refused = false;
         try {
             buildDataset(c);
         } catch (const ConfigError& e) {
-            refused = QString::fromUtf8(e.what()).contains(QLatin1String("vix"));
+            refused = QString::fromUtf8(e.what()).contains(QLatin1String("breadth"));
         } catch (const vpoc::InputError& e) {
             refused = QString::fromUtf8(e.what()).contains(QLatin1String(":"));
         }
