@@ -4,6 +4,10 @@
 #include "core/snapshot/stack_rows.h"
 #include "core/util/build_info.h"
 #include "ui/probes/probes_page.h"
+#include "ui/report/compare_dialog.h"
+#include "ui/report/replay_banner.h"
+#include "ui/report/report_page.h"
+#include "ui/report/report_replay.h"
 #include "ui/system/system_page.h"
 #include "ui/vpoc/vpoc_page.h"
 #ifdef STACKSCOPE_HAVE_MONITOR
@@ -12,6 +16,8 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QKeySequence>
@@ -21,6 +27,7 @@
 #include <QMessageBox>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 namespace stackscope::ui {
 
@@ -31,6 +38,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_pages(new QStackedWidget(this))
     , m_systemPage(new SystemPage(this))
     , m_vpocPage(new VpocPage(this))
+    , m_probesPage(new ProbesPage(m_snapshots, this))
+    , m_reportPage(new ReportPage(m_snapshots, m_probesPage, this))
     , m_status(new QLabel(this))
 {
     setWindowTitle(tr("StackScope"));
@@ -42,13 +51,23 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_pageList, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
 
     auto* central = new QWidget(this);
-    auto* layout = new QHBoxLayout(central);
+    auto* banner = new ReplayBanner(central);
+    m_replay = new ReportReplay(m_snapshots, m_probesPage, banner, this);
+    auto* outer = new QVBoxLayout(central);
+    outer->addWidget(banner);
+    auto* layout = new QHBoxLayout;
     layout->addWidget(m_pageList);
     layout->addWidget(m_pages, 1);
+    outer->addLayout(layout, 1);
     setCentralWidget(central);
+    setAcceptDrops(true);
     addPage(tr("System"), m_systemPage);
-    addPage(tr("Probes"), new ProbesPage(m_snapshots, this));
+    addPage(tr("Probes"), m_probesPage);
     addPage(tr("VPOC"), m_vpocPage);
+    addPage(tr("Report"), m_reportPage);
+    m_reportPage->addLivePage(tr("VPOC"), m_vpocPage);
+    connect(m_replay, &ReportReplay::errorOccurred, this, &MainWindow::showError);
+    connect(m_reportPage, &ReportPage::errorOccurred, this, &MainWindow::showError);
 #ifdef STACKSCOPE_HAVE_MONITOR
     // The Monitor is a dock so it stays reachable from every page (View > Monitor).
     m_monitor = new MonitorDock(this);
@@ -107,6 +126,22 @@ void MainWindow::createMenus()
     auto* save = file->addAction(tr("&Save snapshot…"), this, &MainWindow::saveSnapshot);
     save->setShortcut(QKeySequence::Save);
     file->addSeparator();
+    file->addAction(tr("Open &report…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open report"), QString(),
+                                                          tr("StackScope report (report.json *.zip *.json);;All files (*)"));
+        if (!path.isEmpty())
+            m_replay->open(path);
+    });
+    file->addAction(tr("&Export support report…"), this, [this] {
+        showPage(tr("Report"));
+        m_reportPage->exportInteractive();
+    });
+    file->addAction(tr("&Compare…"), this, [this] {
+        auto* dialog = new CompareDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -143,6 +178,20 @@ void MainWindow::saveSnapshot()
         return;
     if (m_snapshots->saveFile(path))
         m_status->setText(tr("Snapshot saved to %1").arg(path));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile() && ReportReplay::canOpen(urls.front().toLocalFile()))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile() && m_replay->open(urls.front().toLocalFile()))
+        event->acceptProposedAction();
 }
 
 void MainWindow::showError(const QString& message)

@@ -12,6 +12,9 @@ class QStackedWidget;
 namespace stackscope::ui {
 
 class MonitorDock;
+class ProbesPage;
+class ReportPage;
+class ReportReplay;
 class SystemPage;
 class VpocPage;
 
@@ -23,6 +26,9 @@ public:
     SnapshotController* snapshots() const { return m_snapshots; }
     SystemPage* systemPage() const { return m_systemPage; }
     VpocPage* vpocPage() const { return m_vpocPage; }
+    ProbesPage* probesPage() const { return m_probesPage; }
+    ReportPage* reportPage() const { return m_reportPage; }
+    ReportReplay* replay() const { return m_replay; }
     // Null when the build has no telemetry panel.
     MonitorDock* monitorDock() const { return m_monitor; }
     // Adds a page to the list; later pages (Probes, VPOC, Training, Report) come in through here.
@@ -30,6 +36,11 @@ public:
     QString statusText() const;
     // Shows the page with this title (case-insensitive); false when there is none.
     bool showPage(const QString& title);
+
+protected:
+    // A report (report.json, its folder or .zip) or a snapshot dropped anywhere opens it for replay.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void createMenus();
@@ -42,6 +53,9 @@ private:
     QStackedWidget* m_pages;
     SystemPage* m_systemPage;
     VpocPage* m_vpocPage;
+    ProbesPage* m_probesPage;
+    ReportPage* m_reportPage;
+    ReportReplay* m_replay;
     MonitorDock* m_monitor = nullptr;
     QLabel* m_status;
 };

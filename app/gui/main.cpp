@@ -2,6 +2,7 @@
 #include "core/snapshot/snapshot_json.h"
 #include "core/util/build_info.h"
 #include "ui/main_window.h"
+#include "ui/report/report_page.h"
 #include "ui/system/system_page.h"
 
 #include <QApplication>
@@ -26,6 +27,11 @@ int main(int argc, char** argv)
                                         QStringLiteral("Write a PNG of the window once the snapshot is shown, then quit (works with QT_QPA_PLATFORM=offscreen)."),
                                         QStringLiteral("FILE"));
     QCommandLineOption pageOption(QStringLiteral("page"), QStringLiteral("Start on this page (System, Probes, VPOC)."), QStringLiteral("NAME"));
+    QCommandLineOption reportOption(QStringLiteral("report"),
+                                    QStringLiteral("Inspect (or open --snapshot), write a redacted support report with screenshots of every page "
+                                                   "into DIR, print the folder and zip, then quit (works with QT_QPA_PLATFORM=offscreen)."),
+                                    QStringLiteral("DIR"));
+    parser.addOption(reportOption);
     parser.addOption(pageOption);
     parser.addOption(snapshotOption);
     parser.addOption(screenshotOption);
@@ -42,6 +48,25 @@ int main(int argc, char** argv)
             QTimer::singleShot(200, &window, [&] {
                 if (!window.grab().save(screenshot)) {
                     std::fprintf(stderr, "stackscope: cannot write %s; choose a writable path ending in .png\n", qPrintable(screenshot));
+                    QApplication::exit(2);
+                    return;
+                }
+                QApplication::exit(0);
+            });
+        });
+    }
+    if (parser.isSet(reportOption)) {
+        const QString dir = parser.value(reportOption);
+        QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&window, dir] {
+            QTimer::singleShot(0, &window, [&window, dir] {
+                // The exporter directly, not the page's slot: a failure must reach stderr, not a modal box offscreen.
+                auto* page = window.reportPage();
+                page->setRedactionEnabled(true);
+                try {
+                    const auto r = page->exporter().write(page->request(), dir);
+                    std::printf("%s\n%s\n", qPrintable(r.folder), qPrintable(r.zip));
+                } catch (const std::exception& e) {
+                    std::fprintf(stderr, "stackscope: the report was not written: %s\n", e.what());
                     QApplication::exit(2);
                     return;
                 }

@@ -190,6 +190,22 @@ void ProbesPage::tryFix()
     m_session->start(std::move(o));
 }
 
+void ProbesPage::showRecords(const std::vector<ProbeRecord>& records, const QString& status)
+{
+    m_session->cancel();
+    m_tryingFix.clear();
+    m_grid->setLayout({});
+    m_counts = OutcomeCounts {};
+    for (const auto& r : records) {
+        m_grid->addRecord(r);
+        m_counts.add(r);
+    }
+    m_chart->setCounts(m_counts);
+    m_cellText->clear();
+    rediagnose();
+    m_status->setText(status);
+}
+
 void ProbesPage::onRecord(const ProbeRecord& record)
 {
     m_grid->addRecord(record);

@@ -45,6 +45,8 @@ public Q_SLOTS:
     void cancel();
     // Runs the selected finding's selected fix as a variant on the failing cells, then re-diagnoses.
     void tryFix();
+    // Shows results made elsewhere (an opened report) as if they had just run; findings are recomputed.
+    void showRecords(const std::vector<stackscope::ProbeRecord>& records, const QString& status);
 
 Q_SIGNALS:
     void runFinished();

@@ -3,6 +3,7 @@
 
 #include "core/report/report_loader.h"
 #include "core/probes/probe_runner.h"
+#include "ui/report/probe_side_by_side.h"
 
 #include <QObject>
 #include <QPointer>
@@ -13,7 +14,6 @@
 namespace stackscope::ui {
 
 class ProbeSession;
-class ProbeSideBySide;
 class ProbesPage;
 class ReplayBanner;
 class SnapshotController;

@@ -218,12 +218,12 @@ QString hexColor(const QColor& c) { return c.name(); }
 void clearLayout(QLayout* layout)
 {
     while (QLayoutItem* item = layout->takeAt(0)) {
-        if (item->widget())
-            delete item->widget();
-        if (item->layout()) {
-            clearLayout(item->layout());
-            delete item->layout();
+        if (QLayout* sub = item->layout()) {
+            clearLayout(sub);
+            delete sub; // the item is the layout itself
+            continue;
         }
+        delete item->widget();
         delete item;
     }
 }

@@ -58,8 +58,8 @@ QString accessText(const Snapshot& s)
         lines << node(r);
     QStringList groups;
     for (const auto& g : s.access.userGroups)
-        groups << QString::fromStdString(g);
-    lines << QObject::tr("User %1 in groups: %2").arg(QString::fromStdString(s.access.user.value_or("?")), groups.join(QStringLiteral(", ")));
+        groups << QString::fromStdString(g).toHtmlEscaped();
+    lines << QObject::tr("User %1 in groups: %2").arg(QString::fromStdString(s.access.user.value_or("?")).toHtmlEscaped(), groups.join(QStringLiteral(", ")));
     QStringList env;
     for (const auto& [k, v] : s.env)
         env << QStringLiteral("<code>%1=%2</code>").arg(QString::fromStdString(k), QString::fromStdString(v).toHtmlEscaped());

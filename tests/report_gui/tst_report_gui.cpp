@@ -1,0 +1,547 @@
+// The support report's GUI: redaction on planted data through every file, the zip and the grabbed pages' texts;
+// the summary card; `stackscope --report`; replay with the banner and "Run these probes here"; Compare.
+#include "core/report/report_loader.h"
+#include "core/snapshot/snapshot_json.h"
+#include "tests/common/cli_process.h"
+#include "ui/main_window.h"
+#include "ui/probes/probe_grid_model.h"
+#include "ui/probes/probe_findings_model.h"
+#include "ui/probes/probes_page.h"
+#include "ui/report/compare_dialog.h"
+#include "ui/report/diff_model.h"
+#include "ui/report/probe_document.h"
+#include "ui/report/probe_side_by_side.h"
+#include "ui/report/replay_banner.h"
+#include "ui/report/report_page.h"
+#include "ui/report/report_replay.h"
+#include "ui/report/summary_card.h"
+#include "ui/report/text_scrub.h"
+#include "ui/system/snapshot_controller.h"
+#include "ui/system/system_page.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <QAbstractItemModelTester>
+#include <QDirIterator>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <map>
+#include <set>
+
+using namespace stackscope;
+using namespace stackscope::ui;
+
+namespace {
+
+// Private facts planted in a snapshot and in the probe results; none may survive a redacted export.
+const QStringList kPlanted {
+    QStringLiteral("zorgblatt"),                                    // user name
+    QStringLiteral("quuxhost-7731"),                                // host name
+    QStringLiteral("/home/zorgblatt"),                              // home path
+    QStringLiteral("10.23.45.67"),                                  // IPv4
+    QStringLiteral("fd12:3456:789a:1::42"),                         // IPv6
+    QStringLiteral("3c:ec:ef:12:34:56"),                            // MAC
+    QStringLiteral("GPU-1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d"),     // NVIDIA GPU UUID
+};
+
+Snapshot plantedSnapshot()
+{
+    Snapshot s;
+    s.capturedAt = "2026-11-21T19:00:00Z";
+    s.host.hostname = "quuxhost-7731";
+    s.host.os = "Ubuntu 24.04.1 LTS";
+    s.host.kernel = "6.8.0-45-generic";
+    GpuInfo g;
+    g.index = 0;
+    g.vendor = "nvidia";
+    g.name = "NVIDIA H100 80GB HBM3";
+    g.arch = "sm_90";
+    g.vramTotalBytes = 85520809984ull;
+    g.pciBus = "0000:19:00.0";
+    g.driverVersion = "580.95.05";
+    g.source = "nvml";
+    s.gpus.push_back(g);
+    s.cuda.driverVersion = "580.95.05";
+    s.cuda.cudaDriverVersion = "13.0";
+    s.cuda.runtimeVersion = "13.0";
+    s.cuda.runtimePath = "/home/zorgblatt/venv/lib/python3.12/site-packages/nvidia/cuda_runtime/lib/libcudart.so.13";
+    s.torch.version = "2.11.0+cu130";
+    s.torch.backend = "cuda";
+    s.torch.builtWith = "13.0";
+    s.torch.archList = std::vector<std::string> {"sm_80", "sm_90", "sm_100"};
+    s.torch.libraryPath = "/home/zorgblatt/venv/lib/python3.12/site-packages/torch/lib/libtorch.so";
+    s.access.user = "zorgblatt";
+    s.access.userGroups = {"zorgblatt", "video", "render"};
+    s.env["CUDA_VISIBLE_DEVICES"] = "GPU-1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d";
+    s.env["LD_LIBRARY_PATH"] = "/home/zorgblatt/venv/lib:/usr/local/cuda/lib64";
+    s.env["SSH_CONNECTION"] = "10.23.45.67 52144 fd12:3456:789a:1::42 22";
+    s.env["STACKSCOPE_NIC"] = "3c:ec:ef:12:34:56";
+    LibraryStatus lib;
+    lib.component = "libtorch module";
+    lib.loaded = false;
+    lib.tried.push_back({"/home/zorgblatt/stackscope/lib/libstackscope_torch.so", "cannot open shared object file"});
+    lib.error = "module at /home/zorgblatt/stackscope/lib not loadable on quuxhost-7731";
+    s.libraries.push_back(lib);
+    Finding f;
+    f.id = "TORCH_MODULE_MISSING";
+    f.severity = Severity::Warning;
+    f.title = "StackScope's libtorch module did not load from /home/zorgblatt/stackscope/lib";
+    f.detail = "tried on quuxhost-7731";
+    s.findings.push_back(f);
+    return s;
+}
+
+std::vector<ProbeRecord> plantedRecords()
+{
+    std::vector<ProbeRecord> out;
+    auto add = [&](const char* probe, const char* device, ProbeResult r, const std::string& message) {
+        ProbeRecord rec;
+        rec.outcome.probeId = probe;
+        rec.outcome.device = device;
+        rec.outcome.outcome = r;
+        rec.outcome.message = message;
+        rec.outcome.env = {{"CUDA_VISIBLE_DEVICES", "GPU-1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d"}};
+        rec.seconds = 0.01;
+        out.push_back(rec);
+    };
+    add("randn", "cpu", ProbeResult::Ok, "");
+    add("matmul_fp32", "cpu", ProbeResult::Ok, "");
+    add("matmul_fp32", "0", ProbeResult::Error,
+        "CUDA error: no kernel image is available for execution on the device (cache /home/zorgblatt/.cache, peer 10.23.45.67)");
+    add("matmul_fp16", "0", ProbeResult::Crash, "SIGSEGV on quuxhost-7731");
+    add("softmax", "0", ProbeResult::Ok, "");
+    return out;
+}
+
+QStringList plantedIn(const QString& text)
+{
+    QStringList found;
+    for (const auto& p : kPlanted) {
+        if (text.contains(p, Qt::CaseInsensitive))
+            found << p;
+    }
+    return found;
+}
+
+// Every entry of a zip, read back with libarchive: name -> bytes.
+std::map<QString, QByteArray> zipEntries(const QString& path)
+{
+    std::map<QString, QByteArray> out;
+    archive* a = archive_read_new();
+    archive_read_support_format_zip(a);
+    if (archive_read_open_filename(a, path.toLocal8Bit().constData(), 1 << 16) != ARCHIVE_OK) {
+        archive_read_free(a);
+        return out;
+    }
+    archive_entry* e = nullptr;
+    while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+        QByteArray data;
+        char buf[1 << 16];
+        la_ssize_t n;
+        while ((n = archive_read_data(a, buf, sizeof buf)) > 0)
+            data.append(buf, static_cast<int>(n));
+        if (archive_entry_filetype(e) == AE_IFREG)
+            out[QString::fromUtf8(archive_entry_pathname(e))] = data;
+    }
+    archive_read_free(a);
+    return out;
+}
+
+QString screenshotDir()
+{
+    const QString dir = QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+void save(QWidget& w, const QString& name)
+{
+    QTest::qWait(300);
+    QVERIFY(w.grab().save(screenshotDir() + QLatin1Char('/') + name + QStringLiteral(".png")));
+}
+
+QString runCliToFile(const QStringList& args, const QString& file)
+{
+    const auto r = stackscope::test::runCli(args);
+    if (r.exitCode != 0)
+        return QString::fromUtf8(r.err);
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly))
+        return QStringLiteral("cannot write ") + file;
+    f.write(r.out);
+    return {};
+}
+
+} // namespace
+
+class TestReportGui : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void probeDocumentRoundTrip()
+    {
+        const auto records = plantedRecords();
+        const auto doc = probeDocument(records);
+        QCOMPARE(doc["results"].size(), records.size());
+        QCOMPARE(doc["failures"].get<int>(), 2);
+        const auto back = probeRecordsFromDocument(doc);
+        QCOMPARE(back.size(), records.size());
+        QCOMPARE(back[2].outcome.message, records[2].outcome.message);
+        QCOMPARE(back[3].outcome.outcome, ProbeResult::Crash);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, probeRecordsFromDocument(nlohmann::json {{"results", 3}}));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 probeRecordsFromDocument(nlohmann::json::parse(R"({"results":[{"probe":"x"}]})")));
+    }
+
+    void summaryCardData_data()
+    {
+        QTest::addColumn<bool>("withProbes");
+        QTest::addColumn<bool>("redact");
+        QTest::newRow("probes, redacted") << true << true;
+        QTest::newRow("no probes, redacted") << false << true;
+        QTest::newRow("probes, not redacted") << true << false;
+    }
+    void summaryCardData()
+    {
+        QFETCH(bool, withProbes);
+        QFETCH(bool, redact);
+        ReportRequest r;
+        r.snapshot = std::make_shared<const Snapshot>(plantedSnapshot());
+        if (withProbes)
+            r.probes = plantedRecords();
+        r.redact = redact;
+        const auto doc = ReportExporter::buildDocument(r);
+        const auto d = ui::summaryCardData(doc);
+        QCOMPARE(d.gpus.size(), std::size_t(1));
+        QCOMPARE(d.gpus[0].arch, QStringLiteral("sm_90"));
+        QCOMPARE(d.probesRun, withProbes);
+        if (withProbes) {
+            QCOMPARE(d.probeCounts[0], 3); // ok
+            QCOMPARE(d.probeCounts[1], 1); // error
+            QCOMPARE(d.probeCounts[2], 1); // crash
+        } else {
+            QVERIFY(!d.probesNote.isEmpty());
+        }
+        QVERIFY(!d.findings.empty());
+        QCOMPARE(d.redacted, redact);
+        QCOMPARE(d.host.startsWith(QStringLiteral("<host>")), redact);
+        SummaryCard card;
+        card.setData(d);
+        const QString texts = widgetTexts(&card).join(QLatin1Char('\n'));
+        QCOMPARE(plantedIn(texts).isEmpty(), redact);
+        QVERIFY(texts.contains(QStringLiteral("NVIDIA H100 80GB HBM3")));
+        QVERIFY(texts.contains(QStringLiteral("2.11.0+cu130")));
+        const QImage image = card.render();
+        QCOMPARE(image.width(), SummaryCard::kWidth * image.devicePixelRatio());
+        QVERIFY(image.height() > 250);
+        const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_')).remove(QLatin1Char(','));
+        QVERIFY(image.save(screenshotDir() + QStringLiteral("/summary-card-") + tag + QStringLiteral(".png")));
+    }
+
+    // The export with redaction on or off: every file of the folder, every entry of the zip, and the
+    // text of every widget at the moment it was grabbed (there is no OCR here: the grabbed widgets'
+    // QLabel/QLineEdit/QTextEdit/button texts and item models' data are what the pixels show).
+    void exportRedaction_data()
+    {
+        QTest::addColumn<bool>("redact");
+        QTest::newRow("redacted") << true;
+        QTest::newRow("not redacted") << false;
+    }
+    void exportRedaction()
+    {
+        QFETCH(bool, redact);
+        SnapshotController snapshots;
+        snapshots.setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("planted"));
+        ProbesPage probes(&snapshots);
+        probes.showRecords(plantedRecords(), QStringLiteral("planted"));
+        // A live page whose field holds a home path, as the VPOC page's input file does.
+        QWidget live;
+        auto* field = new QLineEdit(QStringLiteral("/home/zorgblatt/data/es-1m.csv"), &live);
+        field->resize(400, 30);
+        ReportPage page(&snapshots, &probes);
+        page.addLivePage(QStringLiteral("VPOC"), &live);
+        page.setRedactionEnabled(redact);
+
+        QStringList grabbed;
+        QStringList grabbedLeaks;
+        page.exporter().setGrabObserver([&](const QString& name, QWidget* w) {
+            grabbed << name;
+            const auto leaks = plantedIn(widgetTexts(w).join(QLatin1Char('\n')));
+            if (!leaks.isEmpty())
+                grabbedLeaks << name + QStringLiteral(": ") + leaks.join(QStringLiteral(", "));
+        });
+        QTemporaryDir dir;
+        QSignalSpy exported(&page, &ReportPage::exported);
+        QVERIFY2(page.exportTo(dir.path()), qPrintable(page.statusText()));
+        QCOMPARE(exported.count(), 1);
+        const auto& result = page.lastResult();
+        QVERIFY(QFileInfo(result.folder).isDir());
+        QVERIFY(QFileInfo(result.zip).isFile());
+        QVERIFY(QFileInfo(result.folder).fileName().startsWith(QStringLiteral("stackscope-report-")));
+        QCOMPARE(grabbed, (QStringList {QStringLiteral("system"), QStringLiteral("probes"), QStringLiteral("vpoc"),
+                                        QStringLiteral("summary-card")}));
+        // The live page's own text is back after the grab.
+        QCOMPARE(field->text(), QStringLiteral("/home/zorgblatt/data/es-1m.csv"));
+        for (const char* shot : {"system.png", "probes.png", "vpoc.png", "summary-card.png"})
+            QVERIFY2(QFileInfo::exists(result.folder + QStringLiteral("/screenshots/") + QLatin1String(shot)), shot);
+
+        QStringList fileLeaks;
+        int files = 0;
+        QDirIterator it(result.folder, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            ++files;
+            const auto leaks = plantedIn(QString::fromUtf8(f.readAll()));
+            if (!leaks.isEmpty())
+                fileLeaks << QFileInfo(path).fileName() + QStringLiteral(": ") + leaks.join(QStringLiteral(", "));
+        }
+        QVERIFY(files >= 7);
+        const auto entries = zipEntries(result.zip);
+        QCOMPARE(int(entries.size()), files);
+        QStringList zipLeaks;
+        for (const auto& [name, bytes] : entries) {
+            const auto leaks = plantedIn(QString::fromUtf8(bytes));
+            if (!leaks.isEmpty())
+                zipLeaks << name + QStringLiteral(": ") + leaks.join(QStringLiteral(", "));
+        }
+
+        if (redact) {
+            QVERIFY2(grabbedLeaks.isEmpty(), qPrintable(grabbedLeaks.join(QStringLiteral("; "))));
+            QVERIFY2(fileLeaks.isEmpty(), qPrintable(fileLeaks.join(QStringLiteral("; "))));
+            QVERIFY2(zipLeaks.isEmpty(), qPrintable(zipLeaks.join(QStringLiteral("; "))));
+            // The report lists what it replaced, and the page shows the list.
+            QVERIFY(!result.redacted.empty());
+            std::set<std::string> kinds;
+            for (const auto& e : result.redacted)
+                kinds.insert(e.kind);
+            // (/home/NAME of another user becomes /home/<user>: "home" is only this process's own $HOME.)
+            for (const char* kind : {"user", "host", "ip", "mac", "gpu-uuid"})
+                QVERIFY2(kinds.count(kind), kind);
+            const auto* table = page.findChild<QTableWidget*>(QStringLiteral("redactions"));
+            QVERIFY(table);
+            QCOMPARE(table->rowCount(), int(result.redacted.size()));
+            QVERIFY(result.report["redaction"]["enabled"].get<bool>());
+        } else {
+            // Redaction off keeps what the user chose to share.
+            QVERIFY(!fileLeaks.isEmpty());
+            QVERIFY(!zipLeaks.isEmpty());
+            QVERIFY(!result.report["redaction"]["enabled"].get<bool>());
+        }
+        // The written report loads back (folder and zip) with the same snapshot facts.
+        const auto fromZip = report::loadReport(result.zip.toStdString());
+        const auto fromFolder = report::loadReport(result.folder.toStdString());
+        QCOMPARE(fromZip.snapshot.gpus.size(), std::size_t(1));
+        QCOMPARE(fromFolder.snapshot.torch.version, fromZip.snapshot.torch.version);
+        QCOMPARE(QString::fromStdString(fromZip.snapshot.host.hostname.value_or("")),
+                 redact ? QStringLiteral("<host>") : QStringLiteral("quuxhost-7731"));
+
+        if (redact) {
+            page.resize(1130, 780);
+            page.show();
+            save(page, QStringLiteral("report-page"));
+            page.hide();
+            // The card exactly as written into the report.
+            QFile::remove(screenshotDir() + QStringLiteral("/summary-card.png"));
+            QVERIFY(QFile::copy(result.folder + QStringLiteral("/screenshots/summary-card.png"),
+                                screenshotDir() + QStringLiteral("/summary-card.png")));
+            for (const char* shot : {"system.png", "probes.png"}) {
+                QFile::remove(screenshotDir() + QStringLiteral("/export-") + QLatin1String(shot));
+                QVERIFY(QFile::copy(result.folder + QStringLiteral("/screenshots/") + QLatin1String(shot),
+                                    screenshotDir() + QStringLiteral("/export-") + QLatin1String(shot)));
+            }
+        }
+    }
+
+    void exportWithoutSnapshotSaysWhatToDo()
+    {
+        SnapshotController snapshots;
+        ReportPage page(&snapshots, nullptr);
+        QSignalSpy errors(&page, &ReportPage::errorOccurred);
+        QTemporaryDir dir;
+        QVERIFY(!page.exportTo(dir.path()));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(page.statusText().contains(QStringLiteral("wait for the System page")));
+        QVERIFY(QDir(dir.path()).isEmpty());
+    }
+
+    // `stackscope --snapshot planted.json --report DIR`, offscreen: folder and zip printed, exit 0.
+    void guiReportOption()
+    {
+        const QString program = qEnvironmentVariable("STACKSCOPE_GUI_PROGRAM");
+        if (program.isEmpty())
+            QSKIP("STACKSCOPE_GUI_PROGRAM is not set (run through CTest)");
+        QTemporaryDir dir;
+        const QString snap = dir.filePath(QStringLiteral("planted.json"));
+        saveSnapshotFile(plantedSnapshot(), snap.toStdString());
+        const QString out = dir.filePath(QStringLiteral("out"));
+        QDir().mkpath(out);
+        QProcess p;
+        p.start(program, {QStringLiteral("--snapshot"), snap, QStringLiteral("--report"), out});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QStringList lines = QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(QFileInfo(lines[0]).isDir());
+        QVERIFY(lines[1].endsWith(QStringLiteral(".zip")) && QFileInfo(lines[1]).isFile());
+        for (const char* shot : {"system.png", "probes.png", "vpoc.png", "summary-card.png"})
+            QVERIFY2(QFileInfo::exists(lines[0] + QStringLiteral("/screenshots/") + QLatin1String(shot)), shot);
+        QDirIterator it(lines[0], QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile f(it.next());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto leaks = plantedIn(QString::fromUtf8(f.readAll()));
+            QVERIFY2(leaks.isEmpty(), qPrintable(f.fileName() + QStringLiteral(": ") + leaks.join(QStringLiteral(", "))));
+        }
+
+        // A folder that cannot be written: exit 2 with the reason.
+        QProcess bad;
+        bad.start(program, {QStringLiteral("--snapshot"), snap, QStringLiteral("--report"), QStringLiteral("/proc/no-such-dir")});
+        QVERIFY(bad.waitForFinished(120000));
+        QCOMPARE(bad.exitCode(), 2);
+        QVERIFY(!bad.readAllStandardError().isEmpty());
+    }
+
+    // Open a report: the banner, the report's machine on the System page, its probe grid with findings
+    // recomputed; "Run these probes here" runs the same probes on this machine beside the report's.
+    void replay()
+    {
+        QTemporaryDir dir;
+        ReportResult written;
+        {
+            SnapshotController snapshots;
+            snapshots.setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("planted"));
+            ProbesPage probes(&snapshots);
+            probes.showRecords(plantedRecords(), QStringLiteral("planted"));
+            ReportPage page(&snapshots, &probes);
+            QVERIFY2(page.exportTo(dir.path()), qPrintable(page.statusText()));
+            written = page.lastResult();
+        }
+        MainWindow window;
+        window.resize(1280, 820);
+        window.show();
+        QSignalSpy opened(window.replay(), &ReportReplay::opened);
+        QVERIFY(window.replay()->open(written.zip));
+        QCOMPARE(opened.count(), 1);
+        auto* banner = window.findChild<ReplayBanner*>();
+        QVERIFY(banner && banner->isVisible());
+        QVERIFY(banner->text().contains(QStringLiteral("Viewing a report from &lt;host&gt;")));
+        QVERIFY(banner->text().contains(QStringLiteral("2026-11-21T19:00:00Z")));
+        QVERIFY(banner->runHereButton()->isEnabled());
+        QCOMPARE(window.snapshots()->snapshot()->gpus.size(), std::size_t(1));
+        QVERIFY(window.probesPage()->gridModel()->records().size() == plantedRecords().size());
+        // Findings recomputed here: the snapshot's own finding from the old version is gone,
+        // this version's system checks ran on the report's facts.
+        for (const auto& f : window.snapshots()->snapshot()->findings)
+            QVERIFY(f.title.find("did not load from") == std::string::npos);
+        QVERIFY(window.statusText().contains(QStringLiteral("report")));
+        save(window, QStringLiteral("replay-system"));
+        QVERIFY(window.showPage(QStringLiteral("Probes")));
+        save(window, QStringLiteral("replay-probes"));
+
+        // Run the report's CPU probes here (the GPU cells have no device here; they stay the report's).
+        auto options = window.replay()->runHereOptions();
+        QCOMPARE(options.probeIds.size(), std::size_t(4));
+        QCOMPARE(options.variants.size(), std::size_t(1));
+        QSignalSpy ran(window.replay(), &ReportReplay::runHereFinished);
+        window.replay()->runHere();
+        QVERIFY(ran.wait(240000));
+        auto* side = window.replay()->sideBySide();
+        QVERIFY(side && side->isVisible());
+        QVERIFY(side->hereModel()->records().size() >= 4);
+        QCOMPARE(side->reportModel()->records().size(), plantedRecords().size());
+        QAbstractItemModelTester tester(side->hereModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        save(*side, QStringLiteral("replay-side-by-side"));
+
+        // Close: back to this machine.
+        QSignalSpy closed(window.replay(), &ReportReplay::closed);
+        window.replay()->close();
+        QCOMPARE(closed.count(), 1);
+        QVERIFY(!banner->isVisible());
+        QVERIFY(!window.replay()->isOpen());
+    }
+
+    void openBadReport_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("truncated") << QByteArray(R"({"schema":"stackscope.report/1","snapshot":{)") << QStringLiteral("report.json");
+        QTest::newRow("deep") << QByteArray(5000, '[') << QStringLiteral("report.json");
+        QTest::newRow("not a zip") << QByteArray("PK\x03\x04garbage") << QStringLiteral("bad.zip");
+        QTest::newRow("wrong type") << QByteArray(R"({"schema":"stackscope.report/1","snapshot":{"gpus":"many"}})")
+                                    << QStringLiteral("report.json");
+    }
+    void openBadReport()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, name);
+        QTemporaryDir dir;
+        QFile f(dir.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        SnapshotController snapshots;
+        ProbesPage probes(&snapshots);
+        ReplayBanner banner;
+        ReportReplay replay(&snapshots, &probes, &banner);
+        QSignalSpy errors(&replay, &ReportReplay::errorOccurred);
+        QVERIFY(!replay.open(f.fileName()));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.at(0).at(0).toString().contains(f.fileName()));
+        QVERIFY(!replay.isOpen());
+        QVERIFY(banner.isHidden());
+        QVERIFY(!snapshots.snapshot());
+    }
+
+    // The two recorded roots differ in what matters; a file compared with itself does not.
+    void compare()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("h100.json")), b = dir.filePath(QStringLiteral("nogpu.json"));
+        const QString roots = QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/");
+        QCOMPARE(runCliToFile({QStringLiteral("inspect"), QStringLiteral("--json"), QStringLiteral("--root"),
+                               roots + QStringLiteral("ubuntu2404-h100"), QStringLiteral("--no-archscan")},
+                              a),
+                 QString());
+        QCOMPARE(runCliToFile({QStringLiteral("inspect"), QStringLiteral("--json"), QStringLiteral("--root"),
+                               roots + QStringLiteral("debian12-nogpu"), QStringLiteral("--no-archscan")},
+                              b),
+                 QString());
+        CompareDialog dialog;
+        QAbstractItemModelTester tester(dialog.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        dialog.setFiles(a, b);
+        const int all = dialog.model()->rowCount();
+        QVERIFY2(all > 3, qPrintable(dialog.statusText()));
+        QCOMPARE(dialog.proxy()->rowCount(), all);
+        bool gpuRow = false;
+        for (const auto& r : dialog.model()->rows())
+            gpuRow = gpuRow || r.area == "gpus";
+        QVERIFY(gpuRow);
+        dialog.setArea(QStringLiteral("gpus"));
+        QVERIFY(dialog.proxy()->rowCount() > 0 && dialog.proxy()->rowCount() < all);
+        dialog.setArea(QString());
+        dialog.setFilterText(QStringLiteral("H100"));
+        QVERIFY(dialog.proxy()->rowCount() >= 1 && dialog.proxy()->rowCount() < all);
+        dialog.setFilterText(QString());
+        dialog.show();
+        save(dialog, QStringLiteral("compare"));
+
+        dialog.setFiles(a, a);
+        QCOMPARE(dialog.model()->rowCount(), 0);
+        QVERIFY(dialog.statusText().contains(QStringLiteral("Same")));
+
+        dialog.setFiles(a, dir.filePath(QStringLiteral("missing.json")));
+        QCOMPARE(dialog.model()->rowCount(), 0);
+        QVERIFY(dialog.statusText().contains(QStringLiteral("missing.json")));
+    }
+};
+
+QTEST_MAIN(TestReportGui)
+#include "tst_report_gui.moc"
