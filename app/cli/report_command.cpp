@@ -238,7 +238,11 @@ void addReportCommand(CLI::App& app, CommandContext& ctx)
                                                             : std::string("OFF (--no-redact)"));
         std::cout << "screenshots: not included (the GUI adds them: stackscope --report DIR)\n";
         std::cout << "folder: " << written.folder << "\n";
-        std::cout << "zip: " << written.zip << "\n";
+        if (written.zip.empty())
+            std::cout << "zip: not written (this stackscope-cli was built without libarchive; install libarchive-dev "
+                         "and rebuild, or zip the folder yourself)\n";
+        else
+            std::cout << "zip: " << written.zip << "\n";
         ctx.exitCode = ExitOk;
     });
 }

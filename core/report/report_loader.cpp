@@ -3,8 +3,10 @@
 
 #include "core/snapshot/snapshot_json.h"
 
+#ifdef STACKSCOPE_HAVE_LIBARCHIVE
 #include <archive.h>
 #include <archive_entry.h>
+#endif
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -136,6 +138,11 @@ LoadedReport loadReportText(const std::string& text, const std::string& origin, 
         throw ReportError(fmt::format("{}: not valid JSON at byte {} ({}); the file is truncated or damaged: create "
                                       "the report again or give report.json from an intact copy",
                                       origin, e.byte, e.what()));
+    } catch (const json::exception& e) {
+        // A number too large for a double (1E400) is out_of_range, not a parse_error (found by the fuzzer).
+        throw ReportError(fmt::format("{}: not a usable JSON document ({}); the file is damaged: create the report "
+                                      "again or give report.json from an intact copy",
+                                      origin, e.what()));
     }
     if (!doc.is_object())
         throw ReportError(fmt::format("{}: the top level is {}, not an object; give a report.json or a snapshot JSON "
@@ -178,6 +185,11 @@ LoadedReport loadReportZip(const std::string& bytes, const std::string& origin, 
     if (bytes.size() > limits.maxZipBytes)
         throw ReportError(fmt::format("{}: {} bytes is larger than the {} MiB a report zip may have", origin,
                                       bytes.size(), limits.maxZipBytes / (1024 * 1024)));
+#ifndef STACKSCOPE_HAVE_LIBARCHIVE
+    throw ReportError(fmt::format("{}: this StackScope was built without libarchive, so it cannot read a zip; unzip "
+                                  "it and open the folder or its report.json (or rebuild with libarchive-dev)",
+                                  origin));
+#else
     std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), &archive_read_free);
     if (!a)
         throw ReportError("libarchive could not start a zip reader (out of memory?)");
@@ -254,6 +266,7 @@ LoadedReport loadReportZip(const std::string& bytes, const std::string& origin, 
     auto loaded = loadReportText(*reportText, origin + "!" + reportEntry, limits);
     loaded.source = origin;
     return loaded;
+#endif
 }
 
 LoadedReport loadReport(const std::string& path, const LoadLimits& limits)

@@ -1,8 +1,10 @@
 // Report folder and zip: everything is written under temporary names first, so a failure leaves nothing behind.
 #include "core/report/report_writer.h"
 
+#ifdef STACKSCOPE_HAVE_LIBARCHIVE
 #include <archive.h>
 #include <archive_entry.h>
+#endif
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -74,6 +76,7 @@ private:
     fs::path m_path;
 };
 
+#ifdef STACKSCOPE_HAVE_LIBARCHIVE
 void writeZip(const fs::path& zipPath, const std::string& topName, const std::vector<FileToWrite>& files)
 {
     std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), &archive_write_free);
@@ -117,6 +120,7 @@ void writeZip(const fs::path& zipPath, const std::string& topName, const std::ve
     }
     check(archive_write_close(a.get()), "finishing the zip");
 }
+#endif
 
 } // namespace
 
@@ -178,7 +182,12 @@ WrittenReport writeReport(const std::string& parentDir, const nlohmann::json& re
         writeFile(tmpFolder.path() / f.relPath, f.content);
 
     TempPath tmpZip(parent / ("." + name + ".zip" + tmpSuffix));
+#ifdef STACKSCOPE_HAVE_LIBARCHIVE
     writeZip(tmpZip.path(), name, files);
+    const bool zipped = true;
+#else
+    const bool zipped = false; // built without libarchive: the folder alone
+#endif
 
     const fs::path folder = parent / name;
     const fs::path zip = parent / (name + ".zip");
@@ -186,6 +195,8 @@ WrittenReport writeReport(const std::string& parentDir, const nlohmann::json& re
     if (ec)
         throw ReportError(fmt::format("cannot rename {} to {}: {}", tmpFolder.path().string(), folder.string(), ec.message()));
     tmpFolder.release();
+    if (!zipped)
+        return {fs::absolute(folder).lexically_normal().string(), {}};
     fs::rename(tmpZip.path(), zip, ec);
     if (ec) {
         std::error_code ignored;

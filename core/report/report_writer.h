@@ -11,7 +11,7 @@ namespace stackscope::report {
 
 struct WrittenReport {
     std::string folder; // <parent>/stackscope-report-YYYYMMDD-HHMMSS
-    std::string zip;    // <folder>.zip
+    std::string zip;    // <folder>.zip; empty when this StackScope was built without libarchive
 };
 
 // "stackscope-report-20261121-190312" for `now` in UTC.
