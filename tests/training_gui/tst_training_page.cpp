@@ -1,0 +1,262 @@
+// The Training page end to end on the CPU: form errors, a whole run (epoch table, charts, output folder,
+// stall meter, screenshots), and Start, Stop after the first epoch (stopped within 1 s, checkpoint kept),
+// Resume to the end.
+#include "core/training/training_metadata.h"
+#include "core/training/training_run.h"
+#include "core/util/atomic_file.h"
+#include "core/vpoc/sample_data.h"
+#include "ui/training/epoch_table_model.h"
+#include "ui/training/stall_meter.h"
+#include "ui/training/training_charts.h"
+#include "ui/training/training_form.h"
+#include "ui/training/training_page.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace stackscope;
+using namespace stackscope::ui;
+
+class TestTrainingPage : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_sample;
+    QString m_moduleMissing;
+
+    training::TrainingConfig smallRun(const QString& name) const
+    {
+        training::TrainingConfig c;
+        c.input = m_sample.toStdString();
+        c.output = m_dir.filePath(name).toStdString();
+        c.device = "cpu";
+        c.epochs = 4;
+        c.batchSize = 64;
+        c.stepInterval = 4;
+        c.patience = 0;
+        return c;
+    }
+
+    void save(QWidget& page, const char* name)
+    {
+        const QString path = QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/") + QString::fromLatin1(name);
+        QVERIFY2(page.grab().save(path), qPrintable(path));
+        qInfo("screenshot: %s", qPrintable(path));
+    }
+
+    static QString metadataPath(const training::TrainingConfig& c)
+    {
+        return QString::fromStdString(c.output + "/model_metadata.json");
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // the default sample and output folders go to a test location
+        vpoc::SampleDataOptions o;
+        o.days = 3;
+        m_sample = m_dir.filePath(QStringLiteral("sample-3-days.csv"));
+        writeFileAtomically(m_sample.toStdString(), vpoc::generateSampleData(o));
+        try {
+            training::trainerModule();
+        } catch (const std::exception& e) {
+            m_moduleMissing = QString::fromUtf8(e.what());
+        }
+    }
+
+    void defaultsAreTheSampleData()
+    {
+        TrainingPage page(nullptr);
+        QVERIFY(page.form()->inputIsSample());
+        QVERIFY(page.form()->outputIsDefault());
+        QVERIFY(page.form()->outputFolder().contains(QStringLiteral("/training/run-")));
+        auto* note = page.findChild<QLabel*>(QStringLiteral("trainingInputNote"));
+        QVERIFY(note);
+        QVERIFY(note->text().contains(QStringLiteral("Synthetic")));
+        const auto c = page.form()->config();
+        QCOMPARE(c.device, std::string("auto"));
+        QCOMPARE(c.hidden, (std::vector<int> {32, 16}));
+        QVERIFY(!c.resume);
+    }
+
+    void badInputIsShown_data()
+    {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("hidden layer of 0") << "hidden" << "Hidden layers";
+        QTest::newRow("missing file") << "missing" << "no-such-file.csv";
+        QTest::newRow("batch larger than the data") << "batch" << "Batch size";
+    }
+    void badInputIsShown()
+    {
+        QFETCH(QString, what);
+        QFETCH(QString, expected);
+        TrainingPage page(nullptr);
+        auto c = smallRun(QStringLiteral("bad-") + what);
+        if (what == QStringLiteral("hidden"))
+            c.hidden = {32, 0}; // the form's text "32,0"
+        else if (what == QStringLiteral("missing"))
+            c.input = m_dir.filePath(QStringLiteral("no-such-file.csv")).toStdString();
+        else
+            c.batchSize = 1000000;
+        page.form()->setConfig(c);
+        QSignalSpy ended(&page, &TrainingPage::runEnded);
+        page.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning() && ended.count() == 1, 30000);
+        QCOMPARE(page.lastStatus(), QStringLiteral("failed"));
+        QVERIFY2(page.statusText().contains(expected), qPrintable(page.statusText()));
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(c.output + "/model.pt")));
+        QVERIFY(page.findChild<QPushButton*>(QStringLiteral("trainingStart"))->isEnabled());
+    }
+
+    void runToTheEnd()
+    {
+        if (!m_moduleMissing.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("no libtorch module in this build: %1").arg(m_moduleMissing)));
+        TrainingPage page(nullptr);
+        page.resize(1130, 780);
+        page.show();
+        QAbstractItemModelTester tester(page.epochModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto c = smallRun(QStringLiteral("whole"));
+        c.epochs = 40; // a few seconds on the CPU: long enough for the stall meter to see many repaints
+        c.batchSize = 32;
+        c.stepInterval = 5;
+        page.form()->setConfig(c);
+        QSignalSpy ended(&page, &TrainingPage::runEnded);
+        page.start();
+        QVERIFY(page.isRunning());
+        QVERIFY(page.stallMeter()->isRunning());
+        QVERIFY(!page.findChild<QPushButton*>(QStringLiteral("trainingStart"))->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 120000);
+        QCOMPARE(ended.count(), 1);
+        QCOMPARE(page.lastStatus(), QStringLiteral("finished"));
+        QCOMPARE(page.epochModel()->rowCount(), c.epochs);
+        for (int r = 0; r < c.epochs; ++r)
+            QCOMPARE(page.epochModel()->index(r, EpochTableModel::EpochColumn).data(EpochTableModel::SortRole).toInt(), r + 1);
+        QVERIFY(page.epochModel()->table().bestEpoch >= 1);
+        QVERIFY(page.charts()->trainLossPoints() > c.epochs); // several progress intervals per epoch
+        QCOMPARE(page.charts()->valLossPoints(), c.epochs);
+        QVERIFY(page.charts()->samplesPoints() > 0);
+        // The CPU reports neither VRAM nor a caching allocator: the memory chart says so.
+        QCOMPARE(page.charts()->memoryPoints(), 0);
+        QVERIFY(page.charts()->memoryNoteShown());
+        QVERIFY(QFileInfo::exists(QString::fromStdString(c.output + "/model.pt")));
+        QVERIFY(QFileInfo::exists(metadataPath(c)));
+        QCOMPARE(QDir(page.outputFolder()).absolutePath(), QDir(QString::fromStdString(c.output)).absolutePath());
+        QVERIFY(page.findChild<QPushButton*>(QStringLiteral("trainingOpenFolder"))->isEnabled());
+        QVERIFY(page.findChild<QLabel*>(QStringLiteral("trainingOutputFolder"))->text().contains(page.outputFolder()));
+        QVERIFY(!page.findChild<QPushButton*>(QStringLiteral("trainingResumeButton"))->isEnabled());
+        QVERIFY(!page.stallMeter()->isRunning());
+        QVERIFY(page.stallMeter()->ticks() > 0);
+        const auto stall = page.findChild<QLabel*>(QStringLiteral("trainingStall"))->text();
+        QVERIFY(stall.contains(QStringLiteral("longest GUI stall this run")));
+        qInfo("GUI thread during a %d-epoch CPU run: %d ticks of the 5 ms stall timer, %s; the page's own work: "
+              "at most %.1f ms per update, %.1f ms per chart paint",
+              c.epochs, page.stallMeter()->ticks(), qPrintable(stall), page.longestUpdateMs(),
+              page.charts()->longestPaintMs());
+        QTest::qWait(50);
+        save(page, "training-finished.png");
+        page.findChild<QCheckBox*>(QStringLiteral("trainingLogScale"))->setChecked(true);
+        QVERIFY(page.charts()->logScale());
+        QCOMPARE(page.charts()->valLossPoints(), c.epochs);
+        QTest::qWait(50); // the chart lays its new axis out in the event loop, as it would on screen
+        save(page, "training-finished-log.png");
+        page.findChild<QCheckBox*>(QStringLiteral("trainingLogScale"))->setChecked(false);
+        QVERIFY(!page.charts()->logScale());
+
+        // Start again with the same folder: a fresh run (not a resume) replaces the table.
+        page.form()->setConfig(smallRun(QStringLiteral("second")));
+        page.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 120000);
+        QCOMPARE(page.lastStatus(), QStringLiteral("finished"));
+        QCOMPARE(page.epochModel()->rowCount(), 4);
+        QCOMPARE(page.charts()->valLossPoints(), 4);
+    }
+
+    void stopThenResume()
+    {
+        if (!m_moduleMissing.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("no libtorch module in this build: %1").arg(m_moduleMissing)));
+        TrainingPage page(nullptr);
+        page.resize(1130, 780);
+        page.show();
+        QAbstractItemModelTester tester(page.epochModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto c = smallRun(QStringLiteral("stopped"));
+        c.epochs = 300; // long enough that Stop lands in the middle
+        c.batchSize = 16;
+        c.stepInterval = 10;
+        page.form()->setConfig(c);
+        page.start();
+        QTRY_VERIFY_WITH_TIMEOUT(page.epochModel()->rowCount() >= 1, 120000);
+        QVERIFY2(page.isRunning(), "the run ended before Stop: give it more epochs");
+        QTest::qWait(1500); // more epochs and repaints for the screenshot of a run in progress
+        save(page, "training-running.png");
+        QVERIFY2(page.isRunning(), "the run ended before Stop: give it more epochs");
+        QElapsedTimer sinceStop;
+        sinceStop.start();
+        QTest::mouseClick(page.findChild<QPushButton*>(QStringLiteral("trainingStop")), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 5000);
+        const qint64 stopMs = sinceStop.elapsed();
+        qInfo("stopped %lld ms after Stop", stopMs);
+        QVERIFY2(stopMs < 1000, qPrintable(QStringLiteral("stopped %1 ms after Stop").arg(stopMs)));
+        QCOMPARE(page.lastStatus(), QStringLiteral("stopped"));
+        const int checkpoint = page.checkpointEpoch();
+        QVERIFY(checkpoint >= 1 && checkpoint < c.epochs);
+        QVERIFY2(page.statusText().contains(QStringLiteral("last checkpoint: epoch %1").arg(checkpoint)),
+                 qPrintable(page.statusText()));
+        QVERIFY(QFileInfo::exists(QString::fromStdString(c.output + "/checkpoint.pt")));
+        const auto saved = training::readMetadata(metadataPath(c).toStdString());
+        QCOMPARE(saved["status"].get<std::string>(), std::string("stopped"));
+        QCOMPARE(int(saved["epochs"].size()), checkpoint);
+        QCOMPARE(page.epochModel()->rowCount(), checkpoint);
+        auto* resume = page.findChild<QPushButton*>(QStringLiteral("trainingResumeButton"));
+        QVERIFY(resume->isEnabled());
+        save(page, "training-stopped.png");
+
+        QTest::mouseClick(resume, Qt::LeftButton);
+        QVERIFY(page.isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 300000);
+        QCOMPARE(page.lastStatus(), QStringLiteral("finished"));
+        QCOMPARE(page.epochModel()->rowCount(), c.epochs);
+        for (int r = 0; r < c.epochs; ++r)
+            QCOMPARE(page.epochModel()->index(r, EpochTableModel::EpochColumn).data(EpochTableModel::SortRole).toInt(), r + 1);
+        QCOMPARE(page.charts()->valLossPoints(), c.epochs);
+        const auto finished = training::readMetadata(metadataPath(c).toStdString());
+        QCOMPARE(finished["status"].get<std::string>(), std::string("finished"));
+        QCOMPARE(int(finished["epochs"].size()), c.epochs);
+        QVERIFY(!page.form()->resume()); // the next Start is a new run unless asked otherwise
+    }
+
+    void resumeAfterReopening()
+    {
+        if (!m_moduleMissing.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("no libtorch module in this build: %1").arg(m_moduleMissing)));
+        // A stopped run, then a new page (the console restarted) resumes it from the folder alone.
+        auto c = smallRun(QStringLiteral("reopened"));
+        c.epochs = 3;
+        {
+            TrainingPage first(nullptr);
+            first.form()->setConfig(c);
+            first.start();
+            QTRY_VERIFY_WITH_TIMEOUT(!first.isRunning(), 120000);
+            QCOMPARE(first.lastStatus(), QStringLiteral("finished"));
+        }
+        TrainingPage page(nullptr);
+        c.epochs = 5;
+        c.resume = true;
+        page.form()->setConfig(c);
+        page.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 120000);
+        QCOMPARE(page.lastStatus(), QStringLiteral("finished"));
+        QCOMPARE(page.epochModel()->rowCount(), 5);
+        QCOMPARE(page.charts()->valLossPoints(), 5);
+    }
+};
+
+QTEST_MAIN(TestTrainingPage)
+#include "tst_training_page.moc"

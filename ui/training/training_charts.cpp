@@ -1,0 +1,354 @@
+// TrainingCharts: bounded buffers in, Qt Charts series and axes out, at the page's repaint rate.
+#include "ui/training/training_charts.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QElapsedTimer>
+#include <QGraphicsLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace stackscope::ui {
+
+namespace {
+
+QLineSeries* makeSeries(const QString& name, const QColor& colour, Qt::PenStyle style = Qt::SolidLine, qreal width = 1.5)
+{
+    auto* s = new QLineSeries;
+    s->setName(name);
+    QPen pen(colour, width, style);
+    pen.setCosmetic(true);
+    s->setPen(pen);
+    return s;
+}
+
+QChart* makeChart(const QString& title)
+{
+    auto* c = new QChart;
+    c->setTitle(title);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    c->setMargins(QMargins(4, 4, 4, 4));
+    c->layout()->setContentsMargins(0, 0, 0, 0);
+    c->setBackgroundRoundness(0);
+    return c;
+}
+
+QValueAxis* makeEpochAxis()
+{
+    auto* x = new QValueAxis;
+    x->setTitleText(QObject::tr("epoch"));
+    x->setLabelFormat(QStringLiteral("%.0f"));
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(1);
+    x->setRange(0, 1);
+    return x;
+}
+
+// Setting an axis to what it already shows still costs the chart a relayout in places: set only changes.
+void setEpochAxis(QValueAxis* x, const AxisRange& r)
+{
+    if (x->min() != r.min || x->max() != r.max)
+        x->setRange(r.min, r.max);
+    const double step = epochTickStep(r.max - r.min);
+    if (x->tickInterval() != step)
+        x->setTickInterval(step);
+}
+
+void setValueAxis(QValueAxis* y, const AxisRange& r)
+{
+    const NiceAxis n = niceAxis(r);
+    if (y->min() != n.min || y->max() != n.max)
+        y->setRange(n.min, n.max);
+    if (y->tickCount() != n.ticks)
+        y->setTickCount(n.ticks);
+}
+
+// Copies the points with y scaled (units), dropping what a log axis cannot show.
+QList<QPointF> scaled(const QList<QPointF>& in, double factor, bool positiveOnly = false)
+{
+    QList<QPointF> out;
+    out.reserve(in.size());
+    for (const QPointF& p : in) {
+        if (positiveOnly && !(p.y() > 0))
+            continue;
+        out.append(QPointF(p.x(), p.y() * factor));
+    }
+    return out;
+}
+
+// Times its own painting, so the page can tell its drawing apart from other causes of a GUI stall.
+class TimedChartView : public QChartView {
+public:
+    TimedChartView(QChart* chart, QWidget* parent, qint64* longestNs)
+        : QChartView(chart, parent)
+        , m_longestNs(longestNs)
+    {
+    }
+
+protected:
+    void paintEvent(QPaintEvent* event) override
+    {
+        QElapsedTimer clock;
+        clock.start();
+        QChartView::paintEvent(event);
+        *m_longestNs = std::max(*m_longestNs, clock.nsecsElapsed());
+    }
+
+private:
+    qint64* m_longestNs;
+};
+
+} // namespace
+
+TrainingCharts::TrainingCharts(QWidget* parent)
+    : QObject(parent)
+{
+    m_lossChart = makeChart(tr("Loss: train per progress interval, validation per epoch"));
+    m_trainLossSeries = makeSeries(tr("train"), QColor(0x1f, 0x77, 0xb4), Qt::SolidLine, 1.2);
+    m_valLossSeries = makeSeries(tr("validation"), QColor(0xd6, 0x27, 0x28), Qt::SolidLine, 2);
+    m_valLossSeries->setPointsVisible(true);
+    m_lossChart->addSeries(m_trainLossSeries);
+    m_lossChart->addSeries(m_valLossSeries);
+    m_lossX = makeEpochAxis();
+    m_lossChart->addAxis(m_lossX, Qt::AlignBottom);
+    m_trainLossSeries->attachAxis(m_lossX);
+    m_valLossSeries->attachAxis(m_lossX);
+    m_lossLinear = new QValueAxis;
+    m_lossLinear->setLabelFormat(QStringLiteral("%.3g"));
+    m_lossChart->addAxis(m_lossLinear, Qt::AlignLeft);
+    m_trainLossSeries->attachAxis(m_lossLinear);
+    m_valLossSeries->attachAxis(m_lossLinear);
+    m_lossView = makeView(m_lossChart, parent);
+    m_lossView->setObjectName(QStringLiteral("trainingLossChart"));
+
+    m_samplesChart = makeChart(tr("Throughput"));
+    m_samplesSeries = makeSeries(tr("samples/s"), QColor(0x2c, 0xa0, 0x2c));
+    m_samplesChart->addSeries(m_samplesSeries);
+    m_samplesX = makeEpochAxis();
+    m_samplesY = new QValueAxis;
+    m_samplesY->setLabelFormat(QStringLiteral("%.3g"));
+    m_samplesChart->addAxis(m_samplesX, Qt::AlignBottom);
+    m_samplesChart->addAxis(m_samplesY, Qt::AlignLeft);
+    m_samplesSeries->attachAxis(m_samplesX);
+    m_samplesSeries->attachAxis(m_samplesY);
+    m_samplesView = makeView(m_samplesChart, parent);
+    m_samplesView->setObjectName(QStringLiteral("trainingSamplesChart"));
+
+    m_memoryChart = makeChart(tr("Memory: device VRAM, libtorch allocator"));
+    m_deviceUsedSeries = makeSeries(tr("VRAM used"), QColor(0x94, 0x67, 0xbd), Qt::SolidLine, 2);
+    m_reservedSeries = makeSeries(tr("reserved"), QColor(0xff, 0x7f, 0x0e), Qt::DashLine);
+    m_allocatedSeries = makeSeries(tr("allocated"), QColor(0x8c, 0x56, 0x4b), Qt::DotLine, 2);
+    m_memoryX = makeEpochAxis();
+    m_memoryY = new QValueAxis;
+    m_memoryY->setLabelFormat(QStringLiteral("%.3g"));
+    m_memoryChart->addAxis(m_memoryX, Qt::AlignBottom);
+    m_memoryChart->addAxis(m_memoryY, Qt::AlignLeft);
+    for (auto* s : {m_deviceUsedSeries, m_reservedSeries, m_allocatedSeries}) {
+        m_memoryChart->addSeries(s);
+        s->attachAxis(m_memoryX);
+        s->attachAxis(m_memoryY);
+    }
+    m_memoryView = makeView(m_memoryChart, parent);
+    m_memoryView->setObjectName(QStringLiteral("trainingMemoryChart"));
+    // The note sits over the empty plot; a layout on the view keeps it centred as the view resizes.
+    m_memoryNote = new QLabel(m_memoryView);
+    m_memoryNote->setObjectName(QStringLiteral("trainingMemoryNote"));
+    m_memoryNote->setWordWrap(false); // explicit line breaks: a wrapped label in this overlay gets no height for its lines
+    m_memoryNote->setAlignment(Qt::AlignCenter);
+    m_memoryNote->setStyleSheet(QStringLiteral("QLabel { color: #555; background: rgba(255,255,255,220); padding: 6px; }"));
+    m_memoryNote->hide();
+    auto* overlay = new QVBoxLayout(m_memoryView);
+    overlay->addStretch(1);
+    overlay->addWidget(m_memoryNote, 0, Qt::AlignCenter);
+    overlay->addStretch(1);
+
+    refresh();
+}
+
+QChartView* TrainingCharts::makeView(QChart* chart, QWidget* parent)
+{
+    auto* view = new TimedChartView(chart, parent, &m_longestPaintNs);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(280, 190);
+    return view;
+}
+
+void TrainingCharts::clear()
+{
+    m_trainLoss.clear();
+    m_valLoss.clear();
+    m_samples.clear();
+    m_deviceUsed.clear();
+    m_allocated.clear();
+    m_reserved.clear();
+    m_lastX = 0;
+    m_sawStep = false;
+    m_memoryReported = false;
+    m_memoryNoteText.clear();
+}
+
+void TrainingCharts::setPlannedEpochs(int epochs)
+{
+    m_plannedEpochs = std::max(1, epochs);
+}
+
+void TrainingCharts::setDevices(const QString& devices)
+{
+    m_memoryNoteText = devices.compare(QStringLiteral("CPU"), Qt::CaseInsensitive) == 0
+        ? tr("Not reported on the CPU:\nVRAM and libtorch's caching allocator\nare GPU figures. "
+             "Train on a GPU (Device gpu:N)\nto see them here.")
+        : tr("%1\nreported no memory figures (the vendor runtime\nor the allocator did not answer).").arg(devices);
+}
+
+void TrainingCharts::truncateAfterEpoch(int epoch)
+{
+    for (auto* s : {&m_trainLoss, &m_valLoss, &m_samples, &m_deviceUsed, &m_allocated, &m_reserved})
+        s->truncateAfter(epoch);
+    m_lastX = std::min(m_lastX, static_cast<double>(epoch));
+}
+
+void TrainingCharts::addStep(const training::TrainingProgress& p)
+{
+    const double per = p.stepsPerEpoch > 0 ? static_cast<double>(p.stepsPerEpoch) : 1.0;
+    const double x = (p.epoch - 1) + static_cast<double>(p.step) / per;
+    m_lastX = std::max(m_lastX, x);
+    m_sawStep = true;
+    m_trainLoss.append(x, p.loss);
+    m_samples.append(x, p.samplesPerS);
+    // -1 means "not known here" (the CPU has neither a device total nor a caching allocator).
+    if (p.deviceUsedBytes >= 0)
+        m_deviceUsed.append(x, p.deviceUsedBytes);
+    if (p.allocatedBytes >= 0)
+        m_allocated.append(x, p.allocatedBytes);
+    if (p.reservedBytes >= 0)
+        m_reserved.append(x, p.reservedBytes);
+    m_memoryReported = m_memoryReported || p.deviceUsedBytes >= 0 || p.allocatedBytes >= 0 || p.reservedBytes >= 0;
+}
+
+void TrainingCharts::addEpoch(int epoch, double valLoss)
+{
+    m_valLoss.append(epoch, valLoss);
+    m_lastX = std::max(m_lastX, static_cast<double>(epoch));
+}
+
+void TrainingCharts::setLogScale(bool on)
+{
+    if (on == m_logScale)
+        return;
+    m_logScale = on;
+    // The chart gives up ownership of a removed axis: delete it and attach a fresh one of the other kind.
+    QAbstractAxis* old = on ? static_cast<QAbstractAxis*>(m_lossLinear) : static_cast<QAbstractAxis*>(m_lossLog);
+    m_lossChart->removeAxis(old);
+    delete old;
+    m_lossLinear = nullptr;
+    m_lossLog = nullptr;
+    QAbstractAxis* fresh = nullptr;
+    if (on) {
+        m_lossLog = new QLogValueAxis;
+        m_lossLog->setBase(10);
+        m_lossLog->setLabelFormat(QStringLiteral("%.3g"));
+        m_lossLog->setMinorTickCount(8);
+        m_lossLog->setTitleText(tr("log scale"));
+        fresh = m_lossLog;
+    } else {
+        m_lossLinear = new QValueAxis;
+        m_lossLinear->setLabelFormat(QStringLiteral("%.3g"));
+        fresh = m_lossLinear;
+    }
+    m_lossChart->addAxis(fresh, Qt::AlignLeft);
+    m_trainLossSeries->attachAxis(fresh);
+    m_valLossSeries->attachAxis(fresh);
+    refreshLoss();
+}
+
+bool TrainingCharts::memoryNoteShown() const
+{
+    return !m_memoryNote->isHidden();
+}
+
+void TrainingCharts::refresh()
+{
+    refreshLoss();
+    refreshSamples();
+    refreshMemory();
+}
+
+void TrainingCharts::refreshLoss()
+{
+    const AxisRange x = epochRange(m_plannedEpochs, m_lastX);
+    setEpochAxis(m_lossX, x);
+    ValueSpan span;
+    span.include(m_trainLoss.points(), m_logScale);
+    span.include(m_valLoss.points(), m_logScale);
+    if (m_logScale) {
+        m_trainLossSeries->replace(scaled(m_trainLoss.points(), 1.0, true));
+        m_valLossSeries->replace(scaled(m_valLoss.points(), 1.0, true));
+        const AxisRange y = logRange(span);
+        if (m_lossLog->min() != y.min || m_lossLog->max() != y.max)
+            m_lossLog->setRange(y.min, y.max);
+    } else {
+        m_trainLossSeries->replace(m_trainLoss.points());
+        m_valLossSeries->replace(m_valLoss.points());
+        const AxisRange y = linearRange(span, false);
+        setValueAxis(m_lossLinear, y);
+    }
+}
+
+void TrainingCharts::refreshSamples()
+{
+    setEpochAxis(m_samplesX, epochRange(m_plannedEpochs, m_lastX));
+    ValueSpan span;
+    span.include(m_samples.points());
+    // Millions of samples a second on a GPU: scale so the labels stay short.
+    double factor = 1;
+    QString unit = tr("samples/s");
+    if (span.valid && span.hi >= 1e6) {
+        factor = 1e-6;
+        unit = tr("million samples/s");
+    } else if (span.valid && span.hi >= 1e4) {
+        factor = 1e-3;
+        unit = tr("thousand samples/s");
+    }
+    m_samplesSeries->replace(scaled(m_samples.points(), factor));
+    span.lo *= factor;
+    span.hi *= factor;
+    const AxisRange y = linearRange(span, true);
+    setValueAxis(m_samplesY, y);
+    if (m_samplesY->titleText() != unit)
+        m_samplesY->setTitleText(unit);
+}
+
+void TrainingCharts::refreshMemory()
+{
+    setEpochAxis(m_memoryX, epochRange(m_plannedEpochs, m_lastX));
+    ValueSpan span;
+    span.include(m_deviceUsed.points());
+    span.include(m_allocated.points());
+    span.include(m_reserved.points());
+    const bool gib = span.valid && span.hi >= double(1ULL << 30);
+    const double factor = 1.0 / double(gib ? (1ULL << 30) : (1ULL << 20));
+    m_deviceUsedSeries->replace(scaled(m_deviceUsed.points(), factor));
+    m_allocatedSeries->replace(scaled(m_allocated.points(), factor));
+    m_reservedSeries->replace(scaled(m_reserved.points(), factor));
+    span.lo *= factor;
+    span.hi *= factor;
+    const AxisRange y = linearRange(span, true);
+    setValueAxis(m_memoryY, y);
+    m_memoryY->setTitleText(gib ? tr("GiB") : tr("MiB"));
+    // Nothing to draw: a clean box with the reason, not empty axes the note would half cover.
+    const bool note = m_sawStep && !m_memoryReported && !m_memoryNoteText.isEmpty();
+    m_memoryNote->setText(m_memoryNoteText);
+    m_memoryNote->setVisible(note);
+    m_memoryX->setVisible(!note);
+    m_memoryY->setVisible(!note);
+    m_memoryChart->legend()->setVisible(!note);
+}
+
+} // namespace stackscope::ui

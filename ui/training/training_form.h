@@ -1,0 +1,70 @@
+// The Training page's configuration form: data, output folder, model, optimiser, device and resume.
+#pragma once
+
+#include "core/training/training_config.h"
+#include "ui/system/snapshot_controller.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace stackscope::ui {
+
+class TrainingForm : public QWidget {
+    Q_OBJECT
+public:
+    // `snapshots` (may be null) lists the GPUs the Device box offers.
+    explicit TrainingForm(SnapshotController* snapshots, QWidget* parent = nullptr);
+
+    // The configuration the form describes; throws training::ConfigError naming the field and what to write.
+    training::TrainingConfig config() const;
+    // Fills every field from `config` (tests; a run's saved options).
+    void setConfig(const training::TrainingConfig& config);
+
+    // The synthetic sample data file (AppDataLocation/sample-es-1min-bars.csv), the default input; the run
+    // writes it on first use.
+    static QString sampleDataPath();
+    // A new timestamped folder under AppDataLocation/training (nothing is created until a run starts).
+    static QString newDefaultOutput();
+    bool inputIsSample() const;
+    // True while the output field holds a generated default (a new run then takes a fresh timestamp).
+    bool outputIsDefault() const;
+    void setOutputFolder(const QString& path);
+    QString outputFolder() const;
+    void setResume(bool resume);
+    bool resume() const;
+    void setEditable(bool editable);
+
+    // The core names options as the command line does ("--lr 0: use ..."); this puts the form's label in
+    // front ("Learning rate (--lr 0: use ...)") so the person knows which field to change.
+    static QString explainError(const QString& message);
+
+private:
+    void updateDevices();
+    void updateInputNote();
+
+    SnapshotController* m_snapshots = nullptr;
+    QString m_generatedOutput;
+    QLineEdit* m_input = nullptr;
+    QLabel* m_inputNote = nullptr;
+    QLineEdit* m_output = nullptr;
+    QSpinBox* m_epochs = nullptr;
+    QSpinBox* m_batch = nullptr;
+    QDoubleSpinBox* m_learningRate = nullptr;
+    QLineEdit* m_hidden = nullptr;
+    QDoubleSpinBox* m_dropout = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QSpinBox* m_patience = nullptr;
+    QComboBox* m_device = nullptr;
+    QComboBox* m_precision = nullptr;
+    QSpinBox* m_stepInterval = nullptr;
+    QCheckBox* m_resume = nullptr;
+    QList<QWidget*> m_fields;
+};
+
+} // namespace stackscope::ui

@@ -1,0 +1,116 @@
+// The Training page: the form, Start / Stop / Resume, training in a worker thread with live charts, the
+// per-epoch table, ETA and notes, the output folder with "Open folder", and the longest GUI-thread stall.
+#pragma once
+
+#include "core/training/training_run.h"
+#include "ui/jobs/job_tracker.h"
+#include "ui/training/epoch_table_model.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QCheckBox;
+class QLabel;
+class QPushButton;
+class QTableView;
+class QTimer;
+
+namespace stackscope::ui {
+
+class ProgressStrip;
+class SnapshotController;
+class StallMeter;
+class TrainingCharts;
+class TrainingForm;
+struct ProgressInbox;
+struct RunOutcome;
+
+class TrainingPage : public QWidget {
+    Q_OBJECT
+public:
+    // `snapshots` (may be null) gives the GPUs the Device box offers.
+    explicit TrainingPage(SnapshotController* snapshots, QWidget* parent = nullptr);
+    ~TrainingPage() override;
+
+    TrainingForm* form() const { return m_form; }
+    EpochTableModel* epochModel() const { return m_epochModel; }
+    TrainingCharts* charts() const { return m_charts; }
+    StallMeter* stallMeter() const { return m_stall; }
+    bool isRunning() const { return m_jobs.isRunning(); }
+    QString statusText() const;
+    // The last run's end: finished | early_stopped | stopped | failed; empty before the first run.
+    QString lastStatus() const { return m_lastStatus; }
+    // The epoch whose checkpoint the output folder holds after the last run (0: none).
+    int checkpointEpoch() const { return m_checkpointEpoch; }
+    // The folder the last run wrote, once it ended; empty otherwise.
+    QString outputFolder() const { return m_finishedOutput; }
+    // The longest the page's own progress handling and chart/table update took on the GUI thread during the
+    // last run (painting apart: TrainingCharts::longestPaintMs()).
+    double longestUpdateMs() const { return m_longestUpdateNs / 1e6; }
+
+public Q_SLOTS:
+    void start();
+    // Asks the trainer to stop: it stops within one step and keeps the last finished epoch's checkpoint.
+    void stop();
+    // Continues the stopped run in the same output folder from its checkpoint.
+    void resume();
+    void openOutputFolder();
+
+Q_SIGNALS:
+    // After every run: finished | early_stopped | stopped | failed.
+    void runEnded(const QString& status);
+
+private:
+    QWidget* createControls();
+    QWidget* createResults();
+    void setRunning(bool running);
+    void drain();
+    void handle(const training::TrainingProgress& p);
+    void scheduleRepaint();
+    void repaint();
+    void updateViews();
+    void onRunEnded(RunOutcome out);
+    void showError(const QString& message);
+    void showStall();
+
+    JobTracker m_jobs;
+    std::shared_ptr<std::atomic<bool>> m_stopFlag;
+    std::shared_ptr<ProgressInbox> m_inbox;
+    QElapsedTimer m_stopClock;
+    QTimer* m_repaintTimer = nullptr;
+    qint64 m_longestUpdateNs = 0;
+    StallMeter* m_stall = nullptr;
+
+    // The run being shown.
+    EpochTable m_table;
+    bool m_tableDirty = false;
+    training::TrainingProgress m_lastStep;
+    bool m_haveStep = false;
+    int m_firstEpoch = 1;
+    int m_plannedEpochs = 1;
+    QString m_devices;
+    QStringList m_notes;
+    QString m_lastStatus;
+    int m_checkpointEpoch = 0;
+    QString m_finishedOutput;
+
+    TrainingForm* m_form = nullptr;
+    QPushButton* m_start = nullptr;
+    QPushButton* m_stop = nullptr;
+    QPushButton* m_resume = nullptr;
+    QLabel* m_status = nullptr;
+    QLabel* m_details = nullptr;
+    ProgressStrip* m_progress = nullptr;
+    QCheckBox* m_logScale = nullptr;
+    QLabel* m_stallLabel = nullptr;
+    TrainingCharts* m_charts = nullptr;
+    EpochTableModel* m_epochModel = nullptr;
+    QTableView* m_epochView = nullptr;
+    QLabel* m_outputLabel = nullptr;
+    QPushButton* m_openFolder = nullptr;
+};
+
+} // namespace stackscope::ui
