@@ -199,6 +199,28 @@ private Q_SLOTS:
                                  probeRecordsFromDocument(nlohmann::json::parse(R"({"results":[{"probe":"x"}]})")));
     }
 
+    // Placeholders inserted into a rich-text label must be drawn, not parsed as tags; tags stay untouched.
+    void richTextScrub_data()
+    {
+        QTest::addColumn<QString>("html");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("plain run") << QStringLiteral("User zorg in groups") << QStringLiteral("User &lt;user&gt; in groups");
+        QTest::newRow("inside tags") << QStringLiteral("<b>zorg</b>: <i>absent</i>")
+                                     << QStringLiteral("<b>&lt;user&gt;</b>: <i>absent</i>");
+        QTest::newRow("already escaped placeholder kept") << QStringLiteral("<code>HOME=/home/&lt;user&gt;</code>")
+                                                          << QStringLiteral("<code>HOME=/home/&lt;user&gt;</code>");
+        QTest::newRow("entity around name") << QStringLiteral("a &amp; zorg") << QStringLiteral("a &amp; &lt;user&gt;");
+        QTest::newRow("tag attribute left alone") << QStringLiteral("<span style='color:#c62828'>ok</span>")
+                                                  << QStringLiteral("<span style='color:#c62828'>ok</span>");
+    }
+    void richTextScrub()
+    {
+        QFETCH(QString, html);
+        QFETCH(QString, expected);
+        const auto redact = [](const QString& t) { return QString(t).replace(QStringLiteral("zorg"), QStringLiteral("<user>")); };
+        QCOMPARE(redactRichText(html, redact), expected);
+    }
+
     void summaryCardData_data()
     {
         QTest::addColumn<bool>("withProbes");

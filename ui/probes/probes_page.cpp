@@ -194,7 +194,7 @@ void ProbesPage::showRecords(const std::vector<ProbeRecord>& records, const QStr
 {
     m_session->cancel();
     m_tryingFix.clear();
-    m_grid->setLayout({});
+    m_grid->clear(); // only the report's rows: pending cells would say "still running"
     m_counts = OutcomeCounts {};
     for (const auto& r : records) {
         m_grid->addRecord(r);

@@ -74,7 +74,9 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
 
     m_redactions->setObjectName(QStringLiteral("redactions"));
     m_redactions->setHorizontalHeaderLabels({tr("What"), tr("Shown as"), tr("Times")});
-    m_redactions->horizontalHeader()->setStretchLastSection(true);
+    m_redactions->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_redactions->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_redactions->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_redactions->verticalHeader()->hide();
     m_redactions->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_redactions->setSelectionMode(QAbstractItemView::NoSelection);
@@ -195,7 +197,6 @@ void ReportPage::showRedactions(const std::vector<report::RedactionEntry>& entri
         m_redactions->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(e.placeholder)));
         m_redactions->setItem(row, 2, new QTableWidgetItem(QString::number(e.count)));
     }
-    m_redactions->resizeColumnsToContents();
 }
 
 void ReportPage::exportInteractive()

@@ -9,12 +9,26 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QTabBar>
+#include <QTextDocument>
 #include <QTextEdit>
 
 namespace stackscope::ui {
 
 namespace {
+
+// Decodes the few entities Qt writes (toHtmlEscaped and toHtml), so the redactor sees the text as drawn.
+QString htmlDecode(QString text)
+{
+    text.replace(QLatin1String("&lt;"), QLatin1String("<"));
+    text.replace(QLatin1String("&gt;"), QLatin1String(">"));
+    text.replace(QLatin1String("&quot;"), QLatin1String("\""));
+    text.replace(QLatin1String("&#39;"), QLatin1String("'"));
+    text.replace(QLatin1String("&nbsp;"), QString(QChar(0xa0)));
+    text.replace(QLatin1String("&amp;"), QLatin1String("&"));
+    return text;
+}
 
 void modelTexts(const QAbstractItemModel* model, const QModelIndex& parent, QStringList& out, int& budget)
 {
@@ -82,6 +96,31 @@ QStringList widgetTexts(const QWidget* root, int maxModelCells)
     return out;
 }
 
+QString redactRichText(const QString& html, const std::function<QString(const QString&)>& redact)
+{
+    // Tags are kept as they are (they are not drawn); each run of text between them is decoded,
+    // redacted and escaped again, so a placeholder such as <user> is drawn, not parsed as a tag.
+    static const QRegularExpression tag(QStringLiteral("<[^<>]*>"));
+    QString out;
+    qsizetype pos = 0;
+    auto text = [&](qsizetype from, qsizetype to) {
+        if (to <= from)
+            return;
+        const QString raw = html.mid(from, to - from);
+        const QString plain = htmlDecode(raw);
+        const QString clean = redact(plain);
+        out += clean == plain ? raw : clean.toHtmlEscaped();
+    };
+    for (auto it = tag.globalMatch(html); it.hasNext();) {
+        const auto m = it.next();
+        text(pos, m.capturedStart());
+        out += m.captured();
+        pos = m.capturedEnd();
+    }
+    text(pos, html.size());
+    return out;
+}
+
 TextScrub::TextScrub(QWidget* root, const std::function<QString(const QString&)>& redact)
 {
     if (!root)
@@ -100,13 +139,29 @@ TextScrub::TextScrub(QWidget* root, const std::function<QString(const QString&)>
                 setter(text);
         });
     };
+    auto scrubRich = [&](QWidget* w, const QString& html, auto setter) {
+        const QString clean = redactRichText(html, redact);
+        if (clean == html)
+            return;
+        QPointer<QWidget> guard(w);
+        setter(clean);
+        m_restore.push_back([guard, html, setter] {
+            if (guard)
+                setter(html);
+        });
+    };
     for (QWidget* w : widgets) {
-        if (auto* l = qobject_cast<QLabel*>(w))
-            scrub(w, l->text(), [l](const QString& t) { l->setText(t); });
+        if (auto* l = qobject_cast<QLabel*>(w)) {
+            const bool rich = l->textFormat() == Qt::RichText || (l->textFormat() == Qt::AutoText && Qt::mightBeRichText(l->text()));
+            if (rich)
+                scrubRich(w, l->text(), [l](const QString& t) { l->setText(t); });
+            else
+                scrub(w, l->text(), [l](const QString& t) { l->setText(t); });
+        }
         else if (auto* e = qobject_cast<QLineEdit*>(w))
             scrub(w, e->text(), [e](const QString& t) { e->setText(t); });
         else if (auto* t = qobject_cast<QTextEdit*>(w))
-            scrub(w, t->toPlainText(), [t](const QString& s) { t->setPlainText(s); });
+            scrubRich(w, t->toHtml(), [t](const QString& s) { t->setHtml(s); });
         else if (auto* p = qobject_cast<QPlainTextEdit*>(w))
             scrub(w, p->toPlainText(), [p](const QString& s) { p->setPlainText(s); });
         else if (auto* b = qobject_cast<QAbstractButton*>(w))

@@ -17,6 +17,9 @@ namespace stackscope::ui {
 // (rows of trees too, up to `maxModelCells`). Tests check these instead of reading pixels.
 QStringList widgetTexts(const QWidget* root, int maxModelCells = 200000);
 
+// The text runs of `html` redacted and escaped again; tags are kept.
+QString redactRichText(const QString& html, const std::function<QString(const QString&)>& redact);
+
 // Replaces the texts of labels, fields, text edits, buttons and group boxes under `root` with
 // `redact(text)` until destroyed, then puts the originals back. Item models are not touched: pages
 // that show private data through a model are fed redacted data instead.
