@@ -41,6 +41,17 @@ std::string lower(std::string_view s)
     return out;
 }
 
+bool equalsIgnoringCase(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+        if (std::tolower(static_cast<unsigned char>(a[k])) != std::tolower(static_cast<unsigned char>(b[k])))
+            return false;
+    }
+    return true;
+}
+
 // Names that are not private and would break the report if replaced everywhere.
 bool isPublicName(const std::string& name)
 {
@@ -347,7 +358,7 @@ std::string Redactor::redactLiterals(std::string_view text)
             if (literal.size() > text.size() - i)
                 continue;
             const auto candidate = text.substr(i, literal.size());
-            const bool match = kind == "host" ? lower(candidate) == lower(literal) : candidate == literal;
+            const bool match = kind == "host" ? equalsIgnoringCase(candidate, literal) : candidate == literal;
             if (!match)
                 continue;
             const std::size_t end = i + literal.size();

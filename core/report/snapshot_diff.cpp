@@ -112,20 +112,29 @@ void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
     for (const auto& n : s.access.renderNodes)
         a[n.path] = nodeText(n);
 
-    // Coverage: one cell per (library, arch) from the archscan document, whatever its exact layout:
-    // every leaf under "libraries"/"cells" that names an arch, flattened by its JSON path.
+    // Coverage ("stackscope.archscan/1"): per library path, the archs it carries and each device cell
+    // (yes/no/ptx/generic), keyed by path so that a different scan order is not a difference.
     auto& c = areas["coverage"];
-    if (s.archCoverage.is_object()) {
-        const auto flat = s.archCoverage.flatten();
-        for (auto it = flat.begin(); it != flat.end(); ++it) {
-            const auto& key = it.key();
-            // Times, sizes and the scan's own settings change between any two scans: not differences.
-            if (key.find("/seconds") != std::string::npos || key.find("/scanned_at") != std::string::npos
-                || key.find("/bytes") != std::string::npos || key.find("/size") != std::string::npos
-                || key.find("/mtime") != std::string::npos || key.find("/elapsed") != std::string::npos
-                || key.rfind("/schema", 0) == 0 || key.rfind("/root", 0) == 0 || key.rfind("/options", 0) == 0)
+    const auto libs = s.archCoverage.is_object() ? s.archCoverage.find("libraries") : s.archCoverage.end();
+    if (s.archCoverage.is_object() && libs != s.archCoverage.end() && libs->is_array()) {
+        for (const auto& lib : *libs) {
+            if (!lib.is_object() || !lib.contains("path") || !lib["path"].is_string())
                 continue;
-            c[key] = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+            const auto path = lib["path"].get<std::string>();
+            std::set<std::string> archs;
+            if (lib.contains("targets") && lib["targets"].is_array()) {
+                for (const auto& t : lib["targets"]) {
+                    if (t.is_object() && t.contains("arch") && t["arch"].is_string())
+                        archs.insert(t["arch"].get<std::string>());
+                }
+            }
+            c[path + " archs"] = joined(std::vector<std::string>(archs.begin(), archs.end()));
+            if (lib.contains("covers") && lib["covers"].is_object()) {
+                for (auto it = lib["covers"].begin(); it != lib["covers"].end(); ++it)
+                    c[path + " on " + it.key()] = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+            }
+            if (lib.contains("errors") && lib["errors"].is_array() && !lib["errors"].empty())
+                c[path + " errors"] = lib["errors"].dump();
         }
     }
 }

@@ -35,7 +35,13 @@ Snapshot base()
     l.loaded = true;
     l.path = "/opt/rocm-6.2.4/lib/libamdhip64.so";
     s.libraries = {l};
-    s.archCoverage = {{"libraries", {{{"path", "/opt/rocm/lib/librocblas.so"}, {"archs", {"gfx1100"}}, {"seconds", 0.5}}}}};
+    s.archCoverage = {{"schema", "stackscope.archscan/1"},
+                      {"libraries",
+                       {{{"path", "/opt/rocm/lib/librocblas.so"},
+                         {"targets", {{{"arch", "gfx1100"}, {"id", "hipv4-amdgcn-amd-amdhsa--gfx1100"}}}},
+                         {"covers", {{"0", "yes"}}},
+                         {"explain", nlohmann::json::object()},
+                         {"errors", nlohmann::json::array()}}}}};
     return s;
 }
 
@@ -64,8 +70,10 @@ private Q_SLOTS:
         QTest::newRow("groups") << F([](Snapshot& s) { s.access.userGroups = {"video"}; }) << "access" << "user groups" << "video";
         QTest::newRow("kfd access") << F([](Snapshot& s) { s.access.kfd.readWrite = false; }) << "access" << "/dev/kfd"
                                     << "exists, read-write no, group render, mode 0660";
-        QTest::newRow("coverage") << F([](Snapshot& s) { s.archCoverage["libraries"][0]["archs"] = {"gfx90a"}; }) << "coverage"
-                                  << "/libraries/0/archs/0" << "gfx90a";
+        QTest::newRow("coverage cell") << F([](Snapshot& s) { s.archCoverage["libraries"][0]["covers"]["0"] = "no"; })
+                                       << "coverage" << "/opt/rocm/lib/librocblas.so on 0" << "no";
+        QTest::newRow("coverage archs") << F([](Snapshot& s) { s.archCoverage["libraries"][0]["targets"][0]["arch"] = "gfx90a"; })
+                                        << "coverage" << "/opt/rocm/lib/librocblas.so archs" << "gfx90a";
     }
     void oneRowPerChange()
     {
@@ -94,7 +102,8 @@ private Q_SLOTS:
         b.host.hostname = "b";
         b.env["DISPLAY"] = ":1";
         b.env["EDITOR"] = "vim";
-        b.archCoverage["libraries"][0]["seconds"] = 9.0;
+        b.archCoverage["libraries"][0]["explain"]["0"] = "a different wording";
+        b.archCoverage["libraries"][0]["targets"][0]["id"] = "hip-amdgcn-amd-amdhsa--gfx1100"; // same arch
         b.root = "/somewhere";
         QVERIFY(diffSnapshots(a, b).empty());
         QVERIFY(diffSnapshots(a, a).empty());
