@@ -10,9 +10,18 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 int main(int argc, char** argv)
 {
+    // --version and --help must answer on a machine without a display (a server, a container, the
+    // package test): QApplication aborts there unless it is given a platform that needs none.
+    const bool noDisplay = !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM");
+    for (int i = 1; noDisplay && i < argc; ++i)
+        for (const char* flag : {"--version", "-v", "--help", "-h", "--help-all"})
+            if (std::strcmp(argv[i], flag) == 0)
+                setenv("QT_QPA_PLATFORM", "offscreen", 0);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("StackScope"));
     QApplication::setApplicationVersion(QString::fromStdString(stackscope::buildDescription()));
