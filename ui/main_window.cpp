@@ -9,6 +9,7 @@
 #include "ui/report/report_page.h"
 #include "ui/report/report_replay.h"
 #include "ui/system/system_page.h"
+#include "ui/training/training_page.h"
 #include "ui/vpoc/vpoc_page.h"
 #ifdef STACKSCOPE_HAVE_MONITOR
 #include "ui/monitor/monitor_dock.h"
@@ -64,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent)
     addPage(tr("System"), m_systemPage);
     addPage(tr("Probes"), m_probesPage);
     addPage(tr("VPOC"), m_vpocPage);
+    addPage(tr("Training"), new TrainingPage(m_snapshots, this));
     addPage(tr("Report"), m_reportPage);
     m_reportPage->addLivePage(tr("VPOC"), m_vpocPage);
     connect(m_replay, &ReportReplay::errorOccurred, this, &MainWindow::showError);

@@ -35,7 +35,7 @@ int main(int argc, char** argv)
     QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
                                         QStringLiteral("Write a PNG of the window once the snapshot is shown, then quit (works with QT_QPA_PLATFORM=offscreen)."),
                                         QStringLiteral("FILE"));
-    QCommandLineOption pageOption(QStringLiteral("page"), QStringLiteral("Start on this page (System, Probes, VPOC)."), QStringLiteral("NAME"));
+    QCommandLineOption pageOption(QStringLiteral("page"), QStringLiteral("Start on this page (System, Probes, VPOC, Training, Report)."), QStringLiteral("NAME"));
     QCommandLineOption reportOption(QStringLiteral("report"),
                                     QStringLiteral("Inspect (or open --snapshot), write a redacted support report with screenshots of every page "
                                                    "into DIR, print the folder and zip, then quit (works with QT_QPA_PLATFORM=offscreen)."),
@@ -48,7 +48,7 @@ int main(int argc, char** argv)
 
     stackscope::ui::MainWindow window;
     if (parser.isSet(pageOption) && !window.showPage(parser.value(pageOption))) {
-        std::fprintf(stderr, "stackscope: no page named '%s'; use System, Probes or VPOC\n", qPrintable(parser.value(pageOption)));
+        std::fprintf(stderr, "stackscope: no page named '%s'; use System, Probes, VPOC, Training or Report\n", qPrintable(parser.value(pageOption)));
         return 2;
     }
     const QString screenshot = parser.value(screenshotOption);
