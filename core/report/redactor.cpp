@@ -339,8 +339,22 @@ std::string Redactor::redactLiterals(std::string_view text)
 {
     std::string out;
     out.reserve(text.size());
+    // Most characters start no literal: one table look-up skips them (the loop below compares strings).
+    std::array<bool, 256> firstChar {};
+    firstChar[static_cast<unsigned char>('<')] = true;
+    for (const auto& [literal, kind] : m_literals) {
+        const auto c = static_cast<unsigned char>(literal.front());
+        firstChar[c] = true;
+        firstChar[static_cast<unsigned char>(std::tolower(c))] = true;
+        firstChar[static_cast<unsigned char>(std::toupper(c))] = true;
+    }
     std::size_t i = 0;
     while (i < text.size()) {
+        if (!firstChar[static_cast<unsigned char>(text[i])]) {
+            out += text[i];
+            ++i;
+            continue;
+        }
         // A placeholder from an earlier pass stays as it is (redacting twice changes nothing).
         if (text[i] == '<') {
             if (const auto close = text.find('>', i); close != std::string_view::npos && close - i < 32) {
@@ -403,7 +417,7 @@ std::string Redactor::redactPatterns(const std::string& s)
                 continue;
             }
             // /home/NAME: NAME is a user.
-            if (s.compare(i, 6, "/home/") == 0) {
+            if (s[i] == '/' && s.compare(i, 6, "/home/") == 0) {
                 std::size_t n = 0;
                 while (i + 6 + n < s.size() && s[i + 6 + n] != '/' && s[i + 6 + n] != '"' && s[i + 6 + n] != '\''
                        && !std::isspace(static_cast<unsigned char>(s[i + 6 + n])) && s[i + 6 + n] != ':')
@@ -415,7 +429,8 @@ std::string Redactor::redactPatterns(const std::string& s)
                     continue;
                 }
             }
-            if ((s.compare(i, 4, "GPU-") == 0 || s.compare(i, 4, "MIG-") == 0) && (len = matchUuid(v, i + 4)) > 0
+            if ((s[i] == 'G' || s[i] == 'M') && (s.compare(i, 4, "GPU-") == 0 || s.compare(i, 4, "MIG-") == 0)
+                && (len = matchUuid(v, i + 4)) > 0
                 && boundaryAfter(v, i + 4 + len)) {
                 len += 4;
                 kind = "gpu-uuid";
