@@ -140,8 +140,14 @@ ReportResult ReportExporter::write(const ReportRequest& request, const QString& 
         if (!page)
             continue;
         const QString name = title.toLower().remove(QLatin1Char(' '));
-        // A page behind another in the window's stack has its size but may never have been laid out.
+        // A page behind another in the window's stack may never have been shown or laid out: give it
+        // the page size for the grab; the stack sets its geometry again when it is shown.
+        const bool hidden = !page->isVisible();
+        if (hidden)
+            page->resize(m_pageSize);
         page->ensurePolished();
+        for (auto* child : page->findChildren<QWidget*>())
+            child->ensurePolished();
         if (page->layout())
             page->layout()->activate();
         settle(100);
