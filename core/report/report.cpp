@@ -430,7 +430,16 @@ std::string reportMarkdown(const json& report)
                 md += fmt::format("  - fix: {}\n", firstLine(str(f, "fix"), 400));
         }
     }
-    return md;
+    // Placeholders such as <home> would be taken for HTML tags and hidden by issue trackers; the text has no
+    // markup of its own with '<', so every one is escaped.
+    std::string escaped;
+    escaped.reserve(md.size());
+    for (char c : md) {
+        if (c == '<')
+            escaped += '\\';
+        escaped += c;
+    }
+    return escaped;
 }
 
 std::string reportHtml(const json& report, const std::vector<ReportImage>& images)

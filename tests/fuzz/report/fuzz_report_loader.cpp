@@ -1,4 +1,6 @@
-// libFuzzer entry for the report loader: the bytes as report.json text and as a zip; also diffs and renders what loads.
+// libFuzzer entry for the report loader: the bytes as report.json text and as a zip; what loads is diffed, rendered
+// and redacted, and the raw bytes go through the redactor as a log line would.
+#include "core/report/redactor.h"
 #include "core/report/report.h"
 #include "core/report/report_loader.h"
 #include "core/report/snapshot_diff.h"
@@ -14,11 +16,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     LoadLimits limits;
     limits.maxFileBytes = 1 << 20; // small caps keep each run fast; the logic is the same
     limits.maxStringBytes = 64 * 1024;
-    auto exercise = [](const LoadedReport& r) {
-        // What the GUI does with a loaded report: diff it and render it.
+    PrivateFacts facts;
+    facts.userNames = {"zorbuser"};
+    facts.hostNames = {"zorb-host"};
+    facts.homeDirs = {"/home/zorbuser"};
+    Redactor redactor(facts);
+    // Arbitrary text, as a log line: the hand-written pattern scanner must stay in bounds.
+    (void)redactor.redact(std::string_view(bytes));
+    auto exercise = [&redactor](const LoadedReport& r) {
+        // What the GUI does with a loaded report: diff it, render it, redact it.
         (void)diffSnapshots(r.snapshot, r.snapshot);
         (void)reportMarkdown(r.report);
         (void)reportHtml(r.report, {});
+        (void)redactor.redact(r.report);
     };
     try {
         exercise(loadReportText(bytes, "fuzz", limits));
