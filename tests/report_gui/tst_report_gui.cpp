@@ -23,6 +23,9 @@
 #include <archive_entry.h>
 
 #include <QAbstractItemModelTester>
+#include <QAction>
+#include <QClipboard>
+#include <QMimeData>
 #include <QDirIterator>
 #include <QLineEdit>
 #include <QPushButton>
@@ -488,6 +491,53 @@ private Q_SLOTS:
         QCOMPARE(closed.count(), 1);
         QVERIFY(!banner->isVisible());
         QVERIFY(!window.replay()->isOpen());
+
+        // Drag and drop of the report folder onto the window opens it again.
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(written.folder)});
+        QDragEnterEvent enter(QPoint(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY(window.replay()->isOpen());
+        QVERIFY(banner->isVisible());
+        QCOMPARE(opened.count(), 2);
+        // Something that is not a report is not accepted.
+        QMimeData other;
+        other.setUrls({QUrl::fromLocalFile(QStringLiteral("/etc/hostname"))});
+        QDragEnterEvent refuse(QPoint(400, 300), Qt::CopyAction, &other, Qt::LeftButton, Qt::NoModifier);
+        refuse.setAccepted(false);
+        QApplication::sendEvent(&window, &refuse);
+        QVERIFY(!refuse.isAccepted());
+    }
+
+    void fileMenu()
+    {
+        MainWindow window;
+        QStringList texts;
+        for (auto* a : window.findChildren<QAction*>())
+            texts << a->text();
+        for (const char* t : {"Open &report…", "&Export support report…", "&Compare…"})
+            QVERIFY2(texts.contains(QString::fromUtf8(t)), t);
+        QVERIFY(window.showPage(QStringLiteral("Report")));
+    }
+
+    void copySummary()
+    {
+        SnapshotController snapshots;
+        snapshots.setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("planted"));
+        ProbesPage probes(&snapshots);
+        probes.showRecords(plantedRecords(), QStringLiteral("planted"));
+        ReportPage page(&snapshots, &probes);
+        page.copySummary();
+        const QString md = QGuiApplication::clipboard()->text();
+        QVERIFY2(md.contains(QStringLiteral("StackScope support report")), qPrintable(md.left(200)));
+        QVERIFY(md.contains(QStringLiteral("matmul_fp32")));
+        QVERIFY2(plantedIn(md).isEmpty(), qPrintable(plantedIn(md).join(QStringLiteral(", "))));
+        page.setRedactionEnabled(false);
+        page.copySummary();
+        QVERIFY(!plantedIn(QGuiApplication::clipboard()->text()).isEmpty());
     }
 
     void openBadReport_data()
