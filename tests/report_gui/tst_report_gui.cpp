@@ -292,6 +292,8 @@ private Q_SLOTS:
         ReportPage page(&snapshots, &probes);
         page.addLivePage(QStringLiteral("VPOC"), &live);
         page.setRedactionEnabled(redact);
+        // The page keeps the app's recent messages for logs/recent.log (redacted like the rest).
+        qWarning("planted log line: cache at /home/zorgblatt/.cache, peer 10.23.45.67");
 
         QStringList grabbed;
         QStringList grabbedLeaks;
@@ -329,6 +331,11 @@ private Q_SLOTS:
                 fileLeaks << QFileInfo(path).fileName() + QStringLiteral(": ") + leaks.join(QStringLiteral(", "));
         }
         QVERIFY(files >= 7);
+        {
+            QFile log(result.folder + QStringLiteral("/logs/recent.log"));
+            QVERIFY(log.open(QIODevice::ReadOnly));
+            QVERIFY(log.readAll().contains("planted log line: cache at"));
+        }
         const auto entries = zipEntries(result.zip);
         QCOMPARE(int(entries.size()), files);
         QStringList zipLeaks;

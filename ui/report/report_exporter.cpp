@@ -2,6 +2,7 @@
 #include "ui/report/report_exporter.h"
 
 #include "core/report/report.h"
+#include "core/report/telemetry_summary.h"
 #include "core/snapshot/snapshot_json.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/probe_document.h"
@@ -93,7 +94,10 @@ ReportResult ReportExporter::write(const ReportRequest& request, const QString& 
     if (parentDir.isEmpty())
         throw report::ReportError("No folder given for the report: choose a folder you can write to.");
     std::optional<report::Redactor> redactor;
-    json doc = buildDocument(request, &redactor);
+    ReportRequest withTelemetry = request;
+    if (withTelemetry.telemetry.is_null() && withTelemetry.sampleTelemetry)
+        withTelemetry.telemetry = report::sampleTelemetrySummary();
+    json doc = buildDocument(withTelemetry, &redactor);
     report::Redactor* red = redactor ? &*redactor : nullptr;
 
     // The pages are redrawn from the report's own data, so a screenshot shows exactly what the

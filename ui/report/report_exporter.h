@@ -29,6 +29,8 @@ struct ReportRequest {
     std::vector<std::string> logLines;
     nlohmann::json vpocRun, trainingRun, telemetry; // null when there are none
     bool redact = true;
+    // write() takes a short telemetry sample (NVML / rocm_smi, about 0.6 s) when `telemetry` is null.
+    bool sampleTelemetry = true;
     // Live pages grabbed as they are, with their texts scrubbed (the VPOC page: its numbers are not private).
     std::vector<std::pair<QString, QPointer<QWidget>>> livePages;
 };

@@ -4,6 +4,7 @@
 #include "core/report/report.h"
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/probes_page.h"
+#include "ui/report/recent_log.h"
 #include "ui/report/summary_card.h"
 #include "ui/system/snapshot_controller.h"
 
@@ -45,6 +46,8 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     , m_card(new SummaryCard(this))
     , m_previewTimer(new QTimer(this))
 {
+    // From here on the app's warnings are kept for the report's logs/recent.log.
+    installRecentLog();
     auto* title = new QLabel(tr("<h2>Support report</h2>"), this);
     auto* intro = new QLabel(tr("One folder and its .zip: report.html, report.md (paste it into an issue), report.json, "
                                 "screenshots of every page and the summary card, recent logs."),
@@ -152,6 +155,7 @@ ReportRequest ReportPage::request() const
         r.probes = m_probes->gridModel()->records();
     r.redact = m_redact->isChecked();
     r.livePages = m_livePages;
+    r.logLines = recentLogLines();
     return r;
 }
 
