@@ -510,6 +510,11 @@ private Q_SLOTS:
         QVERIFY(window.replay()->isOpen());
         QVERIFY(banner->isVisible());
         QCOMPARE(opened.count(), 2);
+        // Showing another snapshot (Refresh, Open snapshot) ends the replay and its banner.
+        window.snapshots()->setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("elsewhere.json"));
+        QVERIFY(!window.replay()->isOpen());
+        QVERIFY(!banner->isVisible());
+        QCOMPARE(closed.count(), 2);
         // Something that is not a report is not accepted.
         QMimeData other;
         other.setUrls({QUrl::fromLocalFile(QStringLiteral("/etc/hostname"))});

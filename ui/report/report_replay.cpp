@@ -28,6 +28,16 @@ ReportReplay::ReportReplay(SnapshotController* snapshots, ProbesPage* probes, Re
 {
     connect(m_banner, &ReplayBanner::runHereRequested, this, &ReportReplay::runHere);
     connect(m_banner, &ReplayBanner::closeRequested, this, &ReportReplay::close);
+    // Another snapshot shown meanwhile (Refresh, File > Open snapshot) ends the replay: the banner
+    // must never stand over this machine's facts.
+    connect(m_snapshots, &SnapshotController::snapshotChanged, this, [this](SnapshotPtr, const QString& origin) {
+        if (m_loaded && origin != m_origin) {
+            m_session->cancel();
+            m_loaded.reset();
+            m_banner->hide();
+            Q_EMIT closed();
+        }
+    });
     connect(m_session, &ProbeSession::recordArrived, this, [this](const ProbeRecord& r) {
         if (m_sideBySide)
             m_sideBySide->addHere(r);
@@ -76,9 +86,10 @@ bool ReportReplay::open(const QString& path)
     Snapshot s = loaded.snapshot;
     s.findings.clear();
     addSystemFindings(s);
+    const QString source = QString::fromStdString(loaded.source);
+    m_origin = tr("report %1").arg(source);
     m_loaded = std::move(loaded);
-    const QString source = QString::fromStdString(m_loaded->source);
-    m_snapshots->setSnapshot(std::make_shared<const Snapshot>(std::move(s)), tr("report %1").arg(source));
+    m_snapshots->setSnapshot(std::make_shared<const Snapshot>(std::move(s)), m_origin);
     m_probes->showRecords(records, records.empty() ? tr("This report has no probe results.")
                                                    : tr("%n probe result(s) from the report; findings recomputed here.", nullptr,
                                                         static_cast<int>(records.size())));

@@ -55,6 +55,7 @@ private:
     ProbeSession* m_session;
     QPointer<ProbeSideBySide> m_sideBySide;
     std::optional<report::LoadedReport> m_loaded;
+    QString m_origin; // the origin the report's snapshot was shown under
 };
 
 } // namespace stackscope::ui
