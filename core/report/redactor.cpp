@@ -55,8 +55,11 @@ bool equalsIgnoringCase(std::string_view a, std::string_view b)
 // Names that are not private and would break the report if replaced everywhere.
 bool isPublicName(const std::string& name)
 {
-    static const std::array<const char*, 8> kPublic {"root", "localhost", "localhost.localdomain", "nobody",
-                                                     "user", "ubuntu", "debian", "admin"};
+    // Also words a report is full of: a host called "gpu" must not turn every "GPU" into <host>.
+    static const std::array<const char*, 22> kPublic {
+        "root", "localhost", "localhost.localdomain", "nobody", "user", "ubuntu", "debian", "admin",
+        "gpu", "host", "node", "server", "desktop", "linux", "amd", "nvidia", "rocm", "cuda", "torch",
+        "python", "docker", "container"};
     const auto l = lower(name);
     return l.size() < 2 || std::find(kPublic.begin(), kPublic.end(), l) != kPublic.end();
 }
@@ -372,7 +375,10 @@ std::string Redactor::redactLiterals(std::string_view text)
             if (literal.size() > text.size() - i)
                 continue;
             const auto candidate = text.substr(i, literal.size());
-            const bool match = kind == "host" ? equalsIgnoringCase(candidate, literal) : candidate == literal;
+            // Host names are case-insensitive (DNS); a short one only in its own case, so that it is less
+            // likely to hit an ordinary word.
+            const bool match = kind == "host" && literal.size() >= 6 ? equalsIgnoringCase(candidate, literal)
+                                                                     : candidate == literal;
             if (!match)
                 continue;
             const std::size_t end = i + literal.size();

@@ -81,6 +81,15 @@ private Q_SLOTS:
         QVERIFY(r.replaced().empty());
     }
 
+    void genericHostNamesAreKept()
+    {
+        PrivateFacts f;
+        f.hostNames = {"gpu", "box1"};
+        Redactor r(f);
+        QCOMPARE(QString::fromStdString(r.redact(std::string("GPU 0 on gpu, box1 and BOX1"))),
+                 QStringLiteral("GPU 0 on gpu, <host> and BOX1"));
+    }
+
     void placeholdersAreStable()
     {
         auto r = planted();
