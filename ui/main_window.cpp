@@ -67,7 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
     addPage(tr("VPOC"), m_vpocPage);
     addPage(tr("Training"), new TrainingPage(m_snapshots, this));
     addPage(tr("Report"), m_reportPage);
-    m_reportPage->addLivePage(tr("VPOC"), m_vpocPage);
+    m_reportPage->setVpocPage(m_vpocPage);
     connect(m_replay, &ReportReplay::errorOccurred, this, &MainWindow::showError);
     connect(m_reportPage, &ReportPage::errorOccurred, this, &MainWindow::showError);
 #ifdef STACKSCOPE_HAVE_MONITOR

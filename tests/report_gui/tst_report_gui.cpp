@@ -18,6 +18,7 @@
 #include "ui/report/text_scrub.h"
 #include "ui/system/snapshot_controller.h"
 #include "ui/system/system_page.h"
+#include "ui/vpoc/vpoc_page.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -522,6 +523,32 @@ private Q_SLOTS:
         refuse.setAccepted(false);
         QApplication::sendEvent(&window, &refuse);
         QVERIFY(!refuse.isAccepted());
+    }
+
+    // The VPOC page's last run goes into the report, and the page is grabbed from behind the window's stack.
+    void vpocRunInReport()
+    {
+        MainWindow window;
+        window.resize(1280, 820);
+        window.show();
+        window.snapshots()->setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("planted"));
+        VpocPage* vpoc = window.vpocPage();
+        QVERIFY(!vpoc->useSampleData().isEmpty());
+        QSignalSpy computed(vpoc, &VpocPage::finished);
+        vpoc->run();
+        QVERIFY(computed.wait(60000));
+        QVERIFY(window.showPage(QStringLiteral("Report")));
+        const auto request = window.reportPage()->request();
+        QVERIFY(request.vpocRun.is_object());
+        QTemporaryDir dir;
+        QVERIFY2(window.reportPage()->exportTo(dir.path()), qPrintable(window.reportPage()->statusText()));
+        const auto& doc = window.reportPage()->lastResult().report;
+        QVERIFY2(doc["vpoc"].is_object() && doc["vpoc"].value("session_count", 0) >= 20, doc["vpoc"].dump().substr(0, 300).c_str());
+        const QImage shot(window.reportPage()->lastResult().folder + QStringLiteral("/screenshots/vpoc.png"));
+        QVERIFY(shot.width() >= 1000 && shot.height() >= 700);
+        QFile::remove(screenshotDir() + QStringLiteral("/export-vpoc.png"));
+        QVERIFY(shot.save(screenshotDir() + QStringLiteral("/export-vpoc.png")));
+        save(window, QStringLiteral("main-report"));
     }
 
     void fileMenu()

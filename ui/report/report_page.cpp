@@ -6,6 +6,9 @@
 #include "ui/probes/probes_page.h"
 #include "ui/report/recent_log.h"
 #include "ui/report/summary_card.h"
+#include "ui/vpoc/session_model.h"
+#include "ui/vpoc/vpoc_page.h"
+#include "core/vpoc/vpoc_output.h"
 #include "ui/system/snapshot_controller.h"
 
 #include <QApplication>
@@ -132,6 +135,12 @@ void ReportPage::addLivePage(const QString& title, QWidget* page)
     m_livePages.emplace_back(title, page);
 }
 
+void ReportPage::setVpocPage(VpocPage* page)
+{
+    m_vpoc = page;
+    addLivePage(tr("VPOC"), page);
+}
+
 bool ReportPage::redactionEnabled() const
 {
     return m_redact->isChecked();
@@ -156,6 +165,10 @@ ReportRequest ReportPage::request() const
     r.redact = m_redact->isChecked();
     r.livePages = m_livePages;
     r.logLines = recentLogLines();
+    if (m_vpoc) {
+        if (const auto& result = m_vpoc->sessionModel()->result())
+            r.vpocRun = vpoc::toJson(*result);
+    }
     return r;
 }
 

@@ -18,6 +18,7 @@ namespace stackscope::ui {
 class ProbesPage;
 class SnapshotController;
 class SummaryCard;
+class VpocPage;
 
 class ReportPage : public QWidget {
     Q_OBJECT
@@ -26,6 +27,8 @@ public:
     ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidget* parent = nullptr);
 
     void addLivePage(const QString& title, QWidget* page);
+    // The VPOC page: grabbed as it is, and its last run (options, sessions) goes into the report.
+    void setVpocPage(VpocPage* page);
     ReportExporter& exporter() { return m_exporter; }
     SummaryCard* summaryCard() const { return m_card; }
     bool redactionEnabled() const;
@@ -56,6 +59,7 @@ private:
     SnapshotController* m_snapshots;
     ProbesPage* m_probes;
     std::vector<std::pair<QString, QPointer<QWidget>>> m_livePages;
+    QPointer<VpocPage> m_vpoc;
     ReportExporter m_exporter;
     ReportResult m_last;
     QPushButton* m_export;
