@@ -548,6 +548,11 @@ private Q_SLOTS:
         QVERIFY(shot.width() >= 1000 && shot.height() >= 700);
         QFile::remove(screenshotDir() + QStringLiteral("/export-vpoc.png"));
         QVERIFY(shot.save(screenshotDir() + QStringLiteral("/export-vpoc.png")));
+        // The preview card was rebuilt while shown: its new labels must be visible, not a collapsed strip.
+        auto* card = window.reportPage()->summaryCard();
+        QVERIFY(card->height() > 250);
+        for (auto* l : card->findChildren<QLabel*>())
+            QVERIFY(l->isVisible());
         save(window, QStringLiteral("main-report"));
     }
 

@@ -349,6 +349,10 @@ void SummaryCard::rebuild()
     foot->addWidget(redaction, 1);
     foot->addWidget(label(d.version.isEmpty() ? QString() : tr("StackScope %1").arg(d.version), "footer", this));
     m_layout->addLayout(foot);
+    // Children added to a card that was already shown stay hidden unless shown explicitly.
+    for (auto* child : findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        child->show();
+    m_layout->activate();
     adjustSize();
 }
 
