@@ -128,16 +128,21 @@ TrainingCharts::TrainingCharts(QWidget* parent)
     m_lossView = makeView(m_lossChart, parent);
     m_lossView->setObjectName(QStringLiteral("trainingLossChart"));
 
-    m_samplesChart = makeChart(tr("Throughput"));
-    m_samplesSeries = makeSeries(tr("samples/s"), QColor(0x2c, 0xa0, 0x2c));
+    m_samplesChart = makeChart(tr("Throughput (training samples/s)"));
+    // Per interval the figure is noisy (a few steps, the host's scheduling); the epoch's mean reads as a trend.
+    m_samplesSeries = makeSeries(tr("per progress interval"), QColor(0x98, 0xdf, 0x8a), Qt::SolidLine, 1);
+    m_epochSamplesSeries = makeSeries(tr("per epoch"), QColor(0x2c, 0xa0, 0x2c), Qt::SolidLine, 2.5);
     m_samplesChart->addSeries(m_samplesSeries);
+    m_samplesChart->addSeries(m_epochSamplesSeries);
     m_samplesX = makeEpochAxis();
     m_samplesY = new QValueAxis;
     m_samplesY->setLabelFormat(QStringLiteral("%.3g"));
     m_samplesChart->addAxis(m_samplesX, Qt::AlignBottom);
     m_samplesChart->addAxis(m_samplesY, Qt::AlignLeft);
-    m_samplesSeries->attachAxis(m_samplesX);
-    m_samplesSeries->attachAxis(m_samplesY);
+    for (auto* s : {m_samplesSeries, m_epochSamplesSeries}) {
+        s->attachAxis(m_samplesX);
+        s->attachAxis(m_samplesY);
+    }
     m_samplesView = makeView(m_samplesChart, parent);
     m_samplesView->setObjectName(QStringLiteral("trainingSamplesChart"));
 
@@ -185,6 +190,7 @@ void TrainingCharts::clear()
     m_trainLoss.clear();
     m_valLoss.clear();
     m_samples.clear();
+    m_epochSamples.clear();
     m_deviceUsed.clear();
     m_allocated.clear();
     m_reserved.clear();
@@ -209,7 +215,7 @@ void TrainingCharts::setDevices(const QString& devices)
 
 void TrainingCharts::truncateAfterEpoch(int epoch)
 {
-    for (auto* s : {&m_trainLoss, &m_valLoss, &m_samples, &m_deviceUsed, &m_allocated, &m_reserved})
+    for (auto* s : {&m_trainLoss, &m_valLoss, &m_samples, &m_epochSamples, &m_deviceUsed, &m_allocated, &m_reserved})
         s->truncateAfter(epoch);
     m_lastX = std::min(m_lastX, static_cast<double>(epoch));
 }
@@ -232,9 +238,11 @@ void TrainingCharts::addStep(const training::TrainingProgress& p)
     m_memoryReported = m_memoryReported || p.deviceUsedBytes >= 0 || p.allocatedBytes >= 0 || p.reservedBytes >= 0;
 }
 
-void TrainingCharts::addEpoch(int epoch, double valLoss)
+void TrainingCharts::addEpoch(int epoch, double valLoss, double samplesPerS)
 {
     m_valLoss.append(epoch, valLoss);
+    // Drawn at the epoch's middle: it is the mean over the epoch's steps.
+    m_epochSamples.append(epoch - 0.5, samplesPerS);
     m_lastX = std::max(m_lastX, static_cast<double>(epoch));
 }
 
@@ -306,6 +314,7 @@ void TrainingCharts::refreshSamples()
     setEpochAxis(m_samplesX, epochRange(m_plannedEpochs, m_lastX));
     ValueSpan span;
     span.include(m_samples.points());
+    span.include(m_epochSamples.points());
     // Millions of samples a second on a GPU: scale so the labels stay short.
     double factor = 1;
     QString unit = tr("samples/s");
@@ -317,6 +326,7 @@ void TrainingCharts::refreshSamples()
         unit = tr("thousand samples/s");
     }
     m_samplesSeries->replace(scaled(m_samples.points(), factor));
+    m_epochSamplesSeries->replace(scaled(m_epochSamples.points(), factor));
     span.lo *= factor;
     span.hi *= factor;
     const AxisRange y = linearRange(span, true);

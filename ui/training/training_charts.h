@@ -38,7 +38,7 @@ public:
     // A resumed run: drops what came after `epoch` finished, keeps the validation points up to it.
     void truncateAfterEpoch(int epoch);
     void addStep(const training::TrainingProgress& step);
-    void addEpoch(int epoch, double valLoss);
+    void addEpoch(int epoch, double valLoss, double samplesPerS);
     void refresh();
 
     void setLogScale(bool on);
@@ -70,6 +70,7 @@ private:
     DecimatingSeries m_trainLoss;
     DecimatingSeries m_valLoss {100000}; // one point per epoch: never decimated in practice
     DecimatingSeries m_samples;
+    DecimatingSeries m_epochSamples {100000};
     DecimatingSeries m_deviceUsed;
     DecimatingSeries m_allocated;
     DecimatingSeries m_reserved;
@@ -86,6 +87,7 @@ private:
 
     QChart* m_samplesChart = nullptr;
     QLineSeries* m_samplesSeries = nullptr;
+    QLineSeries* m_epochSamplesSeries = nullptr;
     QValueAxis* m_samplesX = nullptr;
     QValueAxis* m_samplesY = nullptr;
 

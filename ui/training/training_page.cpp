@@ -340,7 +340,7 @@ void TrainingPage::start()
                         m_table = saved;
                         m_tableDirty = true;
                         for (const auto& e : m_table.epochs)
-                            m_charts->addEpoch(e.epoch, e.valLoss);
+                            m_charts->addEpoch(e.epoch, e.valLoss, e.samplesPerS);
                         scheduleRepaint();
                     });
                 }
@@ -446,7 +446,7 @@ void TrainingPage::handle(const training::TrainingProgress& p)
         m_haveStep = true;
         break;
     case Kind::Epoch: {
-        m_charts->addEpoch(p.epoch, p.valLoss);
+        m_charts->addEpoch(p.epoch, p.valLoss, p.samplesPerS);
         training::EpochMetrics m;
         m.epoch = p.epoch;
         m.trainLoss = p.loss;
