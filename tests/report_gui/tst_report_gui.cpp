@@ -28,6 +28,7 @@
 #include <QClipboard>
 #include <QMimeData>
 #include <QDirIterator>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
