@@ -5,6 +5,7 @@
 #include "core/training/training_run.h"
 #include "core/util/atomic_file.h"
 #include "core/vpoc/sample_data.h"
+#include "ui/system/snapshot_controller.h"
 #include "ui/training/epoch_table_model.h"
 #include "ui/training/stall_meter.h"
 #include "ui/training/training_charts.h"
@@ -13,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -104,6 +106,36 @@ private Q_SLOTS:
         QVERIFY(!c.resume);
     }
 
+    void deviceBoxFollowsTheSnapshot()
+    {
+        SnapshotController snapshots;
+        TrainingPage page(&snapshots);
+        auto* box = page.findChild<QComboBox*>(QStringLiteral("trainingDevice"));
+        QVERIFY(box);
+        QCOMPARE(box->count(), 2); // auto, cpu: no snapshot yet
+        auto s = std::make_shared<Snapshot>();
+        for (int i = 0; i < 2; ++i) {
+            GpuInfo g;
+            g.index = i;
+            g.vendor = "nvidia";
+            g.name = "NVIDIA H200";
+            g.vramTotalBytes = 150ULL << 30;
+            s->gpus.push_back(g);
+        }
+        snapshots.setSnapshot(s, QStringLiteral("test"));
+        QStringList ids;
+        for (int i = 0; i < box->count(); ++i)
+            ids << box->itemData(i).toString();
+        QCOMPARE(ids, (QStringList {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("gpu:0"),
+                                    QStringLiteral("gpu:1"), QStringLiteral("gpu:0,1")}));
+        QVERIFY(box->itemText(2).contains(QStringLiteral("NVIDIA H200 (150 GiB)")));
+        box->setCurrentIndex(3);
+        QCOMPARE(page.form()->config().device, std::string("gpu:1"));
+        // A new snapshot keeps the choice when that GPU is still there.
+        snapshots.setSnapshot(s, QStringLiteral("again"));
+        QCOMPARE(box->currentData().toString(), QStringLiteral("gpu:1"));
+    }
+
     void badInputIsShown_data()
     {
         QTest::addColumn<QString>("what");
@@ -111,6 +143,7 @@ private Q_SLOTS:
         QTest::newRow("hidden layer of 0") << "hidden" << "Hidden layers";
         QTest::newRow("missing file") << "missing" << "no-such-file.csv";
         QTest::newRow("batch larger than the data") << "batch" << "Batch size";
+        QTest::newRow("malformed CSV: file and line") << "malformed" << "malformed.csv:3";
     }
     void badInputIsShown()
     {
@@ -122,13 +155,24 @@ private Q_SLOTS:
             c.hidden = {32, 0}; // the form's text "32,0"
         else if (what == QStringLiteral("missing"))
             c.input = m_dir.filePath(QStringLiteral("no-such-file.csv")).toStdString();
-        else
+        else if (what == QStringLiteral("malformed")) {
+            const QString bad = m_dir.filePath(QStringLiteral("malformed.csv"));
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("timestamp,open,high,low,close,volume\n"
+                    "2024-03-04 09:30:00,5100.00,5101.00,5099.75,5100.50,120\n"
+                    "2024-03-04 09:31:00,5100.50,not-a-price,5100.00,5101.00,80\n");
+            f.close();
+            c.input = bad.toStdString();
+        } else {
             c.batchSize = 1000000;
+        }
         page.form()->setConfig(c);
         QSignalSpy ended(&page, &TrainingPage::runEnded);
         page.start();
         QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning() && ended.count() == 1, 30000);
         QCOMPARE(page.lastStatus(), QStringLiteral("failed"));
+        qInfo("shown: %s", qPrintable(page.statusText()));
         QVERIFY2(page.statusText().contains(expected), qPrintable(page.statusText()));
         QVERIFY(!QFileInfo::exists(QString::fromStdString(c.output + "/model.pt")));
         QVERIFY(page.findChild<QPushButton*>(QStringLiteral("trainingStart"))->isEnabled());
