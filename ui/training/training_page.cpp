@@ -287,11 +287,13 @@ void TrainingPage::start()
         return;
     }
 
-    if (!config.resume) {
+    // A resume continues what is shown only when it is the same folder's run.
+    if (!config.resume || config.output != m_shownOutput) {
         m_charts->clear();
         m_table = {};
         m_epochModel->setData(EpochTable {});
     }
+    m_shownOutput = config.output;
     m_tableDirty = false;
     m_plannedEpochs = config.epochs;
     m_charts->setPlannedEpochs(config.epochs);
@@ -524,9 +526,13 @@ void TrainingPage::onRunEnded(RunOutcome out)
 
     if (!out.result) {
         if (out.stopRequested) {
+            // The feature builder ends a cancelled read with "cancelled"; anything else is worth showing.
             m_lastStatus = QStringLiteral("stopped");
-            m_status->setText(tr("Stopped before training started (while the data was read); no checkpoint was "
-                                 "written. Press Start to run again."));
+            QString text = tr("Stopped before training started (while the data was read); no checkpoint was "
+                              "written. Press Start to run again.");
+            if (out.error != QStringLiteral("cancelled"))
+                text += tr(" The run said: %1").arg(out.error);
+            m_status->setText(text);
         } else {
             m_lastStatus = QStringLiteral("failed");
             showError(out.error);

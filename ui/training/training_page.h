@@ -96,6 +96,7 @@ private:
     QString m_lastStatus;
     int m_checkpointEpoch = 0;
     QString m_finishedOutput;
+    std::string m_shownOutput; // the folder of the run the charts and the table show
 
     TrainingForm* m_form = nullptr;
     QPushButton* m_start = nullptr;
