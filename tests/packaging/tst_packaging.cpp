@@ -84,6 +84,7 @@ private Q_SLOTS:
     void metainfoValidates();
     void manPageListsCommands();
     void installedCliVersion();
+    void installedGuiVersionWithoutDisplay();
     void installedCliFindsModules();
     void debFields_data();
     void debFields();
@@ -211,6 +212,19 @@ void TestPackaging::installedCliVersion()
     QCOMPARE(QString::fromUtf8(r.out).trimmed(), QStringLiteral("stackscope-cli ") + QString::fromStdString(stackscope::buildDescription()));
     // The version says what libtorch the build was made against (or that it has none).
     QVERIFY(QString::fromUtf8(r.out).contains(QRegularExpression(QStringLiteral("libtorch (off|\\d+\\.\\d+)"))));
+}
+
+void TestPackaging::installedGuiVersionWithoutDisplay()
+{
+    if (!feature("STACKSCOPE_PKG_GUI"))
+        QSKIP("no GUI in this build");
+    // A server or container has no display: --version must still answer, not abort in QApplication.
+    auto e = installedEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        e.remove(QLatin1String(name));
+    const auto r = runProgram(installed(QStringLiteral("bin/stackscope")), {QStringLiteral("--version")}, e);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.text()));
+    QCOMPARE(QString::fromUtf8(r.out).trimmed(), QStringLiteral("StackScope ") + QString::fromStdString(stackscope::buildDescription()));
 }
 
 void TestPackaging::installedCliFindsModules()
