@@ -3,6 +3,7 @@
 #include "core/report/report.h"
 #include "core/report/report_loader.h"
 #include "core/report/report_writer.h"
+#include "core/report/telemetry_summary.h"
 #include "core/snapshot/snapshot_json.h"
 #include "tests/report/report_test_util.h"
 
@@ -207,6 +208,25 @@ private Q_SLOTS:
         blocker.close();
         QVERIFY_THROWS_EXCEPTION(ReportError, writeReport((dir.path() + "/file/sub").toStdString(), buildReport(plantedInputs(), nullptr),
                                                            {}, std::chrono::system_clock::now()));
+    }
+
+    void telemetrySummaryShape()
+    {
+        const auto t = sampleTelemetrySummary(2, std::chrono::milliseconds(50));
+        QVERIFY(t["sources"].is_array());
+        QVERIFY(!t["sources"].empty());
+        if (t["available"].get<bool>()) {
+            // A GPU machine: every GPU has a quantity with min <= mean <= max.
+            QVERIFY(!t["gpus"].empty());
+            for (const auto& g : t["gpus"])
+                for (const auto& [k, q] : g["quantities"].items())
+                    QVERIFY2(q["min"].get<double>() <= q["mean"].get<double>() + 1e-9
+                                 && q["mean"].get<double>() <= q["max"].get<double>() + 1e-9, k.c_str());
+        } else {
+            // No NVML or rocm_smi: the reason names the sources that failed.
+            const auto reason = QString::fromStdString(t["reason"].get<std::string>());
+            QVERIFY2(reason.contains("NVML") || reason.contains("no GPU"), qPrintable(reason));
+        }
     }
 
     void secondReportSameSecond()
