@@ -306,7 +306,7 @@ void Trainer::run(bool resume)
                 e.update(deviceFigures());
                 emit(std::move(e));
                 sinceReport = 0;
-                intervalStart = Clock::now();
+                intervalStart = now; // intervals tile the epoch: reporting time counts too, as in the epoch figure
             }
         }
         if (stopped)
