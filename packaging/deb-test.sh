@@ -129,6 +129,12 @@ echo "  what it says is missing:"
 in_root stackscope-cli inspect --no-archscan 2>&1 | grep -i -E 'not (found|loaded)|missing|cannot|no such' | sed 's/^/    /' | head -12 || true
 grep -q 'libstackscope_torch.so' "$build/deb-test-snapshot.json" || fail "the snapshot does not name the libtorch module it looked for"
 
+if in_root test -x /usr/bin/stackscope; then
+  step "stackscope --version (no display)"
+  gui_version=$(in_root stackscope --version 2>/dev/null) || fail "stackscope --version failed without a display"
+  echo "  $gui_version"
+fi
+
 if in_root env QT_QPA_PLATFORM=offscreen stackscope --help 2>/dev/null | grep -q -- '--report'; then
   step "QT_QPA_PLATFORM=offscreen stackscope --report /tmp/r"
   rc=0
