@@ -66,6 +66,12 @@ int main(int argc, char** argv)
     }
     if (parser.isSet(reportOption)) {
         const QString dir = parser.value(reportOption);
+        // Headless: an inspection error goes to stderr with exit 2, not to a modal box nobody can close.
+        QObject::disconnect(window.snapshots(), &stackscope::ui::SnapshotController::errorOccurred, &window, nullptr);
+        QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::errorOccurred, &window, [](const QString& message) {
+            std::fprintf(stderr, "stackscope: no report: %s\n", qPrintable(message));
+            QApplication::exit(2);
+        });
         QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&window, dir] {
             QTimer::singleShot(0, &window, [&window, dir] {
                 // The exporter directly, not the page's slot: a failure must reach stderr, not a modal box offscreen.
