@@ -22,6 +22,10 @@ int main(int argc, char** argv)
         for (const char* flag : {"--version", "-v", "--help", "-h", "--help-all"})
             if (std::strcmp(argv[i], flag) == 0)
                 setenv("QT_QPA_PLATFORM", "offscreen", 0);
+    // --report DIR draws its pages off screen whether or not there is a display (no window flashes up).
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--report") == 0 || std::strncmp(argv[i], "--report=", 9) == 0)
+            setenv("QT_QPA_PLATFORM", "offscreen", 0);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("StackScope"));
     QApplication::setApplicationVersion(QString::fromStdString(stackscope::buildDescription()));
