@@ -65,9 +65,12 @@ MainWindow::MainWindow(QWidget* parent)
     addPage(tr("System"), m_systemPage);
     addPage(tr("Probes"), m_probesPage);
     addPage(tr("VPOC"), m_vpocPage);
-    addPage(tr("Training"), new TrainingPage(m_snapshots, this));
+    auto* training = new TrainingPage(m_snapshots, this);
+    addPage(tr("Training"), training);
     addPage(tr("Report"), m_reportPage);
     m_reportPage->setVpocPage(m_vpocPage);
+    m_reportPage->addLivePage(tr("Training"), training);
+    m_reportPage->setTrainingRunSource([training] { return training->outputFolder(); });
     connect(m_replay, &ReportReplay::errorOccurred, this, &MainWindow::showError);
     connect(m_reportPage, &ReportPage::errorOccurred, this, &MainWindow::showError);
 #ifdef STACKSCOPE_HAVE_MONITOR

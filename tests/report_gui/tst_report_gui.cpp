@@ -545,6 +545,7 @@ private Q_SLOTS:
         QVERIFY2(window.reportPage()->exportTo(dir.path()), qPrintable(window.reportPage()->statusText()));
         const auto& doc = window.reportPage()->lastResult().report;
         QVERIFY2(doc["vpoc"].is_object() && doc["vpoc"].value("session_count", 0) >= 20, doc["vpoc"].dump().substr(0, 300).c_str());
+        QVERIFY(QFileInfo::exists(window.reportPage()->lastResult().folder + QStringLiteral("/screenshots/training.png")));
         const QImage shot(window.reportPage()->lastResult().folder + QStringLiteral("/screenshots/vpoc.png"));
         QVERIFY(shot.width() >= 1000 && shot.height() >= 700);
         QFile::remove(screenshotDir() + QStringLiteral("/export-vpoc.png"));
@@ -555,6 +556,38 @@ private Q_SLOTS:
         for (auto* l : card->findChildren<QLabel*>())
             QVERIFY(l->isVisible());
         save(window, QStringLiteral("main-report"));
+    }
+
+    // The last training run's model_metadata.json goes into the report, redacted; a broken one is said in the logs.
+    void trainingRunInReport()
+    {
+        QTemporaryDir run;
+        QFile meta(run.filePath(QStringLiteral("model_metadata.json")));
+        QVERIFY(meta.open(QIODevice::WriteOnly));
+        meta.write(R"({"schema":"stackscope.training/1","status":"finished","config":{"epochs":2},
+                       "data":{"file":"/home/zorgblatt/es.csv","rows":100},"epochs":[{"epoch":1,"train_loss":0.5,"val_loss":0.6}],
+                       "best_epoch":1,"best_val_loss":0.6})");
+        meta.close();
+        SnapshotController snapshots;
+        snapshots.setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("planted"));
+        ReportPage page(&snapshots, nullptr);
+        page.setTrainingRunSource([&run] { return run.path(); });
+        auto request = page.request();
+        QCOMPARE(QString::fromStdString(request.trainingRun.value("status", std::string())), QStringLiteral("finished"));
+        request.sampleTelemetry = false;
+        const auto doc = ReportExporter::buildDocument(request);
+        QVERIFY2(doc["training"].is_object(), doc["training"].dump().c_str());
+        QVERIFY(plantedIn(QString::fromStdString(doc.dump())).isEmpty());
+
+        QVERIFY(meta.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        meta.write("{\"schema\":");
+        meta.close();
+        request = page.request();
+        QVERIFY(request.trainingRun.is_null());
+        bool said = false;
+        for (const auto& l : request.logLines)
+            said = said || l.find("not valid JSON") != std::string::npos;
+        QVERIFY(said);
     }
 
     void fileMenu()

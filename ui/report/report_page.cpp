@@ -16,6 +16,7 @@
 #include <QClipboard>
 #include <QDesktopServices>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -168,6 +169,26 @@ ReportRequest ReportPage::request() const
     if (m_vpoc) {
         if (const auto& result = m_vpoc->sessionModel()->result())
             r.vpocRun = vpoc::toJson(*result);
+    }
+    if (m_trainingFolder) {
+        const QString folder = m_trainingFolder();
+        if (!folder.isEmpty()) {
+            // The trainer's own contract ("stackscope.training/1"); a file that cannot be read is said in the logs.
+            QFile f(folder + QStringLiteral("/model_metadata.json"));
+            if (!f.open(QIODevice::ReadOnly)) {
+                r.logLines.push_back("report: training run " + folder.toStdString() + ": cannot read model_metadata.json (" +
+                                     f.errorString().toStdString() + ")");
+            } else if (f.size() > 16 * 1024 * 1024) {
+                r.logLines.push_back("report: training run " + folder.toStdString() + ": model_metadata.json is over 16 MiB; left out");
+            } else {
+                const QByteArray bytes = f.readAll();
+                auto doc = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
+                if (doc.is_discarded())
+                    r.logLines.push_back("report: training run " + folder.toStdString() + ": model_metadata.json is not valid JSON; left out");
+                else
+                    r.trainingRun = std::move(doc);
+            }
+        }
     }
     return r;
 }

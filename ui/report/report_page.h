@@ -29,6 +29,8 @@ public:
     void addLivePage(const QString& title, QWidget* page);
     // The VPOC page: grabbed as it is, and its last run (options, sessions) goes into the report.
     void setVpocPage(VpocPage* page);
+    // The folder of the last training run (its model_metadata.json goes into the report); "" for none.
+    void setTrainingRunSource(std::function<QString()> folder) { m_trainingFolder = std::move(folder); }
     ReportExporter& exporter() { return m_exporter; }
     SummaryCard* summaryCard() const { return m_card; }
     bool redactionEnabled() const;
@@ -60,6 +62,7 @@ private:
     ProbesPage* m_probes;
     std::vector<std::pair<QString, QPointer<QWidget>>> m_livePages;
     QPointer<VpocPage> m_vpoc;
+    std::function<QString()> m_trainingFolder;
     ReportExporter m_exporter;
     ReportResult m_last;
     QPushButton* m_export;
