@@ -44,13 +44,14 @@ QString accessText(const Snapshot& s)
 {
     auto node = [](const DeviceNode& n) {
         if (!n.exists)
-            return QStringLiteral("%1: <i>absent</i>").arg(QString::fromStdString(n.path));
+            return QStringLiteral("%1: <i>absent</i>").arg(QString::fromStdString(n.path).toHtmlEscaped());
         const QString rw = !n.readWrite ? QStringLiteral("unknown")
             : *n.readWrite ? QStringLiteral("<span style='color:%1'>read-write</span>").arg(okColor().name())
                            : QStringLiteral("<span style='color:%1'><b>no access</b></span>").arg(errorColor().name());
         return QStringLiteral("%1: %2 (mode %3, group %4)")
-            .arg(QString::fromStdString(n.path), rw, QString::fromStdString(n.mode.value_or("?")),
-                 QString::fromStdString(n.group.value_or("?")));
+            .arg(QString::fromStdString(n.path).toHtmlEscaped(), rw,
+                 QString::fromStdString(n.mode.value_or("?")).toHtmlEscaped(),
+                 QString::fromStdString(n.group.value_or("?")).toHtmlEscaped());
     };
     QStringList lines;
     lines << node(s.access.kfd);
