@@ -37,6 +37,7 @@ step "compatibility probes on the CPU and every GPU" "$out/probes.json" "$cli" p
 step "sample data (synthetic ES futures, 1-minute bars)" "$out/sample-es-bars.log" "$cli" sample-data --out "$out/sample-es-bars.csv"
 step "VPOC per session on the sample data" "$out/vpoc.json" "$cli" vpoc --input "$out/sample-es-bars.csv" --developing "$out/vpoc-developing.csv" --json
 step "a short training run on the sample data (GPU 0, else the CPU)" "$out/training.log" "$cli" train --input "$out/sample-es-bars.csv" --output "$out/training" --epochs 3
+step "a support report of all the above (private data redacted)" "$out/report.log" "$cli" report --out "$out" --run-dir "$out"
 echo
 echo "run.sh: outputs in $out"
 echo "  snapshot of this machine:   $out/snapshot.json"
@@ -44,4 +45,5 @@ echo "  findings with fixes:        $out/findings.json"
 echo "  probe grid:                 $out/probes.json"
 echo "  VPOC sessions:              $out/vpoc.json (developing values: $out/vpoc-developing.csv)"
 echo "  trained model:              $out/training/model.pt, $out/training/model_metadata.json (log: $out/training.log)"
+echo "  support report:             $(sed -n 's/^folder: //p' "$out/report.log" 2>/dev/null) and its .zip (log: $out/report.log)"
 exit $status
