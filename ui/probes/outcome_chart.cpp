@@ -15,7 +15,7 @@ OutcomeChart::OutcomeChart(QWidget* parent)
     : QChartView(parent)
 {
     auto* chart = new QChart;
-    chart->setTitle(tr("Probe outcomes per device and variant"));
+    chart->setTitle(tr("Probe outcomes per device and variant (unsupported not counted)"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     m_series = new QStackedBarSeries(chart);
     for (auto r : OutcomeCounts::kShown) {
@@ -51,7 +51,19 @@ void OutcomeChart::setCounts(const OutcomeCounts& counts)
         m_sets[i]->append(values);
     }
     m_categories->setCategories(labels);
-    m_values->setRange(0, std::max(1, counts.maxTotal()));
+    // Whole-number ticks (a "%d" label on fractional ticks repeats numbers): a step of 1, 2 or 5 x 10^k giving
+    // at most five intervals, anchored at 0, and the range rounded up to a whole step.
+    const int top = std::max(1, counts.maxTotal());
+    int step = 1;
+    for (int base = 1; base < (1 << 24); base *= 10) {
+        step = top <= 5 * base ? base : top <= 10 * base ? 2 * base : 5 * base;
+        if (top <= 25 * base)
+            break;
+    }
+    m_values->setTickType(QValueAxis::TicksDynamic);
+    m_values->setTickAnchor(0);
+    m_values->setTickInterval(step);
+    m_values->setRange(0, (top + step - 1) / step * step);
 }
 
 } // namespace stackscope::ui
