@@ -189,7 +189,8 @@ void addReportCommand(CLI::App& app, CommandContext& ctx)
         if (opts->logs.empty() && haveRunDir) {
             // run.sh keeps a step's stderr in <output>.err when the step failed: the most useful log there is.
             for (const auto& entry : fs::directory_iterator(runDir, ec)) {
-                if (entry.path().extension() == ".err" && entry.is_regular_file(ec)) {
+                // An empty one is a step still running (this report's own) or one that printed nothing.
+                if (entry.path().extension() == ".err" && entry.is_regular_file(ec) && entry.file_size(ec) > 0) {
                     auto lines = readLines(entry.path(), "--run-dir");
                     in.logLines.push_back(fmt::format("==> {} <==", entry.path().string()));
                     in.logLines.insert(in.logLines.end(), lines.begin(), lines.end());
