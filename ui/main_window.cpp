@@ -78,6 +78,20 @@ MainWindow::MainWindow(QWidget* parent)
     m_monitor = new MonitorDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_monitor);
     m_monitor->hide();
+    // The Monitor draws libtorch's allocated/reserved beside VRAM while this process trains on a GPU.
+    // The peak is the highest allocated figure reported so far (the trainer reports current values only).
+    training->setStepObserver([feed = m_monitor->torchFeed(), snapshots = m_snapshots,
+                               peak = 0.0](const training::TrainingProgress& p) mutable {
+        const int device = p.raw.value("device", -1);
+        const auto snapshot = snapshots->snapshot();
+        if (!feed || p.allocatedBytes < 0 || device < 0 || !snapshot)
+            return;
+        peak = std::max(peak, p.allocatedBytes);
+        for (const auto& gpu : snapshot->gpus) {
+            if (gpu.index == device)
+                feed->push(gpu.vendor, device, p.allocatedBytes, p.reservedBytes, peak);
+        }
+    });
 #endif
 
     m_status->setText(tr("Inspecting this machine…"));

@@ -195,6 +195,11 @@ private Q_SLOTS:
         c.stepInterval = 5;
         page.form()->setConfig(c);
         QSignalSpy ended(&page, &TrainingPage::runEnded);
+        int observedSteps = 0; // what the main window forwards to the Monitor's allocator series
+        page.setStepObserver([&observedSteps](const training::TrainingProgress& p) {
+            QCOMPARE(p.kind, training::TrainingProgress::Kind::Step);
+            ++observedSteps;
+        });
         page.start();
         QVERIFY(page.isRunning());
         QVERIFY(page.stallMeter()->isRunning());
@@ -207,6 +212,7 @@ private Q_SLOTS:
             QCOMPARE(page.epochModel()->index(r, EpochTableModel::EpochColumn).data(EpochTableModel::SortRole).toInt(), r + 1);
         QVERIFY(page.epochModel()->table().bestEpoch >= 1);
         QVERIFY(page.charts()->trainLossPoints() > c.epochs); // several progress intervals per epoch
+        QCOMPARE(observedSteps, page.charts()->trainLossPoints()); // one call per step report
         QCOMPARE(page.charts()->valLossPoints(), c.epochs);
         QVERIFY(page.charts()->samplesPoints() > 0);
         if (onCpu()) {

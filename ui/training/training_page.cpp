@@ -446,6 +446,8 @@ void TrainingPage::handle(const training::TrainingProgress& p)
         m_charts->addStep(p);
         m_lastStep = p;
         m_haveStep = true;
+        if (m_stepObserver)
+            m_stepObserver(p);
         break;
     case Kind::Epoch: {
         m_charts->addEpoch(p.epoch, p.valLoss, p.samplesPerS);

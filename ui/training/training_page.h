@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 class QCheckBox;
@@ -50,6 +51,11 @@ public:
     // The longest the page's own progress handling and chart/table update took on the GUI thread during the
     // last run (painting apart: TrainingCharts::longestPaintMs()).
     double longestUpdateMs() const { return m_longestUpdateNs / 1e6; }
+    // Called in the GUI thread with every step report (the main window feeds the Monitor's allocator series).
+    void setStepObserver(std::function<void(const training::TrainingProgress&)> observer)
+    {
+        m_stepObserver = std::move(observer);
+    }
 
 public Q_SLOTS:
     void start();
@@ -112,6 +118,7 @@ private:
     QTableView* m_epochView = nullptr;
     QLabel* m_outputLabel = nullptr;
     QPushButton* m_openFolder = nullptr;
+    std::function<void(const training::TrainingProgress&)> m_stepObserver;
 };
 
 } // namespace stackscope::ui
