@@ -78,6 +78,11 @@ public:
         });
     }
 
+    // Asks the running job to stop at its next cancellation check and still delivers its result (a stopped
+    // training run reports its last checkpoint); cancel() drops the result instead.
+    void requestStop() { m_control.m_cancelled->store(true); }
+    bool stopRequested() const { return m_running && m_control.isCancelled(); }
+
     // The running job's result will be dropped; the job itself stops at its next cancellation check.
     void cancel()
     {

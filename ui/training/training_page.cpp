@@ -140,12 +140,9 @@ TrainingPage::TrainingPage(SnapshotController* snapshots, QWidget* parent)
     setRunning(false);
 }
 
-TrainingPage::~TrainingPage()
-{
-    // The job may outlive the page by one training step: it stops, and its posts find no owner.
-    if (m_stopFlag)
-        m_stopFlag->store(true);
-}
+// The job may outlive the page by one training step: JobTracker's destructor cancels it, and its posts find no
+// owner.
+TrainingPage::~TrainingPage() = default;
 
 QWidget* TrainingPage::createControls()
 {
@@ -311,7 +308,6 @@ void TrainingPage::start()
     m_status->setText(config.resume ? tr("Resuming from %1…").arg(QString::fromStdString(config.output))
                                     : tr("Reading %1 and building the features…").arg(QString::fromStdString(config.input)));
 
-    m_stopFlag = std::make_shared<std::atomic<bool>>(false);
     m_inbox = std::make_shared<ProgressInbox>();
     m_stall->start();
     m_longestUpdateNs = 0;
@@ -321,11 +317,10 @@ void TrainingPage::start()
     repaint();
 
     const bool writeSample = m_form->inputIsSample();
-    // JobTracker::cancel() would drop the result, but a stopped run's result (its last checkpoint) is what the
-    // page shows: Stop sets this run's own flag, and a cancel of the job (the page going away) is mirrored
-    // into it at the next progress report.
+    // Stop is JobTracker::requestStop(): the trainer sees control's cancel flag and the result (its last
+    // checkpoint) still arrives; the page going away cancels the job and drops it.
     m_jobs.run(
-        [this, config, writeSample, stop = m_stopFlag, inbox = m_inbox](const JobControl& control) {
+        [this, config, writeSample, inbox = m_inbox](const JobControl& control) {
             RunOutcome out;
             try {
                 if (writeSample && !QFileInfo::exists(QString::fromStdString(config.input))) {
@@ -346,9 +341,7 @@ void TrainingPage::start()
                         scheduleRepaint();
                     });
                 }
-                auto report = [this, control, stop, inbox](const training::TrainingProgress& p) {
-                    if (control.isCancelled())
-                        stop->store(true);
+                auto report = [this, control, inbox](const training::TrainingProgress& p) {
                     bool post = false;
                     {
                         std::lock_guard<std::mutex> lock(inbox->mutex);
@@ -359,7 +352,7 @@ void TrainingPage::start()
                     if (post)
                         control.post([this] { drain(); });
                 };
-                out.result = training::runTraining(config, report, stop.get());
+                out.result = training::runTraining(config, report, control.cancelFlag());
             } catch (const training::ConfigError& e) {
                 out.error = TrainingForm::explainError(QString::fromStdString(e.what()));
             } catch (const vpoc::InputError& e) {
@@ -367,7 +360,7 @@ void TrainingPage::start()
             } catch (const std::exception& e) {
                 out.error = QString::fromStdString(e.what());
             }
-            out.stopRequested = stop->load();
+            out.stopRequested = control.isCancelled();
             return out;
         },
         [this](RunOutcome out) { onRunEnded(std::move(out)); });
@@ -376,9 +369,9 @@ void TrainingPage::start()
 void TrainingPage::stop()
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    if (!m_jobs.isRunning() || !m_stopFlag || m_stopFlag->load())
+    if (!m_jobs.isRunning() || m_jobs.stopRequested())
         return;
-    m_stopFlag->store(true);
+    m_jobs.requestStop();
     m_stopClock.start();
     m_stop->setEnabled(false);
     m_status->setText(tr("Stopping… the trainer stops within one step and keeps the last finished epoch's checkpoint."));
@@ -499,7 +492,7 @@ void TrainingPage::updateViews()
         details << tr("Training on %1").arg(m_devices);
     details << m_notes;
     m_details->setText(details.join(QStringLiteral(" · ")));
-    if (!m_haveStep || (m_stopFlag && m_stopFlag->load()))
+    if (!m_haveStep || m_jobs.stopRequested())
         return;
     const auto& p = m_lastStep;
     const double epochsInRun = std::max(1, m_plannedEpochs - m_firstEpoch + 1);

@@ -83,7 +83,6 @@ private:
     void showStall();
 
     JobTracker m_jobs;
-    std::shared_ptr<std::atomic<bool>> m_stopFlag;
     std::shared_ptr<ProgressInbox> m_inbox;
     QElapsedTimer m_stopClock;
     QTimer* m_repaintTimer = nullptr;
