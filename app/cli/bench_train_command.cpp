@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -115,7 +116,7 @@ void addBenchTrain(CLI::App& bench, CommandContext& ctx)
             int64_t trainRows = 0;
             const auto dataset = training::datasetFor(c, &trainRows);
             const std::string datasetPath = o->work + "/dataset.pt";
-            training::saveDatasetForPython(c, datasetPath);
+            training::saveDatasetForPython(dataset, trainRows, datasetPath);
             // Predictions of model.pt on a few validation rows, for Python to reproduce from the same file.
             nlohmann::json check = {{"rows", nlohmann::json::array()}, {"stackscope", nlohmann::json::array()}};
             const int64_t n = std::min<int64_t>(8, dataset.rows - trainRows);
@@ -126,9 +127,9 @@ void addBenchTrain(CLI::App& bench, CommandContext& ctx)
             }
             const std::string checkPath = o->work + "/check.json";
             writeFileAtomically(checkPath, check.dump());
-            // The baseline runs where StackScope ran (a GPU run reports the GPU's name, a CPU run "CPU").
-            const bool onCpu = r->metadata.value("devices", nlohmann::json::array()).dump().find("\"CPU\"") !=
-                               std::string::npos;
+            // The baseline runs where StackScope ran (a CPU run names the device "CPU").
+            const auto devices = r->metadata.value("devices", nlohmann::json::array());
+            const bool onCpu = std::find(devices.begin(), devices.end(), "CPU") != devices.end();
             const std::string command = fmt::format(
                 "{} {} --dataset {} --epochs {} --batch-size {} --lr {} --hidden 32,16 --clip {} --seed {} --device "
                 "{} --model {} --check {}",

@@ -46,13 +46,13 @@ double seconds(Clock::time_point a, Clock::time_point b)
 
 class Trainer {
 public:
-    Trainer(const TrainSettings& s, const StackscopeTrainData& data, std::string outputDir, const int* stopFlag,
-            StackscopeTrainEventFn onEvent, void* user)
+    Trainer(const TrainSettings& s, const StackscopeTrainData& data, std::string outputDir,
+            StackscopeTrainEventFn onEvent, StackscopeTrainStopFn stop, void* user)
         : m_s(s)
         , m_data(data)
         , m_dir(std::move(outputDir))
-        , m_stop(stopFlag)
         , m_onEvent(onEvent)
+        , m_stop(stop)
         , m_user(user)
     {
     }
@@ -65,7 +65,7 @@ private:
         if (m_onEvent)
             m_onEvent(m_user, event.dump().c_str());
     }
-    bool stopRequested() const { return m_stop && __atomic_load_n(m_stop, __ATOMIC_RELAXED) != 0; }
+    bool stopRequested() const { return m_stop && m_stop(m_user) != 0; }
     void resolveDevices();
     void selectBatch(int64_t offset);
     void stepOnSelectedBatch();
@@ -76,8 +76,8 @@ private:
     TrainSettings m_s;
     StackscopeTrainData m_data;
     std::string m_dir;
-    const int* m_stop;
     StackscopeTrainEventFn m_onEvent;
+    StackscopeTrainStopFn m_stop;
     void* m_user;
 
     std::vector<torch::Device> m_devices;
@@ -362,12 +362,13 @@ extern "C" int stackscope_torch_train_abi(void)
 }
 
 extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTrainData* data, const char* outputDir,
-                                      int resume, const int* stopFlag, StackscopeTrainEventFn onEvent, void* user,
+                                      int resume, StackscopeTrainEventFn onEvent, StackscopeTrainStopFn stopRequested,
+                                      void* user,
                                       char* error, size_t errorLen)
 {
     try {
         const auto settings = stackscope::trainer::parseSettings(configJson);
-        Trainer trainer(settings, *data, outputDir, stopFlag, onEvent, user);
+        Trainer trainer(settings, *data, outputDir, onEvent, stopRequested, user);
         trainer.run(resume != 0);
         return 0;
     } catch (const DeviceConfigError& e) {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STACKSCOPE_TORCH_TRAIN_ABI 1
+#define STACKSCOPE_TORCH_TRAIN_ABI 2
 
 // What to train on. Rows [0, trainRows) are the training part, [trainRows, rows) the validation part
 // (split by time: the caller has already normalised both with the training part's statistics).
@@ -20,18 +20,20 @@ struct StackscopeTrainData {
 
 // Receives one JSON event (see trainer.cpp: "started", "note", "step", "epoch", "finished").
 typedef void (*StackscopeTrainEventFn)(void* user, const char* eventJson);
+// Asked before every step; non-zero stops the run within that step, keeping the last epoch's checkpoint.
+typedef int (*StackscopeTrainStopFn)(void* user);
 
 extern "C" {
 STACKSCOPE_TORCH_EXPORT int stackscope_torch_train_abi(void);
 // Trains the MLP described by `configJson` (keys of core/training/training_config.h's JSON), writing
 // model.pt, checkpoint.pt into `outputDir` atomically after every epoch. With `resume` non-zero it
-// continues from outputDir/checkpoint.pt. A non-zero `*stopFlag` (read atomically before every step) stops
-// the run within one step, keeping the last epoch's checkpoint. Returns 0 when done or stopped, 2 for a configuration the
+// continues from outputDir/checkpoint.pt. `stopRequested` (may be null) is asked before every step. Both
+// callbacks get `user` and run on the caller's thread. Returns 0 when done or stopped, 2 for a configuration the
 // device cannot run (bf16 where there is none, an unknown GPU), -1 for any other failure; the message for
 // a person is in `error`.
 STACKSCOPE_TORCH_EXPORT int stackscope_torch_train(const char* configJson, const struct StackscopeTrainData* data,
-                                                   const char* outputDir, int resume, const int* stopFlag,
-                                                   StackscopeTrainEventFn onEvent, void* user, char* error,
+                                                   const char* outputDir, int resume, StackscopeTrainEventFn onEvent,
+                                                   StackscopeTrainStopFn stopRequested, void* user, char* error,
                                                    size_t errorLen);
 // Runs a saved model.pt (state dict written by stackscope_torch_train, same config) on `rows` rows of
 // normalised features on the CPU; writes one output per row. For checks against Python. Returns 0 or -1.

@@ -27,7 +27,7 @@ struct Levels {
 void checkCancel(const std::atomic<bool>* cancel)
 {
     if (cancel && cancel->load(std::memory_order_relaxed))
-        throw std::runtime_error("cancelled");
+        throw DatasetCancelled();
 }
 
 } // namespace

@@ -5,10 +5,21 @@
 
 #include <atomic>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace stackscope::training {
+
+// Thrown when the cancel flag is seen while the data are read, before training starts: nothing was written.
+class DatasetCancelled : public std::runtime_error {
+public:
+    DatasetCancelled()
+        : std::runtime_error("stopped while the data were read, before training started; nothing was written: "
+                             "start the run again")
+    {
+    }
+};
 
 // Rows of features (row-major floats) with their target, in time order. A feature of row t uses bars at or
 // before t only; the target is the close `horizon` bars later in the same session minus the close, in ticks.
@@ -30,8 +41,8 @@ struct Dataset {
 };
 
 // Reads the file (bars; a trade file works as one-price bars) and builds the rows. Throws
-// vpoc::InputError (file:line:column), ConfigError (an option, or too few rows to train on), and
-// std::runtime_error (I/O). `cancel` is checked between blocks of rows.
+// vpoc::InputError (file:line:column), ConfigError (an option, or too few rows to train on),
+// DatasetCancelled and std::runtime_error (I/O). `cancel` is checked between blocks of rows.
 Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* cancel = nullptr);
 
 // Per column mean and standard deviation of the training part (rows [0, trainRows)) only.

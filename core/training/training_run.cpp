@@ -14,7 +14,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 namespace stackscope::training {
 
@@ -73,15 +72,22 @@ nlohmann::json torchFacts(const TrainerModule& m)
 // Turns the trainer's JSON events into progress values and keeps the metadata file current.
 class RunObserver {
 public:
-    RunObserver(TrainingMetadata& metadata, const TrainingProgressCallback& progress, int epochs)
+    RunObserver(TrainingMetadata& metadata, const TrainingProgressCallback& progress, int epochs,
+                const std::atomic<bool>* cancel)
         : m_metadata(metadata)
         , m_progress(progress)
+        , m_cancel(cancel)
         , m_epochs(epochs)
         , m_start(std::chrono::steady_clock::now())
     {
     }
 
     static void onEvent(void* self, const char* json) { static_cast<RunObserver*>(self)->handle(json); }
+    static int stopRequested(void* self)
+    {
+        const auto* cancel = static_cast<RunObserver*>(self)->m_cancel;
+        return cancel && cancel->load(std::memory_order_relaxed) ? 1 : 0;
+    }
     TrainingResult& result() { return m_result; }
 
 private:
@@ -151,42 +157,12 @@ private:
 
     TrainingMetadata& m_metadata;
     TrainingProgressCallback m_progress;
+    const std::atomic<bool>* m_cancel;
     int m_epochs;
     int m_firstEpoch = 1;
     int64_t m_stepsPerEpoch = 0;
     std::chrono::steady_clock::time_point m_start;
     TrainingResult m_result;
-};
-
-// The module polls an int; the job's cancel flag is an atomic<bool>: a small thread mirrors it.
-class StopMirror {
-public:
-    explicit StopMirror(const std::atomic<bool>* cancel)
-    {
-        if (!cancel)
-            return;
-        m_thread = std::thread([this, cancel] {
-            while (!m_done.load()) {
-                if (cancel->load()) {
-                    __atomic_store_n(&m_flag, 1, __ATOMIC_RELAXED);
-                    return;
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            }
-        });
-    }
-    ~StopMirror()
-    {
-        m_done = true;
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-    const int* flag() const { return &m_flag; }
-
-private:
-    int m_flag = 0;
-    std::atomic<bool> m_done {false};
-    std::thread m_thread;
 };
 
 // Rows before the validation part; both parts must hold rows.
@@ -264,15 +240,14 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
     TrainingMetadata metadata(metadataPath, config, raw, norm, trainRows, torchFacts(module));
     if (config.resume)
         metadata.continueFrom(saved);
-    RunObserver observer(metadata, progress, config.epochs);
-    StopMirror stop(cancel);
+    RunObserver observer(metadata, progress, config.epochs, cancel);
 
     nlohmann::json moduleConfig = moduleConfigJson(config, gpus);
     moduleConfig["fallback_to_cpu"] = fallback;
     StackscopeTrainData data {raw.x.data(), raw.y.data(), raw.rows, raw.cols, trainRows};
     char error[2048] = {0};
     const int rc = module.train(moduleConfig.dump().c_str(), &data, config.output.c_str(), config.resume ? 1 : 0,
-                                stop.flag(), &RunObserver::onEvent, &observer, error, sizeof error);
+                                &RunObserver::onEvent, &RunObserver::stopRequested, &observer, error, sizeof error);
     if (rc != 0) {
         if (created && fs::is_empty(config.output, ec))
             fs::remove(config.output, ec);
@@ -288,16 +263,13 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
     return result;
 }
 
-int64_t saveDatasetForPython(const TrainingConfig& config, const std::string& path)
+void saveDatasetForPython(const Dataset& data, int64_t trainRows, const std::string& path)
 {
-    int64_t trainRows = 0;
-    Dataset data = datasetFor(config, &trainRows);
     const auto& module = trainerModule();
     StackscopeTrainData d {data.x.data(), data.y.data(), data.rows, data.cols, trainRows};
     char error[2048] = {0};
     if (module.saveDataset(&d, path.c_str(), error, sizeof error) != 0)
         throw std::runtime_error(error);
-    return trainRows;
 }
 
 std::vector<float> predictRows(const TrainingConfig& config, const std::string& modelPath, const Dataset& data,

@@ -75,9 +75,9 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
 struct TrainerModule;
 const TrainerModule& trainerModule();
 
-// Writes the normalised dataset of `config` as a torch pickle Python can load (benchmarks), returning
-// the number of training rows. Predictions of a saved model.pt on the first `rows` validation rows.
-int64_t saveDatasetForPython(const TrainingConfig& config, const std::string& path);
+// Writes a normalised dataset (datasetFor) as a torch pickle Python's torch.load reads (the benchmark's
+// eager baseline trains on it). Predictions of a saved model.pt on `rows` rows from `firstRow`.
+void saveDatasetForPython(const Dataset& data, int64_t trainRows, const std::string& path);
 std::vector<float> predictRows(const TrainingConfig& config, const std::string& modelPath, const Dataset& data,
                                int64_t firstRow, int64_t rows);
 // The features of `config` normalised with the statistics of model_metadata.json's "features".

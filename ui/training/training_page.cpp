@@ -357,6 +357,8 @@ void TrainingPage::start()
                 out.error = TrainingForm::explainError(QString::fromStdString(e.what()));
             } catch (const vpoc::InputError& e) {
                 out.error = QString::fromStdString(e.what());
+            } catch (const training::DatasetCancelled&) {
+                // Stop while the data were read: the status line says so, there is nothing else to show.
             } catch (const std::exception& e) {
                 out.error = QString::fromStdString(e.what());
             }
@@ -521,11 +523,11 @@ void TrainingPage::onRunEnded(RunOutcome out)
 
     if (!out.result) {
         if (out.stopRequested) {
-            // The feature builder ends a cancelled read with "cancelled"; anything else is worth showing.
+            // A stop while the data were read leaves no error; any other failure is worth showing.
             m_lastStatus = QStringLiteral("stopped");
             QString text = tr("Stopped before training started (while the data was read); no checkpoint was "
                               "written. Press Start to run again.");
-            if (out.error != QStringLiteral("cancelled"))
+            if (!out.error.isEmpty())
                 text += tr(" The run said: %1").arg(out.error);
             m_status->setText(text);
         } else {
