@@ -211,15 +211,14 @@ void Trainer::run(bool resume)
     auto x = torch::from_blob(const_cast<float*>(m_data.features), {m_data.rows, m_data.cols}, torch::kFloat);
     auto y = torch::from_blob(const_cast<float*>(m_data.targets), {m_data.rows}, torch::kFloat);
     auto prototype = stackscope::trainer::buildModel(m_data.cols, m_s.hidden, m_s.dropout);
-    for (size_t d = 0; d < m_devices.size(); ++d) {
-        m_replicas.emplace_back(prototype, m_devices[d], x, y);
-        m_batchIdx.push_back(torch::zeros({0}, torch::TensorOptions().dtype(torch::kLong).device(m_devices[d])));
-    }
+    // Each device takes an equal shard of the batch (the first batch % k one row more) through a fixed index buffer.
     const auto k = static_cast<int64_t>(m_devices.size());
     for (int64_t d = 0; d < k; ++d) {
+        const auto& device = m_devices[static_cast<size_t>(d)];
+        m_replicas.emplace_back(prototype, device, x, y);
         m_shard.push_back(batch / k + (d < batch % k ? 1 : 0));
-        m_batchIdx[static_cast<size_t>(d)] = torch::zeros({m_shard.back()}, m_batchIdx[static_cast<size_t>(d)].options());
-        m_replicas[static_cast<size_t>(d)].bindBatch(m_batchIdx[static_cast<size_t>(d)]);
+        m_batchIdx.push_back(torch::zeros({m_shard.back()}, torch::TensorOptions().dtype(torch::kLong).device(device)));
+        m_replicas.back().bindBatch(m_batchIdx.back());
     }
 
     stackscope::trainer::TrainingState state;

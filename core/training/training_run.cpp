@@ -276,7 +276,9 @@ std::vector<float> predictRows(const TrainingConfig& config, const std::string& 
                                int64_t firstRow, int64_t rows)
 {
     if (firstRow < 0 || rows < 0 || firstRow + rows > data.rows)
-        throw std::invalid_argument("predictRows: rows outside the dataset");
+        throw std::invalid_argument(fmt::format("predictRows: rows {} to {} are outside the dataset's {} rows; ask for "
+                                                "rows inside it",
+                                                firstRow, firstRow + rows, data.rows));
     const auto& module = trainerModule();
     std::vector<float> out(static_cast<size_t>(rows));
     char error[2048] = {0};
