@@ -32,6 +32,17 @@ private:
     QString m_sample;
     QString m_moduleMissing;
 
+    // A person sees the page before pressing Start: its first paint (fonts, glyph caches) is not the run's.
+    static bool showLikeAPerson(TrainingPage& page)
+    {
+        page.resize(1130, 780);
+        page.show();
+        if (!QTest::qWaitForWindowExposed(&page))
+            return false;
+        QTest::qWait(100);
+        return true;
+    }
+
     training::TrainingConfig smallRun(const QString& name) const
     {
         training::TrainingConfig c;
@@ -183,11 +194,7 @@ private Q_SLOTS:
         if (!m_moduleMissing.isEmpty())
             QSKIP(qPrintable(QStringLiteral("no libtorch module in this build: %1").arg(m_moduleMissing)));
         TrainingPage page(nullptr);
-        page.resize(1130, 780);
-        page.show();
-        // A person sees the page before pressing Start: its first paint (fonts, glyph caches) is not the run's.
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
-        QTest::qWait(100);
+        QVERIFY(showLikeAPerson(page));
         QAbstractItemModelTester tester(page.epochModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         auto c = smallRun(QStringLiteral("whole"));
         c.epochs = 40; // a few seconds on the CPU: long enough for the stall meter to see many repaints
@@ -261,10 +268,7 @@ private Q_SLOTS:
         if (!m_moduleMissing.isEmpty())
             QSKIP(qPrintable(QStringLiteral("no libtorch module in this build: %1").arg(m_moduleMissing)));
         TrainingPage page(nullptr);
-        page.resize(1130, 780);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
-        QTest::qWait(100);
+        QVERIFY(showLikeAPerson(page));
         QAbstractItemModelTester tester(page.epochModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         auto c = smallRun(QStringLiteral("stopped"));
         c.epochs = 300; // long enough that Stop lands in the middle
