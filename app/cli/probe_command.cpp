@@ -2,6 +2,8 @@
 // in a child process, with the A/B view between variants and the diagnosis of what failed.
 #include "app/cli/command.h"
 
+#include "core/probes/probe_document.h"
+
 #include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/inspect/inspector.h"
@@ -190,19 +192,8 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
             failures += isFailure(r.outcome.outcome) ? 1 : 0;
 
         if (opts->json) {
-            nlohmann::json j;
+            nlohmann::json j = probeRunDocument(records, runner.devices(), run.variants, runner.listError());
             j["wall_seconds"] = wall;
-            j["devices"] = nlohmann::json::array();
-            for (const auto& d : runner.devices())
-                j["devices"].push_back({{"id", d.id}, {"name", d.name}});
-            if (!runner.listError().empty())
-                j["device_list_error"] = runner.listError();
-            j["variants"] = nlohmann::json::array();
-            for (const auto& v : run.variants)
-                j["variants"].push_back(toJson(v));
-            j["results"] = nlohmann::json::array();
-            for (const auto& r : records)
-                j["results"].push_back(toJson(r));
             j["ab"] = nlohmann::json::array();
             for (const auto& [name, changes] : ab) {
                 nlohmann::json c = nlohmann::json::array();
@@ -211,7 +202,6 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
                 j["ab"].push_back({{"baseline", run.variants.front().name}, {"variant", name}, {"changes", c}});
             }
             j["findings"] = findingsToJson(findings)["findings"];
-            j["failures"] = failures;
             std::cout << j.dump(2) << "\n";
         } else {
             if (!runner.listError().empty())

@@ -1,6 +1,8 @@
 // `stackscope-cli report`: the support report of this machine (folder + zip), redacted unless --no-redact.
 #include "app/cli/command.h"
 
+#include "core/probes/probe_document.h"
+
 #include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
 #include "core/probes/probe_runner.h"
@@ -74,21 +76,8 @@ nlohmann::json runProbes()
     ProbeRunner runner(ProbeRunOptions {});
     const auto t0 = std::chrono::steady_clock::now();
     const auto records = runner.run();
-    nlohmann::json j;
+    nlohmann::json j = probeRunDocument(records, runner.devices(), {ProbeVariant {}}, runner.listError());
     j["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    j["devices"] = nlohmann::json::array();
-    for (const auto& d : runner.devices())
-        j["devices"].push_back({{"id", d.id}, {"name", d.name}});
-    if (!runner.listError().empty())
-        j["device_list_error"] = runner.listError();
-    j["variants"] = nlohmann::json::array({toJson(ProbeVariant {})});
-    j["results"] = nlohmann::json::array();
-    std::size_t failures = 0;
-    for (const auto& r : records) {
-        j["results"].push_back(toJson(r));
-        failures += isFailure(r.outcome.outcome) ? 1 : 0;
-    }
-    j["failures"] = failures;
     return j;
 }
 

@@ -1,7 +1,7 @@
 // Converts between the Probes page's records and the probe JSON document a report carries.
 #include "ui/report/probe_document.h"
 
-#include "core/probes/probe_variants.h"
+#include "core/probes/probe_document.h"
 
 #include <fmt/format.h>
 
@@ -14,16 +14,18 @@ using nlohmann::json;
 
 nlohmann::json probeDocument(const std::vector<ProbeRecord>& records, const std::vector<ProbeDevice>& devices)
 {
-    json doc = json::object();
-    doc["devices"] = json::array();
+    // Devices the page listed, then any a record names that the list lacks.
+    std::vector<ProbeDevice> allDevices = devices;
     std::set<std::string> seenDevices;
-    for (const auto& d : devices) {
-        doc["devices"].push_back({{"id", d.id}, {"name", d.name}});
+    for (const auto& d : devices)
         seenDevices.insert(d.id);
-    }
     for (const auto& r : records) {
-        if (seenDevices.insert(r.outcome.device).second)
-            doc["devices"].push_back({{"id", r.outcome.device}, {"name", r.outcome.device == "cpu" ? "CPU" : ""}});
+        if (seenDevices.insert(r.outcome.device).second) {
+            ProbeDevice d;
+            d.id = r.outcome.device;
+            d.name = r.outcome.device == "cpu" ? "CPU" : "";
+            allDevices.push_back(d);
+        }
     }
     // The baseline environment per device, to tell what each variant changed.
     std::map<std::string, const std::map<std::string, std::string>*> baseline;
@@ -31,7 +33,7 @@ nlohmann::json probeDocument(const std::vector<ProbeRecord>& records, const std:
         if (r.outcome.variant == "baseline" && !baseline.count(r.outcome.device))
             baseline[r.outcome.device] = &r.outcome.env;
     }
-    doc["variants"] = json::array();
+    std::vector<ProbeVariant> variants;
     std::set<std::string> seenVariants;
     for (const auto& r : records) {
         if (!seenVariants.insert(r.outcome.variant).second)
@@ -50,16 +52,9 @@ nlohmann::json probeDocument(const std::vector<ProbeRecord>& records, const std:
                     v.env[k] = std::nullopt;
             }
         }
-        doc["variants"].push_back(toJson(v));
+        variants.push_back(std::move(v));
     }
-    doc["results"] = json::array();
-    std::size_t failures = 0;
-    for (const auto& r : records) {
-        doc["results"].push_back(toJson(r));
-        failures += isFailure(r.outcome.outcome) ? 1 : 0;
-    }
-    doc["failures"] = failures;
-    return doc;
+    return probeRunDocument(records, allDevices, variants);
 }
 
 std::vector<ProbeRecord> probeRecordsFromDocument(const nlohmann::json& document)
