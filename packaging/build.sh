@@ -10,8 +10,13 @@ shift
 "$here/deps.sh"
 
 jobs=$(nproc 2>/dev/null || echo 2)
+launcher=()
+# ccache (optional) makes a rebuild after a fresh clone or a second checkout cheap.
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 # Configure once; later runs reuse the cache (an explicit argument list re-applies the options).
 if [ ! -f "$build/CMakeCache.txt" ] || [ "$#" -gt 0 ]; then
-  cmake -S "$top" -B "$build" -G Ninja "$@"
+  cmake -S "$top" -B "$build" -G Ninja "${launcher[@]}" "$@"
 fi
 cmake --build "$build" --parallel "$jobs"
