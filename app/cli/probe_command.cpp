@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <mutex>
 
@@ -126,6 +127,20 @@ void printGrid(const std::vector<ProbeRecord>& records, const std::vector<ProbeD
     }
 }
 
+// Tests only (packaging/headless-job.sh's test forces a probe to fail): STACKSCOPE_TEST_INJECT=KIND:PROBE gives that
+// probe an injected fault (the probe-worker's --inject kinds). Announced on stderr, so it is never silent.
+void applyTestInjection(ProbeRunOptions& run)
+{
+    const char* spec = std::getenv("STACKSCOPE_TEST_INJECT");
+    if (!spec || !*spec)
+        return;
+    const std::string s(spec);
+    const auto colon = s.find(':');
+    run.inject = s.substr(0, colon);
+    run.injectProbe = colon == std::string::npos ? std::string() : s.substr(colon + 1);
+    std::cerr << fmt::format("stackscope-cli probe: STACKSCOPE_TEST_INJECT={} (a test's fault injection) is set\n", s);
+}
+
 void addProbeCommand(CLI::App& app, CommandContext& ctx)
 {
     auto* cmd = app.add_subcommand("probe", "Run the compatibility probes: each op on each device, in child processes");
@@ -140,12 +155,11 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--jobs", opts->jobs, "Child processes at once")->check(CLI::Range(1, 16));
     cmd->add_flag("--no-baseline", opts->noBaseline, "Run only the variants given");
     cmd->add_flag("--json", opts->json, "Print the results as JSON");
-    auto* list = cmd->add_flag("--list", "Print the catalogue (ids, checks, tolerances) and exit");
+    auto* list = cmd->add_flag("--list", "Print the catalogue (ids, error models, checks) and exit");
     cmd->callback([opts, list, &ctx] {
         if (*list) {
             for (const auto& p : probeCatalogue()) {
-                const auto* t = findTolerance(p.dtype);
-                std::cout << fmt::format("{:<20} {:<10} tol {:<7g} {}{}\n", p.id, p.dtype, t ? t->tolerance : 0.0, p.checks,
+                std::cout << fmt::format("{:<20} {:<12} {}{}\n", p.id, p.model, p.checks,
                                          p.scope == ProbeScope::MultiGpu ? " (two or more GPUs)" : "");
             }
             ctx.exitCode = ExitOk;
@@ -166,6 +180,7 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
         run.probeIds = opts->probes;
         run.timeout = std::chrono::milliseconds(static_cast<long long>(opts->timeout * 1000));
         run.parallelCells = opts->jobs;
+        applyTestInjection(run);
         ProbeRunner runner(run);
         const auto t0 = std::chrono::steady_clock::now();
         const bool live = !opts->json;

@@ -2,6 +2,8 @@
 // that name the rule id and the key, so a typo in the rules file never silently disables a rule.
 #include "core/diagnosis/diagnosis_rules.h"
 
+#include "core/util/public_url.h"
+
 #include "core/diagnosis/text_normalizer.h"
 #include "core/snapshot/snapshot_json.h"
 
@@ -373,6 +375,12 @@ DiagnosisRule readRule(const json& j, const std::string& origin, std::size_t ind
     for (std::size_t i = 0; i < fixes.size(); ++i)
         rule.fixes.push_back(readFix(r.child(*fixes[i], fmt::format("fixes[{}]", i))));
     rule.sources = r.strings("sources", true);
+    for (std::size_t i = 0; i < rule.sources.size(); ++i) {
+        if (!isPublicUrl(rule.sources[i]))
+            r.fail(fmt::format("sources[{}]", i), fmt::format("'{}' is not a public http(s) URL; a user must be able to "
+                                                             "open every source (cite the primary source's URL)",
+                                                             rule.sources[i]));
+    }
     r.rejectUnknownKeys();
     const bool detectable = !rule.signatures.empty() || !rule.snapshotTriggers.empty() || !rule.probeTriggers.empty();
     if (rule.manualOnly && detectable)

@@ -2,6 +2,7 @@
 #include "core/inspect/system_checks.h"
 
 #include "core/snapshot/snapshot_json.h"
+#include "core/util/public_url.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -31,6 +32,12 @@ CheckCatalogue CheckCatalogue::fromJson(const std::string& text)
         Finding f = findingFromJson(entry);
         if (f.id.empty() || f.title.empty() || f.fix.empty() || f.sources.empty())
             throw std::runtime_error(fmt::format("system-checks.json: check '{}' needs an id, a title, a fix and sources", f.id));
+        for (const auto& s : f.sources) {
+            if (!isPublicUrl(s))
+                throw std::runtime_error(fmt::format("system-checks.json: check '{}': source '{}' is not a public http(s) "
+                                                     "URL; cite the primary source's URL",
+                                                     f.id, s));
+        }
         c.m_checks[f.id] = std::move(f);
     }
     return c;

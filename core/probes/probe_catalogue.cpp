@@ -5,26 +5,37 @@
 
 namespace stackscope {
 
-const std::vector<DtypeTolerance>& dtypeTolerances()
+const std::vector<ErrorModelSpec>& errorModels()
 {
-    // Kept equal to the constants in core/torch/probe_ops.cpp (tests/probes checks the module's answers).
-    static const std::vector<DtypeTolerance> t {
-        {"exact", 1e-12, "copies and fills must be bit-exact"},
-        {"fp32", 1e-4, "float32 accumulation of a few hundred products"},
-        {"fp32/tf32", 5e-3, "cuDNN may run float32 convolutions in TF32 (10-bit mantissa) on Ampere and newer"},
-        {"fp16", 5e-3, "half output rounding (2^-11) times the accumulation depth"},
-        {"bf16", 3e-2, "bfloat16 output rounding (2^-8), two layers deep under autocast"},
-        {"stat", 1e-2, "randn: mean and std of 2^20 samples within ten standard errors"},
-        {"none", 0.0, "not compared: the probe reports facts (names, sizes, bandwidth)"},
+    // The torch module computes these bounds (core/torch/probe_checks.cpp, probe_ops.cpp) from the constants in
+    // core/probes/error_model.h; u is the unit roundoff of the format (fp32 2^-24, fp16 2^-11, bf16 2^-8).
+    static const std::vector<ErrorModelSpec> m {
+        {"exact", "bit-exact", "copies and fills must reproduce their source"},
+        {"dot", "|err| <= u_out (|r| + g) + g, g = (gamma_n(u_acc) + 2 u_in) sum|a||b|",
+         "a dot product of depth n in any order (Higham, Accuracy and Stability of Numerical Algorithms, eq. 3.5), "
+         "accumulated in float32 on GPUs (TF32 inputs where PyTorch allows it: convolutions by default) and CPUs"},
+        {"dot16", "as dot, with u_out the 16-bit format's; where the CPU path accumulates in 16 bits (PyTorch < 2.1 "
+                  "without oneDNN bfloat16) gamma_n is Higham & Mary's probabilistic bound with lambda = 8",
+         "PyTorch's reference CPU gemm accumulated 16-bit products in 16 bits before "
+         "https://github.com/pytorch/pytorch/pull/96074; GPUs accumulate in float32 (reduced-precision split-K off)"},
+        {"elementwise", "|err| <= 16 u (sum of the terms' magnitudes)",
+         "sin/exp within 2 ulp on SLEEF, CUDA and ROCm math libraries, one rounding per + - *"},
+        {"sum", "|err| <= gamma_n(u) sum|x|; max exact", "a sum of n terms in any order (Higham, eq. 4.4)"},
+        {"norm", "mean within gamma_{n+1} mean|x|, variance within 4 gamma_n (1 + mu^2/var), rsqrt 4u",
+         "Chan, Golub & LeVeque 1983 (https://doi.org/10.1080/00031305.1983.10483115) for two-pass and Welford variance"},
+        {"softmax", "relative |err| <= u (|x_i - m| + max|x_j - m|) + gamma_n(u) + 12u",
+         "the subtraction's rounding grows through exp; a sum of n positive terms; one division"},
+        {"stat", "mean and std of 2^20 samples within 10 standard errors", "randn; chance of a false alarm ~1e-23"},
+        {"none", "not compared", "the probe reports facts (names, sizes, bandwidth)"},
     };
-    return t;
+    return m;
 }
 
-const DtypeTolerance* findTolerance(const std::string& dtype)
+const ErrorModelSpec* findErrorModel(const std::string& key)
 {
-    const auto& t = dtypeTolerances();
-    auto it = std::find_if(t.begin(), t.end(), [&](const DtypeTolerance& d) { return d.dtype == dtype; });
-    return it == t.end() ? nullptr : &*it;
+    const auto& m = errorModels();
+    auto it = std::find_if(m.begin(), m.end(), [&](const ErrorModelSpec& d) { return d.key == key; });
+    return it == m.end() ? nullptr : &*it;
 }
 
 const std::vector<ProbeSpec>& probeCatalogue()
@@ -35,22 +46,22 @@ const std::vector<ProbeSpec>& probeCatalogue()
         {"alloc_zeros", "zeros", "a zero-filled 4 MiB tensor reads back as zeros", "exact", S::AnyDevice},
         {"alloc_empty_1gib", "empty 1 GiB", "1 GiB is allocated, filled and summed", "exact", S::AnyDevice},
         {"randn", "randn", "the random generator's mean and standard deviation", "stat", S::AnyDevice},
-        {"elementwise", "elementwise", "a*b + sin(a) - exp(b/4) on 512x512", "fp32", S::AnyDevice},
-        {"reduction", "reduction", "sum, mean and max over 1024x1024", "fp32", S::AnyDevice},
-        {"matmul_fp32", "matmul fp32", "512x512 matmul in float32 (BLAS)", "fp32", S::AnyDevice},
-        {"matmul_fp16", "matmul fp16", "512x512 matmul in float16 (BLAS, tensor cores)", "fp16", S::AnyDevice},
-        {"matmul_bf16", "matmul bf16", "512x512 matmul in bfloat16 (BLAS, tensor cores)", "bf16", S::AnyDevice},
-        {"linear_fp32", "linear fp32 fwd+bwd", "linear with bias forward and backward: the addmm path cuBLASLt/hipBLASLt take", "fp32", S::AnyDevice},
-        {"linear_bf16", "linear bf16 fwd+bwd", "the same in bfloat16, where hipBLASLt fails on unsupported GPUs", "bf16", S::AnyDevice},
-        {"conv2d", "conv2d", "3x3 convolution with bias, 8x16x32x32 (cuDNN/MIOpen)", "fp32/tf32", S::AnyDevice},
-        {"batch_norm", "batch_norm", "training-mode batch norm and its running statistics", "fp32", S::AnyDevice},
-        {"layer_norm", "layer_norm", "layer norm over 512 features", "fp32", S::AnyDevice},
-        {"softmax", "softmax", "softmax over 1000 classes", "fp32", S::AnyDevice},
-        {"autocast_bf16_mlp", "autocast bf16 MLP", "a two-layer MLP forward under autocast(bfloat16)", "bf16", S::AnyDevice},
+        {"elementwise", "elementwise", "a*b + sin(a) - exp(b/4) on 512x512", "elementwise", S::AnyDevice},
+        {"reduction", "reduction", "sum, mean and max over 1024x1024", "sum", S::AnyDevice},
+        {"matmul_fp32", "matmul fp32", "512x512 matmul in float32 (BLAS)", "dot", S::AnyDevice},
+        {"matmul_fp16", "matmul fp16", "512x512 matmul in float16 (BLAS, tensor cores)", "dot16", S::AnyDevice},
+        {"matmul_bf16", "matmul bf16", "512x512 matmul in bfloat16 (BLAS, tensor cores)", "dot16", S::AnyDevice},
+        {"linear_fp32", "linear fp32 fwd+bwd", "linear with bias forward and backward: the addmm path cuBLASLt/hipBLASLt take", "dot", S::AnyDevice},
+        {"linear_bf16", "linear bf16 fwd+bwd", "the same in bfloat16, where hipBLASLt fails on unsupported GPUs", "dot16", S::AnyDevice},
+        {"conv2d", "conv2d", "3x3 convolution with bias, 8x16x32x32 (cuDNN/MIOpen)", "dot", S::AnyDevice},
+        {"batch_norm", "batch_norm", "training-mode batch norm and its running statistics", "norm", S::AnyDevice},
+        {"layer_norm", "layer_norm", "layer norm over 512 features", "norm", S::AnyDevice},
+        {"softmax", "softmax", "softmax over 1000 classes", "softmax", S::AnyDevice},
+        {"autocast_bf16_mlp", "autocast bf16 MLP", "a two-layer MLP forward under autocast(bfloat16)", "dot16", S::AnyDevice},
         {"copy_h2d", "copy host to device", "256 MiB from pinned host memory, bandwidth and equality", "exact", S::AnyDevice},
         {"copy_d2h", "copy device to host", "256 MiB to host memory, bandwidth and equality", "exact", S::AnyDevice},
         {"peer_copy", "peer copy", "64 MiB from this GPU to the next one", "exact", S::MultiGpu},
-        {"all_reduce", "all-reduce", "a sum over all GPUs by peer copies", "fp32", S::MultiGpu},
+        {"all_reduce", "all-reduce", "a sum over all GPUs by peer copies", "sum", S::MultiGpu},
         {"stackscope_kernel", "StackScope VPOC kernel", "one launch of StackScope's own VPOC kernel (CUDA or HIP module) on synthetic trades, equal to the CPU's profiles", "exact", S::GpuOnly},
         {"memory_stats", "memory allocated/reserved", "the caching allocator's allocated and reserved bytes while 64 MiB are held", "none", S::AnyDevice},
     };

@@ -1,4 +1,4 @@
-// The probe catalogue as data: ids, what each checks, on which devices, and the tolerance per dtype.
+// The probe catalogue as data: ids, what each checks, on which devices, and the error model each result meets.
 #pragma once
 
 #include <string>
@@ -12,26 +12,28 @@ enum class ProbeScope {
     GpuOnly,   // GPUs only (StackScope's own kernels)
 };
 
-struct DtypeTolerance {
-    std::string dtype; // "fp32", "fp32/tf32", "fp16", "bf16", "exact"
-    double tolerance = 0.0;
-    std::string why;
+// How a probe's result is judged: every element within a bound from a rounding-error model
+// (core/probes/error_model.h; docs/probe-error-model.md gives the derivations and the measured margins).
+struct ErrorModelSpec {
+    std::string key;   // "dot", "dot16", "elementwise", "sum", "norm", "softmax", "stat", "exact", "none"
+    std::string bound; // the bound, in one line
+    std::string why;   // where it comes from
 };
 
 struct ProbeSpec {
     std::string id;     // "matmul_fp16": the key in results and in the diagnosis rules
     std::string title;  // "matmul fp16"
     std::string checks; // what a person learns from it
-    std::string dtype;  // a key of dtypeTolerances()
+    std::string model;  // a key of errorModels()
     ProbeScope scope = ProbeScope::AnyDevice;
 };
 
 // In the order the grid shows them.
 const std::vector<ProbeSpec>& probeCatalogue();
 const ProbeSpec* findProbe(const std::string& id);
-// How results are compared with the float64 CPU reference: max |out - ref| / max(1, max |ref|) <= tolerance.
-const std::vector<DtypeTolerance>& dtypeTolerances();
-const DtypeTolerance* findTolerance(const std::string& dtype);
+// Results are compared element by element with a float64 reference of the same rounded inputs.
+const std::vector<ErrorModelSpec>& errorModels();
+const ErrorModelSpec* findErrorModel(const std::string& key);
 // Probe ids that apply to a device ("cpu" or a GPU index), in catalogue order.
 std::vector<std::string> probesForDevice(const std::string& device, const std::vector<std::string>& wanted = {});
 

@@ -12,7 +12,10 @@ namespace stackscope {
 //   {"type":"hello","backend":"cuda","torch_version":"2.11.0","pid":123}   (or with "error": why no module)
 //   {"type":"start","probe":"matmul_fp16"}
 //   {"type":"result","probe":"matmul_fp16","outcome":"ok","message":"","seconds":0.01,
-//    "max_error":1e-4,"tolerance":5e-3,"details":{...}}
+//    "max_error":0.12,"tolerance":0.4,"error_ratio":0.3,"details":{"error_model":[...],...}}
+//    max_error is the |out - ref| of the compared element with the largest error / bound ratio, tolerance that
+//    element's bound from the error model (core/probes/error_model.h), error_ratio their ratio (<= 1 is ok);
+//    each is a number or null (no comparison, or a non-finite result).
 //   {"type":"devices","backend":"cuda","devices":[{"id":"cpu","name":"CPU"},...]}   (--list-devices)
 //   {"type":"done"}
 // Before each probe the worker also writes kStderrMarker + id + "\n" to stderr, so the runner can

@@ -347,6 +347,8 @@ private:
                     r.maxError = it->get<double>();
                 if (auto it = msg->body.find("tolerance"); it != msg->body.end() && it->is_number())
                     r.tolerance = it->get<double>();
+                if (auto it = msg->body.find("error_ratio"); it != msg->body.end() && it->is_number())
+                    r.errorRatio = it->get<double>();
                 if (auto it = msg->body.find("details"); it != msg->body.end() && it->is_object())
                     r.details = *it;
                 // The stderr written before the result line has arrived or is in the pipe; read it first.

@@ -34,7 +34,8 @@ struct ProbeDevice {
 struct ProbeRecord {
     ProbeOutcome outcome;
     double seconds = 0.0;
-    std::optional<double> maxError;
+    std::optional<double> maxError;   // the worst compared element: |out - ref|
+    std::optional<double> errorRatio; // its error / bound (ok <= 1)
     std::optional<double> tolerance;
     nlohmann::json details = nlohmann::json::object();
 };

@@ -141,6 +141,7 @@ nlohmann::json toJson(const ProbeRecord& r)
     j["seconds"] = r.seconds;
     j["max_error"] = r.maxError ? nlohmann::json(*r.maxError) : nlohmann::json(nullptr);
     j["tolerance"] = r.tolerance ? nlohmann::json(*r.tolerance) : nlohmann::json(nullptr);
+    j["error_ratio"] = r.errorRatio ? nlohmann::json(*r.errorRatio) : nlohmann::json(nullptr);
     j["details"] = r.details;
     return j;
 }

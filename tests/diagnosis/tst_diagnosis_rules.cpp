@@ -2,6 +2,7 @@
 // file is refused with a message naming the rule id and the key.
 #include "core/diagnosis/diagnosis_rules.h"
 #include "core/inspect/file_facts.h"
+#include "core/util/public_url.h"
 
 #include <QtTest>
 
@@ -77,15 +78,9 @@ private Q_SLOTS:
             QVERIFY2(!r.fixes.empty(), id);
             for (const auto& f : r.fixes)
                 QVERIFY2(!f.text.empty(), id);
-            for (const auto& s : r.sources) {
-                const bool url = s.rfind("https://", 0) == 0;
-                const bool facts = s.rfind("shared/knowledge/rocm-pytorch-facts.md", 0) == 0;
-                QVERIFY2(url || facts, (r.id + ": source is neither a URL nor the facts file: " + s).c_str());
-            }
-            // Every rule traces to the facts file as well as to its primary sources.
-            QVERIFY2(std::any_of(r.sources.begin(), r.sources.end(),
-                                 [](const auto& s) { return s.find("rocm-pytorch-facts.md") != std::string::npos; }),
-                     id);
+            // A user must be able to open every source: a public http(s) URL, never a file of this project.
+            for (const auto& s : r.sources)
+                QVERIFY2(isPublicUrl(s), (r.id + ": source is not an http(s) URL: " + s).c_str());
             if (r.manualOnly)
                 QVERIFY2(!r.detectionNote.empty(), id);
             else
@@ -160,6 +155,10 @@ private Q_SLOTS:
         QTest::newRow("missing sources") << "/rules/0/sources" << ""
                                          << QStringList {"rule 'HIPBLASLT_ARCH_FALLBACK'", "key 'sources'", "missing"};
         QTest::newRow("empty sources") << "/rules/0/sources" << "[]" << QStringList {"key 'sources'", "at least one"};
+        QTest::newRow("source is a file of this project") << "/rules/0/sources/0" << "\"shared/knowledge/rocm-pytorch-facts.md section 1\""
+                                                         << QStringList {"key 'sources[0]'", "not a public http(s) URL"};
+        QTest::newRow("source without a host") << "/rules/0/sources/0" << "\"https://localhost/x\""
+                                               << QStringList {"key 'sources[0]'", "not a public http(s) URL"};
         QTest::newRow("no fixes") << "/rules/1/fixes" << "[]" << QStringList {"rule 'HIPBLASLT_RUNTIMEERROR'", "key 'fixes'"};
         QTest::newRow("fix without text") << "/rules/1/fixes/0/text" << "" << QStringList {"key 'fixes[0].text'", "missing"};
         QTest::newRow("missing confidence") << "/rules/2/confidence" << ""

@@ -17,7 +17,7 @@ private Q_SLOTS:
         std::set<std::string> ids;
         for (const auto& p : probeCatalogue()) {
             QVERIFY2(ids.insert(p.id).second, p.id.c_str());
-            QVERIFY2(findTolerance(p.dtype), (p.id + ": no tolerance for " + p.dtype).c_str());
+            QVERIFY2(findErrorModel(p.model), (p.id + ": no error model " + p.model).c_str());
             QVERIFY(!p.checks.empty());
         }
         // The seed user's checks are in the grid.

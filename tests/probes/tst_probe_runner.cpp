@@ -19,6 +19,18 @@ std::string worker()
     return qEnvironmentVariable("STACKSCOPE_CLI").toStdString();
 }
 
+bool cpuHasFlag(const QString& flag)
+{
+    QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
+    if (!cpuinfo.open(QIODevice::ReadOnly))
+        return false;
+    for (const auto& line : QString::fromLatin1(cpuinfo.readAll()).split(QLatin1Char('\n'))) {
+        if (line.startsWith(QLatin1String("flags")))
+            return line.split(QLatin1Char(' ')).contains(flag);
+    }
+    return false;
+}
+
 const ProbeRecord* find(const std::vector<ProbeRecord>& records, const std::string& probe)
 {
     for (const auto& r : records) {
@@ -53,7 +65,7 @@ private Q_SLOTS:
         QTest::newRow("crash") << "crash" << int(ProbeResult::Crash) << "SIGSEGV";
         QTest::newRow("abort") << "abort" << int(ProbeResult::Crash) << "SIGABRT";
         QTest::newRow("hang") << "hang" << int(ProbeResult::Hang) << "no result after";
-        QTest::newRow("wrong") << "wrong" << int(ProbeResult::Wrong) << "max error";
+        QTest::newRow("wrong") << "wrong" << int(ProbeResult::Wrong) << "error model allows";
         QTest::newRow("oom") << "oom" << int(ProbeResult::Error) << "memory";
     }
     void injectedFaults()
@@ -94,12 +106,36 @@ private Q_SLOTS:
         }
     }
 
+    // The CPU column must be all ok under every CPU kind libtorch dispatches to on this machine: ATen's kernel
+    // families (ATEN_CPU_CAPABILITY), oneDNN's instruction sets (ONEDNN_MAX_CPU_ISA; DNNL_MAX_CPU_ISA is its old
+    // name), and the path of a CPU without AVX-512, where PyTorch does not hand bfloat16 gemms to oneDNN
+    // (STACKSCOPE_PROBE_DISABLE_ONEDNN=1 takes that path on any CPU).
+    void cpuColumnIsAllOk_data()
+    {
+        QTest::addColumn<QString>("env");
+        QTest::addColumn<QString>("needs"); // a /proc/cpuinfo flag the row needs, or empty
+        QTest::newRow("as detected") << "" << "";
+        QTest::newRow("ATen default") << "ATEN_CPU_CAPABILITY=default" << "";
+        QTest::newRow("ATen avx2") << "ATEN_CPU_CAPABILITY=avx2" << "avx2";
+        QTest::newRow("ATen avx512") << "ATEN_CPU_CAPABILITY=avx512" << "avx512bw";
+        QTest::newRow("oneDNN avx512_core (no bf16 instructions)") << "ONEDNN_MAX_CPU_ISA=AVX512_CORE,DNNL_MAX_CPU_ISA=AVX512_CORE"
+                                                                  << "avx512bw";
+        QTest::newRow("a CPU without AVX-512") << "ATEN_CPU_CAPABILITY=avx2,ONEDNN_MAX_CPU_ISA=AVX2,DNNL_MAX_CPU_ISA=AVX2,"
+                                                  "STACKSCOPE_PROBE_DISABLE_ONEDNN=1"
+                                               << "avx2";
+    }
     void cpuColumnIsAllOk()
     {
+        QFETCH(QString, env);
+        QFETCH(QString, needs);
+        if (!needs.isEmpty() && !cpuHasFlag(needs))
+            QSKIP(qPrintable("this CPU has no " + needs));
         ProbeRunOptions o;
         o.workerProgram = worker();
         o.devices = {"cpu"};
-        o.timeout = 60s;
+        o.timeout = 120s;
+        if (!env.isEmpty())
+            o.variants = {variantFromEnvSpec(env.toStdString())};
         const auto records = ProbeRunner(o).run();
         QCOMPARE(records.size(), probesForDevice("cpu").size());
         for (const auto& r : records) {
@@ -111,12 +147,68 @@ private Q_SLOTS:
             QVERIFY2(r.outcome.outcome == ProbeResult::Ok,
                      (r.outcome.probeId + ": " + probeResultName(r.outcome.outcome) + " " + r.outcome.message).c_str());
             QCOMPARE(r.outcome.device, std::string("cpu"));
-            QCOMPARE(r.outcome.variant, std::string("baseline"));
             QVERIFY(r.seconds >= 0.0);
-            if (r.tolerance)
-                QVERIFY2(r.maxError && *r.maxError <= *r.tolerance, r.outcome.probeId.c_str());
+            if (r.errorRatio) {
+                QVERIFY2(*r.errorRatio <= 1.0 && r.maxError && r.tolerance && *r.maxError <= *r.tolerance,
+                         r.outcome.probeId.c_str());
+                // The margin, for tests/bench/RESULTS.md: the worst error as a fraction of its bound.
+                qInfo("margin %s %s: worst error %.3g of its bound (%.3g of %.3g)", qPrintable(env.isEmpty() ? "detected" : env),
+                      r.outcome.probeId.c_str(), *r.errorRatio, *r.maxError, *r.tolerance);
+            }
         }
-        QVERIFY(find(records, "matmul_fp32")->maxError.has_value());
+        QVERIFY(find(records, "matmul_fp32")->errorRatio.has_value());
+    }
+
+    // A corrupted result is caught: every element plainly off ("wrong"), or one element off by 1 % of its
+    // magnitude ("perturb"), wherever the error model's bound there is below 1 % (docs/probe-error-model.md).
+    void corruptedResultsAreCaught_data()
+    {
+        QTest::addColumn<QString>("inject");
+        QTest::addColumn<QString>("probe");
+        QTest::addColumn<QString>("env");
+        QTest::addColumn<bool>("caught");
+        for (const char* probe : {"elementwise", "reduction", "matmul_fp32", "matmul_bf16", "linear_fp32", "linear_bf16", "conv2d",
+                                  "batch_norm", "layer_norm", "softmax", "autocast_bf16_mlp", "alloc_zeros", "randn", "copy_h2d"}) {
+            QTest::newRow(qPrintable(QStringLiteral("wrong %1").arg(QLatin1String(probe)))) << "wrong" << probe << "" << true;
+        }
+        for (const char* probe : {"elementwise", "reduction", "matmul_fp32", "matmul_bf16", "linear_fp32", "linear_bf16", "conv2d",
+                                  "batch_norm", "layer_norm", "softmax"}) {
+            QTest::newRow(qPrintable(QStringLiteral("perturb %1").arg(QLatin1String(probe)))) << "perturb" << probe << "" << true;
+        }
+        // Where bfloat16 products are accumulated in bfloat16 (PyTorch < 2.1 without oneDNN), a 1 % error in one
+        // element is inside the rounding the path itself makes: the probe cannot see it and says how it accumulates.
+        QTest::newRow("perturb matmul_bf16, 16-bit accumulation") << "perturb" << "matmul_bf16"
+                                                                  << "STACKSCOPE_PROBE_DISABLE_ONEDNN=1" << false;
+    }
+    void corruptedResultsAreCaught()
+    {
+        QFETCH(QString, inject);
+        QFETCH(QString, probe);
+        QFETCH(QString, env);
+        QFETCH(bool, caught);
+        ProbeRunOptions o;
+        o.workerProgram = worker();
+        o.devices = {"cpu"};
+        o.probeIds = {probe.toStdString()};
+        o.inject = inject.toStdString();
+        o.injectProbe = probe.toStdString();
+        o.timeout = 120s;
+        if (!env.isEmpty())
+            o.variants = {variantFromEnvSpec(env.toStdString())};
+        const auto records = ProbeRunner(o).run();
+        QCOMPARE(records.size(), std::size_t(1));
+        const auto& r = records.front();
+        if (r.outcome.outcome == ProbeResult::Unsupported)
+            QSKIP(qPrintable(QString::fromStdString(r.outcome.message)));
+        const bool accumulates16 = r.details.contains("accumulation_note");
+        if (!caught && !accumulates16)
+            QSKIP("this libtorch accumulates bfloat16 gemms in float32 on this CPU path: nothing to show");
+        QCOMPARE(r.outcome.outcome, caught ? ProbeResult::Wrong : ProbeResult::Ok);
+        if (caught)
+            QVERIFY2(r.outcome.message.find("error model allows") != std::string::npos || inject == "wrong",
+                     r.outcome.message.c_str());
+        else
+            QVERIFY2(r.outcome.message.find("accumulates in 16 bits") != std::string::npos, r.outcome.message.c_str());
     }
 
     void variantEnvironmentReachesTheChild()

@@ -265,7 +265,10 @@ void ProbesPage::showCell(const QModelIndex& index)
                        .arg(r->seconds, 0, 'f', 3)
                        .arg(QString::fromStdString(r->outcome.message));
     if (r->maxError && r->tolerance)
-        text += tr("\nmax error %1, tolerance %2").arg(*r->maxError).arg(*r->tolerance);
+        text += tr("\nworst element off by %1, error model allows %2 (%3 of the bound)")
+                    .arg(*r->maxError, 0, 'g', 3)
+                    .arg(*r->tolerance, 0, 'g', 3)
+                    .arg(r->errorRatio ? QString::number(*r->errorRatio, 'g', 2) : QStringLiteral("?"));
     if (!r->outcome.capturedStderr.empty())
         text += tr("\n\nstderr:\n") + QString::fromStdString(r->outcome.capturedStderr);
     m_cellText->setPlainText(text);

@@ -85,6 +85,7 @@ std::vector<ProbeRecord> probeRecordsFromDocument(const nlohmann::json& document
             r.seconds = number("seconds").value_or(0.0);
             r.maxError = number("max_error");
             r.tolerance = number("tolerance");
+            r.errorRatio = number("error_ratio");
             if (auto d = j.find("details"); d != j.end() && d->is_object())
                 r.details = *d;
             out.push_back(std::move(r));
