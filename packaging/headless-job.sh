@@ -17,6 +17,8 @@ step() { # step NAME OUTPUT command...: runs one step and records how it ended; 
     rm -f "$output.err"
     return 0
   fi
+  # A failed step's empty output is no output: the listing then says it is missing, and the report skips it.
+  [ -s "$output" ] || rm -f "$output"
   if [ "$rc" -eq 1 ]; then
     echo "run.sh:   $name: a check failed (exit 1); details in $output and $output.err"
   else

@@ -124,7 +124,7 @@ void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--device", opts->device, "cpu or a GPU index");
     cmd->add_option("--probe", opts->probes, "Probe ids to run in order (default: all for the device)");
     cmd->add_option("--inject", opts->inject, "Tests only: crash|abort|hang|wrong|perturb|oom")
-        ->check(CLI::IsMember({"crash", "abort", "hang", "wrong", "oom"}));
+        ->check(CLI::IsMember({"crash", "abort", "hang", "wrong", "perturb", "oom"}));
     cmd->add_option("--inject-probe", opts->injectProbe, "Tests only: the probe that gets the fault (default: the first)");
     cmd->add_flag("--list-devices", opts->listDevices, "Print the devices libtorch sees and exit");
     cmd->callback([opts, &ctx] {

@@ -126,7 +126,8 @@ void addReportCommand(CLI::App& app, CommandContext& ctx)
         std::error_code ec;
         const bool haveRunDir = fs::is_directory(runDir, ec);
         auto fromRunDir = [&](const char* name) -> std::optional<fs::path> {
-            if (!haveRunDir || !fs::is_regular_file(runDir / name, ec))
+            // An empty file is a step of the headless job that wrote nothing (it failed): not an input.
+            if (!haveRunDir || !fs::is_regular_file(runDir / name, ec) || fs::file_size(runDir / name, ec) == 0)
                 return std::nullopt;
             return runDir / name;
         };
