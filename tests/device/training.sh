@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Training on a CUDA machine: builds the CLI and the libtorch module, runs the seed's command line on GPU 0,
 # JSON progress, bf16, resume, data parallel when there are two GPUs, and `bench train` against the Python
-# eager baseline (tests/bench/train_eager.py) in the same run; writes what it measured to $OUT/training.txt.
+# eager baseline (tests/bench/train_python.py) in the same run; writes what it measured to $OUT/training.txt.
 # SRC (default .) is the source tree, B the build folder, SOURCE_REV the commit SRC holds.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
@@ -53,10 +53,10 @@ print('uninterrupted', [round(e['val_loss'],7) for e in a]); print('resumed     
     "$CLI" train --input "$W/bars3.csv" --output "$W/sp" --epochs 3 --device gpu:0 --batch-size 256 --no-cuda-graphs; echo "rc=$?"
   fi
   echo "== bench train: StackScope (CUDA graph) vs Python eager, batch 256, $EPOCHS epochs"
-  "$CLI" bench train --days 60 --epochs "$EPOCHS" --python "$SRC/tests/bench/train_eager.py" --work "$W/bench" --json; echo "rc=$?"
+  "$CLI" bench train --days 60 --epochs "$EPOCHS" --python "$SRC/tests/bench/train_python.py" --work "$W/bench" --json; echo "rc=$?"
   echo "== bench train without CUDA graphs (same data)"
   "$CLI" bench train --days 60 --epochs "$EPOCHS" --no-cuda-graphs --work "$W/bench2"; echo "rc=$?"
   echo "== bench train on the CPU (this machine's cores), 2 epochs"
-  "$CLI" bench train --days 60 --epochs 2 --device cpu --python "$SRC/tests/bench/train_eager.py" --work "$W/bench3"; echo "rc=$?"
+  "$CLI" bench train --days 60 --epochs 2 --device cpu --python "$SRC/tests/bench/train_python.py" --work "$W/bench3"; echo "rc=$?"
 } > "$LOG" 2>&1
 cat "$LOG"
