@@ -131,7 +131,7 @@ void matchSignatures(const DiagnosisRule& rule, const SearchText& st, Collected&
 
 // Facts of a snapshot that triggers and applicability ask about.
 struct SnapshotFacts {
-    explicit SnapshotFacts(const Snapshot& s) : snapshot(s)
+    SnapshotFacts(const Snapshot& s, const HostExtras* h) : snapshot(s), host(h ? *h : HostExtras {})
     {
         for (const auto& g : s.gpus) {
             if (g.vendor == "amd")
@@ -167,6 +167,7 @@ struct SnapshotFacts {
     }
 
     const Snapshot& snapshot;
+    HostExtras host;
     int amdGpus = 0;
     std::vector<std::string> archs;
     std::vector<std::pair<std::string, std::vector<int>>> rocmVersions;
@@ -187,7 +188,7 @@ bool versionsDiffer(const std::vector<int>& a, const std::vector<int>& b)
 // The host, dkms and version-pair conditions of a trigger; appends the facts that held.
 bool evaluateHostFacts(const SnapshotTrigger& t, const SnapshotFacts& f, std::vector<std::string>& facts)
 {
-    const auto& host = f.snapshot.host;
+    const auto& host = f.host;
     if (t.wsl) {
         if (host.wsl.value_or(false) != *t.wsl)
             return false;
@@ -204,23 +205,35 @@ bool evaluateHostFacts(const SnapshotTrigger& t, const SnapshotFacts& f, std::ve
         facts.push_back(fmt::format("kernel command line lacks {}: {}", t.kernelCmdlineLacks, *host.kernelCmdline));
     }
     if (t.dkmsAmdgpu) {
-        const bool has = std::any_of(f.snapshot.rocm.dkms.begin(), f.snapshot.rocm.dkms.end(),
+        const bool has = std::any_of(f.host.dkms.begin(), f.host.dkms.end(),
                                      [](const DkmsModule& d) { return d.name == "amdgpu"; });
         if (has != *t.dkmsAmdgpu)
             return false;
         facts.push_back(has ? "amdgpu DKMS module present" : "no amdgpu DKMS module");
     }
+    if (t.amdgpuLoaded) {
+        const bool loaded = f.snapshot.rocm.amdgpuDriverVersion.has_value();
+        if (loaded != *t.amdgpuLoaded)
+            return false;
+        facts.push_back(loaded ? "amdgpu module loaded" : "amdgpu module not loaded");
+    }
     if (t.torchRocmDiffers) {
         const auto& torch = f.snapshot.torch;
         const auto built = torch.backend == std::optional<std::string>("rocm") && torch.builtWith ? parseVersion(*torch.builtWith)
                                                                                                   : std::nullopt;
-        if (!built || f.rocmVersions.empty())
+        // Installed ROCm releases only: a HIP runtime version is numbered apart from ROCm's in older releases.
+        std::vector<std::pair<std::string, std::vector<int>>> installed;
+        for (const auto& i : f.snapshot.rocm.installs)
+            if (i.version)
+                if (auto v = parseVersion(*i.version))
+                    installed.push_back({*i.version, *v});
+        if (!built || installed.empty())
             return false;
-        const auto it = std::find_if(f.rocmVersions.begin(), f.rocmVersions.end(),
+        const auto it = std::find_if(installed.begin(), installed.end(),
                                      [&](const auto& v) { return versionsDiffer(*built, v.second); });
-        if ((it != f.rocmVersions.end()) != *t.torchRocmDiffers)
+        if ((it != installed.end()) != *t.torchRocmDiffers)
             return false;
-        facts.push_back(it != f.rocmVersions.end()
+        facts.push_back(it != installed.end()
                             ? fmt::format("torch built for ROCm {}, ROCm {} installed", *torch.builtWith, it->first)
                             : fmt::format("torch built for ROCm {} like the installed ROCm", *torch.builtWith));
     }
@@ -501,7 +514,7 @@ std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const Diagno
     }
     std::optional<SnapshotFacts> facts;
     if (input.snapshot)
-        facts.emplace(*input.snapshot);
+        facts.emplace(*input.snapshot, input.host);
 
     std::vector<std::pair<std::size_t, DiagnosisFinding>> found;
     const auto& all = rules.rules();

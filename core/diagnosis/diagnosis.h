@@ -3,6 +3,7 @@
 
 #include "core/diagnosis/diagnosis_rules.h"
 #include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/host_extras.h"
 #include "core/snapshot/snapshot.h"
 
 #include <cstddef>
@@ -20,6 +21,7 @@ struct LogText {
 
 struct DiagnosisInput {
     const Snapshot* snapshot = nullptr; // facts for triggers and applicability; may be null
+    const HostExtras* host = nullptr;   // kernel command line, Secure Boot, WSL, dkms; may be null
     std::vector<LogText> logs;
     std::vector<ProbeOutcome> probes;
 };

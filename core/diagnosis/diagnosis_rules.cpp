@@ -257,13 +257,14 @@ SnapshotTrigger readSnapshotTrigger(ObjectReader r)
     t.secureBoot = r.boolean("secure_boot");
     t.kernelCmdlineLacks = r.str("kernel_cmdline_lacks", false);
     t.dkmsAmdgpu = r.boolean("dkms_amdgpu");
+    t.amdgpuLoaded = r.boolean("amdgpu_loaded");
     t.torchRocmDiffers = r.boolean("torch_rocm_differs_from_installed");
     t.confidence = r.confidence("confidence", false);
     t.note = r.str("note", true);
     r.rejectUnknownKeys();
     const bool any = t.amdGpusMin || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
         || !t.envContains.empty() || t.rocmVersion || t.torchVersion || t.torchBackend || t.torchBlasBackend
-        || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.torchRocmDiffers;
+        || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers;
     if (!any)
         r.fail("", "a snapshot trigger needs at least one condition");
     return t;

@@ -52,6 +52,7 @@ struct SnapshotTrigger {
     std::optional<bool> secureBoot;              // host.secureBoot is this
     std::string kernelCmdlineLacks;              // the kernel command line is known and lacks this word
     std::optional<bool> dkmsAmdgpu;              // an amdgpu DKMS build is present (true) / known absent (false)
+    std::optional<bool> amdgpuLoaded;            // the amdgpu module is loaded (rocm.amdgpuDriverVersion known)
     std::optional<bool> torchRocmDiffers;        // torch's ROCm and an installed ROCm differ (versions compared
                                                  // on the components both state; a missing patch counts as 0)
     std::optional<Confidence> confidence;

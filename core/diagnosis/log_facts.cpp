@@ -319,7 +319,7 @@ void Extractor::rocmOnLine(int n, std::string_view s)
     }
     if (startsWith(s, "amdgpu/") && (s.find(": installed") != std::string_view::npos || s.find(": added") != std::string_view::npos)) {
         const auto v = leadingVersion(s.substr(7));
-        rocm.dkms.push_back({"amdgpu", v, trim(s.substr(s.find(", ") == std::string_view::npos ? s.size() : s.find(", ") + 2,
+        facts.host.dkms.push_back({"amdgpu", v, trim(s.substr(s.find(", ") == std::string_view::npos ? s.size() : s.find(", ") + 2,
                                                        s.find(", ", s.find(", ") + 2) - s.find(", ") - 2)),
                              trim(s.substr(s.rfind(": ") + 2))});
         fact(n, fmt::format("dkms: amdgpu {} ({})", v, trim(s.substr(s.rfind(": ") + 2))));
@@ -374,7 +374,8 @@ void Extractor::envOnLine(int n, std::string_view raw)
 
 void Extractor::hostOnLine(int n, std::string_view s)
 {
-    auto& host = facts.snapshot.host;
+    auto& host = facts.host;
+    auto& basic = facts.snapshot.host;
     if (startsWith(s, "BOOT_IMAGE=") || (startsWith(s, "root=") && s.find(" ro") != std::string_view::npos)) {
         host.kernelCmdline = trim(s);
         fact(n, fmt::format("kernel command line: {}", trim(s)));
@@ -392,17 +393,17 @@ void Extractor::hostOnLine(int n, std::string_view s)
         host.secureBoot = false;
         fact(n, "Secure Boot disabled (mokutil)");
     }
-    if (startsWith(s, "Linux ") && s.find(" SMP ") != std::string_view::npos && !host.kernel) {
+    if (startsWith(s, "Linux ") && s.find(" SMP ") != std::string_view::npos && !basic.kernel) {
         const auto parts = s.substr(6);
         const auto sp = parts.find(' ');
         if (sp != std::string_view::npos) {
-            host.kernel = tokenAt(parts, sp + 1);
-            fact(n, fmt::format("kernel {} (uname)", *host.kernel));
+            basic.kernel = tokenAt(parts, sp + 1);
+            fact(n, fmt::format("kernel {} (uname)", *basic.kernel));
         }
     }
-    if (startsWith(s, "OS: ") && !host.os) {
-        host.os = trim(s.substr(4));
-        fact(n, fmt::format("OS {} (collect_env)", *host.os));
+    if (startsWith(s, "OS: ") && !basic.os) {
+        basic.os = trim(s.substr(4));
+        fact(n, fmt::format("OS {} (collect_env)", *basic.os));
     }
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/diagnosis/text_normalizer.h"
+#include "core/snapshot/host_extras.h"
 #include "core/snapshot/snapshot.h"
 
 #include <string>
@@ -14,6 +15,7 @@ namespace stackscope {
 
 struct LogFacts {
     Snapshot snapshot;              // only what the text states; everything else stays unknown
+    HostExtras host;                // kernel command line, WSL, Secure Boot, dkms lines stated
     std::vector<std::string> lines; // each fact in words with the log line it came from
     bool any() const { return !lines.empty(); }
 };

@@ -108,11 +108,13 @@ std::vector<std::string> rankedClaims(const std::vector<DiagnosisFinding>& findi
 
 ReportScore scoreReport(const CorpusReport& report, const std::vector<DiagnosisFinding>& findings)
 {
-    ReportScore s {report.name, report.family, report.expectedRule, rankedClaims(findings), false, false, 0};
-    for (const auto& f : findings)
+    ReportScore s {report.name, report.family, report.expectedRule, {}, false, false, 0};
+    for (const auto& f : findings) {
+        s.ranked.push_back(f.ruleId);
         s.errorFindings += f.severity == Severity::Error ? 1 : 0;
+    }
     if (!report.expectedRule) {
-        s.top1 = s.top3 = s.ranked.empty();
+        s.top1 = s.top3 = rankedClaims(findings).empty();
         return s;
     }
     const auto it = std::find(s.ranked.begin(), s.ranked.end(), *report.expectedRule);

@@ -34,7 +34,7 @@ struct ReportScore {
     std::string name;
     std::string family;
     std::optional<std::string> expectedRule;
-    std::vector<std::string> ranked; // rule ids of the claims, best first
+    std::vector<std::string> ranked; // rule ids of all findings, best first
     bool top1 = false;
     bool top3 = false;
     int errorFindings = 0; // findings of severity error
@@ -60,8 +60,9 @@ struct CorpusScore {
 // findings explain and never count as naming the cause.
 std::vector<std::string> rankedClaims(const std::vector<DiagnosisFinding>& findings);
 
-// Scores one report: with an expected rule, top-1 is "first claim is it", top-3 "among the first
-// three"; with none expected, both mean "no claim at all" (an honest "no known cause").
+// Scores one report: with an expected rule, top-1 is "the first finding is it", top-3 "among the first
+// three" (findings are ranked errors, warnings, then informational); with none expected, both mean "no
+// claim at all" (an honest "no known cause"; informational findings may remain).
 ReportScore scoreReport(const CorpusReport& report, const std::vector<DiagnosisFinding>& findings);
 
 using ReportDiagnoser = std::function<std::vector<DiagnosisFinding>(const CorpusReport&)>;

@@ -42,17 +42,8 @@ struct RocmInstall {
     std::string versionSource; // ".info/version", "dpkg", "hip runtime"
 };
 
-// One line of `dkms status`: amdgpu/6.14.14-2193512.24.04, 6.14.0-29-generic, x86_64: installed
-struct DkmsModule {
-    std::string name;    // "amdgpu"
-    std::string version; // "6.14.14"
-    std::string kernel;  // the kernel it is built for
-    std::string status;  // "installed", "added", "built"
-};
-
 struct RocmInfo {
     std::vector<RocmInstall> installs;
-    std::vector<DkmsModule> dkms; // amdgpu DKMS builds (`dkms status`), empty when none or unknown
     std::optional<std::string> loadedPath; // path of the libamdhip64 the process loaded
     std::optional<std::string> hipRuntimeVersion;
     std::optional<std::string> hipDriverVersion;
@@ -110,9 +101,6 @@ struct HostInfo {
     std::optional<std::string> os;
     std::optional<std::string> kernel;
     std::optional<std::string> hostname;
-    std::optional<std::string> kernelCmdline; // /proc/cmdline
-    std::optional<bool> secureBoot;           // EFI SecureBoot variable (null: not UEFI or unreadable)
-    std::optional<bool> wsl;                  // Windows Subsystem for Linux (/dev/dxg, microsoft kernel)
 };
 
 struct Snapshot {

@@ -149,9 +149,6 @@ json toJson(const Snapshot& s)
     json installs = json::array();
     for (const auto& i : s.rocm.installs)
         installs.push_back({{"path", i.path}, {"version", opt(i.version)}, {"version_source", i.versionSource}});
-    json dkms = json::array();
-    for (const auto& d : s.rocm.dkms)
-        dkms.push_back({{"name", d.name}, {"version", d.version}, {"kernel", d.kernel}, {"status", d.status}});
     json renders = json::array();
     for (const auto& n : s.access.renderNodes)
         renders.push_back(toJson(n));
@@ -175,14 +172,12 @@ json toJson(const Snapshot& s)
         {"schema", kSnapshotSchema},
         {"captured_at", s.capturedAt},
         {"root", opt(s.root)},
-        {"host", {{"os", opt(s.host.os)}, {"kernel", opt(s.host.kernel)}, {"hostname", opt(s.host.hostname)},
-                  {"kernel_cmdline", opt(s.host.kernelCmdline)}, {"secure_boot", opt(s.host.secureBoot)},
-                  {"wsl", opt(s.host.wsl)}}},
+        {"host", {{"os", opt(s.host.os)}, {"kernel", opt(s.host.kernel)}, {"hostname", opt(s.host.hostname)}}},
         {"gpus", gpus},
         {"rocm", {{"installs", installs}, {"loaded_path", opt(s.rocm.loadedPath)},
                   {"hip_runtime_version", opt(s.rocm.hipRuntimeVersion)},
                   {"hip_driver_version", opt(s.rocm.hipDriverVersion)},
-                  {"amdgpu_driver_version", opt(s.rocm.amdgpuDriverVersion)}, {"dkms", dkms}}},
+                  {"amdgpu_driver_version", opt(s.rocm.amdgpuDriverVersion)}}},
         {"cuda", {{"driver_version", opt(s.cuda.driverVersion)}, {"cuda_driver_version", opt(s.cuda.cudaDriverVersion)},
                   {"runtime_version", opt(s.cuda.runtimeVersion)}, {"runtime_path", opt(s.cuda.runtimePath)}}},
         {"torch", torch},
@@ -214,9 +209,6 @@ Snapshot snapshotFromJson(const json& j)
     s.host.os = readOpt<std::string>(host, "os", "host");
     s.host.kernel = readOpt<std::string>(host, "kernel", "host");
     s.host.hostname = readOpt<std::string>(host, "hostname", "host");
-    s.host.kernelCmdline = readOpt<std::string>(host, "kernel_cmdline", "host");
-    s.host.secureBoot = readOpt<bool>(host, "secure_boot", "host");
-    s.host.wsl = readOpt<bool>(host, "wsl", "host");
 
     const auto& gpus = arrayAt(j, "gpus", "");
     for (size_t i = 0; i < gpus.size(); ++i) {
@@ -251,16 +243,6 @@ Snapshot snapshotFromJson(const json& j)
     s.rocm.hipRuntimeVersion = readOpt<std::string>(rocm, "hip_runtime_version", "rocm");
     s.rocm.hipDriverVersion = readOpt<std::string>(rocm, "hip_driver_version", "rocm");
     s.rocm.amdgpuDriverVersion = readOpt<std::string>(rocm, "amdgpu_driver_version", "rocm");
-    if (rocm.contains("dkms")) {
-        const auto& dkms = arrayAt(rocm, "dkms", "rocm.");
-        for (size_t i = 0; i < dkms.size(); ++i) {
-            const auto path = fmt::format("rocm.dkms[{}]", i);
-            if (!dkms[i].is_object())
-                throw SnapshotError(fmt::format("'{}' must be an object", path));
-            s.rocm.dkms.push_back({readOr<std::string>(dkms[i], "name", path, ""), readOr<std::string>(dkms[i], "version", path, ""),
-                                   readOr<std::string>(dkms[i], "kernel", path, ""), readOr<std::string>(dkms[i], "status", path, "")});
-        }
-    }
 
     const auto& cuda = objectAt(j, "cuda", "");
     s.cuda.driverVersion = readOpt<std::string>(cuda, "driver_version", "cuda");
