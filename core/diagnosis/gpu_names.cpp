@@ -93,8 +93,12 @@ std::optional<GpuNameEntry> findGpuName(std::string_view text)
     const std::string hay = squash(text);
     std::optional<GpuNameEntry> best;
     std::size_t bestLen = 0;
+    const bool saysRadeon = hay.find("radeon") != std::string::npos;
     for (const auto& e : gpuNameTable()) {
-        const std::string needle = squash(e.name);
+        std::string needle = squash(e.name);
+        // "Radeon 5700XT": people drop the RX; accepted only next to "Radeon" and for names of 6+ characters.
+        if (saysRadeon && needle.rfind("rx", 0) == 0 && needle.size() >= 8 && hay.find(needle) == std::string::npos)
+            needle = needle.substr(2);
         if (needle.size() <= bestLen)
             continue;
         // Short names (L4, A10, B200) must stand alone: the character after the match is not a digit/letter.

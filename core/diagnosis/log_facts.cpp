@@ -230,7 +230,10 @@ void Extractor::torchOnLine(int n, std::string_view s)
     }
     for (std::string_view key : {"PyTorch version: ", "Torch version: ", "PyTorch版本: "}) {
         if (const auto k = s.find(key); k != std::string_view::npos) {
-            auto v = tokenAt(s, k + key.size());
+            auto start = k + key.size();
+            while (start < s.size() && s[start] == '`')
+                ++start;
+            auto v = tokenAt(s, start);
             v.erase(std::remove(v.begin(), v.end(), '`'), v.end());
             if (!v.empty() && v != "N/A" && std::isdigit(static_cast<unsigned char>(v[0])))
                 return setTorch(n, v, "version line");
@@ -401,7 +404,7 @@ void Extractor::hostOnLine(int n, std::string_view s)
             fact(n, fmt::format("kernel {} (uname)", *basic.kernel));
         }
     }
-    if (startsWith(s, "OS: ") && !basic.os) {
+    if (startsWith(s, "OS: ") && !basic.os && s.size() > 5 && std::isalpha(static_cast<unsigned char>(s[4]))) {
         basic.os = trim(s.substr(4));
         fact(n, fmt::format("OS {} (collect_env)", *basic.os));
     }

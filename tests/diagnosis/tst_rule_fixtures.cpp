@@ -61,9 +61,10 @@ private Q_SLOTS:
         const std::string text = readAll(path);
         QVERIFY2(!text.empty(), qPrintable("cannot read " + path));
         // Diagnosed as a pasted log is: with the facts the text states as its snapshot (issue 22).
-        const Snapshot facts = extractLogFacts(NormalizedText(text)).snapshot;
+        const LogFacts facts = extractLogFacts(NormalizedText(text));
         DiagnosisInput in;
-        in.snapshot = &facts;
+        in.snapshot = &facts.snapshot;
+        in.host = &facts.host;
         in.logs.push_back({path.toStdString(), text});
         const auto findings = diagnose(in);
         const auto* f = findingFor(findings, rule);
