@@ -1,8 +1,12 @@
-// `stackscope-cli diagnose`: the diagnosis rules over a snapshot (this machine's or a file) and logs.
+// `stackscope-cli diagnose`: the diagnosis rules over a snapshot (this machine's, a file, or the facts the
+// logs state) and logs read as bounded streams.
 #include "app/cli/command.h"
 
 #include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/diagnosis_json.h"
+#include "core/diagnosis/log_facts.h"
+#include "core/diagnosis/log_reader.h"
+#include "core/inspect/host_extras_reader.h"
 #include "core/inspect/inspector.h"
 #include "core/snapshot/snapshot_json.h"
 
@@ -10,35 +14,68 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace stackscope::cli {
 
 namespace {
 
-std::string readLog(const std::string& path)
+// Control bytes from input (ESC sequences, CR, BEL ...) shown as \xNN so they cannot drive the terminal.
+std::string safe(std::string_view s)
 {
-    if (path == "-") {
-        std::ostringstream ss;
-        ss << std::cin.rdbuf();
-        return ss.str();
+    std::string out;
+    out.reserve(s.size());
+    for (unsigned char c : s) {
+        if (c < 0x20 || c == 0x7f)
+            out += fmt::format("\\x{:02x}", c);
+        else
+            out.push_back(static_cast<char>(c));
     }
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        throw UsageError(fmt::format("--log {}: no such file; give the path of a saved log (or - to read stdin)", path));
-    if (std::filesystem::is_directory(path, ec))
-        throw UsageError(fmt::format("--log {}: is a folder; give a log file", path));
+    return out;
+}
+
+struct ReadLog {
+    std::string origin;
+    LogReadResult read;
+};
+
+ReadLog readLog(const std::string& path)
+{
+    if (path == "-")
+        return {"stdin", readLogStream(std::cin, LogReadLimits {}, interestingLine)};
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw UsageError(fmt::format("--log {}: no such file; give the path of a saved log (or - to read stdin)", safe(path)));
+    if (S_ISDIR(st.st_mode))
+        throw UsageError(fmt::format("--log {}: is a folder; give a log file", safe(path)));
+    if (!S_ISREG(st.st_mode))
+        throw UsageError(fmt::format("--log {}: is not a regular file (a pipe, device or socket would block or never "
+                                     "end); save the log to a file, or pipe it in with --log -", safe(path)));
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw UsageError(fmt::format("--log {}: cannot be read (permissions?); copy it somewhere readable", path));
-    std::ostringstream ss;
-    ss << in.rdbuf();
+        throw UsageError(fmt::format("--log {}: cannot be read (permissions?); copy it somewhere readable", safe(path)));
+    auto r = readLogStream(in, LogReadLimits {}, interestingLine);
     if (in.bad())
-        throw UsageError(fmt::format("--log {}: read error; copy the log to a local file and try again", path));
-    return ss.str();
+        throw UsageError(fmt::format("--log {}: read error; copy the log to a local file and try again", safe(path)));
+    return {path, std::move(r)};
+}
+
+// Evidence lines refer to the kept text; give them the original line numbers.
+void remapLines(std::vector<DiagnosisFinding>& findings, const std::vector<ReadLog>& logs)
+{
+    for (auto& f : findings) {
+        for (auto& e : f.evidence) {
+            for (const auto& l : logs) {
+                if (e.source == "log" && e.origin == l.origin && e.line && *e.line >= 1
+                    && static_cast<std::size_t>(*e.line) <= l.read.lineNumbers.size())
+                    e.line = static_cast<int>(l.read.lineNumbers[static_cast<std::size_t>(*e.line) - 1]);
+            }
+        }
+    }
 }
 
 const char* triState(const std::optional<bool>& b, const char* yes, const char* no, const char* unknown)
@@ -46,79 +83,134 @@ const char* triState(const std::optional<bool>& b, const char* yes, const char* 
     return b ? (*b ? yes : no) : unknown;
 }
 
-void printText(const std::vector<DiagnosisFinding>& findings, const std::string& snapshotOrigin, std::size_t logs)
+void printFinding(const DiagnosisFinding& f)
 {
-    std::cout << fmt::format("StackScope diagnosis: snapshot {}, {} log{}\n\n", snapshotOrigin, logs, logs == 1 ? "" : "s");
-    if (findings.empty()) {
-        std::cout << "No rule matched.\n";
-        return;
+    std::cout << fmt::format("[{}] {}: {}\n  rank: {}\n  confidence {}{}\n  cause: {}\n", severityName(f.severity), f.ruleId,
+                             f.title, f.rankNote, confidenceName(f.confidence),
+                             f.confidenceNote.empty() ? "" : " (" + f.confidenceNote + ")", f.cause);
+    std::cout << fmt::format("  applies to this snapshot: {}\n", triState(f.applies, "yes", "no", "unknown"));
+    for (const auto& a : f.applicability)
+        std::cout << "    " << safe(a) << "\n";
+    std::cout << fmt::format("  evidence ({} match{}):\n", f.evidenceCount, f.evidenceCount == 1 ? "" : "es");
+    for (const auto& e : f.evidence)
+        std::cout << fmt::format("    {}{}: {}\n", safe(e.origin), e.line ? fmt::format(":{}", *e.line) : "", safe(e.text));
+    std::cout << "  fixes, in order:\n";
+    int n = 1;
+    for (const auto& fix : f.fixes) {
+        std::cout << fmt::format("    {}. {}{}{}\n", n++, fix.text,
+                                 fix.applies == std::optional<bool>(false) ? " (not for this GPU)" : "",
+                                 fix.env.empty() || fix.diagnostic
+                                     ? ""
+                                     : fmt::format(" [{}]", triState(fix.verified, "verified here", "did not work here", "not verified")));
     }
-    for (const auto& f : findings) {
-        std::cout << fmt::format("[{}] {}: {}\n  confidence {}{}\n  cause: {}\n", severityName(f.severity), f.ruleId,
-                                 f.title, confidenceName(f.confidence),
-                                 f.confidenceNote.empty() ? "" : " (" + f.confidenceNote + ")", f.cause);
-        std::cout << fmt::format("  applies to this snapshot: {}\n", triState(f.applies, "yes", "no", "unknown"));
-        for (const auto& a : f.applicability)
-            std::cout << "    " << a << "\n";
-        std::cout << fmt::format("  evidence ({} match{}):\n", f.evidenceCount, f.evidenceCount == 1 ? "" : "es");
-        for (const auto& e : f.evidence) {
-            std::cout << fmt::format("    {}{}: {}\n", e.origin, e.line ? fmt::format(":{}", *e.line) : "", e.text);
-        }
-        std::cout << "  fixes, in order:\n";
-        int n = 1;
-        for (const auto& fix : f.fixes) {
-            std::cout << fmt::format("    {}. {}{}{}\n", n++, fix.text,
-                                     fix.applies == std::optional<bool>(false) ? " (not for this GPU)" : "",
-                                     fix.env.empty() || fix.diagnostic
-                                         ? ""
-                                         : fmt::format(" [{}]", triState(fix.verified, "verified here", "did not work here",
-                                                                        "not verified")));
-        }
-        std::cout << fmt::format("  sources: {}\n\n", fmt::join(f.sources, "; "));
+    std::cout << fmt::format("  sources: {}\n\n", fmt::join(f.sources, "; "));
+}
+
+void printText(const std::vector<DiagnosisFinding>& findings, const std::string& snapshotOrigin,
+               const std::vector<ReadLog>& logs, const std::vector<std::string>& facts)
+{
+    std::cout << fmt::format("StackScope diagnosis: snapshot {}, {} log{}\n", safe(snapshotOrigin), logs.size(),
+                             logs.size() == 1 ? "" : "s");
+    for (const auto& l : logs) {
+        if (const auto s = l.read.summary(); !s.empty())
+            std::cout << fmt::format("  {}: {}\n", safe(l.origin), s);
     }
+    if (!facts.empty()) {
+        std::cout << "Facts the logs state:\n";
+        for (const auto& f : facts)
+            std::cout << "  " << safe(f) << "\n";
+    }
+    std::cout << "\n";
+    const bool claims = std::any_of(findings.begin(), findings.end(), [](const auto& f) { return f.severity != Severity::Info; });
+    if (!claims)
+        std::cout << (logs.empty() ? "No rule matched.\n\n"
+                                   : "No known cause: no rule names a cause for this text (the facts above are what it "
+                                     "states). Search the exact error message in the tracker of the program that printed it.\n\n");
+    for (const auto& f : findings)
+        printFinding(f);
+}
+
+struct Options {
+    std::string snapshot;
+    std::vector<std::string> logs;
+    bool json = false;
+    bool logOnly = false;
+};
+
+Snapshot loadOrInspect(const Options& o, const std::vector<ReadLog>& logs, std::vector<std::string>& facts, std::string& origin,
+                       HostExtras& host)
+{
+    if (!o.snapshot.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(o.snapshot, ec))
+            throw UsageError(fmt::format("--snapshot {}: no such file; create one with `stackscope-cli inspect --out FILE`",
+                                         safe(o.snapshot)));
+        try {
+            origin = o.snapshot;
+            return loadSnapshotFile(o.snapshot);
+        } catch (const SnapshotError& e) {
+            throw UsageError(fmt::format("--snapshot: {}", safe(e.what())));
+        }
+    }
+    std::string all;
+    for (const auto& l : logs)
+        all += l.read.text;
+    auto stated = extractLogFacts(NormalizedText(all));
+    facts = std::move(stated.lines);
+    if (o.logOnly) {
+        origin = "from the facts the logs state";
+        host = std::move(stated.host);
+        return std::move(stated.snapshot);
+    }
+    origin = "of this machine";
+    host = readHostExtras(SystemRoot("/"));
+    return inspectMachine(InspectOptions {});
 }
 
 void addDiagnoseCommand(CLI::App& app, CommandContext& ctx)
 {
     auto* cmd = app.add_subcommand("diagnose", "Name causes and fixes from a snapshot and logs (rules: resources/rules/diagnosis.json)");
-    struct Options {
-        std::string snapshot;
-        std::vector<std::string> logs;
-        bool json = false;
-    };
     auto opts = std::make_shared<Options>();
     cmd->add_option("--snapshot", opts->snapshot,
                     "Snapshot JSON (stackscope-cli inspect --json, or --out) to diagnose; default: inspect this machine");
     cmd->add_option("--log", opts->logs, "A log to scan (repeatable; - reads stdin): Python tracebacks, probe stderr, dmesg ...");
-    cmd->add_flag("--json", opts->json, "Print {\"findings\": [...]} as JSON");
+    cmd->add_flag("--log-only", opts->logOnly,
+                  "Do not inspect this machine: use the facts the logs state (GPUs, torch, ROCm, env) as the snapshot");
+    cmd->add_flag("--json", opts->json, "Print {\"findings\": [...], \"facts\": [...], \"logs\": [...]} as JSON");
     cmd->callback([opts, &ctx] {
-        // Logs first: a wrong path should fail at once, not after inspecting the machine.
-        DiagnosisInput input;
+        if (opts->logOnly && (opts->logs.empty() || !opts->snapshot.empty()))
+            throw UsageError("--log-only needs at least one --log and no --snapshot");
+        std::vector<ReadLog> logs; // logs first: a wrong path should fail at once, not after inspecting the machine
         for (const auto& path : opts->logs)
-            input.logs.push_back({path == "-" ? "stdin" : path, readLog(path)});
-        std::optional<Snapshot> snapshot;
+            logs.push_back(readLog(path));
+        std::vector<std::string> facts;
         std::string origin;
-        if (!opts->snapshot.empty()) {
-            std::error_code ec;
-            if (!std::filesystem::is_regular_file(opts->snapshot, ec))
-                throw UsageError(fmt::format("--snapshot {}: no such file; create one with "
-                                             "`stackscope-cli inspect --out FILE`", opts->snapshot));
-            try {
-                snapshot = loadSnapshotFile(opts->snapshot);
-            } catch (const SnapshotError& e) {
-                throw UsageError(fmt::format("--snapshot: {}", e.what()));
-            }
-            origin = opts->snapshot;
+        HostExtras host;
+        const Snapshot snapshot = loadOrInspect(*opts, logs, facts, origin, host);
+        DiagnosisInput input;
+        input.snapshot = &snapshot;
+        input.host = &host;
+        for (const auto& l : logs)
+            input.logs.push_back({l.origin, l.read.text});
+        std::string kernelLog;
+        for (const auto& line : host.kernelLogGpuLines)
+            kernelLog += line + "\n";
+        if (!kernelLog.empty())
+            input.logs.push_back({"kernel log (amdgpu/KFD lines)", kernelLog});
+        auto findings = diagnose(input);
+        remapLines(findings, logs);
+        if (opts->json) {
+            auto j = findingsToJson(findings);
+            j["facts"] = facts;
+            j["logs"] = nlohmann::json::array();
+            for (const auto& l : logs)
+                j["logs"].push_back({{"origin", l.origin}, {"lines_read", l.read.linesRead}, {"bytes_read", l.read.bytesRead},
+                                     {"lines_skipped", l.read.linesSkipped}, {"bytes_skipped", l.read.bytesSkipped},
+                                     {"skipped", l.read.summary()}});
+            std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         } else {
-            snapshot = inspectMachine(InspectOptions {});
-            origin = "of this machine";
+            printText(findings, origin, logs, facts);
         }
-        input.snapshot = &*snapshot;
-        const auto findings = diagnose(input);
-        if (opts->json)
-            std::cout << findingsToJson(findings).dump(2) << "\n";
-        else
-            printText(findings, origin, input.logs.size());
         ctx.exitCode = ExitOk;
     });
 }

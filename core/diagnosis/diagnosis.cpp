@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace stackscope {
@@ -76,6 +77,27 @@ struct Collected {
     }
 };
 
+// The regex runs only on windows around the first occurrences of its literal anchor (kAnchorWindowBefore
+// bytes before, kAnchorWindowAfter after), so one line costs O(line) for the finds plus a bounded regex
+// run per window whatever the line's length: matching is linear in the text.
+bool patternMatchesNearAnchor(const std::string& line, const std::string& anchor, const TextSignature& sig)
+{
+    const std::string lowered = sig.ignoreCase ? lower(line) : std::string();
+    const std::string& hay = sig.ignoreCase ? lowered : line;
+    std::size_t from = 0;
+    for (int n = 0; n < kMaxAnchorWindows; ++n) {
+        const auto pos = hay.find(anchor, from);
+        if (pos == std::string::npos)
+            return false;
+        const std::size_t begin = pos > kAnchorWindowBefore ? pos - kAnchorWindowBefore : 0;
+        const std::size_t end = std::min(line.size(), pos + anchor.size() + kAnchorWindowAfter);
+        if (std::regex_search(line.begin() + static_cast<std::ptrdiff_t>(begin), line.begin() + static_cast<std::ptrdiff_t>(end), *sig.regex))
+            return true;
+        from = pos + std::max<std::size_t>(1, anchor.size());
+    }
+    return false;
+}
+
 void matchSignatures(const DiagnosisRule& rule, const SearchText& st, Collected& c)
 {
     const auto& lines = st.text.lines();
@@ -96,15 +118,12 @@ void matchSignatures(const DiagnosisRule& rule, const SearchText& st, Collected&
         }
         const std::string anchor = sig.ignoreCase ? lower(sig.anchor) : sig.anchor;
         for (const auto& line : lines) {
-            if (line.display.size() > kMaxPatternLineLength)
+            if (anchor.empty()) {
+                if (line.display.size() <= kMaxPatternLineLength && std::regex_search(line.display, *sig.regex))
+                    c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex);
                 continue;
-            if (!anchor.empty()) {
-                const bool has = sig.ignoreCase ? lower(line.display).find(anchor) != std::string::npos
-                                                : line.display.find(anchor) != std::string::npos;
-                if (!has)
-                    continue;
             }
-            if (std::regex_search(line.display, *sig.regex))
+            if (patternMatchesNearAnchor(line.display, anchor, sig))
                 c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex);
         }
     }
@@ -112,7 +131,7 @@ void matchSignatures(const DiagnosisRule& rule, const SearchText& st, Collected&
 
 // Facts of a snapshot that triggers and applicability ask about.
 struct SnapshotFacts {
-    explicit SnapshotFacts(const Snapshot& s) : snapshot(s)
+    SnapshotFacts(const Snapshot& s, const HostExtras* h) : snapshot(s), host(h ? *h : HostExtras {})
     {
         for (const auto& g : s.gpus) {
             if (g.vendor == "amd")
@@ -148,11 +167,78 @@ struct SnapshotFacts {
     }
 
     const Snapshot& snapshot;
+    HostExtras host;
     int amdGpus = 0;
     std::vector<std::string> archs;
     std::vector<std::pair<std::string, std::vector<int>>> rocmVersions;
     std::optional<std::vector<int>> torchVersion;
 };
+
+// Versions compared on the components both state, a missing component counting as 0 ("6.0" vs "6.0.1" differ).
+bool versionsDiffer(const std::vector<int>& a, const std::vector<int>& b)
+{
+    const std::size_t n = std::max(a.size(), b.size());
+    for (std::size_t i = 0; i < n && i < 3; ++i) {
+        if ((i < a.size() ? a[i] : 0) != (i < b.size() ? b[i] : 0))
+            return true;
+    }
+    return false;
+}
+
+// The host, dkms and version-pair conditions of a trigger; appends the facts that held.
+bool evaluateHostFacts(const SnapshotTrigger& t, const SnapshotFacts& f, std::vector<std::string>& facts)
+{
+    const auto& host = f.host;
+    if (t.wsl) {
+        if (host.wsl.value_or(false) != *t.wsl)
+            return false;
+        facts.push_back(*t.wsl ? "running under WSL" : "not WSL");
+    }
+    if (t.secureBoot) {
+        if (!host.secureBoot || *host.secureBoot != *t.secureBoot)
+            return false;
+        facts.push_back(fmt::format("Secure Boot {}", *t.secureBoot ? "enabled" : "disabled"));
+    }
+    if (!t.kernelCmdlineLacks.empty()) {
+        if (!host.kernelCmdline || host.kernelCmdline->find(t.kernelCmdlineLacks) != std::string::npos)
+            return false;
+        facts.push_back(fmt::format("kernel command line lacks {}: {}", t.kernelCmdlineLacks, *host.kernelCmdline));
+    }
+    if (t.dkmsAmdgpu) {
+        const bool has = std::any_of(f.host.dkms.begin(), f.host.dkms.end(),
+                                     [](const DkmsModule& d) { return d.name == "amdgpu"; });
+        if (has != *t.dkmsAmdgpu)
+            return false;
+        facts.push_back(has ? "amdgpu DKMS module present" : "no amdgpu DKMS module");
+    }
+    if (t.amdgpuLoaded) {
+        const bool loaded = f.snapshot.rocm.amdgpuDriverVersion.has_value();
+        if (loaded != *t.amdgpuLoaded)
+            return false;
+        facts.push_back(loaded ? "amdgpu module loaded" : "amdgpu module not loaded");
+    }
+    if (t.torchRocmDiffers) {
+        const auto& torch = f.snapshot.torch;
+        const auto built = torch.backend == std::optional<std::string>("rocm") && torch.builtWith ? parseVersion(*torch.builtWith)
+                                                                                                  : std::nullopt;
+        // Installed ROCm releases only: a HIP runtime version is numbered apart from ROCm's in older releases.
+        std::vector<std::pair<std::string, std::vector<int>>> installed;
+        for (const auto& i : f.snapshot.rocm.installs)
+            if (i.version)
+                if (auto v = parseVersion(*i.version))
+                    installed.push_back({*i.version, *v});
+        if (!built || installed.empty())
+            return false;
+        const auto it = std::find_if(installed.begin(), installed.end(),
+                                     [&](const auto& v) { return versionsDiffer(*built, v.second); });
+        if ((it != installed.end()) != *t.torchRocmDiffers)
+            return false;
+        facts.push_back(it != installed.end()
+                            ? fmt::format("torch built for ROCm {}, ROCm {} installed", *torch.builtWith, it->first)
+                            : fmt::format("torch built for ROCm {} like the installed ROCm", *torch.builtWith));
+    }
+    return true;
+}
 
 // Returns the facts that made the trigger hold, or nullopt when some condition does not hold.
 std::optional<std::vector<std::string>> evaluate(const SnapshotTrigger& t, const SnapshotFacts& f)
@@ -221,6 +307,8 @@ std::optional<std::vector<std::string>> evaluate(const SnapshotTrigger& t, const
                                     *kfd.readWrite ? "yes" : "no", kfd.mode.value_or("?"), kfd.group.value_or("?"),
                                     f.snapshot.access.user.value_or("?"), fmt::join(f.snapshot.access.userGroups, ",")));
     }
+    if (!evaluateHostFacts(t, f, facts))
+        return std::nullopt;
     return facts;
 }
 
@@ -351,6 +439,63 @@ void verifyFixes(const std::vector<ProbeOutcome>& probes, const Collected& c, Di
     }
 }
 
+std::string ordinal(std::size_t i)
+{
+    return fmt::format("#{}", i + 1);
+}
+
+// Orders findings: severity first; a rule that explains another's message goes right before it (and takes
+// at least its severity); otherwise the rules file's order. Each finding says why it is where it is.
+std::vector<DiagnosisFinding> rankFindings(std::vector<std::pair<std::size_t, DiagnosisFinding>> found,
+                                           const DiagnosisRules& rules)
+{
+    std::map<std::string, std::size_t> indexOf;
+    for (std::size_t i = 0; i < found.size(); ++i)
+        indexOf[found[i].second.ruleId] = i;
+    std::vector<double> position(found.size());
+    std::vector<std::string> explainedBy(found.size());
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        position[i] = static_cast<double>(found[i].first);
+        const auto* rule = rules.find(found[i].second.ruleId);
+        for (const auto& id : rule ? rule->explains : std::vector<std::string>()) {
+            const auto it = indexOf.find(id);
+            if (it == indexOf.end())
+                continue;
+            auto& mine = found[i].second;
+            auto& other = found[it->second];
+            mine.severity = std::max(mine.severity, other.second.severity);
+            position[i] = std::min(position[i], static_cast<double>(other.first) - 0.5);
+            mine.explains.push_back(id);
+            explainedBy[it->second] = mine.ruleId;
+        }
+    }
+    std::vector<std::size_t> order(found.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (found[a].second.severity != found[b].second.severity)
+            return found[a].second.severity > found[b].second.severity;
+        return position[a] < position[b];
+    });
+    std::vector<DiagnosisFinding> out;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        auto f = std::move(found[order[k]].second);
+        std::string why = fmt::format("{} of {}: severity {}", ordinal(k), order.size(), severityName(f.severity));
+        if (!f.explains.empty())
+            why += fmt::format("; ranks above {} because its cause produces that message and the facts here point to it",
+                               fmt::join(f.explains, ", "));
+        else if (!explainedBy[order[k]].empty())
+            why += fmt::format("; below {}, which explains this message", explainedBy[order[k]]);
+        else if (k > 0 && out.back().severity == f.severity)
+            why += "; same severity as the one above, ordered by the rules file (more specific rules first)";
+        else if (k > 0)
+            why += "; lower severity than the ones above";
+        f.rankNote = why;
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
 } // namespace
 
 std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const DiagnosisRules& rules)
@@ -369,7 +514,7 @@ std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const Diagno
     }
     std::optional<SnapshotFacts> facts;
     if (input.snapshot)
-        facts.emplace(*input.snapshot);
+        facts.emplace(*input.snapshot, input.host);
 
     std::vector<std::pair<std::size_t, DiagnosisFinding>> found;
     const auto& all = rules.rules();
@@ -380,6 +525,7 @@ std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const Diagno
         Collected c;
         for (const auto& st : texts)
             matchSignatures(rule, st, c);
+        const std::size_t textMatches = c.count;
         if (facts) {
             for (const auto& t : rule.snapshotTriggers) {
                 if (auto held = evaluate(t, *facts))
@@ -409,6 +555,8 @@ std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const Diagno
         }
         if (c.count == 0)
             continue;
+        if (rule.requireTextAndSnapshot && (textMatches == 0 || textMatches == c.count))
+            continue; // needs both the message and the facts that explain it
         DiagnosisFinding f;
         f.ruleId = rule.id;
         f.title = rule.title;
@@ -434,15 +582,7 @@ std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const Diagno
         verifyFixes(input.probes, c, f);
         found.push_back({r, std::move(f)});
     }
-    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-        if (a.second.severity != b.second.severity)
-            return a.second.severity > b.second.severity;
-        return a.first < b.first;
-    });
-    std::vector<DiagnosisFinding> out;
-    for (auto& [index, f] : found)
-        out.push_back(std::move(f));
-    return out;
+    return rankFindings(std::move(found), rules);
 }
 
 } // namespace stackscope

@@ -3,6 +3,7 @@
 
 #include "core/diagnosis/diagnosis_rules.h"
 #include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/host_extras.h"
 #include "core/snapshot/snapshot.h"
 
 #include <cstddef>
@@ -20,6 +21,7 @@ struct LogText {
 
 struct DiagnosisInput {
     const Snapshot* snapshot = nullptr; // facts for triggers and applicability; may be null
+    const HostExtras* host = nullptr;   // kernel command line, Secure Boot, WSL, dkms; may be null
     std::vector<LogText> logs;
     std::vector<ProbeOutcome> probes;
 };
@@ -60,13 +62,23 @@ struct DiagnosisFinding {
     std::vector<FixAdvice> fixes;         // in the order to try them
     std::vector<std::string> sources;
     std::optional<bool> verified; // true if some fix is verified; false if fixes were tried and none worked
+    std::vector<std::string> explains; // findings of this diagnosis whose message this finding's cause explains
+    std::string rankNote;              // why this finding ranks where it does
 };
 
 inline constexpr std::size_t kMaxEvidence = 20;
-// Lines longer than this are matched by exact texts only: libstdc++'s regex recurses per character.
+// Lines longer than this are matched by exact texts only when a pattern has no anchor: libstdc++'s regex
+// recurses per character.
 inline constexpr std::size_t kMaxPatternLineLength = 16 * 1024;
+// Patterns with an anchor run on windows around the anchor's first occurrences in a line: a rule's
+// match spans at most a few hundred bytes around its literal piece (the longest pattern prefix before
+// an anchor in the rules is 32 bytes; paths after it stay well under the window).
+inline constexpr std::size_t kAnchorWindowBefore = 256;
+inline constexpr std::size_t kAnchorWindowAfter = 768;
+inline constexpr int kMaxAnchorWindows = 4;
 
-// Findings ordered by severity (errors first), then by the rules file's order.
+// Findings ordered by severity (errors first); a finding that explains another's message ranks right above it
+// (taking at least its severity); otherwise the rules file's order. Each says why in rankNote.
 std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input,
                                        const DiagnosisRules& rules = DiagnosisRules::builtIn());
 

@@ -50,7 +50,9 @@ json toJson(const DiagnosisFinding& f)
             {"applicability", f.applicability},
             {"fixes", fixes},
             {"sources", f.sources},
-            {"verified", optBool(f.verified)}};
+            {"verified", optBool(f.verified)},
+            {"explains", f.explains},
+            {"rank_note", f.rankNote}};
 }
 
 json findingsToJson(const std::vector<DiagnosisFinding>& findings)

@@ -255,12 +255,18 @@ SnapshotTrigger readSnapshotTrigger(ObjectReader r)
     if (auto s = r.str("torch_blas_backend", false); !s.empty())
         t.torchBlasBackend = s;
     t.kfdReadWrite = r.boolean("kfd_read_write");
+    t.wsl = r.boolean("wsl");
+    t.secureBoot = r.boolean("secure_boot");
+    t.kernelCmdlineLacks = r.str("kernel_cmdline_lacks", false);
+    t.dkmsAmdgpu = r.boolean("dkms_amdgpu");
+    t.amdgpuLoaded = r.boolean("amdgpu_loaded");
+    t.torchRocmDiffers = r.boolean("torch_rocm_differs_from_installed");
     t.confidence = r.confidence("confidence", false);
     t.note = r.str("note", true);
     r.rejectUnknownKeys();
     const bool any = t.amdGpusMin || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
         || !t.envContains.empty() || t.rocmVersion || t.torchVersion || t.torchBackend || t.torchBlasBackend
-        || t.kfdReadWrite;
+        || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers;
     if (!any)
         r.fail("", "a snapshot trigger needs at least one condition");
     return t;
@@ -376,12 +382,20 @@ DiagnosisRule readRule(const json& j, const std::string& origin, std::size_t ind
         rule.fixes.push_back(readFix(r.child(*fixes[i], fmt::format("fixes[{}]", i))));
     rule.sources = r.strings("sources", true);
     for (std::size_t i = 0; i < rule.sources.size(); ++i) {
-        if (!isPublicUrl(rule.sources[i]))
+        const auto& src = rule.sources[i];
+        if (!isPublicUrl(src))
             r.fail(fmt::format("sources[{}]", i), fmt::format("'{}' is not a public http(s) URL; a user must be able to "
                                                              "open every source (cite the primary source's URL)",
-                                                             rule.sources[i]));
+                                                             src));
     }
+    rule.explains = r.strings("explains", false);
+    const auto require = r.str("require", false);
+    if (!require.empty() && require != "text_and_snapshot")
+        r.fail("require", fmt::format("is '{}'; the only value is \"text_and_snapshot\"", require));
+    rule.requireTextAndSnapshot = require == "text_and_snapshot";
     r.rejectUnknownKeys();
+    if (rule.requireTextAndSnapshot && (rule.signatures.empty() || rule.snapshotTriggers.empty()))
+        r.fail("require", "\"text_and_snapshot\" needs both signatures and snapshot_triggers");
     const bool detectable = !rule.signatures.empty() || !rule.snapshotTriggers.empty() || !rule.probeTriggers.empty();
     if (rule.manualOnly && detectable)
         r.fail("detection", "a manual rule must not have signatures or triggers");
@@ -424,6 +438,13 @@ DiagnosisRules DiagnosisRules::fromJson(const std::string& text, const std::stri
             throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'id': the id is used twice; ids must be unique",
                                                   origin, rule.id));
         out.m_rules.push_back(std::move(rule));
+    }
+    for (const auto& rule : out.m_rules) {
+        for (const auto& id : rule.explains) {
+            if (!ids.count(id) || id == rule.id)
+                throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'explains': '{}' is not another rule's id",
+                                                      origin, rule.id, id));
+        }
     }
     return out;
 }

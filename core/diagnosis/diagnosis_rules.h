@@ -48,6 +48,13 @@ struct SnapshotTrigger {
     std::optional<std::string> torchBackend;     // "rocm" | "cuda" | "cpu"
     std::optional<std::string> torchBlasBackend; // "hipblaslt", "hipblas", ...
     std::optional<bool> kfdReadWrite;            // /dev/kfd exists and read-write access is this
+    std::optional<bool> wsl;                     // host.wsl is this
+    std::optional<bool> secureBoot;              // host.secureBoot is this
+    std::string kernelCmdlineLacks;              // the kernel command line is known and lacks this word
+    std::optional<bool> dkmsAmdgpu;              // an amdgpu DKMS build is present (true) / known absent (false)
+    std::optional<bool> amdgpuLoaded;            // the amdgpu module is loaded (rocm.amdgpuDriverVersion known)
+    std::optional<bool> torchRocmDiffers;        // torch's ROCm and an installed ROCm differ (versions compared
+                                                 // on the components both state; a missing patch counts as 0)
     std::optional<Confidence> confidence;
     std::string note;
 };
@@ -96,6 +103,11 @@ struct DiagnosisRule {
     std::string detectionNote;
     std::vector<FixRule> fixes;
     std::vector<std::string> sources;
+    // Rules whose message this rule's cause produces: when both are found, this one ranks first (the
+    // text is the other's, the cause is this one's) and takes at least the other's severity.
+    std::vector<std::string> explains;
+    // "text_and_snapshot": raised only when a signature matched and a snapshot trigger held.
+    bool requireTextAndSnapshot = false;
 };
 
 // A rules file that cannot be used; what() names the origin, the rule id and the key.

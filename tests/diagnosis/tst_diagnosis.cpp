@@ -167,8 +167,9 @@ private Q_SLOTS:
                                             << "HIPBLAS_STATUS_ALLOC_FAILED when calling `hipblasCreate(handle)`" << int(Confidence::Low);
         QTest::newRow("trsm: medium") << "HIPBLAS_ALLOC_FAILED" << "HIPBLAS_STATUS_ALLOC_FAILED when calling `hipblasDtrsmBatched(h)`"
                                       << int(Confidence::Medium);
-        QTest::newRow("kfd out of resources: medium") << "KFD_PERMISSION" << "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: x"
-                                                      << int(Confidence::Medium);
+        // Lowered for issue 22: OUT_OF_RESOURCES also comes from driver/user-space skew and unsupported GPUs.
+        QTest::newRow("kfd out of resources: low") << "KFD_PERMISSION" << "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: x"
+                                                   << int(Confidence::Low);
         QTest::newRow("kfd permission: high") << "KFD_PERMISSION" << "Unable to open /dev/kfd read-write: Permission denied"
                                               << int(Confidence::High);
     }
@@ -396,11 +397,17 @@ private Q_SLOTS:
         QVERIFY(f->evidence[0].text.find("gfx1036") != std::string::npos);
     }
 
-    void veryLongLinesUseExactTextsOnly()
+    // Patterns run on windows around their anchor (issue 21: linear matching), so a very long line is
+    // matched near the anchor instead of being skipped; a pattern that would need more than the window does not match.
+    void veryLongLinesMatchNearTheAnchor()
     {
         const std::string filler(kMaxPatternLineLength + 10, 'x');
-        QVERIFY(!find(diagnoseLog(filler + " HSA_STATUS_ERROR_INVALID_ISA"), "HSA_OVERRIDE_SIDE_EFFECTS"));
+        QVERIFY(find(diagnoseLog(filler + " HSA_STATUS_ERROR_INVALID_ISA"), "HSA_OVERRIDE_SIDE_EFFECTS"));
         QVERIFY(find(diagnoseLog(filler + " HIP error: invalid device function"), "NO_CODE_OBJECT_FOR_GPU"));
+        // rocBLAS's "No paths matched <path>*gfxNNNN*co": a path longer than the window after the anchor is not followed.
+        const std::string longPath(kAnchorWindowAfter + 100, 'p');
+        QVERIFY(!find(diagnoseLog("rocBLAS warning: No paths matched /" + longPath + "*gfx1100*co"), "ROCBLAS_TENSILE_MISSING"));
+        QVERIFY(find(diagnoseLog("rocBLAS warning: No paths matched /opt/rocm/lib/rocblas/library/*gfx1100*co"), "ROCBLAS_TENSILE_MISSING"));
     }
 
     void nothingMatchesNothing()

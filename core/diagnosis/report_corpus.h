@@ -1,0 +1,73 @@
+// A corpus of real bug reports (tests/fixtures/reports): loading, and scoring a diagnosis against the
+// cause each thread established (top-1 / top-3 accuracy, error findings on healthy texts, per family).
+#pragma once
+
+#include "core/diagnosis/diagnosis.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace stackscope {
+
+struct CorpusReport {
+    std::string name; // the folder name, "01_igpu_rx6600_ryzen3400g"
+    std::string text; // report.txt
+    std::string url;
+    std::string family;
+    std::optional<std::string> expectedRule; // null: healthy, or a cause no rule should claim
+};
+
+// A corpus folder that cannot be used; what() names the file (and line:column for JSON).
+class CorpusError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Every NN_name/{report.txt, expected.json} under `dir`, sorted by name. Throws CorpusError.
+std::vector<CorpusReport> loadReportCorpus(const std::string& dir);
+
+struct ReportScore {
+    std::string name;
+    std::string family;
+    std::optional<std::string> expectedRule;
+    std::vector<std::string> ranked; // rule ids of all findings, best first
+    bool top1 = false;
+    bool top3 = false;
+    int errorFindings = 0; // findings of severity error
+};
+
+struct FamilyScore {
+    int reports = 0;
+    int top1 = 0;
+    int top3 = 0;
+};
+
+struct CorpusScore {
+    std::vector<ReportScore> reports;
+    std::map<std::string, FamilyScore> families;
+    int scored = 0;        // reports with an expected rule or null expectation (all of them)
+    int top1 = 0;
+    int top3 = 0;
+    int healthy = 0;       // family "healthy"
+    int healthyErrors = 0; // error findings on healthy texts (goal: 0)
+};
+
+// The claims of a diagnosis, best first: findings of severity warning or error. Informational
+// findings explain and never count as naming the cause.
+std::vector<std::string> rankedClaims(const std::vector<DiagnosisFinding>& findings);
+
+// Scores one report: with an expected rule, top-1 is "the first finding is it", top-3 "among the first
+// three" (findings are ranked errors, warnings, then informational); with none expected, both mean "no
+// claim at all" (an honest "no known cause"; informational findings may remain).
+ReportScore scoreReport(const CorpusReport& report, const std::vector<DiagnosisFinding>& findings);
+
+using ReportDiagnoser = std::function<std::vector<DiagnosisFinding>(const CorpusReport&)>;
+CorpusScore scoreCorpus(const std::vector<CorpusReport>& reports, const ReportDiagnoser& diagnoseOne);
+
+nlohmann::json corpusScoreToJson(const CorpusScore& score);
+
+} // namespace stackscope

@@ -1,0 +1,28 @@
+// Host facts issue 22's rules use beside the snapshot: kernel command line, Secure Boot, WSL, amdgpu DKMS
+// builds and recent amdgpu/KFD kernel log lines. Read live (core/inspect/host_extras_reader.h) or stated in
+// a pasted log (core/diagnosis/log_facts.h); null/empty means unknown.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stackscope {
+
+// One amdgpu build of `dkms status`: amdgpu/6.14.14-2193512.24.04, 6.14.0-29-generic, x86_64: installed
+struct DkmsModule {
+    std::string name;    // "amdgpu"
+    std::string version; // "6.14.14-2193512.24.04" (live) or "6.14.14" (stated in a log)
+    std::string kernel;  // the kernel it is built for; empty when none
+    std::string status;  // "installed", "built", "added", "broken (no dkms.conf)"
+};
+
+struct HostExtras {
+    std::optional<std::string> kernelCmdline;   // /proc/cmdline
+    std::optional<bool> secureBoot;             // EFI SecureBoot (false on a legacy-BIOS boot)
+    std::optional<bool> wsl;                    // Windows Subsystem for Linux (/dev/dxg, Microsoft kernel)
+    std::vector<DkmsModule> dkms;               // amdgpu DKMS builds
+    std::vector<std::string> kernelLogGpuLines; // recent amdgpu/KFD kernel log lines, where readable
+};
+
+} // namespace stackscope

@@ -1,0 +1,167 @@
+// Facts stated in pasted logs: prompts, GPU names and gfx targets, torch builds, ROCm, dkms, env, host.
+#include "core/diagnosis/gpu_names.h"
+#include "core/diagnosis/log_facts.h"
+#include "core/diagnosis/log_reader.h"
+
+#include <QtTest>
+
+#include <sstream>
+
+using namespace stackscope;
+
+namespace {
+
+LogFacts factsOf(const QString& text)
+{
+    return extractLogFacts(NormalizedText(text.toStdString()));
+}
+
+QString gpus(const Snapshot& s)
+{
+    QStringList out;
+    for (const auto& g : s.gpus)
+        out << QString::fromStdString(g.vendor + ":" + g.arch.value_or("?") + ":" + g.name);
+    return out.join(" | ");
+}
+
+} // namespace
+
+class TestLogFacts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void stripsPrompts_data()
+    {
+        QTest::addColumn<QString>("in");
+        QTest::addColumn<QString>("out");
+        QTest::newRow("python") << ">>> import torch" << "import torch";
+        QTest::newRow("ipython") << "In [3]: torch.cuda.is_available()" << "torch.cuda.is_available()";
+        QTest::newRow("shell") << "$ rocminfo" << "rocminfo";
+        QTest::newRow("user@host") << "imac@ai2:~$ dkms status" << "dkms status";
+        QTest::newRow("venv") << "(rocm71) imac@ai2:~/src/rocm71$ export A=1" << "export A=1";
+        QTest::newRow("root #") << "root@cdd69b58e233:/var/lib/jenkins# python3" << "python3";
+        QTest::newRow("starship") << "\xe2\x9d\xaf rocminfo" << "rocminfo";
+        QTest::newRow("not a prompt") << "RuntimeError: HIP error" << "RuntimeError: HIP error";
+        QTest::newRow("email-like text") << "mail me at a@b.c: thanks" << "mail me at a@b.c: thanks";
+    }
+    void stripsPrompts()
+    {
+        QFETCH(QString, in);
+        QFETCH(QString, out);
+        QCOMPARE(QString::fromStdString(stripPrompt(in.toStdString())), out);
+    }
+
+    void gpusFromText_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("llama.cpp devices")
+            << "ggml_cuda_init: found 2 ROCm devices:\n  Device 0: AMD Radeon RX 9070, gfx1201 (0x1201), VMM: no\n"
+               "  Device 1: AMD Radeon 740M Graphics, gfx1103 (0x1103), VMM: no"
+            << "amd:gfx1201:AMD Radeon RX 9070 | amd:gfx1103:AMD Radeon 740M Graphics";
+        QTest::newRow("rocminfo agent") << "  Name:                    gfx1100\n  Uuid:   GPU-0aac\n  Marketing Name:          Radeon RX 7900 XTX"
+                                        << "amd:gfx1100:Radeon RX 7900 XTX";
+        QTest::newRow("ISA name is not an agent") << "      Name:                    amdgcn-amd-amdhsa--gfx1100" << "";
+        QTest::newRow("APU in the CPU name + dGPU")
+            << "CPU: AMD Ryzen 5 3400G with Radeon Vega Graphics\nGPU: AMD Radeon RX 6600 (amdgcn-amd-amdhsa--gfx1032"
+            << "amd:gfx902:with Radeon Vega Graphics | amd:gfx1032:RX 6600";
+        QTest::newRow("name without space") << "Radeon 5700XT" << "amd:gfx1010:RX 5700 XT";
+        QTest::newRow("longest name wins") << "AMD Radeon RX 7900 XTX" << "amd:gfx1100:RX 7900 XTX";
+        QTest::newRow("ollama unsupported list is the library's")
+            << "msg=\"amdgpu [0] gfx1103 is not supported by /tmp/o/rocm [gfx1030 gfx1100 gfx900]\"" << "amd:gfx1103:";
+        QTest::newRow("hip_fatbin") << ":1:hip_fatbin.cpp :687 : No compatible code objects found for: gfx1152, value" << "amd:gfx1152:";
+        QTest::newRow("PYTORCH_ROCM_ARCH is not a GPU") << "export PYTORCH_ROCM_ARCH='gfx1151'" << "";
+        QTest::newRow("nvidia") << "GPU 0: NVIDIA GeForce RTX 4090" << "nvidia:sm_89:RTX 4090";
+        QTest::newRow("same GPU twice") << "gcnArchName='gfx1201'\nAMD Radeon RX 9070 XT" << "amd:gfx1201:RX 9070 XT";
+    }
+    void gpusFromText()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        QCOMPARE(gpus(factsOf(text).snapshot), expected);
+    }
+
+    void torchFromText_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<QString>("built");
+        QTest::newRow("pip3 line") << "[pip3] torch==2.10.0.dev20250929+rocm7.0\n[pip3] torchvision==0.25.0+rocm7.0"
+                                   << "2.10.0.dev20250929" << "rocm" << "7.0";
+        QTest::newRow("pytorch-triton is not torch") << "[pip3] pytorch-triton-rocm==3.5.0+git" << "" << "" << "";
+        QTest::newRow("uv pip list") << "torch             2.8.0+rocm7.1.0.lw.git7a520360" << "2.8.0" << "rocm" << "7.1.0";
+        QTest::newRow("wheel url") << "https://x/torch-2.3.0.dev20240126%2Brocm6.0-cp310-cp310-linux_x86_64.whl"
+                                   << "2.3.0.dev20240126" << "rocm" << "6.0";
+        QTest::newRow("printed version") << "2.9.0.dev20250705+rocm6.4" << "2.9.0.dev20250705" << "rocm" << "6.4";
+        QTest::newRow("cuda build") << "PyTorch version: 2.5.1+cu124" << "2.5.1" << "cuda" << "12.4";
+        QTest::newRow("wheel index only") << "pip3 install torch --index-url https://download.pytorch.org/whl/rocm6.2"
+                                          << "" << "rocm" << "6.2";
+        QTest::newRow("TheRock") << "Torch version: `2.10.0a0+rocm7.9.0rc20251007`" << "2.10.0a0" << "rocm" << "7.9.0";
+    }
+    void torchFromText()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, version);
+        QFETCH(QString, backend);
+        QFETCH(QString, built);
+        const auto t = factsOf(text).snapshot.torch;
+        QCOMPARE(QString::fromStdString(t.version.value_or("")), version);
+        QCOMPARE(QString::fromStdString(t.backend.value_or("")), backend);
+        QCOMPARE(QString::fromStdString(t.builtWith.value_or("")), built);
+    }
+
+    void stackFacts()
+    {
+        const auto f = factsOf("imac@ai2:~$ rocminfo | head -1\nROCk module version 6.14.14 is loaded\n"
+                               "imac@ai2:~$ dkms status\namdgpu/6.14.14-2193512.24.04, 6.14.0-29-generic, x86_64: installed\n"
+                               "ii  rocm-core   7.0.0.70000-17~24.04   amd64   ROCm Runtime software stack\n"
+                               "/opt/rocm-6.4.3/lib/libhsa-runtime64.so.1(+0x2cce7)\n"
+                               "BOOT_IMAGE=/vmlinuz-5.15.0-101-generic root=/dev/mapper/x ro iommu=pt\n"
+                               "WSL environment detected.\n");
+        const auto& s = f.snapshot;
+        QCOMPARE(QString::fromStdString(s.rocm.amdgpuDriverVersion.value_or("")), QString("6.14.14"));
+        QCOMPARE(f.host.dkms.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(f.host.dkms[0].kernel), QString("6.14.0-29-generic"));
+        QCOMPARE(QString::fromStdString(f.host.dkms[0].status), QString("installed"));
+        QStringList versions;
+        for (const auto& i : s.rocm.installs)
+            versions << QString::fromStdString(i.version.value_or(""));
+        QCOMPARE(versions, (QStringList {"7.0.0", "6.4.3"}));
+        QVERIFY(f.host.kernelCmdline && f.host.kernelCmdline->find("iommu=pt") != std::string::npos);
+        QCOMPARE(f.host.wsl, std::optional<bool>(true));
+        QVERIFY(f.lines.size() >= 6);
+        QVERIFY2(f.lines[0].find("(line 2)") != std::string::npos, f.lines[0].c_str());
+    }
+
+    void envFacts_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected"); // NAME=VALUE, ...
+        QTest::newRow("export") << "(venv) u@h:~$ export TORCH_BLAS_PREFER_HIPBLASLT=1" << "TORCH_BLAS_PREFER_HIPBLASLT=1";
+        QTest::newRow("prefix assignment") << "root@x:/w# HSA_OVERRIDE_GFX_VERSION=10.3.0 python3" << "HSA_OVERRIDE_GFX_VERSION=10.3.0";
+        QTest::newRow("advice is not a setting")
+            << "If reserved memory is large try setting PYTORCH_HIP_ALLOC_CONF=expandable_segments:True" << "";
+        QTest::newRow("ollama map")
+            << "msg=\"server config\" env=\"map[CUDA_VISIBLE_DEVICES: HIP_VISIBLE_DEVICES: HSA_OVERRIDE_GFX_VERSION:11.5.1 OLLAMA_DEBUG:DEBUG]\""
+            << "HSA_OVERRIDE_GFX_VERSION=11.5.1";
+        QTest::newRow("unknown names ignored") << "export MY_SECRET=x" << "";
+    }
+    void envFacts()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        QStringList got;
+        for (const auto& [k, v] : factsOf(text).snapshot.env)
+            got << QString::fromStdString(k + "=" + v);
+        QCOMPARE(got.join(", "), expected);
+    }
+
+    void everyTableSourceIsAUrl()
+    {
+        for (const auto& e : gpuNameTable())
+            QVERIFY2(std::string(e.source).rfind("https://", 0) == 0, e.name);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLogFacts)
+#include "tst_log_facts.moc"
