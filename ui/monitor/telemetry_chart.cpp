@@ -107,6 +107,23 @@ void TelemetryChart::refresh(const TelemetryStore& store, TimeMs t0, TimeMs t1, 
     update();
 }
 
+std::vector<std::pair<double, QString>> TelemetryChart::valueLabels(Quantity q, telemetry::ValueRange range, int rows)
+{
+    for (int n : {rows, 2, 1}) {
+        std::vector<std::pair<double, QString>> labels;
+        bool distinct = true;
+        for (int i = 0; i <= n && distinct; ++i) {
+            const double v = range.min + (range.max - range.min) * i / n;
+            QString text = formatValue(q, v);
+            distinct = labels.empty() || labels.back().second != text;
+            labels.emplace_back(v, std::move(text));
+        }
+        if (distinct)
+            return labels;
+    }
+    return {{range.min, formatValue(q, range.min)}}; // a flat range: one label says it all
+}
+
 void TelemetryChart::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
@@ -142,12 +159,15 @@ void TelemetryChart::paintEvent(QPaintEvent*)
     for (int i = 0; i <= rows; ++i) {
         const int y = plot.bottom() - plot.height() * i / rows;
         p.drawLine(plot.left(), y, plot.right(), y);
-        const double v = m_range.min + (m_range.max - m_range.min) * i / rows;
-        p.save();
-        p.setPen(text);
-        p.drawText(QRect(0, y - 8, plot.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, formatValue(m_primary, v));
-        p.restore();
     }
+    p.save();
+    p.setPen(text);
+    const double span = std::max(1e-12, m_range.max - m_range.min);
+    for (const auto& [v, label] : valueLabels(m_primary, m_range, rows)) {
+        const int y = plot.bottom() - static_cast<int>(std::lround(plot.height() * (v - m_range.min) / span));
+        p.drawText(QRect(0, y - 8, plot.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, label);
+    }
+    p.restore();
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(plot);
 

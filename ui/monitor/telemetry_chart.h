@@ -10,6 +10,7 @@
 #include <QVector>
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 namespace stackscope::ui {
@@ -38,8 +39,13 @@ public:
     };
     const std::vector<DrawnSeries>& series() const { return m_series; }
     QRect plotRect() const;
+    // What an empty chart draws in its middle (short: the reason is said once above the charts).
+    QString emptyMessage() const { return m_emptyMessage; }
     // "12.5 GiB", "87 %", "312 W"
     static QString formatValue(telemetry::Quantity q, double v);
+    // The value-axis labels for a range: `rows` + 1 evenly spaced, or fewer (2, then 1) when formatting
+    // would print the same text twice ("0.00 GiB" five times, "1 C, 1 C, 0 C").
+    static std::vector<std::pair<double, QString>> valueLabels(telemetry::Quantity q, telemetry::ValueRange range, int rows = 4);
 
     QSize sizeHint() const override { return {640, 170}; }
     QSize minimumSizeHint() const override { return {240, 110}; }
