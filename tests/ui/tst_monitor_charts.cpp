@@ -1,6 +1,7 @@
 // Honest charts: the Monitor says once why it has nothing (not in all four charts), value axes never
 // repeat a label, and the Probes page's empty outcome chart counts 0, 1 (not 1, 0, 0, 0, 0).
 #include "core/telemetry/telemetry_store.h"
+#include "ui/monitor/column_cache.h"
 #include "ui/monitor/monitor_dock.h"
 #include "ui/monitor/telemetry_chart.h"
 #include "ui/probes/outcome_chart.h"
@@ -62,6 +63,50 @@ private Q_SLOTS:
         for (const auto& [v, text] : got)
             texts.insert(text);
         QCOMPARE(texts.size(), int(got.size()));
+    }
+
+    // A sliding window served from the cache equals decimating the whole window, while only the new
+    // columns (and the last kRedoColumns) are decimated again.
+    void columnCacheSlides_data()
+    {
+        QTest::addColumn<int>("columns");
+        QTest::addColumn<int>("stepPoints"); // points arriving between refreshes
+        QTest::newRow("1500 columns, 1 point per refresh") << 1500 << 1;
+        QTest::newRow("300 columns, 50 points per refresh") << 300 << 50;
+        QTest::newRow("10 columns, a whole window per refresh") << 10 << 400;
+    }
+    void columnCacheSlides()
+    {
+        QFETCH(int, columns);
+        QFETCH(int, stepPoints);
+        std::vector<SeriesPoint> points;
+        ui::ColumnCache cache;
+        const TimeMs span = 60'000, dt = 100;
+        for (int refresh = 0; refresh < 40; ++refresh) {
+            for (int i = 0; i < stepPoints; ++i) {
+                const TimeMs t = TimeMs(points.size()) * dt;
+                points.push_back({t, std::sin(double(t) / 7000.0) * 100 + double(points.size() % 13)});
+            }
+            const TimeMs newest = points.back().t;
+            const auto grid = ui::columnGrid(newest - span, newest, columns);
+            const TimeMs t0 = grid.first * grid.colMs, t1 = (grid.first + columns) * grid.colMs;
+            const auto cached = cache.update(grid.first, columns, grid.colMs, [&](TimeMs a, TimeMs b, int n) {
+                return decimateMinMax(points, a, b, n);
+            });
+            const auto full = decimateMinMax(points, t0, t1, columns);
+            QCOMPARE(cached.size(), full.size());
+            for (std::size_t i = 0; i < full.size(); ++i) {
+                QCOMPARE(cached[i].column, full[i].column);
+                QCOMPARE(cached[i].min, full[i].min);
+                QCOMPARE(cached[i].max, full[i].max);
+                QCOMPARE(cached[i].first, full[i].first);
+                QCOMPARE(cached[i].last, full[i].last);
+                QCOMPARE(cached[i].count, full[i].count);
+            }
+            if (refresh > 0 && stepPoints * dt < span / 2)
+                QVERIFY2(cache.lastDecimatedColumns() <= ui::ColumnCache::kRedoColumns + stepPoints * dt / grid.colMs + 1,
+                         qPrintable(QString::number(cache.lastDecimatedColumns())));
+        }
     }
 
     void emptyOutcomeChartAxis()

@@ -260,17 +260,24 @@ private Q_SLOTS:
     void sharedPriceAxis_data()
     {
         QTest::addColumn<QSize>("size");
-        QTest::newRow("1920x1000") << QSize(1920, 1000);
-        QTest::newRow("1280x640") << QSize(1280, 640);
+        QTest::addColumn<bool>("shownBeforeRun"); // false: the run ends while the page is out of view
+        QTest::newRow("1920x1000") << QSize(1920, 1000) << true;
+        QTest::newRow("1280x640") << QSize(1280, 640) << true;
+        QTest::newRow("1546x820, run while hidden") << QSize(1546, 820) << false;
     }
     void sharedPriceAxis()
     {
         QFETCH(QSize, size);
+        QFETCH(bool, shownBeforeRun);
         VpocPage page;
         page.resize(size);
+        if (shownBeforeRun) {
+            page.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&page));
+        }
+        QVERIFY(runSample(page));
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        QVERIFY(runSample(page));
         QTest::qWait(200); // the chart lays out its axes on the event loop
         const auto* result = page.sessionModel()->result().get();
         const auto& s = result->sessions.back();

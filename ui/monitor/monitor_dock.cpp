@@ -6,7 +6,6 @@
 #include "ui/monitor/latest_readings_model.h"
 #include "ui/monitor/telemetry_chart.h"
 #include "ui/monitor/time_axis.h"
-#include "ui/widgets/gui_message.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -250,7 +249,8 @@ void MonitorDock::refreshNow()
     const auto events = m_store->events(t0, t1);
     const QString empty = emptyMessage(latest);
     if (m_message->toolTip() != empty) {
-        m_message->setText(guiMessage(empty).line);
+        const int sentence = empty.indexOf(QLatin1String(". "));
+        m_message->setText(sentence < 0 ? empty : empty.left(sentence + 1) + tr(" (hover for the loaders' messages)"));
         m_message->setToolTip(empty); // the loaders' whole messages
     }
     m_message->setVisible(!empty.isEmpty());

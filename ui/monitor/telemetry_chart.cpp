@@ -70,10 +70,12 @@ QString TelemetryChart::formatValue(Quantity q, double v)
 void TelemetryChart::refresh(const TelemetryStore& store, TimeMs t0, TimeMs t1, std::vector<TimelineEvent> events,
                              const QString& emptyMessage)
 {
-    m_t0 = t0;
-    m_t1 = std::max(t1, t0 + 1);
-    m_newest = store.newestTime().value_or(t1);
     m_columns = std::max(1, plotRect().width());
+    // Columns on a grid fixed in absolute time: a sliding window keeps its finished columns (the cache).
+    const ColumnGrid grid = columnGrid(t0, std::max(t1, t0 + 1), m_columns);
+    m_t0 = grid.first * grid.colMs;
+    m_t1 = (grid.first + m_columns) * grid.colMs;
+    m_newest = store.newestTime().value_or(t1);
     m_events = std::move(events);
     m_emptyMessage = emptyMessage;
     m_series.clear();
@@ -94,7 +96,13 @@ void TelemetryChart::refresh(const TelemetryStore& store, TimeMs t0, TimeMs t1, 
         s.label = QString::fromStdString(key.gpu) +
                   (overlay ? QStringLiteral(" ") + QString::fromLatin1(quantityLabel(key.quantity)) : QString());
         s.color = gpuColor(std::max(0, gpuNumber - 1), overlay);
-        s.spans = store.decimate(key, m_t0, m_t1, m_columns);
+        if (m_useColumnCache) {
+            s.spans = m_caches[key].update(grid.first, m_columns, grid.colMs, [&store, &key](TimeMs a, TimeMs b, int n) {
+                return store.decimate(key, a, b, n);
+            });
+        } else {
+            s.spans = store.decimate(key, m_t0, m_t1, m_columns);
+        }
         m_series.push_back(std::move(s));
     }
     std::vector<std::vector<ColumnSpan>> all;

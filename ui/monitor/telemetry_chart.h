@@ -4,12 +4,14 @@
 
 #include "core/telemetry/decimation.h"
 #include "core/telemetry/telemetry_store.h"
+#include "ui/monitor/column_cache.h"
 
 #include <QColor>
 #include <QLineF>
 #include <QVector>
 #include <QWidget>
 
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -39,6 +41,12 @@ public:
     };
     const std::vector<DrawnSeries>& series() const { return m_series; }
     QRect plotRect() const;
+    // Off: every refresh decimates the whole view (the benchmark's same-run baseline).
+    void setColumnCacheEnabled(bool on)
+    {
+        m_useColumnCache = on;
+        m_caches.clear();
+    }
     // What an empty chart draws in its middle (short: the reason is said once above the charts).
     QString emptyMessage() const { return m_emptyMessage; }
     // "12.5 GiB", "87 %", "312 W"
@@ -73,6 +81,8 @@ private:
     telemetry::ValueRange m_range;
     int m_dragX = -1;
     QVector<QLineF> m_lines; // reused between paints
+    bool m_useColumnCache = true;
+    std::map<telemetry::SeriesKey, ColumnCache> m_caches;
 
 };
 

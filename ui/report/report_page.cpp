@@ -110,9 +110,12 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     cardArea->setWidgetResizable(false);
     cardArea->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     cardArea->setFrameShape(QFrame::NoFrame);
-    cardArea->setMinimumWidth(SummaryCard::kWidth + 24);
+    // Narrower than the card: the preview scrolls rather than push the page wider than a 1280 screen.
+    cardArea->setMinimumWidth(360);
     auto* right = new QVBoxLayout;
-    right->addWidget(new QLabel(tr("<b>Summary card</b> (summary-card.png: post it alone, like a GPU-Z screenshot)"), this));
+    auto* cardTitle = new QLabel(tr("<b>Summary card</b> (summary-card.png: post it alone, like a GPU-Z screenshot)"), this);
+    cardTitle->setWordWrap(true); // a long unbreakable line would set the page's minimum width
+    right->addWidget(cardTitle);
     right->addWidget(cardArea, 1);
 
     auto* layout = new QHBoxLayout(this);

@@ -54,6 +54,7 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     layout->setContentsMargins(10, 6, 10, 8);
     layout->addWidget(m_headline);
     layout->addLayout(m_rows);
+    m_headline->setText(tr("Inspecting this machine…"));
 }
 
 void VerdictPanel::clearRows()

@@ -16,6 +16,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QTimeZone>
+#include <QTimer>
 #include <QDateTimeAxis>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -199,6 +200,9 @@ QWidget* VpocPage::createResults()
     m_profile = new VolumeProfileView(this);
     // One price axis for both: the profile follows the chart's plot area whenever it moves.
     connect(m_priceChart, &QChart::plotAreaChanged, this, &VpocPage::alignProfile);
+    // ... and whenever either widget moves or shows (a run while another page was in view is laid out later).
+    m_profile->installEventFilter(this);
+    m_priceView->installEventFilter(this);
 
     m_charts = new QWidget(this);
     auto* chartsLayout = new QHBoxLayout(m_charts);
@@ -402,7 +406,9 @@ void VpocPage::run()
             if (!r.backendNote.empty()) {
                 const QString note = QString::fromStdString(r.backendNote);
                 const int why = note.indexOf(QLatin1String(" ("));
-                text += QLatin1Char(' ') + (why > 0 ? note.left(why) + QLatin1Char('.') : note);
+                QString first = why > 0 ? note.left(why) + QLatin1Char('.') : note;
+                first[0] = first[0].toUpper(); // "no GPU, so the CPU was used" starts a sentence here
+                text += QLatin1Char(' ') + first;
                 details = note;
             }
             setStatus(text, details);
@@ -533,6 +539,15 @@ void VpocPage::updatePriceChart(int row)
     if (close->count() == 0)
         m_priceChart->setTitle(m_priceChart->title() + tr(" (turn on developing values for the price line)"));
     alignProfile(); // the plot area may not move (then no plotAreaChanged), but the price range did
+}
+
+bool VpocPage::eventFilter(QObject* watched, QEvent* event)
+{
+    const auto type = event->type();
+    if ((watched == m_profile || watched == m_priceView) &&
+        (type == QEvent::Resize || type == QEvent::Move || type == QEvent::Show))
+        QTimer::singleShot(0, this, &VpocPage::alignProfile);
+    return QWidget::eventFilter(watched, event);
 }
 
 void VpocPage::alignProfile()

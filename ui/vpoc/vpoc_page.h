@@ -60,6 +60,7 @@ Q_SIGNALS:
     void finished(bool ok);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
