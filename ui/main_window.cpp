@@ -3,6 +3,7 @@
 
 #include "core/snapshot/stack_rows.h"
 #include "core/util/build_info.h"
+#include "ui/probes/log_diagnosis_dialog.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/compare_dialog.h"
 #include "ui/report/replay_banner.h"
@@ -11,21 +12,25 @@
 #include "ui/system/system_page.h"
 #include "ui/training/training_page.h"
 #include "ui/vpoc/vpoc_page.h"
+#include "ui/widgets/gui_message.h"
 #ifdef STACKSCOPE_HAVE_MONITOR
 #include "ui/monitor/monitor_dock.h"
 #endif
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QDropEvent>
 #include <QMimeData>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -66,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent)
     addPage(tr("Probes"), m_probesPage);
     addPage(tr("VPOC"), m_vpocPage);
     auto* training = new TrainingPage(m_snapshots, this);
+    m_trainingPage = training;
     addPage(tr("Training"), training);
     addPage(tr("Report"), m_reportPage);
     m_reportPage->setVpocPage(m_vpocPage);
@@ -110,12 +116,23 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_snapshots, &SnapshotController::errorOccurred, this, &MainWindow::showError);
     connect(m_systemPage, &SystemPage::refreshRequested, m_snapshots, &SnapshotController::refresh);
+    connect(m_systemPage, &SystemPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
+    connect(m_reportPage, &ReportPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
     createMenus();
+    // A table is one tab stop: Tab leaves it, the arrow keys move inside it.
+    for (auto* view : findChildren<QAbstractItemView*>())
+        view->setTabKeyNavigation(false);
 }
 
 void MainWindow::addPage(const QString& title, QWidget* page)
 {
-    m_pages->addWidget(page);
+    // Every page scrolls inside its own area: no page sets the window's minimum size (1024x640 must work).
+    auto* scroll = new QScrollArea(m_pages);
+    scroll->setObjectName(title + QStringLiteral("Scroll"));
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_pages->addWidget(scroll);
     m_pageList->addItem(title);
     if (m_pageList->currentRow() < 0)
         m_pageList->setCurrentRow(0);
@@ -166,7 +183,8 @@ void MainWindow::createMenus()
 
     auto* view = menuBar()->addMenu(tr("&View"));
     auto* refresh = view->addAction(tr("&Refresh (inspect this machine)"), m_snapshots, &SnapshotController::refresh);
-    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setObjectName(QStringLiteral("refreshAction"));
+    refresh->setShortcut(QKeySequence(Qt::Key_F5));
 #ifdef STACKSCOPE_HAVE_MONITOR
     auto* monitor = m_monitor->toggleViewAction();
     monitor->setText(tr("&Monitor (VRAM, utilisation, temperature, power)"));
@@ -174,12 +192,79 @@ void MainWindow::createMenus()
     view->addAction(monitor);
 #endif
 
+    createGoMenu();
+    createRunMenu();
+
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About StackScope"), this, [this] {
         QMessageBox::about(this, tr("About StackScope"),
                            tr("<b>StackScope %1</b><p>A console for PyTorch on ROCm and CUDA GPUs.</p><p>Build: %2</p>")
                                .arg(QString::fromStdString(stackscopeVersion()), QString::fromStdString(buildDescription())));
     });
+}
+
+void MainWindow::createGoMenu()
+{
+    auto* go = menuBar()->addMenu(tr("&Go"));
+    for (int i = 0; i < m_pageList->count() && i < 9; ++i) {
+        auto* action = go->addAction(m_pageList->item(i)->text(), this, [this, i] {
+            m_pageList->setCurrentRow(i);
+            m_pages->currentWidget()->setFocus();
+        });
+        action->setObjectName(QStringLiteral("goPage%1").arg(i + 1));
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    }
+}
+
+// Run, Cancel and Export act on the page in view; a page without that action ignores the key.
+void MainWindow::createRunMenu()
+{
+    auto* run = menuBar()->addMenu(tr("&Run"));
+    auto* start = run->addAction(tr("&Run this page (probes, VPOC, training; inspect on System)"), this, &MainWindow::runCurrentPage);
+    start->setObjectName(QStringLiteral("runAction"));
+    start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    auto* cancel = run->addAction(tr("&Cancel the run"), this, &MainWindow::cancelCurrentPage);
+    cancel->setObjectName(QStringLiteral("cancelAction"));
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    auto* exportReport = run->addAction(tr("&Export support report…"), this, [this] {
+        showPage(tr("Report"));
+        m_reportPage->exportInteractive();
+    });
+    exportReport->setObjectName(QStringLiteral("exportAction"));
+    exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    auto* paste = run->addAction(tr("&Paste a log or error…"), this, [this] { openLogDiagnosis(); });
+    paste->setObjectName(QStringLiteral("pasteLogAction"));
+    paste->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
+}
+
+QWidget* MainWindow::currentPage() const
+{
+    auto* scroll = qobject_cast<QScrollArea*>(m_pages->currentWidget());
+    return scroll ? scroll->widget() : m_pages->currentWidget();
+}
+
+void MainWindow::runCurrentPage()
+{
+    QWidget* page = currentPage();
+    if (page == m_systemPage)
+        m_snapshots->refresh();
+    else if (page == m_probesPage && !m_probesPage->isRunning())
+        m_probesPage->runAll();
+    else if (page == m_vpocPage && !m_vpocPage->isRunning())
+        m_vpocPage->run();
+    else if (page == m_trainingPage && !m_trainingPage->isRunning())
+        m_trainingPage->start();
+}
+
+void MainWindow::cancelCurrentPage()
+{
+    QWidget* page = currentPage();
+    if (page == m_probesPage && m_probesPage->isRunning())
+        m_probesPage->cancel();
+    else if (page == m_vpocPage && m_vpocPage->isRunning())
+        m_vpocPage->cancel();
+    else if (page == m_trainingPage && m_trainingPage->isRunning())
+        m_trainingPage->stop();
 }
 
 void MainWindow::openSnapshot()
@@ -199,25 +284,46 @@ void MainWindow::saveSnapshot()
         m_status->setText(tr("Snapshot saved to %1").arg(path));
 }
 
+LogDiagnosisDialog* MainWindow::openLogDiagnosis(const QString& textFile)
+{
+    auto* dialog = new LogDiagnosisDialog(m_snapshots->snapshot(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    if (!textFile.isEmpty())
+        dialog->diagnoseFile(textFile);
+    return dialog;
+}
+
+// A report or snapshot opens for replay; any other local file is read as a log to diagnose.
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     const auto urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.front().isLocalFile() && ReportReplay::canOpen(urls.front().toLocalFile()))
+    const QString path = urls.size() == 1 && urls.front().isLocalFile() ? urls.front().toLocalFile() : QString();
+    if (!path.isEmpty() && (ReportReplay::canOpen(path) || QFileInfo(path).isFile()))
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
     const auto urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.front().isLocalFile() && m_replay->open(urls.front().toLocalFile()))
+    if (urls.size() != 1 || !urls.front().isLocalFile())
+        return;
+    const QString path = urls.front().toLocalFile();
+    if (ReportReplay::canOpen(path) ? m_replay->open(path) : openLogDiagnosis(path) != nullptr)
         event->acceptProposedAction();
 }
 
 void MainWindow::showError(const QString& message)
 {
-    statusBar()->showMessage(message, 15000);
-    if (isVisible())
-        QMessageBox::warning(this, tr("StackScope"), message);
+    // One line in the status bar and the box; the whole text behind the box's "Show Details…".
+    const GuiMessage m = guiMessage(message);
+    statusBar()->showMessage(m.line, 15000);
+    if (!isVisible())
+        return;
+    QMessageBox box(QMessageBox::Warning, tr("StackScope"), m.line, QMessageBox::Ok, this);
+    if (!m.details.isEmpty())
+        box.setDetailedText(m.details);
+    box.exec();
 }
 
 } // namespace stackscope::ui

@@ -11,11 +11,13 @@ class QStackedWidget;
 
 namespace stackscope::ui {
 
+class LogDiagnosisDialog;
 class MonitorDock;
 class ProbesPage;
 class ReportPage;
 class ReportReplay;
 class SystemPage;
+class TrainingPage;
 class VpocPage;
 
 class MainWindow : public QMainWindow {
@@ -28,6 +30,7 @@ public:
     VpocPage* vpocPage() const { return m_vpocPage; }
     ProbesPage* probesPage() const { return m_probesPage; }
     ReportPage* reportPage() const { return m_reportPage; }
+    TrainingPage* trainingPage() const { return m_trainingPage; }
     ReportReplay* replay() const { return m_replay; }
     // Null when the build has no telemetry panel.
     MonitorDock* monitorDock() const { return m_monitor; }
@@ -36,6 +39,8 @@ public:
     QString statusText() const;
     // Shows the page with this title (case-insensitive); false when there is none.
     bool showPage(const QString& title);
+    // "Paste a log or error": opens the diagnosis dialog, with this text file's content when given.
+    LogDiagnosisDialog* openLogDiagnosis(const QString& textFile = QString());
 
 protected:
     // A report (report.json, its folder or .zip) or a snapshot dropped anywhere opens it for replay.
@@ -44,6 +49,11 @@ protected:
 
 private:
     void createMenus();
+    void createGoMenu();
+    void createRunMenu();
+    QWidget* currentPage() const;
+    void runCurrentPage();
+    void cancelCurrentPage();
     void openSnapshot();
     void saveSnapshot();
     void showError(const QString& message);
@@ -55,6 +65,7 @@ private:
     VpocPage* m_vpocPage;
     ProbesPage* m_probesPage;
     ReportPage* m_reportPage;
+    TrainingPage* m_trainingPage = nullptr;
     ReportReplay* m_replay;
     MonitorDock* m_monitor = nullptr;
     QLabel* m_status;

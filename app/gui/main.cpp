@@ -1,7 +1,8 @@
-// stackscope: the desktop console. Options: --snapshot FILE, --screenshot FILE (headless capture).
+// stackscope: the desktop console. Options: --snapshot FILE, --screenshot FILE (headless capture), --size WxH, --monitor.
 #include "core/snapshot/snapshot_json.h"
 #include "core/util/build_info.h"
 #include "ui/main_window.h"
+#include "ui/monitor/monitor_dock.h"
 #include "ui/report/report_page.h"
 #include "ui/system/system_page.h"
 
@@ -44,6 +45,10 @@ int main(int argc, char** argv)
                                     QStringLiteral("Inspect (or open --snapshot), write a redacted support report with screenshots of every page "
                                                    "into DIR, print the folder and zip, then quit (works with QT_QPA_PLATFORM=offscreen)."),
                                     QStringLiteral("DIR"));
+    QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, such as 1280x720 (for --screenshot)."), QStringLiteral("WxH"));
+    QCommandLineOption monitorOption(QStringLiteral("monitor"), QStringLiteral("Open the Monitor dock at start."));
+    parser.addOption(sizeOption);
+    parser.addOption(monitorOption);
     parser.addOption(reportOption);
     parser.addOption(pageOption);
     parser.addOption(snapshotOption);
@@ -55,6 +60,18 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "stackscope: no page named '%s'; use System, Probes, VPOC, Training or Report\n", qPrintable(parser.value(pageOption)));
         return 2;
     }
+    if (parser.isSet(sizeOption)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        const int w = wh.size() == 2 ? wh[0].toInt() : 0, h = wh.size() == 2 ? wh[1].toInt() : 0;
+        if (w < 320 || h < 240) {
+            std::fprintf(stderr, "stackscope: --size %s: give the window size as WIDTHxHEIGHT, such as 1280x720\n",
+                         qPrintable(parser.value(sizeOption)));
+            return 2;
+        }
+        window.resize(w, h);
+    }
+    if (parser.isSet(monitorOption) && window.monitorDock())
+        window.monitorDock()->show();
     const QString screenshot = parser.value(screenshotOption);
     if (!screenshot.isEmpty()) {
         QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&] {

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <algorithm>
 #include <sstream>
 
 namespace stackscope {
@@ -87,6 +88,8 @@ std::optional<std::string> pciDeviceName(const SystemRoot& root, unsigned vendor
 struct KfdNode {
     std::string pciBus;
     std::string gfx;
+    unsigned vendorId = 0; // 0: not in the properties
+    unsigned deviceId = 0;
 };
 
 std::vector<KfdNode> readKfdNodes(const SystemRoot& root)
@@ -103,9 +106,33 @@ std::vector<KfdNode> readKfdNodes(const SystemRoot& root)
         KfdNode node;
         node.pciBus = fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain & 0xffff, (loc >> 8) & 0xff, (loc >> 3) & 0x1f, loc & 0x7);
         node.gfx = gfxNameFromTargetVersion(static_cast<unsigned long>(gfx->second));
+        node.vendorId = static_cast<unsigned>(props["vendor_id"]);
+        node.deviceId = static_cast<unsigned>(props["device_id"]);
         nodes.push_back(node);
     }
     return nodes;
+}
+
+// A KFD node with a non-zero gfx_target_version is a GPU (HIP enumerates exactly those), even where
+// /sys/class/drm has no card for it (a container, a recorded root without drm): list it, with what
+// only drm would say (VRAM, product name) left unknown.
+void addKfdOnlyGpus(const SystemRoot& root, const std::vector<KfdNode>& kfd, std::vector<GpuInfo>& gpus)
+{
+    for (const auto& node : kfd) {
+        const bool listed = std::any_of(gpus.begin(), gpus.end(), [&](const GpuInfo& g) { return g.pciBus && *g.pciBus == node.pciBus; });
+        if (listed)
+            continue;
+        GpuInfo g;
+        g.vendor = node.vendorId == 0x10de ? "nvidia" : "amd"; // KFD is AMD's driver; its nodes name the vendor
+        g.arch = node.gfx;
+        g.pciBus = node.pciBus;
+        g.source = "kfd";
+        if (auto name = node.vendorId ? pciDeviceName(root, node.vendorId, node.deviceId) : std::nullopt)
+            g.name = *name;
+        else
+            g.name = fmt::format("AMD GPU {} (name unknown: no /sys/class/drm entry)", node.gfx);
+        gpus.push_back(std::move(g));
+    }
 }
 
 } // namespace
@@ -152,6 +179,7 @@ std::vector<GpuInfo> readSysfsGpus(const SystemRoot& root)
         }
         gpus.push_back(std::move(g));
     }
+    addKfdOnlyGpus(root, kfd, gpus);
     return gpus;
 }
 

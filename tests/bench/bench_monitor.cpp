@@ -1,9 +1,10 @@
 // Monitor benchmark: feeds 1,000,000 samples at 10 Hz-equivalent (27.8 simulated hours) into the
 // Monitor panel while a synthetic training job pushes allocator figures and epoch events, and reports
 // the GUI thread's stalls (heartbeat gaps) and memory after more than 24 simulated hours.
-// Usage: bench_monitor [--points N] [--gpus N] [--seconds S] [--span-hours H]   (QT_QPA_PLATFORM=offscreen works)
+// Usage: bench_monitor [--points N] [--gpus N] [--seconds S] [--span-hours H] [--column-cache 0|1]   (QT_QPA_PLATFORM=offscreen works)
 #include "core/telemetry/sampler.h"
 #include "ui/monitor/monitor_dock.h"
+#include "ui/monitor/telemetry_chart.h"
 #include "ui/monitor/time_axis.h"
 
 #include <QApplication>
@@ -56,6 +57,7 @@ int main(int argc, char** argv)
     int gpus = 2;
     double seconds = 20;
     double spanHours = 24;
+    int columnCache = 1;
     const QStringList args = app.arguments();
     for (int i = 1; i + 1 < args.size(); i += 2) {
         bool ok = false;
@@ -67,6 +69,8 @@ int main(int argc, char** argv)
             seconds = args[i + 1].toDouble(&ok);
         else if (args[i] == QStringLiteral("--span-hours"))
             spanHours = args[i + 1].toDouble(&ok);
+        else if (args[i] == QStringLiteral("--column-cache"))
+            columnCache = args[i + 1].toInt(&ok);
         if (!ok || points <= 0 || gpus <= 0 || seconds <= 0 || spanHours <= 0) {
             std::fprintf(stderr, "bench_monitor: bad %s %s; usage: bench_monitor [--points N] [--gpus N] "
                                  "[--seconds S] [--span-hours H] (all positive)\n",
@@ -83,6 +87,8 @@ int main(int argc, char** argv)
 
     ui::MonitorDock dock(store, nullptr);
     dock.resize(1600, 1000);
+    for (auto* chart : dock.charts())
+        chart->setColumnCacheEnabled(columnCache != 0);
     dock.show();
     dock.timeAxis()->setLive(static_cast<TimeMs>(spanHours * 3600 * 1000));
     app.processEvents();
@@ -135,6 +141,7 @@ int main(int argc, char** argv)
 
     // GUI thread heartbeat: a 5 ms timer; any gap beyond 5 ms is time the GUI thread was busy.
     std::vector<double> gaps;
+    std::vector<double> gapAt; // seconds since the heartbeat started, for the longest stall
     QElapsedTimer beat;
     beat.start();
     qint64 last = 0;
@@ -145,8 +152,10 @@ int main(int argc, char** argv)
     heartbeat.setInterval(5);
     QObject::connect(&heartbeat, &QTimer::timeout, [&] {
         const qint64 now = beat.nsecsElapsed();
-        if (last)
+        if (last) {
             gaps.push_back(std::max(0.0, (now - last) / 1e6 - 5.0));
+            gapAt.push_back(last / 1e9);
+        }
         last = now;
         if (done && gaps.size() > 10)
             loop.quit();
@@ -189,6 +198,11 @@ int main(int argc, char** argv)
     std::printf("  GUI thread stalls (5 ms heartbeat, %zu beats): max %.1f ms, p99 %.1f ms, p50 %.2f ms\n", gaps.size(),
                 gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end()), percentile(gaps, 99),
                 percentile(gaps, 50));
+    if (!gaps.empty()) {
+        const auto worst = std::max_element(gaps.begin(), gaps.end()) - gaps.begin();
+        std::printf("  longest stall began %.3f s after the heartbeat started (column cache %s)\n", gapAt[std::size_t(worst)],
+                    columnCache ? "on" : "off");
+    }
     std::printf("  repaints while feeding: %d (%.1f/s; cap 25/s)\n", refreshes, refreshes / feedSeconds);
     std::printf("  full refresh of the final view (4 charts, decimate + paint): mean %.1f ms, max %.1f ms\n",
                 [&] { double s = 0; for (double v : refreshMs) s += v; return s / double(refreshMs.size()); }(),

@@ -3,11 +3,18 @@
 #include "core/vpoc/sample_data.h"
 #include "core/util/atomic_file.h"
 #include "ui/vpoc/profile_geometry.h"
+#include "ui/vpoc/session_time_axis.h"
 #include "ui/vpoc/session_model.h"
 #include "ui/vpoc/volume_profile_view.h"
 #include "ui/vpoc/vpoc_page.h"
 
 #include <QAbstractItemModelTester>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QtTest>
@@ -149,6 +156,179 @@ private Q_SLOTS:
         QTest::qWait(500); // a late result of the cancelled job must not land
         QCOMPARE(page.sessionModel()->rowCount(), 0);
         QVERIFY(page.statusText().contains(QStringLiteral("Cancelled")));
+    }
+
+    // Export needs something to export; a failed run clears the previous file's results; another
+    // path marks them as the previous file's.
+    void staleResults()
+    {
+        VpocPage page;
+        auto* png = page.findChild<QPushButton*>(QStringLiteral("vpocExportPng"));
+        auto* csv = page.findChild<QPushButton*>(QStringLiteral("vpocExportCsv"));
+        QVERIFY(png && csv);
+        QVERIFY(!png->isEnabled() && !csv->isEnabled());
+        QVERIFY(runSample(page));
+        QVERIFY(png->isEnabled() && csv->isEnabled());
+        auto* label = page.findChild<QLabel*>(QStringLiteral("vpocResultsFor"));
+        const QString missing = m_dir.filePath(QStringLiteral("missing.csv"));
+        page.setInputFile(missing);
+        QVERIFY2(label->text().contains(QStringLiteral("not the file above")), qPrintable(label->text()));
+        QSignalSpy finished(&page, &VpocPage::finished);
+        page.run();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY(!page.hasResults());
+        QCOMPARE(page.sessionModel()->rowCount(), 0);
+        QVERIFY(page.profileView()->profile().volume.empty());
+        QVERIFY(page.priceChart()->series().isEmpty());
+        QVERIFY(!png->isEnabled() && !csv->isEnabled());
+    }
+
+    void pluralsAndOneLine()
+    {
+        VpocPage page;
+        QVERIFY(runSample(page));
+        QVERIFY2(!page.statusText().contains(QRegularExpression(QStringLiteral("\\b1 sessions"))), qPrintable(page.statusText()));
+        QVERIFY(!page.statusText().contains(QStringLiteral("--")));
+        QVERIFY(!page.statusText().contains(QStringLiteral(".so")));
+    }
+
+    // VAH/VAL and POC/developing POC each in their own colour.
+    void chartColours()
+    {
+        VpocPage page;
+        QVERIFY(runSample(page));
+        QMap<QString, QColor> colours;
+        for (auto* series : page.priceChart()->series())
+            colours[series->name()] = static_cast<QLineSeries*>(series)->pen().color();
+        for (const char* name : {"POC", "VAH", "VAL", "developing POC", "close"})
+            QVERIFY2(colours.contains(QString::fromLatin1(name)), name);
+        QSet<QRgb> distinct;
+        for (const auto& c : colours)
+            distinct.insert(c.rgb());
+        QCOMPARE(distinct.size(), colours.size());
+    }
+
+    // The time axis is in the session's zone: a globex day starts at 18:00 New York time.
+    void timeAxisInSessionZone()
+    {
+        VpocPage page;
+        QVERIFY(runSample(page));
+        auto* axis = page.priceChart()->findChild<QCategoryAxis*>(QStringLiteral("sessionTimeAxis"));
+        if (!axis) {
+            const auto axes = page.priceChart()->axes(Qt::Horizontal);
+            axis = axes.isEmpty() ? nullptr : qobject_cast<QCategoryAxis*>(axes.first());
+        }
+        QVERIFY(axis);
+        QVERIFY(axis->titleText().contains(QStringLiteral("America/New_York")));
+        const QStringList labels = axis->categoriesLabels();
+        QVERIFY(!labels.isEmpty());
+        QVERIFY2(labels.first().endsWith(QStringLiteral("18:00")), qPrintable(labels.join(QLatin1Char(','))));
+    }
+
+    void sessionTimeTicks_data()
+    {
+        QTest::addColumn<QString>("first"); // UTC
+        QTest::addColumn<QString>("last");
+        QTest::addColumn<QString>("zone");
+        QTest::addColumn<QStringList>("labels");
+        // Globex 2024-03-05 (EST, UTC-5): 18:00 on the 4th to 16:59 on the 5th New York time.
+        QTest::newRow("globex EST") << "2024-03-04T23:00:00Z" << "2024-03-05T21:59:00Z" << "America/New_York"
+                                    << QStringList {"Mon 18:00", "Mon 22:00", "Tue 02:00", "Tue 06:00", "Tue 10:00", "Tue 14:00"};
+        // The same clock times after the DST change (EDT, UTC-4).
+        QTest::newRow("globex EDT") << "2024-03-11T22:00:00Z" << "2024-03-12T20:59:00Z" << "America/New_York"
+                                    << QStringList {"Mon 18:00", "Mon 22:00", "Tue 02:00", "Tue 06:00", "Tue 10:00", "Tue 14:00"};
+        QTest::newRow("rth") << "2024-03-05T14:30:00Z" << "2024-03-05T20:59:00Z" << "America/New_York"
+                             << QStringList {"Tue 10:00", "Tue 11:00", "Tue 12:00", "Tue 13:00", "Tue 14:00", "Tue 15:00"};
+    }
+    void sessionTimeTicks()
+    {
+        QFETCH(QString, first);
+        QFETCH(QString, last);
+        QFETCH(QString, zone);
+        QFETCH(QStringList, labels);
+        const auto t0 = QDateTime::fromString(first, Qt::ISODate).toMSecsSinceEpoch();
+        const auto t1 = QDateTime::fromString(last, Qt::ISODate).toMSecsSinceEpoch();
+        QStringList got;
+        for (const auto& [ms, label] : ui::sessionTimeTicks(t0, t1, QTimeZone(zone.toUtf8())))
+            got << label;
+        QCOMPARE(got, labels);
+    }
+
+    // The price chart and the volume profile share one price axis: the POC, VAH and VAL read at the
+    // same pixel row in both (within a pixel: the chart rounds its plot area to whole pixels).
+    void sharedPriceAxis_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("shownBeforeRun"); // false: the run ends while the page is out of view
+        QTest::newRow("1920x1000") << QSize(1920, 1000) << true;
+        QTest::newRow("1280x640") << QSize(1280, 640) << true;
+        QTest::newRow("1546x820, run while hidden") << QSize(1546, 820) << false;
+    }
+    void sharedPriceAxis()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, shownBeforeRun);
+        VpocPage page;
+        page.resize(size);
+        if (shownBeforeRun) {
+            page.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&page));
+        }
+        QVERIFY(runSample(page));
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QTest::qWait(200); // the chart lays out its axes on the event loop
+        const auto* result = page.sessionModel()->result().get();
+        const auto& s = result->sessions.back();
+        const double tick = result->options.read.tick.value;
+        auto* profile = page.profileView();
+        QVERIFY(profile->priceFrame().has_value());
+        const QRectF area = profile->plotArea();
+        const double h = area.height() / double(s.profile.size());
+        for (int32_t level : {s.pocTick, s.vahTick, s.valTick}) {
+            const QPointF inChart = page.priceChart()->mapToPosition(QPointF(double(s.firstUs / 1000), level * tick));
+            const QPoint inView = page.priceView()->mapFromScene(inChart);
+            const QPoint global = page.priceView()->viewport()->mapToGlobal(inView);
+            const double chartY = profile->mapFromGlobal(global).y();
+            const double profileY = area.bottom() - h * (level - s.lowTick + 0.5);
+            QVERIFY2(std::abs(chartY - profileY) <= 1.0,
+                     qPrintable(QStringLiteral("level %1: chart y %2, profile y %3").arg(level).arg(chartY).arg(profileY)));
+        }
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        page.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/vpoc-aligned-%1.png").arg(size.width()));
+    }
+
+    void alignedArea_data()
+    {
+        QTest::addColumn<double>("top");
+        QTest::addColumn<double>("bottom");
+        QTest::newRow("100 px") << 0.0 << 100.0;
+        QTest::newRow("offset") << 37.0 << 537.0;
+    }
+    void alignedArea()
+    {
+        QFETCH(double, top);
+        QFETCH(double, bottom);
+        ProfileInput in;
+        in.volume = {1, 2, 3, 4, 5, 6};
+        in.lowTick = 100; // levels 100..105, axis 98..107
+        const PriceFrame frame {98, 107, top, bottom};
+        const QRectF area = alignedProfileArea(in, frame, 0, 50);
+        const double h = area.height() / 6;
+        for (int i = 0; i < 6; ++i)
+            QVERIFY(std::abs((area.bottom() - h * (i + 0.5)) - frameY(frame, 100 + i)) < 1e-9);
+        QCOMPARE(frameY(frame, 107), top);
+        QCOMPARE(frameY(frame, 98), bottom);
+    }
+
+private:
+    bool runSample(VpocPage& page)
+    {
+        page.setInputFile(m_sample);
+        QSignalSpy finished(&page, &VpocPage::finished);
+        page.run();
+        return finished.wait(60000) && finished.at(0).at(0).toBool() && page.hasResults();
     }
 };
 

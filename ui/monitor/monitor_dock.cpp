@@ -9,11 +9,13 @@
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPixmap>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
@@ -104,11 +106,19 @@ void MonitorDock::build()
     bar->addWidget(csv);
     bar->addWidget(png);
     layout->addLayout(bar);
+    // Why there is nothing to draw, said once for all four charts.
+    m_message = new QLabel(body);
+    m_message->setObjectName(QStringLiteral("monitorMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+    layout->addWidget(m_message);
 
     auto* split = new QSplitter(Qt::Vertical, body);
     m_chartArea = new QWidget(split);
     m_chartArea->setObjectName(QStringLiteral("chartArea"));
-    auto* charts = new QVBoxLayout(m_chartArea);
+    // Two by two: four charts stacked make the dock taller than a laptop screen.
+    auto* charts = new QGridLayout(m_chartArea);
     charts->setContentsMargins(0, 0, 0, 0);
     charts->setSpacing(2);
     // VRAM carries libtorch's allocated/reserved as dashed overlays: the process's own memory next to
@@ -118,8 +128,8 @@ void MonitorDock::build()
     m_charts.push_back(new TelemetryChart(Quantity::Utilisation, {}, m_axis, m_chartArea));
     m_charts.push_back(new TelemetryChart(Quantity::Temperature, {}, m_axis, m_chartArea));
     m_charts.push_back(new TelemetryChart(Quantity::Power, {}, m_axis, m_chartArea));
-    for (auto* c : m_charts)
-        charts->addWidget(c, 1);
+    for (int i = 0; i < int(m_charts.size()); ++i)
+        charts->addWidget(m_charts[std::size_t(i)], i / 2, i % 2);
     split->addWidget(m_chartArea);
     m_table = new QTableView(split);
     m_table->setObjectName(QStringLiteral("latestReadings"));
@@ -131,7 +141,14 @@ void MonitorDock::build()
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
-    setWidget(body);
+    // In a scroll area: the dock never sets the window's minimum size (the window stays resizable down to
+    // 1024x640 with the Monitor open, docked, tabbed or floating).
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("monitorScroll"));
+    scroll->setWidget(body);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    setWidget(scroll);
 
     m_repaintTimer.setSingleShot(true);
     connect(&m_repaintTimer, &QTimer::timeout, this, &MonitorDock::refreshNow);
@@ -200,18 +217,22 @@ void MonitorDock::showEvent(QShowEvent* event)
     scheduleRefresh();
 }
 
+QString MonitorDock::messageText() const
+{
+    return m_message->isVisibleTo(const_cast<MonitorDock*>(this)) ? m_message->text() : QString();
+}
+
 QString MonitorDock::emptyMessage(const std::optional<TelemetrySample>& latest) const
 {
-    if (!latest)
-        return tr("Waiting for the first sample…");
-    if (!latest->gpus.empty())
+    if (!latest || !latest->gpus.empty())
         return {};
     QStringList why;
     for (const auto& s : latest->sources) {
         if (!s.available && s.reason == MissingReason::LibraryNotLoaded)
             why << QStringLiteral("%1: %2").arg(QString::fromStdString(s.source), QString::fromStdString(s.detail));
     }
-    return tr("No GPU visible.\n%1").arg(why.join(QLatin1Char('\n')));
+    return why.isEmpty() ? tr("No GPU visible to NVML or rocm_smi.")
+                         : tr("No GPU visible to NVML or rocm_smi. %1").arg(why.join(QStringLiteral("; ")));
 }
 
 void MonitorDock::refreshNow()
@@ -227,8 +248,16 @@ void MonitorDock::refreshNow()
     const auto [t0, t1] = m_axis->rangeFor(newest);
     const auto events = m_store->events(t0, t1);
     const QString empty = emptyMessage(latest);
+    if (m_message->toolTip() != empty) {
+        const int sentence = empty.indexOf(QLatin1String(". "));
+        m_message->setText(sentence < 0 ? empty : empty.left(sentence + 1) + tr(" (hover for the loaders' messages)"));
+        m_message->setToolTip(empty); // the loaders' whole messages
+    }
+    m_message->setVisible(!empty.isEmpty());
+    // The charts only say that they are empty; the reason is in the message above them.
+    const QString chartEmpty = !latest ? tr("Waiting for the first sample…") : latest->gpus.empty() ? tr("No GPU samples") : QString();
     for (auto* c : m_charts)
-        c->refresh(*m_store, t0, t1, events, empty);
+        c->refresh(*m_store, t0, t1, events, chartEmpty);
     if (latest && m_store->generation() != m_drawnGeneration)
         m_model->setSample(*latest);
     m_drawnGeneration = m_store->generation();

@@ -16,6 +16,7 @@
 #include <vector>
 
 class QComboBox;
+class QLabel;
 class QTableView;
 class QToolButton;
 
@@ -47,6 +48,8 @@ public:
     LatestReadingsModel* latestModel() const { return m_model; }
     const std::vector<TelemetryChart*>& charts() const { return m_charts; }
     QWidget* chartArea() const { return m_chartArea; }
+    // Why the charts are empty (no GPU, a library not loaded), shown once above them; empty when they draw.
+    QString messageText() const;
     int refreshCount() const { return m_refreshCount; }
 
     void setSamplingRateHz(int hz);
@@ -85,6 +88,7 @@ private:
     QComboBox* m_span = nullptr;
     QToolButton* m_live = nullptr;
     QTableView* m_table = nullptr;
+    QLabel* m_message = nullptr;
     QTimer m_repaintTimer;
     QElapsedTimer m_sinceRefresh;
     std::atomic<bool> m_dirty {false};

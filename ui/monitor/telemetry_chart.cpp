@@ -70,10 +70,12 @@ QString TelemetryChart::formatValue(Quantity q, double v)
 void TelemetryChart::refresh(const TelemetryStore& store, TimeMs t0, TimeMs t1, std::vector<TimelineEvent> events,
                              const QString& emptyMessage)
 {
-    m_t0 = t0;
-    m_t1 = std::max(t1, t0 + 1);
-    m_newest = store.newestTime().value_or(t1);
     m_columns = std::max(1, plotRect().width());
+    // Columns on a grid fixed in absolute time: a sliding window keeps its finished columns (the cache).
+    const ColumnGrid grid = columnGrid(t0, std::max(t1, t0 + 1), m_columns);
+    m_t0 = grid.first * grid.colMs;
+    m_t1 = (grid.first + m_columns) * grid.colMs;
+    m_newest = store.newestTime().value_or(t1);
     m_events = std::move(events);
     m_emptyMessage = emptyMessage;
     m_series.clear();
@@ -94,7 +96,13 @@ void TelemetryChart::refresh(const TelemetryStore& store, TimeMs t0, TimeMs t1, 
         s.label = QString::fromStdString(key.gpu) +
                   (overlay ? QStringLiteral(" ") + QString::fromLatin1(quantityLabel(key.quantity)) : QString());
         s.color = gpuColor(std::max(0, gpuNumber - 1), overlay);
-        s.spans = store.decimate(key, m_t0, m_t1, m_columns);
+        if (m_useColumnCache) {
+            s.spans = m_caches[key].update(grid.first, m_columns, grid.colMs, [&store, &key](TimeMs a, TimeMs b, int n) {
+                return store.decimate(key, a, b, n);
+            });
+        } else {
+            s.spans = store.decimate(key, m_t0, m_t1, m_columns);
+        }
         m_series.push_back(std::move(s));
     }
     std::vector<std::vector<ColumnSpan>> all;
@@ -105,6 +113,23 @@ void TelemetryChart::refresh(const TelemetryStore& store, TimeMs t0, TimeMs t1, 
     if (m_primary == Quantity::Utilisation)
         m_range = {0, 100};
     update();
+}
+
+std::vector<std::pair<double, QString>> TelemetryChart::valueLabels(Quantity q, telemetry::ValueRange range, int rows)
+{
+    for (int n : {rows, 2, 1}) {
+        std::vector<std::pair<double, QString>> labels;
+        bool distinct = true;
+        for (int i = 0; i <= n && distinct; ++i) {
+            const double v = range.min + (range.max - range.min) * i / n;
+            QString text = formatValue(q, v);
+            distinct = labels.empty() || labels.back().second != text;
+            labels.emplace_back(v, std::move(text));
+        }
+        if (distinct)
+            return labels;
+    }
+    return {{range.min, formatValue(q, range.min)}}; // a flat range: one label says it all
 }
 
 void TelemetryChart::paintEvent(QPaintEvent*)
@@ -142,12 +167,15 @@ void TelemetryChart::paintEvent(QPaintEvent*)
     for (int i = 0; i <= rows; ++i) {
         const int y = plot.bottom() - plot.height() * i / rows;
         p.drawLine(plot.left(), y, plot.right(), y);
-        const double v = m_range.min + (m_range.max - m_range.min) * i / rows;
-        p.save();
-        p.setPen(text);
-        p.drawText(QRect(0, y - 8, plot.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, formatValue(m_primary, v));
-        p.restore();
     }
+    p.save();
+    p.setPen(text);
+    const double span = std::max(1e-12, m_range.max - m_range.min);
+    for (const auto& [v, label] : valueLabels(m_primary, m_range, rows)) {
+        const int y = plot.bottom() - static_cast<int>(std::lround(plot.height() * (v - m_range.min) / span));
+        p.drawText(QRect(0, y - 8, plot.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter, label);
+    }
+    p.restore();
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(plot);
 

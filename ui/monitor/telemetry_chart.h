@@ -4,12 +4,15 @@
 
 #include "core/telemetry/decimation.h"
 #include "core/telemetry/telemetry_store.h"
+#include "ui/monitor/column_cache.h"
 
 #include <QColor>
 #include <QLineF>
 #include <QVector>
 #include <QWidget>
 
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace stackscope::ui {
@@ -38,8 +41,19 @@ public:
     };
     const std::vector<DrawnSeries>& series() const { return m_series; }
     QRect plotRect() const;
+    // Off: every refresh decimates the whole view (the benchmark's same-run baseline).
+    void setColumnCacheEnabled(bool on)
+    {
+        m_useColumnCache = on;
+        m_caches.clear();
+    }
+    // What an empty chart draws in its middle (short: the reason is said once above the charts).
+    QString emptyMessage() const { return m_emptyMessage; }
     // "12.5 GiB", "87 %", "312 W"
     static QString formatValue(telemetry::Quantity q, double v);
+    // The value-axis labels for a range: `rows` + 1 evenly spaced, or fewer (2, then 1) when formatting
+    // would print the same text twice ("0.00 GiB" five times, "1 C, 1 C, 0 C").
+    static std::vector<std::pair<double, QString>> valueLabels(telemetry::Quantity q, telemetry::ValueRange range, int rows = 4);
 
     QSize sizeHint() const override { return {640, 170}; }
     QSize minimumSizeHint() const override { return {240, 110}; }
@@ -67,6 +81,8 @@ private:
     telemetry::ValueRange m_range;
     int m_dragX = -1;
     QVector<QLineF> m_lines; // reused between paints
+    bool m_useColumnCache = true;
+    std::map<telemetry::SeriesKey, ColumnCache> m_caches;
 
 };
 

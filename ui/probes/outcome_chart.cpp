@@ -29,6 +29,10 @@ OutcomeChart::OutcomeChart(QWidget* parent)
     m_values = new QValueAxis(chart);
     m_values->setLabelFormat(QStringLiteral("%d"));
     m_values->setRange(0, 1);
+    // Before any result, too: five fixed ticks over 0..1 would read 0, 0, 0, 0, 1.
+    m_values->setTickType(QValueAxis::TicksDynamic);
+    m_values->setTickAnchor(0);
+    m_values->setTickInterval(1);
     chart->addAxis(m_categories, Qt::AlignBottom);
     chart->addAxis(m_values, Qt::AlignLeft);
     m_series->attachAxis(m_categories);

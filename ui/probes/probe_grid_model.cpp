@@ -35,7 +35,38 @@ void ProbeGridModel::clear()
     m_columns.clear();
     m_records.clear();
     m_cells.clear();
+    m_finished = false;
     endResetModel();
+}
+
+void ProbeGridModel::setFinished(bool finished)
+{
+    m_finished = finished;
+    if (rowCount() > 0 && columnCount() > NUM_COLUMNS)
+        Q_EMIT dataChanged(index(0, NUM_COLUMNS), index(rowCount() - 1, columnCount() - 1));
+}
+
+int ProbeGridModel::gpuCount() const
+{
+    std::vector<std::string> gpus;
+    for (const auto& c : m_columns) {
+        if (c.device != "cpu" && std::find(gpus.begin(), gpus.end(), c.device) == gpus.end())
+            gpus.push_back(c.device);
+    }
+    return static_cast<int>(gpus.size());
+}
+
+QString ProbeGridModel::emptyCellText(const std::string& probeId, const ProbeColumnKey& key, bool longForm) const
+{
+    if (!m_finished)
+        return longForm ? tr("not run yet") : QStringLiteral("\u2026");
+    const auto* spec = findProbe(probeId);
+    const auto scope = spec ? spec->scope : ProbeScope::AnyDevice;
+    if (scope == ProbeScope::MultiGpu && gpuCount() < 2)
+        return longForm ? tr("needs two or more GPUs; this run had %1").arg(gpuCount()) : tr("needs 2 GPUs");
+    if (scope == ProbeScope::GpuOnly && key.device == "cpu")
+        return longForm ? tr("runs on a GPU only; this column is the CPU") : tr("no GPU");
+    return longForm ? tr("the run ended before this probe (cancelled or stopped)") : tr("not run");
 }
 
 void ProbeGridModel::setLayout(const std::vector<ProbeColumnKey>& columns)
@@ -47,6 +78,7 @@ void ProbeGridModel::setLayout(const std::vector<ProbeColumnKey>& columns)
         m_probes.push_back(p.id);
     m_records.clear();
     m_cells.clear();
+    m_finished = false;
     endResetModel();
 }
 
@@ -128,7 +160,9 @@ QVariant ProbeGridModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (!r)
-            return QStringLiteral("\u2026");
+            return emptyCellText(probeId, key, false);
+        if (r->outcome.outcome == ProbeResult::Hang) // "hang" overstates a short timeout
+            return tr("timed out after %1 s").arg(m_timeoutSeconds > 0 ? m_timeoutSeconds : r->seconds, 0, 'g', 3);
         return QStringLiteral("%1  %2 s").arg(QString::fromLatin1(probeResultName(r->outcome.outcome))).arg(r->seconds, 0, 'f', 2);
     case Qt::BackgroundRole:
         if (!r)
@@ -136,7 +170,7 @@ QVariant ProbeGridModel::data(const QModelIndex& index, int role) const
         return outcomeColor(r->outcome.outcome).lighter(r->outcome.outcome == ProbeResult::Ok ? 210 : 170);
     case Qt::ToolTipRole:
     case MessageRole:
-        return r ? QString::fromStdString(r->outcome.message) : QStringLiteral("not run yet");
+        return r ? QString::fromStdString(r->outcome.message) : emptyCellText(probeId, key, true);
     case OutcomeRole: return r ? QVariant(static_cast<int>(r->outcome.outcome)) : QVariant();
     case SecondsRole: return r ? QVariant(r->seconds) : QVariant();
     case SortRole: return r ? QVariant(static_cast<int>(r->outcome.outcome)) : QVariant(-1);

@@ -24,6 +24,12 @@ public:
     // One result; a new column or a new probe row is inserted when needed.
     void addRecord(const ProbeRecord& record);
     void clear();
+    // After a run ends, cells that never got a result say why ("needs 2 GPUs", "no GPU", "not run")
+    // instead of the pending mark.
+    void setFinished(bool finished);
+    bool isFinished() const { return m_finished; }
+    // The run's per-probe timeout: a hang reads "timed out after N s".
+    void setTimeoutSeconds(double seconds) { m_timeoutSeconds = seconds; }
     const ProbeRecord* recordAt(const QModelIndex& index) const;
     const std::vector<ProbeRecord>& records() const { return m_records; }
     const std::vector<ProbeColumnKey>& cellColumns() const { return m_columns; }
@@ -41,6 +47,11 @@ private:
     std::vector<ProbeColumnKey> m_columns;
     std::vector<ProbeRecord> m_records;
     std::map<std::pair<int, int>, std::size_t> m_cells; // (row, column) -> index in m_records
+    bool m_finished = false;
+    double m_timeoutSeconds = 0.0;
+
+    QString emptyCellText(const std::string& probeId, const ProbeColumnKey& key, bool longForm) const;
+    int gpuCount() const;
 };
 
 QColor outcomeColor(ProbeResult r);

@@ -98,8 +98,18 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
 
+    // Says whose results these are when the System page shows another machine (a file, a report, a root).
+    m_machine = new QLabel(this);
+    m_machine->setObjectName(QStringLiteral("probesMachine"));
+    m_machine->setWordWrap(true);
+    m_machine->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; border: 1px solid #e0c36b; padding: 4px; }"));
+    m_machine->hide();
+    if (m_snapshots)
+        connect(m_snapshots, &SnapshotController::snapshotChanged, this, &ProbesPage::updateMachineLabel);
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(m_machine);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
 
@@ -133,22 +143,29 @@ void ProbesPage::runAll()
     Q_ASSERT(QThread::currentThread() == thread());
     ProbeRunOptions o = baseOptions();
     o.variants.push_back(ProbeVariant {});
-    const auto snapshot = m_snapshots ? m_snapshots->snapshot() : nullptr;
+    // Rule variants follow this machine's GPUs: a loaded snapshot describes another machine.
+    const auto snapshot = m_snapshots && m_snapshots->isThisMachine() ? m_snapshots->snapshot() : nullptr;
     if (m_ruleVariants->isChecked()) {
         if (snapshot) {
             for (auto& v : candidateVariants(*snapshot, DiagnosisRules::builtIn()))
                 o.variants.push_back(std::move(v));
         } else {
-            m_status->setText(tr("No snapshot yet, so no rule variants: refresh the System page, then run again."));
+            m_status->setText(tr("No inspection of this machine yet, so no rule variants: press Refresh on the System page, "
+                                 "then run again."));
         }
     }
     m_tryingFix.clear();
+    m_resultsLive = true;
+    m_resultsOrigin.clear();
     m_grid->setLayout({});
+    m_grid->setTimeoutSeconds(m_timeout->value());
     m_counts = OutcomeCounts {};
     m_chart->setCounts(m_counts);
     m_findings->setFindings({});
     m_cellText->clear();
-    m_status->setText(tr("Running %n variant(s)\u2026", nullptr, static_cast<int>(o.variants.size())));
+    m_status->setText(o.variants.size() == 1 ? tr("Running on this machine\u2026")
+                                             : tr("Running %1 variants on this machine\u2026").arg(o.variants.size()));
+    updateMachineLabel();
     m_session->start(std::move(o));
 }
 
@@ -186,7 +203,8 @@ void ProbesPage::tryFix()
     v.ruleIds = {finding->ruleId};
     m_tryingFix = QString::fromStdString(v.name);
     o.variants = {v};
-    m_status->setText(tr("Trying %1 on %n failing probe(s)\u2026", nullptr, static_cast<int>(probes.size())).arg(m_tryingFix));
+    m_status->setText(probes.size() == 1 ? tr("Trying %1 on the failing probe\u2026").arg(m_tryingFix)
+                                         : tr("Trying %1 on %2 failing probes\u2026").arg(m_tryingFix).arg(probes.size()));
     m_session->start(std::move(o));
 }
 
@@ -195,6 +213,8 @@ void ProbesPage::showRecords(const std::vector<ProbeRecord>& records, const QStr
     m_session->cancel();
     m_tryingFix.clear();
     m_grid->clear(); // only the report's rows: pending cells would say "still running"
+    m_resultsLive = false;
+    m_resultsOrigin = m_snapshots ? m_snapshots->origin() : QString();
     m_counts = OutcomeCounts {};
     for (const auto& r : records) {
         m_grid->addRecord(r);
@@ -203,7 +223,9 @@ void ProbesPage::showRecords(const std::vector<ProbeRecord>& records, const QStr
     m_chart->setCounts(m_counts);
     m_cellText->clear();
     rediagnose();
+    m_grid->setFinished(true);
     m_status->setText(status);
+    updateMachineLabel();
 }
 
 void ProbesPage::onRecord(const ProbeRecord& record)
@@ -217,14 +239,17 @@ void ProbesPage::onRecord(const ProbeRecord& record)
 void ProbesPage::onFinished(bool cancelled, const std::vector<ProbeDevice>& devices, const QString& listError)
 {
     m_chart->setCounts(m_counts);
+    m_grid->setFinished(true);
     rediagnose();
     std::size_t failures = 0;
     for (const auto& r : m_grid->records())
         failures += isFailure(r.outcome.outcome) ? 1 : 0;
-    QString text = cancelled ? tr("Cancelled.") : tr("Done: %1 result(s) on %2 device(s), %3 not ok.")
-                                                      .arg(m_grid->records().size())
-                                                      .arg(devices.size())
-                                                      .arg(failures);
+    const auto count = [](std::size_t n, const QString& one, const QString& many) { return n == 1 ? one : many.arg(n); };
+    QString text = cancelled ? tr("Cancelled.")
+                             : tr("Done on this machine: %1 on %2, %3 not ok.")
+                                   .arg(count(m_grid->records().size(), tr("1 result"), tr("%1 results")),
+                                        count(devices.size(), tr("1 device"), tr("%1 devices")))
+                                   .arg(failures);
     if (!m_tryingFix.isEmpty() && !cancelled) {
         QString verdict = tr("not verified");
         for (const auto& f : m_findings->findings()) {
@@ -241,9 +266,29 @@ void ProbesPage::onFinished(bool cancelled, const std::vector<ProbeDevice>& devi
     Q_EMIT runFinished();
 }
 
+bool ProbesPage::resultsMatchSnapshot() const
+{
+    if (!m_snapshots)
+        return true;
+    return m_resultsLive ? m_snapshots->isThisMachine() : m_snapshots->origin() == m_resultsOrigin;
+}
+
+void ProbesPage::updateMachineLabel()
+{
+    const bool mixed = !m_grid->records().empty() || m_session->isRunning() ? !resultsMatchSnapshot() : false;
+    m_machine->setVisible(mixed);
+    if (mixed)
+        m_machine->setText(m_resultsLive ? tr("<b>These results are from this machine.</b> The System page shows %1; "
+                                              "its findings are not applied here and the report leaves these results out.")
+                                               .arg(m_snapshots->originText().toHtmlEscaped())
+                                         : tr("<b>These results are from %1.</b> The System page now shows %2.")
+                                               .arg(m_resultsOrigin.toHtmlEscaped(), m_snapshots->originText().toHtmlEscaped()));
+}
+
 void ProbesPage::rediagnose()
 {
-    const auto snapshot = m_snapshots ? m_snapshots->snapshot() : nullptr;
+    // Another machine's snapshot must not decide whether findings apply to results measured here.
+    const auto snapshot = m_snapshots && resultsMatchSnapshot() ? m_snapshots->snapshot() : nullptr;
     DiagnosisInput input;
     input.snapshot = snapshot.get();
     input.probes = probeOutcomes(m_grid->records());

@@ -39,6 +39,9 @@ public:
     ProbeGridModel* gridModel() const { return m_grid; }
     ProbeFindingsModel* findingsModel() const { return m_findings; }
     bool isRunning() const { return m_session->isRunning(); }
+    // False when the results come from another machine than the System page's snapshot (a run here while
+    // a file or report is loaded): the two are never combined without a label.
+    bool resultsMatchSnapshot() const;
 
 public Q_SLOTS:
     void runAll();
@@ -58,6 +61,7 @@ private:
     void showCell(const QModelIndex& index);
     void showFinding();
     void updateButtons();
+    void updateMachineLabel();
     ProbeRunOptions baseOptions() const;
 
     SnapshotController* m_snapshots = nullptr;
@@ -66,6 +70,9 @@ private:
     ProbeFindingsModel* m_findings = nullptr;
     OutcomeCounts m_counts;
     QString m_tryingFix; // the variant name being verified, empty for a full run
+    bool m_resultsLive = true; // run here (true) or shown from a report (false)
+    QString m_resultsOrigin;   // the report's origin when not live
+    QLabel* m_machine = nullptr;
     QTimer* m_chartTimer = nullptr;
 
     QPushButton* m_runButton = nullptr;

@@ -168,6 +168,7 @@ bool CompareDialog::compare()
             *out = report::loadReport(path.toStdString());
         } catch (const std::exception& e) {
             m_model->setRows({});
+            m_model->setHeaders(tr("A"), tr("B")); // the old files' names would label an empty table
             m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>")
                                   .arg(tr("Cannot read %1: %2").arg(path, QString::fromUtf8(e.what())).toHtmlEscaped()));
             return false;
@@ -191,7 +192,7 @@ bool CompareDialog::compare()
     applyFilter();
     m_view->resizeRowsToContents();
     m_status->setText(count == 0 ? tr("Same in everything compared.")
-                                 : tr("%n difference(s) that matter.", nullptr, count));
+                                 : count == 1 ? tr("1 difference that matters.") : tr("%1 differences that matter.").arg(count));
     return true;
 }
 

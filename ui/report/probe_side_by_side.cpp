@@ -87,7 +87,7 @@ QString ProbeSideBySide::differenceText() const
             continue;
         (it->second == r.outcome.outcome ? same : differ) += 1;
     }
-    return tr("%1 cell(s) with the same outcome, %2 different.").arg(same).arg(differ);
+    return (same == 1 ? tr("1 cell with the same outcome, %1 different.").arg(differ) : tr("%1 cells with the same outcome, %2 different.").arg(same).arg(differ));
 }
 
 } // namespace stackscope::ui

@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -72,6 +73,11 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_export);
     actions->addWidget(m_copy);
+    auto* pasteLog = new QPushButton(tr("Paste a log or error…"), this);
+    pasteLog->setObjectName(QStringLiteral("pasteLogButton"));
+    pasteLog->setToolTip(tr("Diagnose a Python traceback, an error message or a log before you report it"));
+    connect(pasteLog, &QPushButton::clicked, this, &ReportPage::pasteLogRequested);
+    actions->addWidget(pasteLog);
     actions->addStretch(1);
 
     auto* whereBox = new QGroupBox(tr("Written to"), this);
@@ -104,9 +110,12 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     cardArea->setWidgetResizable(false);
     cardArea->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     cardArea->setFrameShape(QFrame::NoFrame);
-    cardArea->setMinimumWidth(SummaryCard::kWidth + 24);
+    // Narrower than the card: the preview scrolls rather than push the page wider than a 1280 screen.
+    cardArea->setMinimumWidth(360);
     auto* right = new QVBoxLayout;
-    right->addWidget(new QLabel(tr("<b>Summary card</b> (summary-card.png: post it alone, like a GPU-Z screenshot)"), this));
+    auto* cardTitle = new QLabel(tr("<b>Summary card</b> (summary-card.png: post it alone, like a GPU-Z screenshot)"), this);
+    cardTitle->setWordWrap(true); // a long unbreakable line would set the page's minimum width
+    right->addWidget(cardTitle);
     right->addWidget(cardArea, 1);
 
     auto* layout = new QHBoxLayout(this);
@@ -161,11 +170,15 @@ ReportRequest ReportPage::request() const
 {
     ReportRequest r;
     r.snapshot = m_snapshots ? m_snapshots->snapshot() : nullptr;
-    if (m_probes)
+    // One machine per report: probe results measured here stay out of a report on a loaded snapshot.
+    if (m_probes && m_probes->resultsMatchSnapshot())
         r.probes = m_probes->gridModel()->records();
+
     r.redact = m_redact->isChecked();
     r.livePages = m_livePages;
     r.logLines = recentLogLines();
+    if (m_probes && !m_probes->resultsMatchSnapshot() && !m_probes->gridModel()->records().empty())
+        r.logLines.push_back("report: the probe results were measured on another machine than the snapshot; left out");
     if (m_vpoc) {
         if (const auto& result = m_vpoc->sessionModel()->result())
             r.vpocRun = vpoc::toJson(*result);
@@ -237,9 +250,16 @@ void ReportPage::showRedactions(const std::vector<report::RedactionEntry>& entri
     }
 }
 
+QString ReportPage::exportStartFolder()
+{
+    // Documents only where it exists (a fresh account or a container often has none): else home.
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return !documents.isEmpty() && QFileInfo(documents).isDir() ? documents : QDir::homePath();
+}
+
 void ReportPage::exportInteractive()
 {
-    const QString start = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString start = exportStartFolder();
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Export support report into"), start);
     if (!dir.isEmpty())
         exportTo(dir);
@@ -261,7 +281,9 @@ bool ReportPage::exportTo(const QString& parentDir)
     showRedactions(m_last.redacted, redactionEnabled());
     m_where->setText(tr("%1\n%2").arg(m_last.folder, m_last.zip));
     m_openFolder->setEnabled(true);
-    setStatus(tr("Report written (%n screenshot(s)).", nullptr, static_cast<int>(m_last.screenshots.size())), false);
+    setStatus(m_last.screenshots.size() == 1 ? tr("Report written (1 screenshot).")
+                                             : tr("Report written (%1 screenshots).").arg(m_last.screenshots.size()),
+              false);
     Q_EMIT exported(m_last.folder, m_last.zip);
     return true;
 }

@@ -39,6 +39,8 @@ public:
     ReportRequest request() const;
     const ReportResult& lastResult() const { return m_last; }
     QString statusText() const;
+    // Where the export's folder dialog starts: Documents when it exists, else the home folder.
+    static QString exportStartFolder();
 
 public Q_SLOTS:
     // Asks for a folder, then exports there.
@@ -53,6 +55,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void exported(const QString& folder, const QString& zip);
     void errorOccurred(const QString& message);
+    void pasteLogRequested();
 
 private:
     void showRedactions(const std::vector<report::RedactionEntry>& entries, bool enabled);

@@ -70,6 +70,21 @@ bool ReportReplay::canOpen(const QString& path)
     return path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".zip"), Qt::CaseInsensitive);
 }
 
+// One line that says what to open instead, then the loader's words (the first line is shown, the rest
+// goes behind Details).
+QString ReportReplay::openErrorText(const QString& path, QString what)
+{
+    const int colon = what.indexOf(QLatin1String(": "));
+    if (colon > 0 && path.endsWith(QFileInfo(what.left(colon)).fileName()))
+        what = what.mid(colon + 2); // the loader names the file; the line below names it once
+    const QString name = QFileInfo(path).fileName();
+    const bool notReport = what.startsWith(QLatin1String("not valid JSON")) || what.startsWith(QLatin1String("the top level is"))
+        || what.startsWith(QLatin1String("schema is")) || what.startsWith(QLatin1String("not a readable zip"));
+    const QString line = notReport ? tr("%1 is not a StackScope report or snapshot: open a report.json, its folder or its .zip.").arg(name)
+                                   : tr("Cannot open %1: %2").arg(name, what.section(QLatin1Char('\n'), 0, 0));
+    return line + QStringLiteral("\n\n") + path + QStringLiteral(": ") + what;
+}
+
 bool ReportReplay::open(const QString& path)
 {
     Q_ASSERT(QThread::currentThread() == thread());
@@ -79,7 +94,7 @@ bool ReportReplay::open(const QString& path)
         loaded = report::loadReport(path.toStdString());
         records = probeRecordsFromDocument(loaded.report.value("probes", json()));
     } catch (const std::exception& e) {
-        Q_EMIT errorOccurred(tr("Cannot open %1: %2").arg(path, QString::fromUtf8(e.what())));
+        Q_EMIT errorOccurred(openErrorText(path, QString::fromUtf8(e.what())));
         return false;
     }
     // The report's own findings were made by the version that wrote it: replace them with this version's.
@@ -91,8 +106,8 @@ bool ReportReplay::open(const QString& path)
     m_loaded = std::move(loaded);
     m_snapshots->setSnapshot(std::make_shared<const Snapshot>(std::move(s)), m_origin);
     m_probes->showRecords(records, records.empty() ? tr("This report has no probe results.")
-                                                   : tr("%n probe result(s) from the report; findings recomputed here.", nullptr,
-                                                        static_cast<int>(records.size())));
+                                   : records.size() == 1 ? tr("1 probe result from the report; findings recomputed here.")
+                                                         : tr("%1 probe results from the report; findings recomputed here.").arg(records.size()));
     const auto& snap = m_loaded->snapshot;
     m_banner->showReport(QString::fromStdString(snap.host.hostname.value_or("an unnamed host")),
                          QString::fromStdString(snap.capturedAt.empty() ? std::string("at an unknown time") : snap.capturedAt),

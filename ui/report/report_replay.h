@@ -34,6 +34,8 @@ public:
 
     // Whether a dropped path looks like something open() reads.
     static bool canOpen(const QString& path);
+    // The message for a file open() cannot read: one line saying what to open instead, then the loader's text.
+    static QString openErrorText(const QString& path, QString what);
 
 public Q_SLOTS:
     // False (errorOccurred with what to do) when the file cannot be read; the pages are left as they were.

@@ -121,10 +121,10 @@ SummaryCardData summaryCardData(const nlohmann::json& report)
                 break;
             SummaryCardData::Gpu gpu;
             gpu.name = QStringLiteral("%1: %2").arg(g.index).arg(qs(g.name));
-            gpu.arch = qs(g.arch.value_or("?"));
-            gpu.vram = g.vramTotalBytes ? qs(formatBytes(*g.vramTotalBytes)) : QStringLiteral("?");
-            gpu.driver = qs(g.driverVersion.value_or(g.vendor == "nvidia" ? s.cuda.driverVersion.value_or("?")
-                                                                             : s.rocm.amdgpuDriverVersion.value_or("?")));
+            gpu.arch = qs(g.arch.value_or("unknown"));
+            gpu.vram = g.vramTotalBytes ? qs(formatBytes(*g.vramTotalBytes)) : QStringLiteral("unknown");
+            gpu.driver = qs(g.driverVersion.value_or(g.vendor == "nvidia" ? s.cuda.driverVersion.value_or("unknown")
+                                                                             : s.rocm.amdgpuDriverVersion.value_or("unknown")));
             d.gpus.push_back(gpu);
         }
         addStack(d, s);

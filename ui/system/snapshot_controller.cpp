@@ -74,4 +74,13 @@ void SnapshotController::setSnapshot(SnapshotPtr snapshot, const QString& origin
     Q_EMIT snapshotChanged(m_snapshot, m_origin);
 }
 
+QString SnapshotController::originText() const
+{
+    if (!m_origin.isEmpty())
+        return m_origin;
+    if (m_snapshot && m_snapshot->root)
+        return tr("the recorded root %1").arg(QString::fromStdString(*m_snapshot->root));
+    return tr("this machine");
+}
+
 } // namespace stackscope::ui

@@ -21,6 +21,11 @@ public:
     SnapshotPtr snapshot() const { return m_snapshot; }
     // Empty for this machine, else the file the snapshot came from.
     QString origin() const { return m_origin; }
+    // True when the snapshot is an inspection of this machine (not a file, a report or a recorded root):
+    // only then may it be shown beside results measured here.
+    bool isThisMachine() const { return m_snapshot && m_origin.isEmpty() && !m_snapshot->root; }
+    // "this machine", the file or report it came from, or the recorded root.
+    QString originText() const;
     bool isBusy() const { return m_jobs.isRunning(); }
 
 public Q_SLOTS:

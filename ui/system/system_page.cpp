@@ -5,6 +5,8 @@
 #include "ui/models/coverage_model.h"
 #include "ui/models/findings_model.h"
 #include "ui/models/stack_model.h"
+#include "ui/system/fix_command.h"
+#include "ui/system/verdict_panel.h"
 #include "ui/widgets/gpu_card.h"
 #include "ui/widgets/status_colors.h"
 
@@ -68,11 +70,23 @@ QString accessText(const Snapshot& s)
     return lines.join(QStringLiteral("<br/>"));
 }
 
+QString allGoodText(const std::vector<Finding>& findings)
+{
+    int warnings = 0;
+    for (const auto& f : findings)
+        warnings += f.severity == Severity::Warning ? 1 : 0;
+    if (warnings == 0)
+        return QObject::tr("nothing blocks GPU work here.");
+    return warnings == 1 ? QObject::tr("nothing blocks GPU work here; 1 warning is in the table below.")
+                         : QObject::tr("nothing blocks GPU work here; %1 warnings are in the table below.").arg(warnings);
+}
+
 } // namespace
 
 SystemPage::SystemPage(QWidget* parent)
     : QWidget(parent)
     , m_banner(new QLabel(this))
+    , m_verdict(new VerdictPanel(this))
     , m_cards(new QWidget(this))
     , m_cardsLayout(new QHBoxLayout(m_cards))
     , m_access(new QLabel(this))
@@ -94,10 +108,15 @@ SystemPage::SystemPage(QWidget* parent)
     refresh->setObjectName(QStringLiteral("refreshButton"));
     refresh->setToolTip(tr("Inspect this machine again"));
     connect(refresh, &QPushButton::clicked, this, &SystemPage::refreshRequested);
+    auto* pasteLog = new QPushButton(tr("Paste a log or error…"), this);
+    pasteLog->setObjectName(QStringLiteral("pasteLogButton"));
+    pasteLog->setToolTip(tr("Diagnose a Python traceback, an error message or a log (you can also drop a text file on the window)"));
+    connect(pasteLog, &QPushButton::clicked, this, &SystemPage::pasteLogRequested);
     auto* heading = new QLabel(tr("<h2>System</h2>"), this);
     auto* top = new QHBoxLayout;
     top->addWidget(heading);
     top->addStretch(1);
+    top->addWidget(pasteLog);
     top->addWidget(refresh);
 
     m_cardsLayout->setContentsMargins(0, 0, 0, 0);
@@ -158,6 +177,7 @@ SystemPage::SystemPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_banner);
+    layout->addWidget(m_verdict);
     layout->addWidget(cardsScroll);
     layout->addWidget(accessBox);
     layout->addWidget(lower, 1);
@@ -194,6 +214,7 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
         ? m_coverageModel->emptyReason()
         : tr("Select a cell for what it means and the fix. Red: the library has no code for that GPU."));
     m_findingsModel->setFindings(s.findings);
+    m_verdict->setItems(blockingItems(s.findings), allGoodText(s.findings));
     m_findingDetail->clear();
     if (m_findingsModel->rowCount() > 0)
         m_findingsView->selectRow(0);
@@ -235,7 +256,7 @@ void SystemPage::showFinding(int row)
                                  .arg(severityColor(f->severity).name(), QString::fromStdString(f->title).toHtmlEscaped(),
                                       QString::fromStdString(f->id), QString::fromLatin1(severityName(f->severity)),
                                       QString::fromStdString(f->detail).toHtmlEscaped(),
-                                      QString::fromStdString(f->fix).toHtmlEscaped(), sources));
+                                      fixHtml(QString::fromStdString(f->fix)), sources));
 }
 
 } // namespace stackscope::ui

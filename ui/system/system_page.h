@@ -15,6 +15,7 @@ namespace stackscope::ui {
 class CoverageModel;
 class FindingsModel;
 class StackModel;
+class VerdictPanel;
 
 class SystemPage : public QWidget {
     Q_OBJECT
@@ -24,6 +25,7 @@ public:
     StackModel* stackModel() const { return m_stackModel; }
     FindingsModel* findingsModel() const { return m_findingsModel; }
     CoverageModel* coverageModel() const { return m_coverageModel; }
+    VerdictPanel* verdict() const { return m_verdict; }
     int gpuCardCount() const;
 
 public Q_SLOTS:
@@ -32,12 +34,14 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void refreshRequested();
+    void pasteLogRequested();
 
 private:
     void rebuildGpuCards(const Snapshot& s);
     void showFinding(int row);
 
     QLabel* m_banner;
+    VerdictPanel* m_verdict;
     QWidget* m_cards;
     QHBoxLayout* m_cardsLayout;
     QLabel* m_access;

@@ -135,7 +135,14 @@ TrainingPage::TrainingPage(SnapshotController* snapshots, QWidget* parent)
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     auto* title = new QLabel(tr("<h2>Training</h2>"), this);
-    layout->addWidget(title);
+    // Start/Stop/Resume sit beside the title, outside every scroll area: always in view, at any window size.
+    auto* top = new QHBoxLayout;
+    top->addWidget(title);
+    top->addStretch(1);
+    top->addWidget(m_start);
+    top->addWidget(m_stop);
+    top->addWidget(m_resume);
+    layout->addLayout(top);
     layout->addWidget(split, 1);
     setRunning(false);
 }
@@ -162,19 +169,14 @@ QWidget* TrainingPage::createControls()
     connect(m_start, &QPushButton::clicked, this, &TrainingPage::start);
     connect(m_stop, &QPushButton::clicked, this, &TrainingPage::stop);
     connect(m_resume, &QPushButton::clicked, this, &TrainingPage::resume);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_start);
-    buttons->addWidget(m_stop);
-    buttons->addWidget(m_resume);
-    v->addLayout(buttons);
     v->addStretch(1);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(panel);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(panel->sizeHint().width() + 20);
+    // Narrow windows scroll the form sideways rather than push the window wider than the screen.
+    scroll->setMinimumWidth(220);
     scroll->setMaximumWidth(400);
     return scroll;
 }

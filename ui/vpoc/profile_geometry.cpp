@@ -40,4 +40,23 @@ bool tickAtY(const ProfileInput& in, const QRectF& area, double y, int32_t* tick
     return true;
 }
 
+double frameY(const PriceFrame& frame, double tick)
+{
+    const double span = frame.axisHighTick - frame.axisLowTick;
+    if (span <= 0)
+        return frame.bottom;
+    return frame.top + (frame.axisHighTick - tick) / span * (frame.bottom - frame.top);
+}
+
+QRectF alignedProfileArea(const ProfileInput& in, const PriceFrame& frame, double left, double width)
+{
+    const auto n = static_cast<int32_t>(in.volume.size());
+    if (n == 0)
+        return {};
+    // Level i is drawn from tick - 0.5 to tick + 0.5, so its band centre is the tick's own row.
+    const double top = frameY(frame, in.lowTick + n - 1 + 0.5);
+    const double bottom = frameY(frame, in.lowTick - 0.5);
+    return QRectF(left, top, width, bottom - top);
+}
+
 } // namespace stackscope::ui

@@ -28,6 +28,21 @@ struct ProfileInput {
 // level spans the full width), every level the same height. Empty input gives no bars.
 std::vector<LevelBar> layoutProfile(const ProfileInput& in, const QRectF& area);
 
+// The price axis a profile shares with the price chart beside it: the chart's y range in ticks and
+// the pixel rows of its plot area, in the profile widget's coordinates.
+struct PriceFrame {
+    double axisLowTick = 0;  // price at the plot's bottom edge, in ticks
+    double axisHighTick = 1; // price at the plot's top edge, in ticks
+    double top = 0;          // y of the plot's top edge
+    double bottom = 1;       // y of the plot's bottom edge
+};
+
+// The histogram area whose level bands are centred on the frame's y for each level's price, so a
+// price reads at the same pixel row in both charts. `left`/`width` give the horizontal extent.
+QRectF alignedProfileArea(const ProfileInput& in, const PriceFrame& frame, double left, double width);
+// The frame's y of a price given in ticks.
+double frameY(const PriceFrame& frame, double tick);
+
 // Price level (tick) under a y coordinate, or nullopt-like `false` when outside the levels.
 bool tickAtY(const ProfileInput& in, const QRectF& area, double y, int32_t* tick);
 

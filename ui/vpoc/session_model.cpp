@@ -53,8 +53,12 @@ QVariant SessionModel::data(const QModelIndex& index, int role) const
         return index.column() >= BarsColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     if (role != Qt::DisplayRole)
         return {};
-    auto utc = [](int64_t us) {
-        return QDateTime::fromMSecsSinceEpoch(us / 1000, QTimeZone::utc()).toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
+    // In the session's zone, as the price chart's axis (a globex day reads 18:00 to 16:59 New York time).
+    const QTimeZone zone(QByteArray::fromStdString(m_result->options.sessionTimeZone));
+    auto utc = [&zone](int64_t us) {
+        if (!zone.isValid())
+            return QDateTime::fromMSecsSinceEpoch(us / 1000, QTimeZone::utc()).toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
+        return QDateTime::fromMSecsSinceEpoch(us / 1000, zone).toString(QStringLiteral("yyyy-MM-dd HH:mm t"));
     };
     switch (index.column()) {
     case DateColumn: return QDate(1970, 1, 1).addDays(s.day).toString(Qt::ISODate);

@@ -39,9 +39,22 @@ void VolumeProfileView::clear()
     update();
 }
 
+QColor VolumeProfileView::vahColor() { return QColor(0x2e, 0x7d, 0x32); }
+QColor VolumeProfileView::valColor() { return QColor(0x8e, 0x24, 0xaa); }
+QColor VolumeProfileView::pocColor() { return kPoc; }
+
+void VolumeProfileView::setPriceFrame(std::optional<PriceFrame> frame)
+{
+    m_frame = frame;
+    update();
+}
+
 QRectF VolumeProfileView::plotArea() const
 {
-    return QRectF(70, 24, std::max(10, width() - 82), std::max(10, height() - 48));
+    const double left = 70, width = std::max(10, this->width() - 82);
+    if (m_frame && !m_profile.volume.empty())
+        return alignedProfileArea(m_profile, *m_frame, left, width);
+    return QRectF(left, 24, width, std::max(10, height() - 48));
 }
 
 void VolumeProfileView::paintEvent(QPaintEvent*)
@@ -78,11 +91,11 @@ void VolumeProfileView::paintEvent(QPaintEvent*)
         if (clear)
             label(extreme, Qt::darkGray);
     }
-    label(m_profile.vahTick, kValueArea.darker(130));
-    label(m_profile.valTick, kValueArea.darker(130));
+    label(m_profile.vahTick, vahColor());
+    label(m_profile.valTick, valColor());
     label(m_profile.pocTick, kPoc);
     double x = area.left();
-    const double y = area.bottom() + 6;
+    const double y = std::min<double>(area.bottom() + 6, height() - 20);
     for (const auto& [colour, text] : {std::pair {kValueArea, tr("value area")}, std::pair {kPoc, tr("POC")},
                                        std::pair {kOutside, tr("outside")}}) {
         p.fillRect(QRectF(x, y + 3, 10, 10), colour);

@@ -5,14 +5,18 @@
 #include "core/vpoc/sample_data.h"
 #include "core/vpoc/vpoc_output.h"
 #include "ui/vpoc/session_model.h"
+#include "ui/vpoc/session_time_axis.h"
 #include "ui/vpoc/volume_profile_view.h"
+#include "ui/widgets/gui_message.h"
 
 #include <QChart>
+#include <QCategoryAxis>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QTimeZone>
+#include <QTimer>
 #include <QDateTimeAxis>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -26,6 +30,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
@@ -69,6 +74,8 @@ VpocPage::VpocPage(QWidget* parent)
     layout->addWidget(new QLabel(tr("<h2>VPOC</h2>"), this));
     layout->addWidget(split, 1);
     setRunning(false);
+    connect(m_input, &QLineEdit::textChanged, this, &VpocPage::markResults);
+    markResults();
 }
 
 QWidget* VpocPage::createForm()
@@ -155,7 +162,17 @@ QWidget* VpocPage::createForm()
     m_status->setObjectName(QStringLiteral("vpocStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_details = new QPushButton(tr("Details…"), form);
+    m_details->setObjectName(QStringLiteral("vpocDetails"));
+    m_details->setToolTip(tr("The whole message"));
+    m_details->hide();
+    connect(m_details, &QPushButton::clicked, this, [this] {
+        QMessageBox box(QMessageBox::Information, tr("VPOC"), m_status->text(), QMessageBox::Close, this);
+        box.setDetailedText(m_detailText);
+        box.exec();
+    });
     v->addWidget(m_status);
+    v->addWidget(m_details, 0, Qt::AlignLeft);
     v->addStretch(1);
     return form;
 }
@@ -179,8 +196,13 @@ QWidget* VpocPage::createResults()
     m_priceChart->legend()->setAlignment(Qt::AlignBottom);
     m_priceView = new QChartView(m_priceChart, this);
     m_priceView->setRenderHint(QPainter::Antialiasing);
-    m_priceView->setMinimumWidth(380);
+    m_priceView->setMinimumWidth(300);
     m_profile = new VolumeProfileView(this);
+    // One price axis for both: the profile follows the chart's plot area whenever it moves.
+    connect(m_priceChart, &QChart::plotAreaChanged, this, &VpocPage::alignProfile);
+    // ... and whenever either widget moves or shows (a run while another page was in view is laid out later).
+    m_profile->installEventFilter(this);
+    m_priceView->installEventFilter(this);
 
     m_charts = new QWidget(this);
     auto* chartsLayout = new QHBoxLayout(m_charts);
@@ -189,7 +211,15 @@ QWidget* VpocPage::createResults()
     chartsLayout->addWidget(m_profile, 2);
 
     auto* png = new QPushButton(tr("Export PNG…"), this);
+    png->setObjectName(QStringLiteral("vpocExportPng"));
     auto* csv = new QPushButton(tr("Export CSV…"), this);
+    csv->setObjectName(QStringLiteral("vpocExportCsv"));
+    m_exportPng = png;
+    m_exportCsv = csv;
+    m_resultsFor = new QLabel(this);
+    m_resultsFor->setObjectName(QStringLiteral("vpocResultsFor"));
+    m_resultsFor->setWordWrap(true);
+    m_resultsFor->setTextFormat(Qt::PlainText);
     connect(png, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export charts"), QStringLiteral("vpoc.png"), tr("PNG (*.png)"));
         if (!path.isEmpty())
@@ -201,7 +231,7 @@ QWidget* VpocPage::createResults()
             exportCsv(path);
     });
     auto* exports = new QHBoxLayout;
-    exports->addStretch(1);
+    exports->addWidget(m_resultsFor, 1);
     exports->addWidget(png);
     exports->addWidget(csv);
 
@@ -229,6 +259,43 @@ void VpocPage::setInputFile(const QString& path)
     m_input->setText(path);
 }
 
+bool VpocPage::hasResults() const
+{
+    return m_sessions->result() != nullptr;
+}
+
+// Results stay only beside the input they came from: another path marks them as the previous file's.
+void VpocPage::markResults()
+{
+    const bool has = hasResults();
+    m_exportPng->setEnabled(has);
+    m_exportCsv->setEnabled(has);
+    if (!has) {
+        m_resultsFor->clear();
+        return;
+    }
+    const QString shown = m_input->text().trimmed();
+    const bool same = shown == m_resultsInput;
+    m_resultsFor->setStyleSheet(same ? QString() : QStringLiteral("QLabel { color: #b26a00; font-weight: bold; }"));
+    m_resultsFor->setText(same ? tr("Results for %1").arg(QFileInfo(m_resultsInput).fileName())
+                               : tr("These results are for %1, not the file above: press Run to update them.")
+                                     .arg(QFileInfo(m_resultsInput).fileName()));
+}
+
+void VpocPage::clearResults()
+{
+    m_sessions->setResult(nullptr);
+    m_profile->clear();
+    m_priceChart->removeAllSeries();
+    for (auto* axis : m_priceChart->axes())
+        m_priceChart->removeAxis(axis);
+    m_priceChart->setTitle(tr("Price, POC, VAH, VAL"));
+    m_axisTicks = {0, 0};
+    m_profile->setPriceFrame(std::nullopt);
+    m_resultsInput.clear();
+    markResults();
+}
+
 QString VpocPage::useSampleData()
 {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
@@ -243,7 +310,7 @@ QString VpocPage::useSampleData()
         }
     }
     setInputFile(path);
-    m_status->setText(tr("Sample data selected: synthetic ES 1-minute bars (not real market data)."));
+    setStatus(tr("Sample data selected: synthetic ES 1-minute bars (not real market data)."), {});
     return path;
 }
 
@@ -288,7 +355,7 @@ void VpocPage::run()
     }
     setRunning(true);
     m_progress->setValue(0);
-    m_status->setText(tr("Reading %1…").arg(m_input->text()));
+    setStatus(tr("Reading %1…").arg(m_input->text()), {});
     m_clock.start();
     m_jobs.run(
         [this, o](const JobControl& control) {
@@ -308,20 +375,24 @@ void VpocPage::run()
         [this](JobOutcome out) {
             setRunning(false);
             if (out.cancelled) {
-                m_status->setText(tr("Cancelled; the previous results are kept."));
+                setStatus(tr("Cancelled; the previous results are kept."), {});
                 Q_EMIT finished(false);
                 return;
             }
             if (!out.error.isEmpty()) {
+                // The previous file's table and charts must not stand beside this input's error.
+                clearResults();
                 showError(out.error);
                 Q_EMIT finished(false);
                 return;
             }
             m_progress->setValue(1000);
             m_sessions->setResult(out.result);
+            m_resultsInput = QString::fromStdString(out.result->options.input);
+            markResults();
             const auto& r = *out.result;
-            QString text = tr("%1 sessions from %2 rows (%3) on %4 in %5 s.")
-                               .arg(r.sessions.size())
+            QString text = tr("%1 from %2 rows (%3) on %4 in %5 s.")
+                               .arg(r.sessions.size() == 1 ? tr("1 session") : tr("%1 sessions").arg(r.sessions.size()))
                                .arg(r.rows)
                                .arg(QString::fromLatin1(vpoc::formatName(r.format)), QString::fromStdString(r.backend))
                                .arg(m_clock.elapsed() / 1000.0, 0, 'f', 2);
@@ -329,9 +400,18 @@ void VpocPage::run()
                 text += tr(" %1 rows outside every session were left out.").arg(r.outsideSessions);
             if (r.skipped.count > 0)
                 text += tr(" %1 bad rows skipped, first: %2").arg(r.skipped.count).arg(QString::fromStdString(r.skipped.first.front()));
-            if (!r.backendNote.empty())
-                text += QStringLiteral(" ") + QString::fromStdString(r.backendNote);
-            m_status->setText(text);
+            // The backend note explains a CPU fallback at length (loader messages): its first words stay on the
+            // line, the rest goes behind Details.
+            QString details;
+            if (!r.backendNote.empty()) {
+                const QString note = QString::fromStdString(r.backendNote);
+                const int why = note.indexOf(QLatin1String(" ("));
+                QString first = why > 0 ? note.left(why) + QLatin1Char('.') : note;
+                first[0] = first[0].toUpper(); // "no GPU, so the CPU was used" starts a sentence here
+                text += QLatin1Char(' ') + first;
+                details = note;
+            }
+            setStatus(text, details);
             if (m_sessions->rowCount() > 0) {
                 // The latest session is what a trader looks at first.
                 m_table->selectRow(m_sessions->rowCount() - 1);
@@ -347,7 +427,7 @@ void VpocPage::cancel()
         return;
     m_jobs.cancel();
     setRunning(false);
-    m_status->setText(tr("Cancelled; the previous results are kept."));
+    setStatus(tr("Cancelled; the previous results are kept."), {});
     Q_EMIT finished(false);
 }
 
@@ -365,12 +445,23 @@ void VpocPage::showProgress(const vpoc::VpocProgress& p)
     m_progress->setValue(static_cast<int>(1000.0 * fraction));
     const double elapsed = m_clock.elapsed() / 1000.0;
     const QString eta = fraction > 0.02 ? tr("about %1 s left").arg(elapsed * (1.0 - fraction) / fraction, 0, 'f', 0) : tr("estimating…");
-    m_status->setText(tr("%1 sessions, %2 % read, %3").arg(p.sessionsDone).arg(100.0 * fraction, 0, 'f', 0).arg(eta));
+    const QString sessions = p.sessionsDone == 1 ? tr("1 session") : tr("%1 sessions").arg(p.sessionsDone);
+    setStatus(tr("%1, %2 % read, %3").arg(sessions).arg(100.0 * fraction, 0, 'f', 0).arg(eta), {});
+}
+
+void VpocPage::setStatus(const QString& text, const QString& details)
+{
+    m_status->setText(text);
+    m_detailText = details;
+    m_details->setVisible(!details.isEmpty());
 }
 
 void VpocPage::showError(const QString& message)
 {
-    m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(message.toHtmlEscaped()));
+    const GuiMessage m = guiMessage(message);
+    m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(m.line.toHtmlEscaped()));
+    m_detailText = m.details;
+    m_details->setVisible(!m.details.isEmpty());
 }
 
 void VpocPage::selectSession(int row)
@@ -404,7 +495,7 @@ void VpocPage::updatePriceChart(int row)
     close->setPen(QPen(QColor(0x45, 0x5a, 0x64), 1));
     auto* developing = new QLineSeries;
     developing->setName(tr("developing POC"));
-    developing->setPen(QPen(QColor(0xe5, 0x39, 0x35), 1.5, Qt::DashLine));
+    developing->setPen(QPen(QColor(0xfb, 0x8c, 0x00), 1.5, Qt::DashLine)); // apart from the final POC's red
     if (static_cast<size_t>(row) < result->developing.size()) {
         for (const auto& d : result->developing[static_cast<size_t>(row)]) {
             const double t = static_cast<double>(d.timeUs / 1000);
@@ -420,12 +511,18 @@ void VpocPage::updatePriceChart(int row)
         line->append(static_cast<double>(s.lastUs / 1000), value * tick);
         return line;
     };
-    QList<QLineSeries*> all {close, developing, level(tr("POC"), s.pocTick, QColor(0xe5, 0x39, 0x35)),
-                             level(tr("VAH"), s.vahTick, QColor(0x42, 0x85, 0xf4)), level(tr("VAL"), s.valTick, QColor(0x42, 0x85, 0xf4))};
-    auto* x = new QDateTimeAxis;
-    x->setFormat(QStringLiteral("MM-dd HH:mm"));
-    x->setTitleText(tr("UTC"));
-    x->setTickCount(5);
+    QList<QLineSeries*> all {close, developing, level(tr("POC"), s.pocTick, VolumeProfileView::pocColor()),
+                             level(tr("VAH"), s.vahTick, VolumeProfileView::vahColor()),
+                             level(tr("VAL"), s.valTick, VolumeProfileView::valColor())};
+    // Labels at whole hours of the session's own zone (a globex day reads 18:00 to 17:00 New York time).
+    const QString zoneName = QString::fromStdString(result->options.sessionTimeZone);
+    const QTimeZone zone(zoneName.toUtf8());
+    auto* x = new QCategoryAxis;
+    x->setObjectName(QStringLiteral("sessionTimeAxis"));
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    x->setTitleText(zone.isValid() ? tr("%1 time").arg(zoneName) : tr("UTC (unknown zone %1)").arg(zoneName));
+    for (const auto& [ms, label] : sessionTimeTicks(s.firstUs / 1000, s.lastUs / 1000, zone.isValid() ? zone : QTimeZone::utc()))
+        x->append(label, static_cast<double>(ms));
     auto* y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("%.2f"));
     m_priceChart->addAxis(x, Qt::AlignBottom);
@@ -435,11 +532,34 @@ void VpocPage::updatePriceChart(int row)
         series->attachAxis(x);
         series->attachAxis(y);
     }
-    x->setRange(QDateTime::fromMSecsSinceEpoch(s.firstUs / 1000, QTimeZone::utc()), QDateTime::fromMSecsSinceEpoch(s.lastUs / 1000, QTimeZone::utc()));
+    x->setRange(static_cast<double>(s.firstUs / 1000), static_cast<double>(s.lastUs / 1000));
     y->setRange((s.lowTick - 2) * tick, (s.highTick + 2) * tick);
+    m_axisTicks = {double(s.lowTick - 2), double(s.highTick + 2)};
     m_priceChart->setTitle(tr("Session %1").arg(m_sessions->index(row, SessionModel::DateColumn).data().toString()));
     if (close->count() == 0)
         m_priceChart->setTitle(m_priceChart->title() + tr(" (turn on developing values for the price line)"));
+    alignProfile(); // the plot area may not move (then no plotAreaChanged), but the price range did
+}
+
+bool VpocPage::eventFilter(QObject* watched, QEvent* event)
+{
+    const auto type = event->type();
+    if ((watched == m_profile || watched == m_priceView) &&
+        (type == QEvent::Resize || type == QEvent::Move || type == QEvent::Show))
+        QTimer::singleShot(0, this, &VpocPage::alignProfile);
+    return QWidget::eventFilter(watched, event);
+}
+
+void VpocPage::alignProfile()
+{
+    if (m_priceChart->series().isEmpty() || m_axisTicks.second <= m_axisTicks.first) {
+        m_profile->setPriceFrame(std::nullopt);
+        return;
+    }
+    const QRectF plot = m_priceChart->plotArea(); // scene coordinates (the chart fills the scene)
+    const QPoint top = m_profile->mapFromGlobal(m_priceView->viewport()->mapToGlobal(m_priceView->mapFromScene(plot.topLeft())));
+    const QPoint bottom = m_profile->mapFromGlobal(m_priceView->viewport()->mapToGlobal(m_priceView->mapFromScene(plot.bottomLeft())));
+    m_profile->setPriceFrame(PriceFrame {m_axisTicks.first, m_axisTicks.second, double(top.y()), double(bottom.y())});
 }
 
 bool VpocPage::exportPng(const QString& path)
@@ -448,7 +568,7 @@ bool VpocPage::exportPng(const QString& path)
         showError(tr("Could not write %1; choose a writable path ending in .png").arg(path));
         return false;
     }
-    m_status->setText(tr("Charts written to %1").arg(path));
+    setStatus(tr("Charts written to %1").arg(path), {});
     return true;
 }
 
@@ -476,7 +596,7 @@ bool VpocPage::exportCsv(const QString& path)
         showError(QString::fromStdString(e.what()));
         return false;
     }
-    m_status->setText(tr("Sessions and profile written to %1").arg(path));
+    setStatus(tr("Sessions and profile written to %1").arg(path), {});
     return true;
 }
 

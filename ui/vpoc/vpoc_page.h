@@ -34,8 +34,14 @@ public:
 
     SessionModel* sessionModel() const { return m_sessions; }
     VolumeProfileView* profileView() const { return m_profile; }
+    QChart* priceChart() const { return m_priceChart; }
+    QChartView* priceView() const { return m_priceView; }
     QString statusText() const;
     bool isRunning() const { return m_jobs.isRunning(); }
+    // A result is shown (and can be exported).
+    bool hasResults() const;
+    // The whole text behind "Details…"; empty when the status line says everything.
+    QString detailText() const { return m_detailText; }
     void setInputFile(const QString& path);
     // Options from the form; throws std::invalid_argument with a message for a bad value.
     vpoc::VpocOptions options() const;
@@ -54,6 +60,7 @@ Q_SIGNALS:
     void finished(bool ok);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -63,6 +70,10 @@ private:
     void setRunning(bool running);
     void showProgress(const vpoc::VpocProgress& p);
     void showError(const QString& message);
+    void setStatus(const QString& text, const QString& details);
+    void clearResults();
+    void markResults();
+    void alignProfile();
     void updatePriceChart(int row);
 
     JobTracker m_jobs;
@@ -90,6 +101,13 @@ private:
     QChartView* m_priceView = nullptr;
     VolumeProfileView* m_profile = nullptr;
     QWidget* m_charts = nullptr;
+    QPushButton* m_exportPng = nullptr;
+    QPushButton* m_exportCsv = nullptr;
+    QPushButton* m_details = nullptr;
+    QLabel* m_resultsFor = nullptr;
+    QString m_resultsInput; // the input the shown results came from
+    QString m_detailText;
+    std::pair<double, double> m_axisTicks {0, 0}; // the price chart's y range in ticks
 };
 
 } // namespace stackscope::ui

@@ -1,0 +1,140 @@
+// The main window on small screens: resizable down to 1024x640 with or without the Monitor (docked or
+// floating), every page fits by scrolling, and Training's Start/Stop stay in view.
+#include "core/util/atomic_file.h"
+#include "core/vpoc/sample_data.h"
+#include "ui/main_window.h"
+#include "ui/vpoc/vpoc_page.h"
+#include "ui/monitor/monitor_dock.h"
+#include "ui/training/training_page.h"
+
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace stackscope::ui;
+
+namespace {
+// The smallest size the window's layout allows (what a window manager enforces).
+QSize minimumOf(QMainWindow& w)
+{
+    return w.minimumSizeHint().expandedTo(w.minimumSize());
+}
+
+bool shownInside(QWidget* widget, QWidget* window)
+{
+    const QRect r(widget->mapTo(window, QPoint(0, 0)), widget->size());
+    return widget->isVisible() && window->rect().contains(r) && !widget->visibleRegion().isEmpty();
+}
+} // namespace
+
+class TestWindowSize : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void minimumSize_data()
+    {
+        QTest::addColumn<QString>("monitor"); // "closed", "docked", "floating"
+        QTest::newRow("no monitor") << "closed";
+        QTest::newRow("monitor docked") << "docked";
+        QTest::newRow("monitor floating") << "floating";
+    }
+    void minimumSize()
+    {
+        QFETCH(QString, monitor);
+        MainWindow window;
+        if (!window.monitorDock())
+            QSKIP("this build has no Monitor dock (Qt Charts or telemetry left out)");
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (monitor != QStringLiteral("closed")) {
+            window.monitorDock()->show();
+            window.monitorDock()->setFloating(monitor == QStringLiteral("floating"));
+        }
+        QCoreApplication::processEvents();
+        for (const QString& page : {QStringLiteral("System"), QStringLiteral("Probes"), QStringLiteral("VPOC"),
+                                    QStringLiteral("Training"), QStringLiteral("Report")}) {
+            QVERIFY(window.showPage(page));
+            QCoreApplication::processEvents();
+            const QSize min = minimumOf(window);
+            QVERIFY2(min.width() <= 1024 && min.height() <= 640,
+                     qPrintable(QStringLiteral("%1: minimum %2x%3").arg(page).arg(min.width()).arg(min.height())));
+        }
+        window.resize(1024, 640);
+        QTRY_COMPARE(window.size(), QSize(1024, 640));
+        // Closing the dock gives the room back.
+        window.monitorDock()->hide();
+        QVERIFY(minimumOf(window).height() <= 640);
+    }
+
+    void trainingButtonsInView_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1024x640") << QSize(1024, 640);
+    }
+    void trainingButtonsInView()
+    {
+        QFETCH(QSize, size);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.showPage(QStringLiteral("Training")));
+        QTRY_COMPARE(window.size(), size);
+        for (const char* name : {"trainingStart", "trainingStop"}) {
+            auto* button = window.trainingPage()->findChild<QPushButton*>(QString::fromLatin1(name));
+            QVERIFY(button);
+            QVERIFY2(shownInside(button, &window), name);
+        }
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        window.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/training-%1x%2.png").arg(size.width()).arg(size.height()));
+    }
+
+    // Every page at 1280x720 without sideways scrolling (the VPOC page with a run on the sample data);
+    // the screenshots are looked at, and the README's come from the 1546x820 row.
+    void pagesFit_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("noSideways");
+        QTest::newRow("1546x820") << QSize(1546, 820) << true;
+        QTest::newRow("1280x720") << QSize(1280, 720) << true;
+        QTest::newRow("1024x640") << QSize(1024, 640) << false; // may scroll sideways, but fits
+    }
+    void pagesFit()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, noSideways);
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("sample-es-1min-bars.csv"));
+        stackscope::vpoc::SampleDataOptions o;
+        o.days = 20;
+        stackscope::writeFileAtomically(csv.toStdString(), stackscope::vpoc::generateSampleData(o));
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_COMPARE(window.size(), size);
+        window.vpocPage()->setInputFile(csv);
+        QSignalSpy finished(window.vpocPage(), &VpocPage::finished);
+        window.vpocPage()->run();
+        QVERIFY(finished.wait(60000));
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        for (const QString& page : {QStringLiteral("System"), QStringLiteral("Probes"), QStringLiteral("VPOC"),
+                                    QStringLiteral("Training"), QStringLiteral("Report")}) {
+            QVERIFY(window.showPage(page));
+            QTest::qWait(150); // charts lay out on the event loop
+            auto* scroll = window.findChild<QScrollArea*>(page + QStringLiteral("Scroll"));
+            QVERIFY(scroll);
+            if (noSideways)
+                QVERIFY2(!scroll->horizontalScrollBar()->isVisible(),
+                         qPrintable(QStringLiteral("%1 scrolls sideways at %2x%3").arg(page).arg(size.width()).arg(size.height())));
+            window.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/page-%1-%2x%3.png")
+                                   .arg(page.toLower()).arg(size.width()).arg(size.height()));
+        }
+    }
+};
+
+QTEST_MAIN(TestWindowSize)
+#include "tst_window_size.moc"

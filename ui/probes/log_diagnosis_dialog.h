@@ -1,0 +1,56 @@
+// "Paste a log or error": the diagnosis rules (the same call as `stackscope-cli diagnose --log`) over
+// pasted or dropped text, with the findings, their evidence lines and their fixes.
+#pragma once
+
+#include "ui/jobs/job_tracker.h"
+#include "ui/system/snapshot_controller.h"
+
+#include <QDialog>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+class QTextBrowser;
+
+namespace stackscope::ui {
+
+class ProbeFindingsModel;
+
+class LogDiagnosisDialog : public QDialog {
+    Q_OBJECT
+public:
+    // Larger texts are read from their end: a traceback's cause sits in its last lines.
+    static constexpr qsizetype kMaxChars = 8 * 1024 * 1024;
+
+    // The snapshot (may be null) tells the rules which GPUs and versions they apply to.
+    explicit LogDiagnosisDialog(SnapshotPtr snapshot, QWidget* parent = nullptr);
+
+    // Puts the text in the box and diagnoses it; origin names it in the evidence ("pasted text", a path).
+    void diagnoseText(const QString& text, const QString& origin);
+    // Reads a text file and diagnoses it; false (with the message shown) when it cannot be read.
+    bool diagnoseFile(const QString& path);
+
+    ProbeFindingsModel* findingsModel() const { return m_model; }
+    QString summary() const;
+    bool isRunning() const { return m_jobs.isRunning(); }
+
+Q_SIGNALS:
+    void diagnosed();
+
+private:
+    void run();
+    void showFinding(int row);
+
+    SnapshotPtr m_snapshot;
+    QString m_origin;
+    QPlainTextEdit* m_text;
+    QPushButton* m_diagnose;
+    QLabel* m_summary;
+    ProbeFindingsModel* m_model;
+    QTableView* m_table;
+    QTextBrowser* m_detail;
+    JobTracker m_jobs {this};
+};
+
+} // namespace stackscope::ui
