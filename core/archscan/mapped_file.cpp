@@ -20,7 +20,7 @@ namespace {
 // delivered to the thread that touched the page, so a thread-local jump target is the right one.
 thread_local sigjmp_buf* t_guard = nullptr;
 struct sigaction g_previous {};
-std::once_flag g_installed;
+std::mutex g_installing;
 
 void onSigbus(int sig, siginfo_t* info, void* context)
 {
@@ -41,8 +41,15 @@ void onSigbus(int sig, siginfo_t* info, void* context)
     ::signal(SIGBUS, SIG_DFL); // the faulting read runs again on return and ends the process
 }
 
-void installHandler()
+// Installs the handler unless it is the current one: a library or test framework that set its own SIGBUS
+// handler after ours (Qt Test's crash handler, a GUI's) is chained to, not lost, and the guard works again.
+void ensureHandler()
 {
+    const std::lock_guard<std::mutex> lock(g_installing);
+    struct sigaction current {};
+    ::sigaction(SIGBUS, nullptr, &current);
+    if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == &onSigbus)
+        return;
     struct sigaction sa {};
     sa.sa_sigaction = &onSigbus;
     sa.sa_flags = SA_SIGINFO | SA_NODEFER; // NODEFER: a later guarded read can fault again after siglongjmp
@@ -113,7 +120,7 @@ MappedFile::~MappedFile()
 
 bool MappedFile::readGuarded(const std::function<void()>& read) const
 {
-    std::call_once(g_installed, installHandler);
+    ensureHandler();
     sigjmp_buf env;
     sigjmp_buf* const outer = t_guard;
     if (sigsetjmp(env, 1) != 0) {

@@ -337,7 +337,8 @@ Snapshot loadSnapshotFile(const std::string& path)
 
 void saveSnapshotFile(const Snapshot& s, const std::string& path)
 {
-    writeFileAtomically(path, toJson(s).dump(2) + "\n");
+    // Facts read from the machine (sysfs names, environment values) may hold bytes that are not UTF-8.
+    writeFileAtomically(path, toJson(s).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 } // namespace stackscope
