@@ -3,13 +3,16 @@
 
 #include "core/archscan/arch_scan.h"
 #include "core/archscan/coverage.h"
+#include "core/archscan/mapped_file.h"
 #include "core/inspect/inspector.h"
+#include "core/util/text_escape.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <filesystem>
 #include <iostream>
+#include <sys/stat.h>
 
 namespace stackscope::cli {
 
@@ -33,15 +36,20 @@ void printText(const ArchCoverage& c)
                 if (std::find(ids.begin(), ids.end(), s) == ids.end())
                     ids.push_back(s);
             }
-            std::cout << fmt::format("  targets: {}\n", fmt::join(ids, " "));
+            std::cout << fmt::format("  targets: {}\n", escapeControl(fmt::format("{}", fmt::join(ids, " "))));
         }
+        if (l.targetsNotKept > 0)
+            std::cout << fmt::format("  ... and {} more distinct targets, not listed (more than {} is a damaged file)\n",
+                                     l.targetsNotKept, l.targets.size());
         for (const auto& [d, v] : l.covers) {
             std::cout << fmt::format("  {:<24} {}\n", d, coverageName(v.coverage));
             if (!v.explanation.empty())
                 std::cout << fmt::format("      {}\n", v.explanation);
         }
         for (const auto& e : l.errors)
-            std::cout << fmt::format("  error: {}\n", e);
+            std::cout << fmt::format("  error: {}\n", escapeControl(e)); // errors quote the file's bytes
+        if (l.errorsNotKept > 0)
+            std::cout << fmt::format("  ... and {} more errors\n", l.errorsNotKept);
     }
     for (const auto& o : c.overrides) {
         if (o.inEffect)
@@ -55,8 +63,17 @@ void printText(const ArchCoverage& c)
     }
     for (const auto& n : c.notes)
         std::cout << fmt::format("\nnote: {}\n", n);
+    std::vector<std::string> unreadable;
+    for (const auto& l : c.libraries)
+        if (l.unreadable)
+            unreadable.push_back(escapeControl(l.path));
+    if (!unreadable.empty())
+        std::cout << fmt::format("\nNot read whole (unreadable, damaged or changed while read), so whether they cover "
+                                 "the devices is not known: {}\n", fmt::join(unreadable, ", "));
     if (c.devices.empty())
         std::cout << "\nNo GPU detected and no --arch given: nothing was checked (add --arch gfx1100, sm_90 ...).\n";
+    else if (!unreadable.empty() && !c.anyUncovered())
+        std::cout << "\nEvery device is covered by every library that could be read; see above for those that could not.\n";
     else
         std::cout << (c.anyUncovered() ? "\nSome device is NOT covered by a scanned library (see 'no' above).\n"
                                        : "\nEvery device is covered by every scanned library of its vendor.\n");
@@ -76,7 +93,8 @@ void addArchscanCommand(CLI::App& app, CommandContext& ctx)
                     "folders of the loaded ROCm and of the PyTorch wheel, StackScope's own modules)");
     cmd->add_option("--arch", opts->archs, "Also check this architecture (gfx1100, gfx90a:xnack-, sm_90); repeatable");
     cmd->add_flag("--json", opts->json, "Print the result as JSON (schema stackscope.archscan/1)");
-    cmd->footer("Exit codes: 0 every device covered, 1 a device or --arch is not covered by a scanned library, 2 bad usage.");
+    cmd->footer("Exit codes: 0 every device covered, 1 a device or --arch is not covered by a scanned library or a file "
+                "could not be read whole (listed as such), 2 bad usage (a FIFO or device instead of a library).");
     cmd->callback([opts, &ctx] {
         for (const auto& a : opts->archs)
             if (!isValidDeviceName(a))
@@ -88,17 +106,23 @@ void addArchscanCommand(CLI::App& app, CommandContext& ctx)
             if (!std::filesystem::exists(p, ec))
                 throw UsageError(fmt::format("{}: no such file or folder; give a library (.so), a program or a folder "
                                              "such as /opt/rocm/lib/rocblas/library", p));
+            // A FIFO would block the read until a writer came; a device is no library.
+            struct stat st {};
+            if (::stat(p.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+                throw UsageError(fmt::format("{} is {}, not a library; give a library (.so), a program or a folder",
+                                             p, fileTypeName(st.st_mode)));
         }
         const Snapshot s = inspectMachine(InspectOptions {});
         CoverageRequest req;
         req.paths = opts->paths;
         req.devices = opts->archs;
         const ArchCoverage result = scanCoverage(s, req);
-        if (opts->json)
-            std::cout << toJson(result).dump(2) << "\n";
+        if (opts->json) // bundle ids come from the file: bytes that are not UTF-8 become U+FFFD
+            std::cout << toJson(result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         else
             printText(result);
-        ctx.exitCode = result.anyUncovered() ? ExitCheckFailed : ExitOk;
+        // A file that could not be read whole covers nothing for certain: a failed check.
+        ctx.exitCode = result.anyUncovered() || result.anyUnreadable() ? ExitCheckFailed : ExitOk;
     });
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/util/atomic_file.h"
 #include "core/util/build_info.h"
+#include "core/util/text_escape.h"
 
 #include <iostream>
 
@@ -22,13 +23,14 @@ int main(int argc, char** argv)
         return rc == 0 ? ExitOk : ExitUsage;
     } catch (const stackscope::FileWriteError& e) {
         // An output path that cannot be written is bad input: the message names the path and why.
-        std::cerr << "stackscope-cli: " << e.what() << "\n";
+        // Messages quote input files and paths: their control bytes are escaped, never sent to the terminal.
+        std::cerr << "stackscope-cli: " << stackscope::escapeMessage(e.what()) << "\n";
         return ExitUsage;
     } catch (const UsageError& e) {
-        std::cerr << "stackscope-cli: " << e.what() << "\n";
+        std::cerr << "stackscope-cli: " << stackscope::escapeMessage(e.what()) << "\n";
         return ExitUsage;
     } catch (const std::exception& e) {
-        std::cerr << "stackscope-cli: " << e.what() << "\n";
+        std::cerr << "stackscope-cli: " << stackscope::escapeMessage(e.what()) << "\n";
         return ExitCheckFailed;
     }
     return ctx.exitCode;

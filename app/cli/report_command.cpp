@@ -11,6 +11,8 @@
 #include "core/report/redactor.h"
 #include "core/report/report.h"
 #include "core/report/report_loader.h"
+#include "core/util/json_errors.h"
+#include "core/util/text_escape.h"
 #include "core/report/report_writer.h"
 #include "core/report/telemetry_summary.h"
 #include "core/snapshot/snapshot_json.h"
@@ -50,23 +52,35 @@ std::string readInput(const fs::path& path, const std::string& option)
 
 nlohmann::json readJsonInput(const fs::path& path, const std::string& option, const char* expected)
 {
+    const std::string text = readInput(path, option);
     try {
-        auto j = nlohmann::json::parse(readInput(path, option));
+        auto j = nlohmann::json::parse(text);
         if (!j.is_object())
             throw UsageError(fmt::format("{} {}: not a JSON object; give {}", option, path.string(), expected));
         return j;
-    } catch (const nlohmann::json::parse_error& e) {
-        throw UsageError(fmt::format("{} {}: not valid JSON at byte {}; give {}", option, path.string(), e.byte, expected));
+    } catch (const nlohmann::json::exception& e) { // parse_error, and out_of_range for 1e999999999
+        throw UsageError(fmt::format("{} {}: {}: not valid JSON ({}); give {}", option, path.string(),
+                                     jsonErrorPlace(text, e), jsonErrorWhat(e), expected));
     }
 }
 
+// A log's lines with control bytes and bytes that are not UTF-8 escaped (escapeControl), so the report's JSON
+// stays valid and no ESC sequence reaches a terminal or the HTML; a binary file is refused.
 std::vector<std::string> readLines(const fs::path& path, const std::string& option)
 {
+    const std::string text = readInput(path, option);
+    if (const auto nul = text.find('\0'); nul != std::string::npos)
+        throw UsageError(fmt::format("{} {}: a binary file (a NUL byte at byte {}), not a text log; give the text your "
+                                     "program printed, e.g. python train.py 2>&1 | tee train.log",
+                                     option, escapeControl(path.string()), nul));
     std::vector<std::string> lines;
-    std::istringstream in(readInput(path, option));
+    std::istringstream in(text);
     std::string line;
-    while (std::getline(in, line))
-        lines.push_back(line);
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        lines.push_back(escapeControl(line));
+    }
     return lines;
 }
 

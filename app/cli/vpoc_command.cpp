@@ -2,6 +2,7 @@
 #include "app/cli/command.h"
 
 #include "core/util/atomic_file.h"
+#include "core/util/text_escape.h"
 #include "core/vpoc/csv_reader.h"
 #include "core/vpoc/vpoc_engine.h"
 #include "core/vpoc/vpoc_output.h"
@@ -127,13 +128,16 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
             throw UsageError(e.what());
         }
         for (const auto& s : r->skipped.first)
-            std::cerr << "skipped " << s << "\n";
+            std::cerr << "skipped " << escapeControl(s) << "\n"; // rows quote the file: no raw ESC
         if (r->skipped.count > static_cast<int64_t>(r->skipped.first.size()))
             std::cerr << fmt::format("skipped {} bad rows in all\n", r->skipped.count);
+        // Both outputs appear together or neither does (an unwritable --csv leaves no --developing behind).
+        StagedOutputs outputs;
         if (!o->developing.empty())
-            writeFileAtomically(o->developing, vpoc::developingCsv(*r));
+            outputs.stage(o->developing, vpoc::developingCsv(*r));
         if (!o->csv.empty())
-            writeFileAtomically(o->csv, vpoc::sessionsCsv(*r));
+            outputs.stage(o->csv, vpoc::sessionsCsv(*r));
+        outputs.commit();
         if (o->json)
             std::cout << vpoc::toJson(*r, o->profiles).dump(2) << "\n";
         else if (o->csv.empty())

@@ -1,6 +1,7 @@
 // Scan orchestration: files, folders, the default set of a machine, devices, coverage.
 #include "core/archscan/arch_scan.h"
 
+#include "core/archscan/bounded_scan.h"
 #include "core/archscan/coverage.h"
 #include "core/archscan/elf_reader.h"
 #include "core/archscan/folder_scan.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -21,47 +23,45 @@ namespace stackscope::archscan {
 
 namespace {
 
-// A damaged library can produce one error per bundle; the first few say enough.
-constexpr std::size_t kMaxErrorsPerLibrary = 20;
 constexpr int kMaxFolderDepth = 3;
 constexpr std::size_t kMaxFilesPerFolder = 20000;
 
-void addErrors(LibraryScan& scan, const std::vector<std::string>& errors)
+// A damaged library can produce one error per bundle; the first kMaxErrorsKept say enough.
+void addErrors(LibraryScan& scan, const std::vector<std::string>& errors, std::uint64_t notKept)
 {
-    for (const auto& e : errors) {
-        if (scan.errors.size() == kMaxErrorsPerLibrary) {
-            scan.errors.push_back(fmt::format("... and {} more errors", errors.size() - kMaxErrorsPerLibrary + 1));
-            break;
-        }
-        scan.errors.push_back(e);
-    }
+    for (const auto& e : errors)
+        addBoundedError(scan.errors, scan.errorsNotKept, [&] { return e; });
+    scan.errorsNotKept += notKept;
+    if (!errors.empty() || notKept > 0)
+        scan.unreadable = true; // a damaged container: what the file covers is not known
 }
 
-void mergeTargets(LibraryScan& scan, const std::vector<ScannedTarget>& found)
+void mergeTargets(LibraryScan& scan, const std::vector<ScannedTarget>& found, std::uint64_t notKept)
 {
+    TargetSet seen;
     for (const auto& t : found)
-        if (std::find(scan.targets.begin(), scan.targets.end(), t) == scan.targets.end())
-            scan.targets.push_back(t);
+        seen.add(t, scan.targets, scan.targetsNotKept);
+    scan.targetsNotKept += notKept;
 }
 
 void scanHipSection(ByteView section, LibraryScan& scan)
 {
     scan.kind = LibraryKind::Hip;
     BundleScan b = scanOffloadBundles(section);
-    mergeTargets(scan, b.targets);
+    mergeTargets(scan, b.targets, b.targetsNotKept);
     scan.containers += b.bundles;
-    addErrors(scan, b.errors);
+    addErrors(scan, b.errors, b.errorsNotKept);
     if (b.bundles == 0 && b.errors.empty())
-        scan.errors.push_back("the GPU code section holds no offload bundle: damaged, or a format StackScope does not know");
+        addErrors(scan, {"the GPU code section holds no offload bundle: damaged, or a format StackScope does not know"}, 0);
 }
 
 void scanCudaSection(ByteView section, LibraryScan& scan)
 {
     scan.kind = LibraryKind::Cuda;
     FatbinScan f = scanNvFatbin(section);
-    mergeTargets(scan, f.targets);
+    mergeTargets(scan, f.targets, f.targetsNotKept);
     scan.containers += f.blobs;
-    addErrors(scan, f.errors);
+    addErrors(scan, f.errors, f.errorsNotKept);
 }
 
 // Returns false when the bytes carry no GPU code StackScope knows (nothing was added to `scan`).
@@ -87,8 +87,8 @@ bool scanBytes(ByteView bytes, LibraryScan& scan)
         found = true;
         if (!s->inFile) {
             scan.kind = std::string(name) == ".hip_fatbin" ? LibraryKind::Hip : LibraryKind::Cuda;
-            scan.errors.push_back(fmt::format("section {} ({} bytes at offset {}) is not all in the file ({} bytes): "
-                                              "the file is truncated; reinstall it", name, s->size, s->offset, bytes.size));
+            addErrors(scan, {fmt::format("section {} ({} bytes at offset {}) is not all in the file ({} bytes): "
+                                         "the file is truncated; reinstall it", name, s->size, s->offset, bytes.size)}, 0);
             continue;
         }
         const ByteView section = bytes.sub(s->offset, s->size, name);
@@ -105,7 +105,7 @@ bool scanBytes(ByteView bytes, LibraryScan& scan)
             if (!s || !s->inFile)
                 continue;
             FatbinScan f = scanNvFatbin(bytes.sub(s->offset, s->size, name), true);
-            mergeTargets(scan, f.targets);
+            mergeTargets(scan, f.targets, f.targetsNotKept);
             scan.containers += f.blobs;
         }
     }
@@ -134,6 +134,7 @@ void scanFolderFiles(const std::string& folder, std::vector<LibraryScan>& out)
     summary.path = folder;
     if (ec) {
         summary.errors.push_back(fmt::format("cannot list {}: {} (check the folder's permissions)", folder, ec.message()));
+        summary.unreadable = true;
         out.push_back(std::move(summary));
         return;
     }
@@ -142,6 +143,7 @@ void scanFolderFiles(const std::string& folder, std::vector<LibraryScan>& out)
     for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
         if (ec) {
             summary.errors.push_back(fmt::format("listing {} stopped: {}", folder, ec.message()));
+            summary.unreadable = true;
             break;
         }
         if (it.depth() >= kMaxFolderDepth)
@@ -216,26 +218,52 @@ LibraryScan scanBinaryBytes(ByteView bytes, const std::string& label)
         if (!scanBytes(bytes, scan))
             scan.errors.push_back("no HIP (.hip_fatbin) or CUDA (.nv_fatbin) code in this file: it carries no GPU kernels");
     } catch (const FormatError& e) {
-        scan.errors.push_back(fmt::format("{}: damaged or truncated binary ({}); reinstall the library", label, e.what()));
+        addErrors(scan, {fmt::format("{}: damaged or truncated binary ({}); reinstall the library", label, e.what())}, 0);
     }
     return scan;
 }
 
-std::optional<LibraryScan> scanBinaryFile(const std::string& path, bool quietIfNoGpuCode)
+namespace {
+
+LibraryScan unreadableScan(const std::string& path, std::string why)
 {
     LibraryScan scan;
     scan.path = path;
+    scan.unreadable = true;
+    scan.errors.push_back(std::move(why));
+    return scan;
+}
+
+} // namespace
+
+std::optional<LibraryScan> scanBinaryFile(const std::string& path, bool quietIfNoGpuCode)
+{
+    std::unique_ptr<MappedFile> file;
     try {
-        const MappedFile file(path);
-        if (!scanBytes(file.view(), scan)) {
-            if (quietIfNoGpuCode)
-                return std::nullopt;
-            scan.errors.push_back("no HIP (.hip_fatbin) or CUDA (.nv_fatbin) code in this file: it carries no GPU kernels");
+        file = std::make_unique<MappedFile>(path);
+    } catch (const std::runtime_error& e) { // NotRegularFileError too
+        return unreadableScan(path, e.what());
+    }
+    LibraryScan scan;
+    scan.path = path;
+    bool gpuCode = true;
+    // A file that shrinks while mapped raises SIGBUS on the next read past its new end: the guard turns
+    // that into a failed read; a file that changed in place is caught by comparing its size and time.
+    const bool survived = file->readGuarded([&] {
+        try {
+            gpuCode = scanBytes(file->view(), scan);
+        } catch (const FormatError& e) {
+            addErrors(scan, {fmt::format("damaged or truncated binary: {}; reinstall the library", e.what())}, 0);
         }
-    } catch (const FormatError& e) {
-        scan.errors.push_back(fmt::format("damaged or truncated binary: {}; reinstall the library", e.what()));
-    } catch (const std::runtime_error& e) {
-        scan.errors.push_back(e.what());
+    });
+    if (!survived || file->changedSinceOpen())
+        return unreadableScan(path, fmt::format("{} changed while it was being read ({} bytes when the scan began, {} "
+                                                "now): scan it again once nothing is writing it",
+                                                path, file->view().size, file->currentSize()));
+    if (!gpuCode) {
+        if (quietIfNoGpuCode)
+            return std::nullopt;
+        scan.errors.push_back("no HIP (.hip_fatbin) or CUDA (.nv_fatbin) code in this file: it carries no GPU kernels");
     }
     return scan;
 }

@@ -52,7 +52,8 @@ ArchCoverage scanCoverage(const std::vector<std::string>& paths, const std::vect
 
 // JSON of the result: {"schema", "libraries": [{"path", "kind", "targets": [{"id", "arch", "features",
 // "format", "compressed"}], "covers": {device: "yes|no|ptx|generic"}, "explain": {device: text},
-// "errors": [...]}], "devices": [...], "overrides": [...], "notes": [...]}.
+// "errors": [...], "errors_not_kept": N, "targets_not_kept": N, "unreadable": bool}], "devices": [...],
+// "overrides": [...], "notes": [...]}. "unreadable": the file could not be read whole, so its coverage is unknown.
 nlohmann::json toJson(const ArchCoverage& coverage);
 
 } // namespace stackscope::archscan

@@ -44,6 +44,14 @@ bool ArchCoverage::anyUncovered() const
     return false;
 }
 
+bool ArchCoverage::anyUnreadable() const
+{
+    for (const auto& l : libraries)
+        if (l.unreadable)
+            return true;
+    return false;
+}
+
 nlohmann::json toJson(const ArchCoverage& c)
 {
     using nlohmann::json;
@@ -68,7 +76,8 @@ nlohmann::json toJson(const ArchCoverage& c)
         }
         libs.push_back({{"path", l.path}, {"kind", libraryKindName(l.kind)}, {"targets", std::move(targets)},
                         {"covers", std::move(covers)}, {"explain", std::move(explain)}, {"containers", l.containers},
-                        {"errors", l.errors}});
+                        {"errors", l.errors}, {"errors_not_kept", l.errorsNotKept},
+                        {"targets_not_kept", l.targetsNotKept}, {"unreadable", l.unreadable}});
     }
     json overrides = json::array();
     for (const auto& o : c.overrides) {

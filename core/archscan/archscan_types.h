@@ -40,7 +40,12 @@ struct LibraryScan {
     LibraryKind kind = LibraryKind::Hip;
     std::vector<ScannedTarget> targets;
     std::uint64_t containers = 0;     // offload bundles / fatbin blobs / matching files seen
-    std::vector<std::string> errors;  // per-file problems; the scan went on
+    std::vector<std::string> errors;  // per-file problems; the scan went on (at most kMaxErrorsKept)
+    std::uint64_t errorsNotKept = 0;  // errors beyond that cap
+    std::uint64_t targetsNotKept = 0; // distinct targets beyond kMaxTargetsKept (bounded_scan.h)
+    // The file could not be read whole (cannot open it, changed while read, damaged or truncated): what it
+    // covers is not known, so it never counts as covering a device.
+    bool unreadable = false;
     std::map<std::string, DeviceCoverage> covers; // device -> verdict (devices of the library's vendor only)
 };
 
@@ -60,6 +65,8 @@ struct ArchCoverage {
     std::vector<std::string> notes; // what the default set left out and why (libtorch not loaded ...)
     // True when some library of a device's vendor does not cover it ("no").
     bool anyUncovered() const;
+    // True when some scanned file could not be read whole (LibraryScan::unreadable).
+    bool anyUnreadable() const;
 };
 
 const char* libraryKindName(LibraryKind k);

@@ -1,6 +1,7 @@
 // .nv_fatbin walker.
 #include "core/archscan/nv_fatbin.h"
 
+#include "core/archscan/bounded_scan.h"
 #include "core/archscan/target_id.h"
 
 #include <fmt/format.h>
@@ -18,8 +19,10 @@ constexpr std::uint16_t kKindElf = 2;
 constexpr std::uint64_t kFlagArchSpecific = 0x100000;
 constexpr std::uint64_t kFlagFamilySpecific = 0x200000;
 
-void readBlob(ByteView blob, FatbinScan& out)
+// `found` is kept distinct and capped: one blob can hold millions of tiny entries.
+void readBlob(ByteView blob, std::vector<ScannedTarget>& found, std::uint64_t& notKept)
 {
+    TargetSet seen;
     const auto headerSize = blob.read<std::uint16_t>(6, "fatbin header size");
     const auto entriesSize = blob.read<std::uint64_t>(8, "fatbin size");
     if (headerSize < 16)
@@ -52,8 +55,7 @@ void readBlob(ByteView blob, FatbinScan& out)
             t.format = kind == kKindPtx ? CodeFormat::Ptx : CodeFormat::Sass;
             t.arch = cudaArchName(a, "sm_");
             t.id = cudaArchName(a, kind == kKindPtx ? "compute_" : "sm_");
-            if (std::find(out.targets.begin(), out.targets.end(), t) == out.targets.end())
-                out.targets.push_back(std::move(t));
+            seen.add(std::move(t), found, notKept);
         }
         // Other kinds (LTO IR ...) carry no runnable code for a device; they are skipped.
         pos += entryHeader + payload;
@@ -66,6 +68,7 @@ void readBlob(ByteView blob, FatbinScan& out)
 FatbinScan scanNvFatbin(ByteView section, bool embedded)
 {
     FatbinScan out;
+    TargetSet seen;
     std::uint64_t pos = 0;
     const std::uint32_t magic = kFatbinMagic;
     // Blobs from several translation units follow each other, 8-byte aligned, sometimes zero-padded;
@@ -82,17 +85,19 @@ FatbinScan scanNvFatbin(ByteView section, bool embedded)
             const ByteView blob = section.sub(pos, section.size - pos, "fatbin");
             if (embedded && blob.read<std::uint16_t>(4, "fatbin version") != 1)
                 throw FormatError("not a fatbin");
-            FatbinScan one;
-            readBlob(blob, one);
-            for (auto& t : one.targets)
-                if (std::find(out.targets.begin(), out.targets.end(), t) == out.targets.end())
-                    out.targets.push_back(std::move(t));
+            std::vector<ScannedTarget> found; // only a blob that parses whole counts
+            std::uint64_t notKept = 0;
+            readBlob(blob, found, notKept);
+            out.targetsNotKept += notKept;
+            for (auto& t : found)
+                seen.add(std::move(t), out.targets, out.targetsNotKept);
             ++out.blobs;
             const std::uint64_t size = blob.read<std::uint16_t>(6, "fatbin header size") + blob.read<std::uint64_t>(8, "fatbin size");
             next = pos + std::max<std::uint64_t>(size, 8);
         } catch (const FormatError& e) {
             if (!embedded)
-                out.errors.push_back(fmt::format("fatbin at offset {} of the section: {}", pos, e.what()));
+                addBoundedError(out.errors, out.errorsNotKept,
+                                [&] { return fmt::format("fatbin at offset {} of the section: {}", pos, e.what()); });
         }
         pos = next; // padding between blobs is skipped by the search
     }

@@ -12,7 +12,9 @@ namespace stackscope::archscan {
 struct FatbinScan {
     std::vector<ScannedTarget> targets; // unique, in order of first appearance
     std::uint64_t blobs = 0;
-    std::vector<std::string> errors;
+    std::vector<std::string> errors;  // the first kMaxErrorsKept
+    std::uint64_t errorsNotKept = 0;
+    std::uint64_t targetsNotKept = 0; // distinct targets beyond kMaxTargetsKept
 };
 
 // Walks every fatbin blob in a .nv_fatbin section (or a raw .fatbin file).

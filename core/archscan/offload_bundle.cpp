@@ -1,6 +1,7 @@
 // Offload bundle walker with header-only decompression (zlib and zstd) and bounded sizes.
 #include "core/archscan/offload_bundle.h"
 
+#include "core/archscan/bounded_scan.h"
 #include "core/archscan/target_id.h"
 
 #include <fmt/format.h>
@@ -137,7 +138,7 @@ private:
 };
 #endif
 
-void addTargets(const std::vector<std::string>& ids, bool compressed, BundleScan& out)
+void addTargets(const std::vector<std::string>& ids, bool compressed, BundleScan& out, TargetSet& seen)
 {
     for (const auto& id : ids) {
         const BundleEntryId e = parseBundleEntryId(id);
@@ -154,9 +155,38 @@ void addTargets(const std::vector<std::string>& ids, bool compressed, BundleScan
         } else {
             t.arch = e.targetId.substr(0, e.targetId.find(':'));
         }
-        if (std::find(out.targets.begin(), out.targets.end(), t) == out.targets.end())
-            out.targets.push_back(std::move(t));
+        seen.add(std::move(t), out.targets, out.targetsNotKept);
     }
+}
+
+// Why the bytes at a magic cannot start a bundle, found without throwing: `format` (one {} for `value`) is
+// empty when the full parser must decide. A file of repeated magics would otherwise cost one exception per
+// four bytes, and a message is formatted only for the errors that are kept.
+struct QuickReject {
+    const char* format = nullptr;
+    std::uint64_t value = 0;
+};
+
+QuickReject quickReject(ByteView rest, bool compressed)
+{
+    if (compressed) {
+        if (rest.size < 8)
+            return {"CCOB header is truncated ({} bytes)", rest.size};
+        const auto version = rest.read<std::uint16_t>(4, "CCOB version");
+        const auto method = rest.read<std::uint16_t>(6, "CCOB compression method");
+        if (version < 1 || version > 3)
+            return {"compressed bundle version {} is unknown (StackScope reads 1, 2 and 3); use roc-obj-ls from a "
+                    "newer ROCm to list it", version};
+        if (method != kMethodZlib && method != kMethodZstd)
+            return {"compressed bundle uses compression method {} (known: 0 zlib, 1 zstd)", method};
+        return {};
+    }
+    if (rest.size < 32)
+        return {"bundle header is truncated ({} bytes)", rest.size};
+    const auto count = rest.read<std::uint64_t>(24, "bundle entry count");
+    if (count > kMaxBundleEntries || count > rest.size / 24)
+        return {"bundle claims {} entries, more than fit: the bundle is damaged", count};
+    return {};
 }
 
 const std::uint8_t* findMagic(const std::uint8_t* from, const std::uint8_t* end, const char* magic, std::size_t n)
@@ -301,6 +331,7 @@ BundleScan scanOffloadBundles(ByteView section)
     // whole section for the absent one each time (quadratic on a gigabyte libtorch_hip.so).
     const std::uint8_t* a = nullptr;
     const std::uint8_t* c = nullptr;
+    TargetSet seen;
     while (p < end) {
         if (!a || a < p)
             a = findMagic(p, end, kBundleMagic, kBundleMagicLen);
@@ -313,14 +344,24 @@ BundleScan scanOffloadBundles(ByteView section)
         const std::uint64_t offset = static_cast<std::uint64_t>(at - section.data);
         const ByteView rest {at, static_cast<std::size_t>(end - at)};
         std::uint64_t consumed = 0;
-        try {
-            const auto ids = compressed ? readCompressedBundleIds(rest, &consumed) : readUncompressedBundleIds(rest, &consumed);
-            ++out.bundles;
-            addTargets(ids, compressed, out);
-        } catch (const FormatError& e) {
-            out.errors.push_back(fmt::format("{} bundle at offset {} of the section: {}",
-                                             compressed ? "compressed" : "uncompressed", offset, e.what()));
+        auto fail = [&](auto&& why) {
+            addBoundedError(out.errors, out.errorsNotKept, [&] {
+                return fmt::format("{} bundle at offset {} of the section: {}",
+                                   compressed ? "compressed" : "uncompressed", offset, why());
+            });
             consumed = compressed ? kCompressedMagicLen : kBundleMagicLen; // look for the next one after it
+        };
+        if (const QuickReject r = quickReject(rest, compressed); r.format) {
+            fail([&] { return fmt::format(fmt::runtime(r.format), r.value); });
+        } else {
+            try {
+                const auto ids =
+                    compressed ? readCompressedBundleIds(rest, &consumed) : readUncompressedBundleIds(rest, &consumed);
+                ++out.bundles;
+                addTargets(ids, compressed, out, seen);
+            } catch (const FormatError& e) {
+                fail([&] { return std::string(e.what()); });
+            }
         }
         p = at + std::max<std::uint64_t>(consumed, 1);
     }

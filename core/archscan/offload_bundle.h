@@ -19,7 +19,9 @@ inline constexpr std::uint64_t kMaxBundleEntries = 4096;
 struct BundleScan {
     std::vector<ScannedTarget> targets; // unique, in order of first appearance; host entries left out
     std::uint64_t bundles = 0;
-    std::vector<std::string> errors;   // one per damaged bundle; the walk goes on after it
+    std::vector<std::string> errors;   // one per damaged bundle (the first kMaxErrorsKept); the walk goes on
+    std::uint64_t errorsNotKept = 0;   // damaged bundles beyond that cap
+    std::uint64_t targetsNotKept = 0;  // distinct targets beyond kMaxTargetsKept
 };
 
 // Walks every bundle in a .hip_fatbin section (or a raw bundle file).

@@ -52,6 +52,15 @@ bool equalsIgnoringCase(std::string_view a, std::string_view b)
     return true;
 }
 
+// Names of at least this many characters are found inside longer words too; shorter ones (a user "al", a
+// host "db1") would hit ordinary words, so they are found only as whole words and the report says so.
+constexpr std::size_t kMinInWordLength = 4;
+
+bool matchesInsideWords(const std::string& literal, const std::string& kind)
+{
+    return kind == "home" || literal.size() >= kMinInWordLength;
+}
+
 // Names that are not private and would break the report if replaced everywhere.
 bool isPublicName(const std::string& name)
 {
@@ -208,7 +217,21 @@ LabelledSecret matchLabelledSecret(std::string_view s, std::size_t pos)
         }
         return true;
     };
-    if (startsWithWord("serial")) {
+    // Board and product serials as DMI and amd-smi name them ("board_serial", "Product Serial").
+    for (const std::string_view prefix : {"baseboard_", "baseboard ", "board_", "board ", "product_", "product ",
+                                          "chassis_", "chassis "}) {
+        if (startsWithWord(prefix)) {
+            p += prefix.size();
+            if (!startsWithWord("serial"))
+                return out;
+            break;
+        }
+    }
+    if (startsWithWord("s/n")) {
+        p += 3;
+    } else if (startsWithWord("sn") && !(p + 2 < s.size() && isWordChar(s[p + 2]))) {
+        p += 2;
+    } else if (startsWithWord("serial")) {
         p += 6;
         const auto save = p;
         while (p < s.size() && (s[p] == ' ' || s[p] == '_'))
@@ -247,6 +270,42 @@ LabelledSecret matchLabelledSecret(std::string_view s, std::size_t pos)
     out.valueStart = p;
     out.valueLength = n;
     return out;
+}
+
+// 12 hex digits after a MAC label ("mac", "hwaddr", "ether", "bssid", "mac address"): a MAC written without
+// separators, which unlabelled would be indistinguishable from other hex. Returns the value's start and length.
+std::pair<std::size_t, std::size_t> matchLabelledMac(std::string_view s, std::size_t pos)
+{
+    std::size_t p = pos;
+    bool labelled = false;
+    for (const std::string_view label : {"mac address", "mac_address", "macaddr", "mac", "hwaddr", "ether", "bssid"}) {
+        if (p + label.size() <= s.size() && equalsIgnoringCase(s.substr(p, label.size()), label)) {
+            p += label.size();
+            labelled = true;
+            break;
+        }
+    }
+    if (!labelled || (p < s.size() && isWordChar(s[p])))
+        return {0, 0};
+    std::size_t sep = 0;
+    while (p < s.size() && sep < 4 && (s[p] == ' ' || s[p] == ':' || s[p] == '=' || s[p] == '"' || s[p] == '\'')) {
+        ++p;
+        ++sep;
+    }
+    if (sep == 0 || hexRun(s, p, 13) != 12 || !boundaryAfter(s, p + 12))
+        return {0, 0};
+    return {p, 12};
+}
+
+// Cisco's aabb.ccdd.eeff; at least one letter a-f, so a dotted version of three four-digit numbers is no MAC.
+std::size_t matchDottedMac(std::string_view s, std::size_t pos)
+{
+    const std::size_t len = matchHexGroups(s, pos, {4, 4, 4}, '.');
+    if (len == 0 || !boundaryAfter(s, pos + len) || (pos + len < s.size() && s[pos + len] == '.'))
+        return 0;
+    const auto text = s.substr(pos, len);
+    const bool letter = std::any_of(text.begin(), text.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+    return letter ? len : 0;
 }
 
 } // namespace
@@ -298,8 +357,17 @@ Redactor::Redactor(PrivateFacts facts)
             std::string value = v;
             while (value.size() > 1 && value.back() == '/')
                 value.pop_back();
-            if (std::string(kind) == "home" ? (value.size() < 2 || value == "/root") : isPublicName(value))
+            if (std::string(kind) == "home" ? (value.size() < 2 || value == "/root") : isPublicName(value)) {
+                if (std::string(kind) != "home" && value.size() >= 2)
+                    addUncertainty(fmt::format("a {} name that is a common word (root, gpu, node ...) was left as it "
+                                               "is, so it can still be read where it appears",
+                                               std::string(kind) == "user" ? "user" : "host"));
                 continue;
+            }
+            if (!matchesInsideWords(value, kind))
+                addUncertainty(fmt::format("a {} name of only {} characters is replaced only where it stands as a "
+                                           "whole word; inside longer words or paths it may remain",
+                                           kind, value.size()));
             const auto before = m_entries.size();
             placeholderFor(kind, value);
             if (m_entries.size() > before)
@@ -313,6 +381,23 @@ Redactor::Redactor(PrivateFacts facts)
     add(facts.hostNames, "host");
     std::stable_sort(m_literals.begin(), m_literals.end(),
                      [](const auto& x, const auto& y) { return x.first.size() > y.first.size(); });
+}
+
+void Redactor::addUncertainty(const std::string& note)
+{
+    if (std::find(m_uncertain.begin(), m_uncertain.end(), note) == m_uncertain.end())
+        m_uncertain.push_back(note);
+}
+
+std::vector<std::string> Redactor::uncertainties() const
+{
+    std::vector<std::string> out = m_uncertain;
+    // What no pattern can know, said every time.
+    out.push_back("names are found in any letter case, but not spelled otherwise (abbreviated, transliterated); "
+                  "serial numbers are found after a label (serial, S/N, SN, board_serial ...), as PCI serials or as "
+                  "16 or 32 hex digits, MAC addresses in the aa:bb:cc:dd:ee:ff, aa-bb-..., aabb.ccdd.eeff forms and "
+                  "as 12 hex digits after a MAC label: an identifier in another form, without a label, can remain");
+    return out;
 }
 
 Redactor Redactor::forMachine(const Snapshot& snapshot)
@@ -374,21 +459,18 @@ std::string Redactor::redactLiterals(std::string_view text)
         for (const auto& [literal, kind] : m_literals) {
             if (literal.size() > text.size() - i)
                 continue;
-            const auto candidate = text.substr(i, literal.size());
-            // Host names are case-insensitive (DNS); a short one only in its own case, so that it is less
-            // likely to hit an ordinary word.
-            const bool match = kind == "host" && literal.size() >= 6 ? equalsIgnoringCase(candidate, literal)
-                                                                     : candidate == literal;
-            if (!match)
+            // Every name in any letter case (ZorbUser, ZORB-WORKSTATION-7), also inside longer words and
+            // paths built from it (/mnt/zorbuser-data, zorbuser_runs), once it is long enough not to be a
+            // piece of ordinary words; a shorter one only as a whole word ("al" must not eat "always").
+            if (!equalsIgnoringCase(text.substr(i, literal.size()), literal))
                 continue;
             const std::size_t end = i + literal.size();
-            // Names only as whole words ("al" must not eat "always"); a home path up to a path boundary.
-            const bool startOk = kind == "home" || i == 0 || !isWordChar(text[i - 1]);
-            const bool endOk = kind == "home" ? (end == text.size() || text[end] == '/' || !isWordChar(text[end]))
-                                              : (end == text.size() || !isWordChar(text[end]));
-            // A host name such as "gpu" inside "gpu-box" is still a word; a user name joined by '-' too.
-            if (!startOk || !endOk)
-                continue;
+            if (!matchesInsideWords(literal, kind)) {
+                const bool startOk = i == 0 || !isWordChar(text[i - 1]);
+                const bool endOk = end == text.size() || !isWordChar(text[end]);
+                if (!startOk || !endOk)
+                    continue;
+            }
             out += placeholderFor(kind, std::string(literal));
             i = end;
             replaced = true;
@@ -422,6 +504,12 @@ std::string Redactor::redactPatterns(const std::string& s)
                 i = labelled.valueStart + labelled.valueLength;
                 continue;
             }
+            if (const auto [at, n] = matchLabelledMac(v, i); n > 0) {
+                out += s.substr(i, at - i);
+                out += placeholderFor("mac", s.substr(at, n));
+                i = at + n;
+                continue;
+            }
             // /home/NAME: NAME is a user.
             if (s[i] == '/' && s.compare(i, 6, "/home/") == 0) {
                 std::size_t n = 0;
@@ -442,8 +530,12 @@ std::string Redactor::redactPatterns(const std::string& s)
                 kind = "gpu-uuid";
             } else if ((len = matchUuid(v, i)) > 0 && boundaryAfter(v, i + len)) {
                 kind = "gpu-uuid";
-            } else if ((len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2, 2, 2}, '-')) > 0 && boundaryAfter(v, i + len)) {
-                kind = "serial"; // PCI device serial number (lspci "Device Serial Number")
+            } else if (((len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2, 2, 2}, '-')) > 0
+                        || (len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2, 2, 2}, ':')) > 0)
+                       && boundaryAfter(v, i + len)) {
+                kind = "serial"; // PCI device serial number (lspci "Device Serial Number"), dashes or colons
+            } else if ((len = matchDottedMac(v, i)) > 0) {
+                kind = "mac";
             } else if (((len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2}, ':')) > 0
                         || (len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2}, '-')) > 0)
                        && boundaryAfter(v, i + len) && (i + len >= s.size() || s[i + len] != ':')) {

@@ -35,11 +35,14 @@ PrivateFacts privateFactsOf(const Snapshot* snapshot);
 // Stable: the same original gives the same placeholder in every string, key and file redacted by
 // one Redactor. Not thread-safe (it records what it replaced); use one per report.
 //
+// Names (user, host, home) in any letter case, inside longer words too when 4 characters or longer.
 // By pattern: /home/NAME (NAME becomes a user placeholder), IPv4 (loopback and 0.x kept), IPv6 (full
-// or compressed with three or more groups; ::1 kept), MAC (aa:bb:cc:dd:ee:ff or with dashes), GPU
+// or compressed with three or more groups; ::1 kept), MAC (aa:bb:cc:dd:ee:ff, with dashes, Cisco's
+// aabb.ccdd.eeff, or 12 hex digits after "mac", "hwaddr", "ether", "bssid"), GPU
 // UUIDs (GPU-..., MIG-..., 8-4-4-4-12, 32 hex digits), serial-like values (PCI device serial numbers
-// xx-xx-xx-xx-xx-xx-xx-xx, 16 hex digits with letters and digits, the token after "serial", "serial
-// number", "uuid" or "unique_id" in text), and the whole value of any JSON key or environment
+// xx-xx-xx-xx-xx-xx-xx-xx or with colons, 16 hex digits with letters and digits, the token after "serial",
+// "serial number", "serial_no", "S/N", "SN", "board_serial", "product_serial", "uuid" or "unique_id" in
+// text), and the whole value of any JSON key or environment
 // variable whose name contains "serial", "uuid" or "unique_id" (then everywhere else too).
 // Not redacted: PCI bus addresses (0000:03:00.0), gfx targets, versions, times.
 class Redactor {
@@ -63,12 +66,17 @@ public:
     // same value in a log line read earlier is replaced too. buildReport calls it on every input.
     void learn(const nlohmann::json& document);
 
+    // What could not be redacted with certainty (short or common names, forms no pattern knows), for the
+    // report's "redaction" section; never the private values themselves.
+    std::vector<std::string> uncertainties() const;
+
     // Every placeholder handed out so far, in the order first used.
     std::vector<RedactionEntry> replaced() const;
     nlohmann::json replacedJson() const; // [{"kind","placeholder","count"}]
 
 private:
     std::string placeholderFor(const std::string& kind, const std::string& original);
+    void addUncertainty(const std::string& note);
     std::string redactLiterals(std::string_view text);
     std::string redactPatterns(const std::string& text);
     static const char* secretKindOfKey(const std::string& keyName, const std::string& value);
@@ -82,6 +90,7 @@ private:
     std::map<std::pair<std::string, std::string>, std::size_t> m_index; // (kind, normalised original) -> m_entries
     std::vector<RedactionEntry> m_entries;
     std::map<std::string, int> m_nextNumber; // kind -> next number
+    std::vector<std::string> m_uncertain;
 };
 
 } // namespace stackscope::report

@@ -240,7 +240,13 @@ std::string redactionSummary(const json& report)
             list += fmt::format("{}{} {} x{}", list.empty() ? "" : ", ", str(e, "kind"), str(e, "placeholder"),
                                 str(e, "count"));
     }
-    return "on: " + (list.empty() ? std::string("nothing private was found") : list);
+    std::string uncertain;
+    if (at(r, "uncertain").is_array()) {
+        for (const auto& u : at(r, "uncertain"))
+            if (u.is_string())
+                uncertain += "; not certain: " + u.get<std::string>();
+    }
+    return "on: " + (list.empty() ? std::string("nothing private was found") : list) + uncertain;
 }
 
 } // namespace
@@ -366,6 +372,7 @@ json buildReport(const ReportInputs& in, Redactor* redactor)
     r["logs"] = logsJson;
     r["redaction"] = {{"enabled", redactor != nullptr},
                       {"replaced", redactor ? redactor->replacedJson() : json::array()},
+                      {"uncertain", redactor ? json(redactor->uncertainties()) : json::array()},
                       {"note", redactor ? "user and host names, home paths, IP and MAC addresses, GPU UUIDs and serials "
                                           "are replaced by placeholders; the same original has the same placeholder "
                                           "everywhere"

@@ -1,6 +1,8 @@
 // Loading reports: size, depth and string caps enforced while parsing; zips read in memory, never extracted.
 #include "core/report/report_loader.h"
 
+#include "core/util/json_errors.h"
+
 #include "core/snapshot/snapshot_json.h"
 
 #ifdef STACKSCOPE_HAVE_LIBARCHIVE
@@ -135,14 +137,15 @@ LoadedReport loadReportText(const std::string& text, const std::string& origin, 
     try {
         doc = json::parse(text, guard);
     } catch (const json::parse_error& e) {
-        throw ReportError(fmt::format("{}: not valid JSON at byte {} ({}); the file is truncated or damaged: create "
+        throw ReportError(fmt::format("{}: {}: not valid JSON ({}); the file is truncated or damaged: create "
                                       "the report again or give report.json from an intact copy",
-                                      origin, e.byte, e.what()));
+                                      origin, jsonErrorPlace(text, e), e.what()));
     } catch (const json::exception& e) {
         // A number too large for a double (1E400) is out_of_range, not a parse_error (found by the fuzzer).
-        throw ReportError(fmt::format("{}: not a usable JSON document ({}); the file is damaged: create the report "
+        const std::string place = jsonErrorPlace(text, e);
+        throw ReportError(fmt::format("{}:{} not a usable JSON document ({}); the file is damaged: create the report "
                                       "again or give report.json from an intact copy",
-                                      origin, e.what()));
+                                      origin, place.empty() ? std::string() : " " + place + ":", jsonErrorWhat(e)));
     }
     if (!doc.is_object())
         throw ReportError(fmt::format("{}: the top level is {}, not an object; give a report.json or a snapshot JSON "

@@ -153,7 +153,8 @@ WrittenReport writeReport(const std::string& parentDir, const nlohmann::json& re
     }
 
     std::vector<FileToWrite> files;
-    files.push_back({"report.json", report.dump(2) + "\n"});
+    // Strings that are not UTF-8 (a GPU name read from sysfs, a log) become U+FFFD instead of aborting the report.
+    files.push_back({"report.json", report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
     files.push_back({"report.md", reportMarkdown(report)});
     files.push_back({"report.html", reportHtml(report, images)});
     std::string logs;

@@ -2,6 +2,7 @@
 #include "core/snapshot/snapshot_json.h"
 
 #include "core/util/atomic_file.h"
+#include "core/util/json_errors.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -311,9 +312,11 @@ Snapshot parseSnapshot(const std::string& text, const std::string& origin)
     try {
         // Depth and size are bounded by nlohmann's iterative parser; no callbacks needed.
         j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw SnapshotError(fmt::format("{}: not valid JSON at byte {}: {}; is this a StackScope snapshot?",
-                                        origin, e.byte, e.what()));
+    } catch (const json::exception& e) { // parse_error, and out_of_range for a number such as 1e999999999
+        const std::string place = jsonErrorPlace(text, e);
+        throw SnapshotError(fmt::format("{}:{} not valid JSON: {}; fix that value, or export the snapshot again "
+                                        "(stackscope-cli inspect --out FILE)",
+                                        origin, place.empty() ? std::string() : " " + place + ":", jsonErrorWhat(e)));
     }
     try {
         return snapshotFromJson(j);
@@ -334,7 +337,8 @@ Snapshot loadSnapshotFile(const std::string& path)
 
 void saveSnapshotFile(const Snapshot& s, const std::string& path)
 {
-    writeFileAtomically(path, toJson(s).dump(2) + "\n");
+    // Facts read from the machine (sysfs names, environment values) may hold bytes that are not UTF-8.
+    writeFileAtomically(path, toJson(s).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 } // namespace stackscope

@@ -315,17 +315,21 @@ void Trainer::run(bool resume)
         const double valLoss = validate();
         const double trainLoss = epochLoss / static_cast<double>(stepsPerEpoch);
         const bool improved = state.bestEpoch == 0 || valLoss < state.bestValLoss;
+        // model.pt, checkpoint.pt and model_metadata.json are one set: both files are written to temporary
+        // files first (a full disk fails here, before anything is replaced), the epoch event then has the
+        // caller rewrite model_metadata.json, and only then are the two renamed over the old ones.
+        stackscope::StagedOutputs files(stackscope::OutputStreams::Refuse);
         if (improved) {
             state.bestEpoch = epoch;
             state.bestValLoss = valLoss;
             state.badEpochs = 0;
             state.bestParams = m_replicas[0].flatParams.detach().to(torch::kCPU).clone();
-            stackscope::trainer::saveStateDict(m_dir + "/model.pt", m_replicas[0], state.bestParams);
+            stackscope::trainer::saveStateDict(files, m_dir + "/model.pt", m_replicas[0], state.bestParams);
         } else {
             ++state.badEpochs;
         }
         state.epoch = epoch;
-        stackscope::trainer::saveCheckpoint(checkpoint, m_replicas[0], state);
+        stackscope::trainer::saveCheckpoint(files, checkpoint, m_replicas[0], state);
         const bool early = m_s.patience > 0 && state.badEpochs >= m_s.patience;
         emit({{"event", "epoch"},
               {"epoch", epoch},
@@ -337,6 +341,7 @@ void Trainer::run(bool resume)
               {"best_val_loss", state.bestValLoss},
               {"improved", improved},
               {"early_stop", early}});
+        files.commit();
         if (early)
             break;
     }
@@ -371,6 +376,9 @@ extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTr
         trainer.run(resume != 0);
         return 0;
     } catch (const DeviceConfigError& e) {
+        setError(error, errorLen, e.what());
+        return 2;
+    } catch (const stackscope::FileWriteError& e) { // a full disk, an unwritable folder: the message names it
         setError(error, errorLen, e.what());
         return 2;
     } catch (const std::exception& e) {

@@ -29,8 +29,11 @@ STACKSCOPE_TORCH_EXPORT int stackscope_torch_train_abi(void);
 // model.pt, checkpoint.pt into `outputDir` atomically after every epoch. With `resume` non-zero it
 // continues from outputDir/checkpoint.pt. `stopRequested` (may be null) is asked before every step. Both
 // callbacks get `user` and run on the caller's thread. Returns 0 when done or stopped, 2 for a configuration the
-// device cannot run (bf16 where there is none, an unknown GPU), -1 for any other failure; the message for
-// a person is in `error`.
+// device cannot run (bf16 where there is none, an unknown GPU) or an output that cannot be written (a full
+// disk: nothing of the set model.pt, checkpoint.pt, model_metadata.json is replaced), -1 for any other
+// failure; the message for a person is in `error`. After each epoch both files are staged (temporary files),
+// the "epoch" event is emitted (the caller rewrites model_metadata.json there; an exception it throws aborts
+// the run before anything is replaced), then both are renamed into place.
 STACKSCOPE_TORCH_EXPORT int stackscope_torch_train(const char* configJson, const struct StackscopeTrainData* data,
                                                    const char* outputDir, int resume, StackscopeTrainEventFn onEvent,
                                                    StackscopeTrainStopFn stopRequested, void* user, char* error,

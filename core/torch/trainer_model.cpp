@@ -188,7 +188,7 @@ double Replica::validationLoss(int64_t begin, int64_t count, bool bf16)
     return sse.item<double>() / static_cast<double>(std::max<int64_t>(count, 1));
 }
 
-void saveCheckpoint(const std::string& path, const Replica& r, const TrainingState& s)
+void saveCheckpoint(stackscope::StagedOutputs& set, const std::string& path, const Replica& r, const TrainingState& s)
 {
     torch::serialize::OutputArchive archive;
     archive.write("flat_params", r.flatParams.detach().to(torch::kCPU));
@@ -205,7 +205,7 @@ void saveCheckpoint(const std::string& path, const Replica& r, const TrainingSta
         bytes.append(static_cast<const char*>(data), n);
         return n;
     });
-    stackscope::writeFileAtomically(path, bytes);
+    set.stage(path, bytes);
 }
 
 TrainingState loadCheckpoint(const std::string& path, std::vector<Replica>& replicas)
@@ -247,7 +247,8 @@ TrainingState loadCheckpoint(const std::string& path, std::vector<Replica>& repl
     return s;
 }
 
-void saveStateDict(const std::string& path, const Replica& layout, const torch::Tensor& flat)
+void saveStateDict(stackscope::StagedOutputs& set, const std::string& path, const Replica& layout,
+                   const torch::Tensor& flat)
 {
     std::vector<std::pair<std::string, torch::Tensor>> state;
     int64_t offset = 0;
@@ -256,7 +257,7 @@ void saveStateDict(const std::string& path, const Replica& layout, const torch::
         state.emplace_back(item.key(), flat.narrow(0, offset, n).view(item.value().sizes()));
         offset += n;
     }
-    stackscope::writeFileAtomically(path, torchSaveBytes(state));
+    set.stage(path, torchSaveBytes(state));
 }
 
 void loadStateDict(const std::string& path, torch::nn::Sequential& model)

@@ -1,6 +1,8 @@
 // The trainer's model, replicas with flat parameter/gradient buffers, the Adam step, and its files.
 #pragma once
 
+#include "core/util/atomic_file.h"
+
 #include <torch/torch.h>
 
 #include <string>
@@ -57,11 +59,13 @@ struct TrainingState {
     torch::Tensor bestParams; // flat, on the CPU
 };
 
-void saveCheckpoint(const std::string& path, const Replica& r, const TrainingState& s);
+// Stages the file in `set` (written to a temporary file, renamed when the set is committed).
+void saveCheckpoint(stackscope::StagedOutputs& set, const std::string& path, const Replica& r, const TrainingState& s);
 // Restores every replica's parameters and optimiser state; throws with what to do when the file does not fit.
 TrainingState loadCheckpoint(const std::string& path, std::vector<Replica>& replicas);
 // model.pt: a state dict Python's torch.load reads (weights_only), from flat parameters laid out as in `layout`.
-void saveStateDict(const std::string& path, const Replica& layout, const torch::Tensor& flat);
+void saveStateDict(stackscope::StagedOutputs& set, const std::string& path, const Replica& layout,
+                   const torch::Tensor& flat);
 void loadStateDict(const std::string& path, torch::nn::Sequential& model);
 
 } // namespace stackscope::trainer

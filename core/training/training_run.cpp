@@ -5,15 +5,21 @@
 #include "core/inspect/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
 #include "core/torch/trainer_api.h"
+#include "core/training/output_lock.h"
+#include "core/training/training_memory.h"
 #include "core/training/training_metadata.h"
 #include "core/util/atomic_file.h"
 #include "core/util/build_info.h"
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <unistd.h>
 
 namespace stackscope::training {
 
@@ -177,6 +183,49 @@ int64_t checkedTrainingRows(const TrainingConfig& config, const Dataset& data)
     return train;
 }
 
+// Creates the output folder; true when this run created it. An --output that is a file, under /proc or /sys,
+// or not writable is bad input (ConfigError, exit 2) with what to do.
+void checkOutputPath(const std::string& output)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto st = fs::status(output, ec);
+    if (fs::exists(st) && !fs::is_directory(st))
+        throw ConfigError(fmt::format("--output {} is a file, not a folder; give a folder for model.pt, checkpoint.pt "
+                                      "and model_metadata.json (it is created when missing)", output));
+    const std::string absolute = fs::absolute(output, ec).lexically_normal().string();
+    for (const char* pseudo : {"/proc", "/sys", "/dev"})
+        if (absolute == pseudo || absolute.rfind(std::string(pseudo) + "/", 0) == 0)
+            throw ConfigError(fmt::format("--output {} is under {}, which holds no files a run can keep; give a folder "
+                                          "on a disk, such as ./runs/es-mlp", output, pseudo));
+}
+
+bool prepareOutputFolder(const std::string& output)
+{
+    namespace fs = std::filesystem;
+    checkOutputPath(output);
+    std::error_code ec;
+    const bool created = !fs::exists(output, ec);
+    fs::create_directories(output, ec);
+    if (ec)
+        throw ConfigError(fmt::format("--output {}: cannot create the folder ({}); choose a folder you can write to",
+                                      output, ec.message()));
+    if (::access(output.c_str(), W_OK | X_OK) != 0)
+        throw ConfigError(fmt::format("--output {}: the folder is not writable ({}); choose a folder you can write to "
+                                      "or fix its permissions", output, std::strerror(errno)));
+    return created;
+}
+
+void progressNote(const TrainingProgressCallback& progress, const std::string& message)
+{
+    if (!progress)
+        return;
+    TrainingProgress p;
+    p.kind = TrainingProgress::Kind::Note;
+    p.message = message;
+    progress(p);
+}
+
 } // namespace
 
 Dataset datasetFor(const TrainingConfig& config, int64_t* trainRows)
@@ -228,14 +277,32 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
                                       config.batchSize, trainRows, config.input, trainRows));
     const Normalisation norm = fitNormalisation(raw, trainRows);
     normalise(raw, norm);
+    checkTrainingMemory(config, raw.cols); // before libtorch allocates anything
+    checkOutputPath(config.output);
 
     const auto& module = trainerModule();
-    const bool created = !fs::exists(config.output);
-    std::error_code ec;
-    fs::create_directories(config.output, ec);
-    if (ec)
-        throw std::runtime_error(fmt::format("cannot create the output folder {}: {}; choose a folder you can write to",
-                                             config.output, ec.message()));
+    const bool created = prepareOutputFolder(config.output);
+    OutputLock lock(config.output);
+    // A failed run leaves no half set: a first run's folder goes, and a fresh run's metadata goes unless an
+    // epoch finished (then model.pt, checkpoint.pt and model_metadata.json agree).
+    auto cleanUp = [&] {
+        lock.release();
+        std::error_code ignored;
+        if (!config.resume && !fs::exists(config.output + "/checkpoint.pt", ignored))
+            fs::remove(metadataPath, ignored);
+        if (created)
+            fs::remove(config.output, ignored); // only if empty
+    };
+    if (!lock.staleOwner().empty())
+        progressNote(progress, fmt::format("{} held a lock of a run that is gone ({}); took it over", config.output,
+                                           lock.staleOwner()));
+    if (!config.resume) { // the new run's metadata must never sit beside another run's files
+        for (const char* name : {"/model.pt", "/checkpoint.pt"}) {
+            std::error_code rmEc;
+            if (fs::remove(config.output + name, rmEc))
+                progressNote(progress, fmt::format("removed {}{} of an earlier run (not --resume)", config.output, name));
+        }
+    }
 
     TrainingMetadata metadata(metadataPath, config, raw, norm, trainRows, torchFacts(module));
     if (config.resume)
@@ -249,11 +316,25 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
     const int rc = module.train(moduleConfig.dump().c_str(), &data, config.output.c_str(), config.resume ? 1 : 0,
                                 &RunObserver::onEvent, &RunObserver::stopRequested, &observer, error, sizeof error);
     if (rc != 0) {
-        if (created && fs::is_empty(config.output, ec))
-            fs::remove(config.output, ec);
-        if (rc == 2)
+        if (rc == 2) { // a configuration the device cannot run, or an output that cannot be written (full disk)
+            std::error_code ignored;
+            if (fs::exists(config.output + "/checkpoint.pt", ignored)) {
+                try { // the set on disk stays whole; its record says why the run stopped, if there is room
+                    metadata.failed(error);
+                } catch (const FileWriteError&) {
+                    // The record keeps the state of the last finished epoch, which matches the files.
+                    progressNote(progress, "the failure could not be recorded in model_metadata.json (no room)");
+                }
+            }
+            cleanUp();
             throw ConfigError(error);
-        metadata.failed(error);
+        }
+        try {
+            metadata.failed(error);
+        } catch (const FileWriteError& e) {
+            cleanUp();
+            throw std::runtime_error(fmt::format("{} (and the failure could not be recorded: {})", error, e.what()));
+        }
         throw std::runtime_error(error);
     }
     auto result = std::make_shared<TrainingResult>(std::move(observer.result()));

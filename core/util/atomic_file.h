@@ -1,8 +1,10 @@
-// Whole-file writes that never leave a partial file behind.
+// Output files: regular files are replaced atomically, never anything else; streams the user named get a direct write.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace stackscope {
 
@@ -11,7 +13,41 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Writes to a temporary file beside `path`, syncs, then renames over `path`.
-void writeFileAtomically(const std::string& path, const std::string& content);
+enum class OutputStreams {
+    Allow,  // "-", a FIFO, a terminal, /dev/null, /dev/zero, /dev/full are written directly
+    Refuse, // only a regular file (or nothing) may be there: sets of files that must stay consistent
+};
+
+// Writes `content` to `path`, a path a user gave:
+// - a symbolic link is followed to its final target (created when missing); the link itself stays;
+// - nothing there, or a regular file: a temporary file beside the target is written, synced and renamed over
+//   it (the replaced file's permission bits are kept), so readers see the old or the new file, never a part;
+// - "-" (standard output), a FIFO with a reader, a terminal, /dev/null, /dev/zero or /dev/full: written
+//   directly when `streams` is Allow (a FIFO nobody reads is refused rather than waited on);
+// - anything else (a folder, a socket, a block device, other character devices) is refused and left alone.
+// Throws FileWriteError naming the path and what to do; the CLI exits 2 on it.
+void writeFileAtomically(const std::string& path, const std::string& content,
+                         OutputStreams streams = OutputStreams::Allow);
+
+// Several outputs of one command that must appear together or not at all: stage() writes each regular
+// target to a synced temporary file (streams are held in memory), commit() writes the streams and then
+// renames every temporary file; if anything fails before commit(), no target is touched and the
+// temporary files are removed (also by the destructor). Throws FileWriteError.
+class StagedOutputs {
+public:
+    explicit StagedOutputs(OutputStreams streams = OutputStreams::Allow);
+    ~StagedOutputs();
+    StagedOutputs(const StagedOutputs&) = delete;
+    StagedOutputs& operator=(const StagedOutputs&) = delete;
+
+    void stage(const std::string& path, const std::string& content);
+    // Renames in the order staged: stage the file that describes the others (a manifest) last.
+    void commit();
+
+private:
+    struct Entry;
+    OutputStreams m_streams;
+    std::vector<std::unique_ptr<Entry>> m_entries;
+};
 
 } // namespace stackscope

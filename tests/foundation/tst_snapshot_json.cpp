@@ -74,6 +74,10 @@ private Q_SLOTS:
                                       << "severity 'fatal'";
         QTest::newRow("host not object") << R"({"schema": "stackscope.snapshot/1", "host": "box"})" << "'host' must be an object";
         QTest::newRow("deep nesting") << QString(QStringLiteral("[")).repeated(100000) << "not valid JSON";
+        // A number past a double's range is out_of_range in nlohmann, not a parse error: still a place to go to.
+        QTest::newRow("number overflow") << "{\"schema\": \"stackscope.snapshot/1\",\n \"gpus\": [{\"vram_total_bytes\": 1e999999999}]}"
+                                         << "line 2, column 32: not valid JSON: the number 1e999999999 is too large";
+        QTest::newRow("parse error place") << "{\"schema\": \"stackscope.snapshot/1\",\n\n  \"gpus\": [}" << "line 3, column 12";
     }
     void malformed()
     {

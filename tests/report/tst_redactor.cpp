@@ -45,6 +45,24 @@ private Q_SLOTS:
         QTest::newRow("unique id hex") << "id a1b2c3d4e5f60718 x" << "a1b2c3d4e5f60718" << "id <serial-1> x";
         QTest::newRow("labelled serial") << "GPU serial 692311001234" << "692311001234" << "GPU serial <serial-1>";
         QTest::newRow("serial number") << "Serial Number: PJ12345X" << "PJ12345X" << "Serial Number: <serial-1>";
+        // Names in other letter cases and inside longer words (paths and folders built from them).
+        QTest::newRow("user other case") << "owner ZorbUser ok" << "zorbuser" << "owner <user> ok";
+        QTest::newRow("user inside word") << "/mnt/data/ZORBUSER_runs/zorbuser-scratch" << "zorbuser"
+                                          << "/mnt/data/<user>_runs/<user>-scratch";
+        QTest::newRow("host inside word") << "ckpt-zorb-workstation-7.tar" << "zorb-workstation-7" << "ckpt-<host>.tar";
+        QTest::newRow("home other case") << "/HOME/ZORBUSER/x" << "zorbuser" << "<home>/x";
+        // MAC addresses in other notations.
+        QTest::newRow("mac cisco") << "mac 3cec.ef12.3456 up" << "3cec" << "mac <mac-1> up";
+        QTest::newRow("mac labelled bare") << "HWaddr=3cecef123456" << "3cecef" << "HWaddr=<mac-1>";
+        QTest::newRow("mac address label") << "MAC Address: 3CECEF123456" << "3CECEF" << "MAC Address: <mac-1>";
+        // GPU and board serials in other forms.
+        QTest::newRow("board serial") << "board_serial: PM1234567890" << "PM1234567890" << "board_serial: <serial-1>";
+        QTest::newRow("product serial") << "Product Serial = 1324120012345" << "1324120012345"
+                                        << "Product Serial = <serial-1>";
+        QTest::newRow("s/n") << "S/N: 0325218012345" << "0325218012345" << "S/N: <serial-1>";
+        QTest::newRow("sn") << "GPU[0] SN 692311001234" << "692311001234" << "GPU[0] SN <serial-1>";
+        QTest::newRow("serial_no") << "serial_no=AB12CD34EF" << "AB12CD34EF" << "serial_no=<serial-1>";
+        QTest::newRow("pci dsn colons") << "DSN 00:e0:4c:ff:fe:68:12:34" << "00:e0:4c" << "DSN <serial-1>";
     }
     void replacesPlanted()
     {
@@ -72,6 +90,9 @@ private Q_SLOTS:
         QTest::newRow("root user") << "/root/.cache owned by root";
         QTest::newRow("serialize") << "serialize 123456";
         QTest::newRow("driver") << "580.159.04";
+        QTest::newRow("dotted version digits") << "build 2024.1030.1200";
+        QTest::newRow("mac word without hex") << "machine ether: up";
+        QTest::newRow("sn inside word") << "snapshot 123456";
     }
     void keepsPublicFacts()
     {
@@ -86,8 +107,28 @@ private Q_SLOTS:
         PrivateFacts f;
         f.hostNames = {"gpu", "box1"};
         Redactor r(f);
-        QCOMPARE(QString::fromStdString(r.redact(std::string("GPU 0 on gpu, box1 and BOX1"))),
-                 QStringLiteral("GPU 0 on gpu, <host> and BOX1"));
+        // A host name in any case, inside longer words too (it used to stay in other cases).
+        QCOMPARE(QString::fromStdString(r.redact(std::string("GPU 0 on gpu, box1 and BOX1, inbox1"))),
+                 QStringLiteral("GPU 0 on gpu, <host> and <host>, in<host>"));
+        QVERIFY(!r.uncertainties().empty());
+    }
+
+    // Names too short to look for inside words, or common words, are named in the uncertainties (without
+    // the value); the standing note about forms no pattern knows is always there.
+    void uncertaintiesSayWhatMayRemain()
+    {
+        PrivateFacts f;
+        f.userNames = {"al", "zorbuser"};
+        f.hostNames = {"gpu"};
+        Redactor r(f);
+        QCOMPARE(QString::fromStdString(r.redact(std::string("al always calls zorbuser"))),
+                 QStringLiteral("<user> always calls <user-2>"));
+        const auto notes = r.uncertainties();
+        QCOMPARE(notes.size(), std::size_t(3));
+        QVERIFY(QString::fromStdString(notes[0] + notes[1]).contains(QStringLiteral("2 characters")));
+        QVERIFY(QString::fromStdString(notes[0] + notes[1]).contains(QStringLiteral("common word")));
+        for (const auto& n : notes)
+            QVERIFY2(n.find("zorbuser") == std::string::npos && n.find(" al ") == std::string::npos, n.c_str());
     }
 
     void placeholdersAreStable()

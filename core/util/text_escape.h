@@ -1,0 +1,17 @@
+// One escaping function for text from input files that ends up in a message on a terminal.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace stackscope {
+
+// Makes `text` safe to print: control bytes (C0, DEL, and the C1 range U+0080..U+009F) become \xNN, \t \n \r
+// become \t \n \r, a backslash stays itself, bytes that are not valid UTF-8 become \xNN; printable
+// UTF-8 passes through. So an ESC sequence in a CSV field shows as "\x1b[2J" instead of clearing the screen.
+std::string escapeControl(std::string_view text);
+
+// The same for a whole message that may hold several lines: newlines are kept, other control bytes escaped.
+std::string escapeMessage(std::string_view text);
+
+} // namespace stackscope
