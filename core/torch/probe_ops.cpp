@@ -30,6 +30,13 @@
 namespace {
 
 using nlohmann::json;
+using stackscope::probe::ProbeContext;
+using stackscope::probe::Unsupported;
+using stackscope::probe::check;
+using stackscope::probe::checkDot;
+using stackscope::probe::checkExact;
+using stackscope::probe::dotPath;
+namespace em = stackscope::errormodel;
 
 void synchronize(const ProbeContext& ctx)
 {
@@ -64,13 +71,6 @@ void probeDeviceInfo(ProbeContext& ctx)
     ctx.note = ctx.details.value("name", std::string("GPU ") + std::to_string(ctx.device.index()));
 }
 
-using stackscope::probe::ProbeContext;
-using stackscope::probe::Unsupported;
-using stackscope::probe::check;
-using stackscope::probe::checkDot;
-using stackscope::probe::checkExact;
-using stackscope::probe::dotPath;
-namespace em = stackscope::errormodel;
 
 torch::Tensor dbl(const torch::Tensor& t)
 {
