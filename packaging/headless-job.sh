@@ -46,7 +46,11 @@ step "compatibility probes on the CPU and every GPU, through libtorch and each P
 step "sample data (synthetic ES futures, 1-minute bars)" "$out/sample-es-bars.log" "$cli" sample-data --out "$out/sample-es-bars.csv"
 step "VPOC per session on the sample data" "$out/vpoc.json" "$cli" vpoc --input "$out/sample-es-bars.csv" --developing "$out/vpoc-developing.csv" --json
 step "a short training run on the sample data (GPU 0, else the CPU)" "$out/training.log" "$cli" train --input "$out/sample-es-bars.csv" --output "$out/training" --epochs 3
-step "a support report of all the above (private data redacted)" "$out/report.log" "$cli" report --out "$out" --run-dir "$out"
+# The report reads the snapshot of the first step when there is one: it has the Python environments' details and
+# collect_env output, which take minutes to gather again.
+report_snapshot=()
+if [ -s "$out/snapshot.json" ]; then report_snapshot=(--snapshot "$out/snapshot.json"); fi
+step "a support report of all the above (private data redacted)" "$out/report.log" "$cli" report --out "$out" --run-dir "$out" "${report_snapshot[@]}"
 
 echo
 echo "run.sh: outputs in $out"
