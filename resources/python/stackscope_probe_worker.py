@@ -196,9 +196,13 @@ def result_of(ctx):
             "https://github.com/pytorch/pytorch/pull/96074): results are correct to that precision only")
     if ctx.wrong_what:
         out["outcome"] = "wrong"
-        if compared and ctx.wrong_what == ctx.worst_what:
+        # The worst violation is the one to show (a probe's later comparisons can be further off than its first).
+        if compared and not ctx.worst_ratio <= 1.0 and ctx.worst_bound == 0.0:
+            out["message"] = "%s: off by %.3g where the error model allows no error (an exact op)" % (
+                ctx.worst_what, ctx.worst_error)
+        elif compared and not ctx.worst_ratio <= 1.0:
             out["message"] = "%s: off by %.3g where the error model allows %.3g (%.3g times the bound)" % (
-                ctx.wrong_what, ctx.worst_error, ctx.worst_bound, ctx.worst_ratio)
+                ctx.worst_what, ctx.worst_error, ctx.worst_bound, ctx.worst_ratio)
         else:
             out["message"] = ctx.wrong_what
         return out
