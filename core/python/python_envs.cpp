@@ -120,12 +120,9 @@ std::vector<PythonCandidate> pythonCandidates(const PythonPlaces& places)
         if (!path.empty() && isExecutableFile(path) && seen.insert(identity(path)).second)
             out.push_back({path, source});
     };
-    for (const auto& dir : places.pathDirs) {
-        if (isExecutableFile(fs::path(dir) / "python3")) {
-            add((fs::path(dir) / "python3").string(), "PATH");
-            break;
-        }
-    }
+    // Every python3 on PATH, in order: the first may be a shim (pyenv) or a venv's, a later one the system's.
+    for (const auto& dir : places.pathDirs)
+        add((fs::path(dir) / "python3").string(), "PATH");
     if (!places.virtualEnv.empty())
         add(interpreterIn(places.virtualEnv), "VIRTUAL_ENV");
     if (!places.condaPrefix.empty())

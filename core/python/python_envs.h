@@ -11,7 +11,7 @@ namespace stackscope {
 
 // Where discovery looks; fromEnvironment() reads this process's environment, tests give made-up trees.
 struct PythonPlaces {
-    std::vector<std::string> pathDirs; // $PATH, in order: its first python3
+    std::vector<std::string> pathDirs; // $PATH, in order: every python3 in it
     std::string virtualEnv;            // $VIRTUAL_ENV
     std::string condaPrefix;           // $CONDA_PREFIX
     std::vector<std::string> condaBases; // base installs whose envs/ hold conda/mamba environments
@@ -31,10 +31,11 @@ struct PythonCandidate {
 std::vector<PythonCandidate> pythonCandidates(const PythonPlaces& places);
 
 struct PythonQueryOptions {
-    // Each interpreter runs a short script that finds torch without importing it and reads torch/version.py
-    // (python3 starts and finds a package in 0.05-0.25 s here, see RESULTS.md), in parallel: the whole discovery
-    // stays under 2 s with this limit per interpreter.
-    std::chrono::milliseconds quickTimeout {1500};
+    // Each interpreter runs a short script that finds torch without importing it and reads torch/version.py, all in
+    // parallel: 0.22 s for one interpreter alone, so discovery ends in well under 2 s on an idle machine. Eleven at
+    // once on the 2-core build machine under load (a load average of 10-16) needed more than 1.5 s each (RESULTS.md):
+    // 5 s keeps a busy machine's interpreters from being called unusable.
+    std::chrono::milliseconds quickTimeout {5000};
     // details: import torch in each (arch list, devices, BLAS, amdsmi/pynvml). `import torch` of Debian's 1.13 took
     // 14.5-21 s on the 2-core build machine under load (RESULTS.md); 60 s is about three times that.
     bool details = false;

@@ -78,21 +78,22 @@ private Q_SLOTS:
         QCOMPARE(found[2].source, std::string("added"));
     }
 
-    void pathFindsTheFirstPython3()
+    void pathFindsEveryPython3()
     {
         PythonPlaces p;
         p.pathDirs = {kTree + "/nowhere", kTree + "/home/venv-not-executable/bin", kTree + "/home/.venvs/no-torch/bin",
                       kTree + "/home/.venvs/rocm-torch/bin"};
         const auto found = pythonCandidates(p);
-        QCOMPARE(found.size(), std::size_t(1));
+        QCOMPARE(found.size(), std::size_t(2)); // a folder without one, and a file that is not executable, are skipped
         QCOMPARE(relative(found[0].path), std::string("home/.venvs/no-torch/bin/python3"));
         QCOMPARE(found[0].source, std::string("PATH"));
+        QCOMPARE(relative(found[1].path), std::string("home/.venvs/rocm-torch/bin/python3"));
     }
 
     void quickQuery()
     {
         PythonQueryOptions o;
-        o.quickTimeout = std::chrono::milliseconds(1500);
+        o.quickTimeout = std::chrono::milliseconds(1500); // the hung one is stopped at this limit
         const auto envs = queryPythonEnvs(pythonCandidates(fixturePlaces()), o);
         QCOMPARE(envs.size(), std::size_t(8));
         const auto* rocm = byPath(envs, "home/.venvs/rocm-torch/bin/python3");
