@@ -211,7 +211,7 @@ json queryOne(const PythonCandidate& c, const PythonQueryOptions& o)
         return e;
     }
     e.update(answer);
-    if (!e.value("has_torch", false))
+    if (e["has_torch"] != json(true)) // false, or null with the script's "error" (Python 2, a broken site)
         return e;
     if (o.details) {
         e["env"] = gpuEnvironment();
