@@ -9,7 +9,8 @@ required=(build-essential cmake ninja-build pkg-config
           # packaging: man page, PNG icons, and the quick packaging test (validators, cpack's .deb)
           help2man librsvg2-bin appstream desktop-file-utils dpkg-dev)
 # Optional parts: a missing one disables its feature, never the build.
-optional=(ccache libtorch-dev hipcc libamdhip64-dev rocm-device-libs librocm-smi-dev clang libclang-rt-dev)
+# python3-torch: Debian's PyTorch (1.13, CPU) is a real Python environment for the Python probe tests (tests/python).
+optional=(ccache libtorch-dev hipcc libamdhip64-dev rocm-device-libs librocm-smi-dev clang libclang-rt-dev python3-torch)
 
 missing() {
   local p out=()

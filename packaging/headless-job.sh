@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The headless job: every step runs whatever the previous one returned, the outputs are always listed.
 # Usage: packaging/headless-job.sh CLI OUT_DIR
+# STACKSCOPE_PYTHON: auto (default: every Python environment with torch is inspected and probed next to libtorch),
+# none (libtorch only), or an interpreter's path.
 # Exit: 0 all steps ok; 1 a check failed (a probe, a finding); 2 a step could not run (bad input, a crash).
 set -uo pipefail
 cli=${1:?usage: headless-job.sh CLI OUT_DIR}
@@ -29,13 +31,28 @@ step() { # step NAME OUTPUT command...: runs one step and records how it ended; 
   return 0
 }
 
-step "inspect this machine" "$out/snapshot.json" "$cli" inspect --json
+python=${STACKSCOPE_PYTHON:-auto}
+inspect_python=(--python-details --collect-env)
+probe_python=(--python "$python")
+if [ "$python" = none ]; then
+  inspect_python=(--no-python)
+  probe_python=()
+elif [ "$python" != auto ]; then
+  inspect_python+=(--python "$python")
+fi
+
+step "inspect this machine and its Python environments" "$out/snapshot.json" "$cli" inspect --json "${inspect_python[@]}"
 step "diagnose (rules in resources/rules/diagnosis.json)" "$out/findings.json" "$cli" diagnose --snapshot "$out/snapshot.json" --json
-step "compatibility probes on the CPU and every GPU" "$out/probes.json" "$cli" probe --json
+step "compatibility probes on the CPU and every GPU, through libtorch and each Python environment with torch" \
+  "$out/probes.json" "$cli" probe --json "${probe_python[@]}"
 step "sample data (synthetic ES futures, 1-minute bars)" "$out/sample-es-bars.log" "$cli" sample-data --out "$out/sample-es-bars.csv"
 step "VPOC per session on the sample data" "$out/vpoc.json" "$cli" vpoc --input "$out/sample-es-bars.csv" --developing "$out/vpoc-developing.csv" --json
 step "a short training run on the sample data (GPU 0, else the CPU)" "$out/training.log" "$cli" train --input "$out/sample-es-bars.csv" --output "$out/training" --epochs 3
-step "a support report of all the above (private data redacted)" "$out/report.log" "$cli" report --out "$out" --run-dir "$out"
+# The report reads the snapshot of the first step when there is one: it has the Python environments' details and
+# collect_env output, which take minutes to gather again.
+report_snapshot=()
+if [ -s "$out/snapshot.json" ]; then report_snapshot=(--snapshot "$out/snapshot.json"); fi
+step "a support report of all the above (private data redacted)" "$out/report.log" "$cli" report --out "$out" --run-dir "$out" "${report_snapshot[@]}"
 
 echo
 echo "run.sh: outputs in $out"

@@ -3,6 +3,7 @@
 
 #include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
+#include "core/python/python_envs.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
 
@@ -16,6 +17,39 @@
 namespace stackscope::cli {
 
 namespace {
+
+void printPythonEnvs(const nlohmann::json& envs)
+{
+    if (envs.is_null())
+        return;
+    std::cout << "\nPython environments\n";
+    if (envs.empty())
+        std::cout << "  none found\n";
+    for (const auto& e : envs) {
+        const auto str = [&](const char* k) { return e.contains(k) && e[k].is_string() ? e[k].get<std::string>() : std::string(); };
+        std::string torch = e.value("has_torch", nlohmann::json()) == true
+            ? fmt::format("torch {} ({}{})", str("torch_version"), str("build"),
+                          !str("hip_version").empty() ? " HIP " + str("hip_version")
+                                                      : !str("cuda_version").empty() ? " CUDA " + str("cuda_version") : "")
+            : e.value("has_torch", nlohmann::json()) == false ? "no torch" : "not usable: " + str("error");
+        std::cout << fmt::format("  {:<44} {:<12} python {:<8} {}\n", str("path"), str("source"), str("python_version"), torch);
+        if (e.contains("arch_list") && e["arch_list"].is_array())
+            std::cout << fmt::format("      arch list: {}\n", e["arch_list"].dump());
+        for (const auto& d : e.value("devices", nlohmann::json::array()))
+            std::cout << fmt::format("      [{}] {} {}\n", d.value("index", 0), d.value("name", std::string()),
+                                     d.contains("gcnArchName") && d["gcnArchName"].is_string() ? d["gcnArchName"].get<std::string>() : "");
+        if (!str("blas_backend").empty())
+            std::cout << fmt::format("      preferred BLAS: {}\n", str("blas_backend"));
+        for (const char* m : {"amdsmi", "pynvml"}) {
+            if (!str(m).empty())
+                std::cout << fmt::format("      import {}: {}\n", m, str(m));
+        }
+        for (const char* k : {"details_error", "import_error", "collect_env_error"}) {
+            if (!str(k).empty())
+                std::cout << fmt::format("      {}: {}\n", k, str(k));
+        }
+    }
+}
 
 void printText(const Snapshot& s)
 {
@@ -52,6 +86,7 @@ void printText(const Snapshot& s)
         std::cout << "  none set\n";
     for (const auto& [k, v] : s.env)
         std::cout << fmt::format("  {}={}\n", k, v);
+    printPythonEnvs(s.pythonEnvs);
     std::cout << "\nFindings\n";
     if (s.findings.empty())
         std::cout << "  none\n";
@@ -74,6 +109,10 @@ void addInspectCommand(CLI::App& app, CommandContext& ctx)
         bool noArchscan = false;
         std::string root;
         std::string out;
+        std::vector<std::string> pythons;
+        bool noPython = false;
+        bool pythonDetails = false;
+        bool collectEnv = false;
     };
     auto opts = std::make_shared<Options>();
     cmd->add_flag("--json", opts->json, "Print the snapshot as JSON (schema stackscope.snapshot/1)");
@@ -81,6 +120,12 @@ void addInspectCommand(CLI::App& app, CommandContext& ctx)
                     "Read file-based facts (/opt, /sys, /proc, /etc, /dev listing) under DIR instead of /; "
                     "run-time library facts are then null");
     cmd->add_option("--out", opts->out, "Also write the JSON snapshot to FILE (atomically)");
+    cmd->add_option("--python", opts->pythons, "Also look at this interpreter or environment folder (repeatable)");
+    cmd->add_flag("--no-python", opts->noPython, "Do not look for Python environments (python_envs is then null)");
+    cmd->add_flag("--python-details", opts->pythonDetails,
+                  "Import torch in each Python environment: arch list, devices, BLAS backend, amdsmi/pynvml (seconds each)");
+    cmd->add_flag("--collect-env", opts->collectEnv,
+                  "Also keep `python -m torch.utils.collect_env` of each environment (slow: for reports)");
     cmd->add_flag("--no-archscan", opts->noArchscan,
                   "Skip the kernel coverage scan (arch_coverage is then null); it takes a few seconds on large libraries");
     cmd->callback([opts, &ctx] {
@@ -95,6 +140,14 @@ void addInspectCommand(CLI::App& app, CommandContext& ctx)
         Snapshot s = inspectMachine(o);
         if (!opts->noArchscan)
             archscan::addArchCoverage(s);
+        if (!opts->noPython && opts->root.empty()) {
+            PythonPlaces places = PythonPlaces::fromEnvironment();
+            places.userAdded = opts->pythons;
+            PythonQueryOptions q;
+            q.details = opts->pythonDetails || opts->collectEnv;
+            q.collectEnv = opts->collectEnv;
+            s.pythonEnvs = queryPythonEnvs(pythonCandidates(places), q);
+        }
         if (!opts->out.empty())
             saveSnapshotFile(s, opts->out);
         if (opts->json)

@@ -10,14 +10,18 @@
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_runner.h"
 #include "core/probes/probe_variants.h"
+#include "core/python/python_envs.h"
+#include "core/util/program_paths.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <thread>
 
 namespace stackscope::cli {
 
@@ -32,7 +36,45 @@ struct ProbeCliOptions {
     int jobs = 2;
     bool json = false;
     bool noBaseline = false;
+    std::vector<std::string> pythons; // "auto" or interpreters/environment folders
+    bool libtorch = false;
+    bool noLibtorch = false;
 };
+
+// One column group of the grid: StackScope's libtorch or one Python environment, with the devices it listed.
+struct EnvironmentRun {
+    std::string label;       // "libtorch (StackScope)", "python /usr/bin/python3"
+    ProbeRunOptions options;
+    std::vector<ProbeDevice> devices;
+    std::string listError;
+    std::vector<ProbeRecord> records;
+};
+
+// The Python environments `--python` names: "auto" is every discovered interpreter with torch; a path is taken
+// as given (an environment's folder gives its bin/python3). Throws UsageError for a path that is not there.
+std::vector<std::string> resolvePythons(const std::vector<std::string>& specs)
+{
+    std::vector<std::string> out;
+    auto add = [&](const std::string& p) {
+        if (std::find(out.begin(), out.end(), p) == out.end())
+            out.push_back(p);
+    };
+    PythonPlaces given;
+    for (const auto& spec : specs) {
+        if (spec == "auto") {
+            for (const auto& e : pythonEnvsWithTorch(queryPythonEnvs(pythonCandidates(PythonPlaces::fromEnvironment()))))
+                add(e.value("path", std::string()));
+            continue;
+        }
+        given.userAdded = {spec};
+        const auto found = pythonCandidates(given);
+        if (found.empty())
+            throw UsageError(fmt::format("--python {}: no executable interpreter there; give the path of a python3 "
+                                         "that has torch, its environment's folder, or auto", spec));
+        add(found.front().path);
+    }
+    return out;
+}
 
 std::vector<ProbeVariant> resolveVariants(const ProbeCliOptions& o, std::optional<Snapshot>& snapshot)
 {
@@ -96,24 +138,33 @@ std::string cellText(const ProbeRecord& r)
     return fmt::format("{} {:.2f}s", probeResultName(r.outcome.outcome), r.seconds);
 }
 
-void printGrid(const std::vector<ProbeRecord>& records, const std::vector<ProbeDevice>& devices,
-               const std::vector<ProbeVariant>& variants)
+void printGrid(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeVariant>& variants)
 {
-    std::vector<std::pair<std::string, std::string>> columns; // (variant, device)
-    for (const auto& v : variants) {
-        for (const auto& d : devices)
-            columns.emplace_back(v.name, d.id);
+    struct Column {
+        std::size_t run;
+        std::string variant, device;
+    };
+    std::vector<Column> columns;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        std::cout << fmt::format("\n[{}] {}{}", i + 1, runs[i].label,
+                                 runs[i].listError.empty() ? "" : " (only the CPU: " + runs[i].listError + ")");
+        for (const auto& v : variants) {
+            for (const auto& d : runs[i].devices)
+                columns.push_back({i, v.name, d.id});
+        }
     }
-    std::cout << fmt::format("\n{:<20}", "probe");
-    for (const auto& [v, d] : columns)
-        std::cout << fmt::format(" | {:<18}", (d == "cpu" ? std::string("cpu") : "gpu " + d) + (v == "baseline" ? "" : " *"));
+    std::cout << fmt::format("\n\n{:<20}", "probe");
+    for (const auto& c : columns)
+        std::cout << fmt::format(" | {:<18}", fmt::format("[{}] {}{}", c.run + 1, c.device == "cpu" ? std::string("cpu")
+                                                                                       : "gpu " + c.device,
+                                                          c.variant == "baseline" ? "" : " *"));
     std::cout << "\n";
     for (const auto& p : probeCatalogue()) {
         std::cout << fmt::format("{:<20}", p.id);
-        for (const auto& [v, d] : columns) {
+        for (const auto& c : columns) {
             std::string text = "-";
-            for (const auto& r : records) {
-                if (r.outcome.probeId == p.id && r.outcome.variant == v && r.outcome.device == d)
+            for (const auto& r : runs[c.run].records) {
+                if (r.outcome.probeId == p.id && r.outcome.variant == c.variant && r.outcome.device == c.device)
                     text = cellText(r);
             }
             std::cout << fmt::format(" | {:<18}", text);
@@ -152,15 +203,23 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--probe", opts->probes, "Run only these probe ids (repeatable; see --list)");
     cmd->add_option("--timeout", opts->timeout, "Seconds a probe may run before it is killed and reported as a hang")
         ->check(CLI::Range(0.1, 3600.0));
-    cmd->add_option("--jobs", opts->jobs, "Child processes at once")->check(CLI::Range(1, 16));
+    cmd->add_option("--jobs", opts->jobs, "Child processes at once, per environment (environments run side by side)")->check(CLI::Range(1, 16));
     cmd->add_flag("--no-baseline", opts->noBaseline, "Run only the variants given");
     cmd->add_flag("--json", opts->json, "Print the results as JSON");
+    cmd->add_option("--python", opts->pythons,
+                    "Also probe a Python environment's PyTorch: auto (every interpreter with torch found, see `inspect`), "
+                    "an interpreter or an environment's folder (repeatable)");
+    cmd->add_flag("--libtorch", opts->libtorch, "Probe StackScope's libtorch (the default; with --python it runs too)");
+    cmd->add_flag("--no-libtorch", opts->noLibtorch, "Probe only the Python environments");
     auto* list = cmd->add_flag("--list", "Print the catalogue (ids, error models, checks) and exit");
     cmd->callback([opts, list, &ctx] {
         if (*list) {
             for (const auto& p : probeCatalogue()) {
-                std::cout << fmt::format("{:<20} {:<12} {}{}\n", p.id, p.model, p.checks,
-                                         p.scope == ProbeScope::MultiGpu ? " (two or more GPUs)" : "");
+                std::cout << fmt::format("{:<20} {:<12} {}{}{}\n", p.id, p.model, p.checks,
+                                         p.scope == ProbeScope::MultiGpu ? " (two or more GPUs)" : "",
+                                         p.runtime == ProbeRuntime::PythonOnly     ? " (Python environments only)"
+                                             : p.runtime == ProbeRuntime::LibtorchOnly ? " (libtorch only)"
+                                                                                       : "");
             }
             ctx.exitCode = ExitOk;
             return;
@@ -173,6 +232,10 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
             if (d != "cpu" && (d.empty() || d.find_first_not_of("0123456789") != std::string::npos))
                 throw UsageError(fmt::format("--device {}: give cpu or a GPU index such as 0", d));
         }
+        if (opts->libtorch && opts->noLibtorch)
+            throw UsageError("--libtorch and --no-libtorch contradict each other; give one");
+        if (opts->noLibtorch && opts->pythons.empty())
+            throw UsageError("--no-libtorch leaves nothing to probe: add --python auto or --python PATH");
         std::optional<Snapshot> snapshot;
         ProbeRunOptions run;
         run.devices = opts->devices;
@@ -181,16 +244,44 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
         run.timeout = std::chrono::milliseconds(static_cast<long long>(opts->timeout * 1000));
         run.parallelCells = opts->jobs;
         applyTestInjection(run);
-        ProbeRunner runner(run);
+        std::vector<EnvironmentRun> runs;
+        if (!opts->noLibtorch)
+            runs.push_back({"libtorch (StackScope)", run, {}, {}, {}});
+        const auto pythons = resolvePythons(opts->pythons);
+        if (!opts->pythons.empty() && pythons.empty() && opts->noLibtorch)
+            throw UsageError("--python auto found no Python interpreter with torch (see `stackscope-cli inspect`); "
+                             "give one with --python PATH");
+        for (const auto& py : pythons) {
+            ProbeRunOptions p = run;
+            p.python = py;
+            runs.push_back({"python " + py, p, {}, {}, {}});
+        }
         const auto t0 = std::chrono::steady_clock::now();
         const bool live = !opts->json;
-        auto records = runner.run([live](const ProbeRecord& r) {
-            if (live)
-                std::cout << fmt::format("{:<11} {:<20} {:<4} {:<28} {:>7.3f} s  {}\n", probeResultName(r.outcome.outcome),
-                                         r.outcome.probeId, r.outcome.device, r.outcome.variant, r.seconds,
-                                         r.outcome.message)
-                          << std::flush;
-        });
+        // Environments run side by side (each with --jobs children): a Python worker's start is mostly `import torch`.
+        std::mutex printMutex;
+        std::vector<std::thread> threads;
+        for (auto& er : runs) {
+            threads.emplace_back([&er, &printMutex, live] {
+                ProbeRunner runner(er.options);
+                er.records = runner.run([live, &er, &printMutex](const ProbeRecord& r) {
+                    if (!live)
+                        return;
+                    std::lock_guard<std::mutex> lock(printMutex);
+                    std::cout << fmt::format("{:<11} {:<20} {:<4} {:<28} {:>7.3f} s  {}  [{}]\n",
+                                             probeResultName(r.outcome.outcome), r.outcome.probeId, r.outcome.device,
+                                             r.outcome.variant, r.seconds, r.outcome.message, er.label)
+                              << std::flush;
+                });
+                er.devices = runner.devices();
+                er.listError = runner.listError();
+            });
+        }
+        for (auto& t : threads)
+            t.join();
+        std::vector<ProbeRecord> records;
+        for (const auto& er : runs)
+            records.insert(records.end(), er.records.begin(), er.records.end());
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
         DiagnosisInput input;
@@ -207,7 +298,18 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
             failures += isFailure(r.outcome.outcome) ? 1 : 0;
 
         if (opts->json) {
-            nlohmann::json j = probeRunDocument(records, runner.devices(), run.variants, runner.listError());
+            nlohmann::json j = probeRunDocument(records, runs.front().devices, run.variants, runs.front().listError);
+            j["environments"] = nlohmann::json::array();
+            for (const auto& er : runs) {
+                nlohmann::json e {{"name", er.label}, {"environment", environmentLabel(er.options)}, {"devices", nlohmann::json::array()}};
+                for (const auto& d : er.devices)
+                    e["devices"].push_back({{"id", d.id}, {"name", d.name}});
+                if (!er.listError.empty())
+                    e["device_list_error"] = er.listError;
+                if (!er.options.python.empty())
+                    e["python"] = er.options.python;
+                j["environments"].push_back(e);
+            }
             j["wall_seconds"] = wall;
             j["ab"] = nlohmann::json::array();
             for (const auto& [name, changes] : ab) {
@@ -219,15 +321,14 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
             j["findings"] = findingsToJson(findings)["findings"];
             std::cout << j.dump(2) << "\n";
         } else {
-            if (!runner.listError().empty())
-                std::cout << fmt::format("note: only the CPU was probed: {}\n", runner.listError());
-            printGrid(records, runner.devices(), run.variants);
+            printGrid(runs, run.variants);
             for (const auto& [name, changes] : ab) {
                 std::cout << fmt::format("\nA/B {} vs {}: {} cell{} changed\n", run.variants.front().name, name,
                                          changes.size(), changes.size() == 1 ? "" : "s");
                 for (const auto& c : changes)
-                    std::cout << fmt::format("  {:<20} {:<4} {} -> {}  {}\n", c.probeId, c.device,
-                                             probeResultName(c.before), probeResultName(c.after), c.messageAfter);
+                    std::cout << fmt::format("  {:<20} {:<4} {} -> {}  {}  [{}]\n", c.probeId, c.device,
+                                             probeResultName(c.before), probeResultName(c.after), c.messageAfter,
+                                             c.environment);
             }
             for (const auto& f : findings)
                 std::cout << fmt::format("\nfinding [{}] {}: {}\n  run `stackscope-cli diagnose` for causes and fixes\n",

@@ -15,6 +15,7 @@
 #include "core/util/text_escape.h"
 #include "core/report/report_writer.h"
 #include "core/report/telemetry_summary.h"
+#include "core/python/python_envs.h"
 #include "core/snapshot/snapshot_json.h"
 
 #include <fmt/format.h>
@@ -215,6 +216,8 @@ void addReportCommand(CLI::App& app, CommandContext& ctx)
             in.snapshot = inspectMachine(InspectOptions {});
             if (!opts->noArchscan)
                 archscan::addArchCoverage(in.snapshot);
+            // The quick look (under 2 s); a headless job's snapshot.json (--snapshot) has the details and collect_env.
+            in.snapshot.pythonEnvs = queryPythonEnvs(pythonCandidates(PythonPlaces::fromEnvironment()));
         }
         if (opts->runProbes) {
             in.probes = runProbes();

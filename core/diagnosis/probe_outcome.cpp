@@ -35,7 +35,7 @@ nlohmann::json toJson(const ProbeOutcome& p)
 {
     return {{"probe", p.probeId}, {"device", p.device},   {"variant", p.variant},
             {"env", p.env},       {"outcome", probeResultName(p.outcome)}, {"message", p.message},
-            {"stderr", p.capturedStderr}};
+            {"stderr", p.capturedStderr}, {"environment", p.environment}};
 }
 
 ProbeOutcome probeOutcomeFromJson(const nlohmann::json& j)
@@ -67,6 +67,9 @@ ProbeOutcome probeOutcomeFromJson(const nlohmann::json& j)
     p.outcome = *r;
     p.message = str("message", false);
     p.capturedStderr = str("stderr", false);
+    p.environment = str("environment", false); // documents from before Python environments lack it
+    if (p.environment.empty())
+        p.environment = "libtorch";
     if (auto it = j.find("env"); it != j.end() && !it->is_null()) {
         if (!it->is_object())
             throw std::runtime_error("probe outcome: 'env' must be an object of strings");

@@ -20,6 +20,8 @@ struct ProbeOutcome {
     std::string probeId;             // "matmul_fp16"
     std::string device;              // the snapshot's gpus[].index as text ("0"), or "cpu"
     std::string variant = "baseline"; // "baseline", "TORCH_BLAS_PREFER_HIPBLASLT=0", ...
+    // The PyTorch that ran it: "libtorch" (StackScope's module) or "python:" + the interpreter's path.
+    std::string environment = "libtorch";
     // The GPU-related environment the child ran with, complete: a variable not listed was unset.
     // Fix verification compares a fix's env change with this map.
     std::map<std::string, std::string> env;

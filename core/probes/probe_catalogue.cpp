@@ -25,6 +25,10 @@ const std::vector<ErrorModelSpec>& errorModels()
          "Chan, Golub & LeVeque 1983 (https://doi.org/10.1080/00031305.1983.10483115) for two-pass and Welford variance"},
         {"softmax", "relative |err| <= u (|x_i - m| + max|x_j - m|) + gamma_n(u) + 12u",
          "the subtraction's rounding grows through exp; a sum of n positive terms; one division"},
+        {"attention", "S = q k^T as dot (stored in the dtype); P within expm1(|dS_i| + max|dS_j|) plus the softmax model "
+                      "in fp32 and P's rounding to the dtype; out = P v as dot with P's error through |v|",
+         "a perturbation dS of the scores scales each probability by exp(dS_i - sum_j P_j dS_j); fused kernels "
+         "(flash, memory-efficient, cuDNN, AOTriton) keep S in float32 and round P to the dtype before P v"},
         {"stat", "mean and std of 2^20 samples within 10 standard errors", "randn; chance of a false alarm ~1e-23"},
         {"none", "not compared", "the probe reports facts (names, sizes, bandwidth)"},
     };
@@ -41,6 +45,12 @@ const ErrorModelSpec* findErrorModel(const std::string& key)
 const std::vector<ProbeSpec>& probeCatalogue()
 {
     using S = ProbeScope;
+    using R = ProbeRuntime;
+    // Python-only probes that are slow when healthy get their own limit. torch.compile: the first compile took 28 s
+    // on the H100 machine (issue 14) and compiles C++ on a CPU; 300 s is ten times that. Distributed: every rank is a
+    // fresh interpreter that imports torch (14.5-21 s each on the 2-core build machine under load, two at once
+    // about twice that, tests/bench/RESULTS.md); 180 s is four times two imports at once.
+    constexpr int kCompileSeconds = 300, kDistributedSeconds = 180;
     static const std::vector<ProbeSpec> c {
         {"device_info", "device and properties", "libtorch sees the device, a first op runs, name, memory, compute capability", "none", S::AnyDevice},
         {"alloc_zeros", "zeros", "a zero-filled 4 MiB tensor reads back as zeros", "exact", S::AnyDevice},
@@ -62,8 +72,16 @@ const std::vector<ProbeSpec>& probeCatalogue()
         {"copy_d2h", "copy device to host", "256 MiB to host memory, bandwidth and equality", "exact", S::AnyDevice},
         {"peer_copy", "peer copy", "64 MiB from this GPU to the next one", "exact", S::MultiGpu},
         {"all_reduce", "all-reduce", "a sum over all GPUs by peer copies", "sum", S::MultiGpu},
-        {"stackscope_kernel", "StackScope VPOC kernel", "one launch of StackScope's own VPOC kernel (CUDA or HIP module) on synthetic trades, equal to the CPU's profiles", "exact", S::GpuOnly},
+        {"stackscope_kernel", "StackScope VPOC kernel", "one launch of StackScope's own VPOC kernel (CUDA or HIP module) on synthetic trades, equal to the CPU's profiles", "exact", S::GpuOnly, R::LibtorchOnly},
         {"memory_stats", "memory allocated/reserved", "the caching allocator's allocated and reserved bytes while 64 MiB are held", "none", S::AnyDevice},
+        {"torch_compile_fn", "torch.compile function", "torch.compile (inductor) of a*b + sin(a) - exp(b/4): first call (the compile) and second call timed", "elementwise", S::AnyDevice, R::PythonOnly, kCompileSeconds},
+        {"torch_compile_mlp", "torch.compile MLP step", "a compiled two-layer MLP's forward and backward with an SGD step, first (compile) and second step timed", "dot", S::AnyDevice, R::PythonOnly, kCompileSeconds},
+        {"sdpa", "scaled_dot_product_attention", "attention under each backend (math, flash, memory-efficient, cuDNN; AOTriton on ROCm) and PyTorch's default pick, each against a float64 reference", "attention", S::AnyDevice, R::PythonOnly},
+        {"data_parallel", "nn.DataParallel", "forward and backward of a linear layer over every visible GPU", "dot", S::GpuOnly, R::PythonOnly},
+        {"dist_gloo", "torch.distributed gloo", "init_process_group, all_reduce, broadcast, barrier over one process per GPU (two on the CPU)", "sum", S::AnyDevice, R::PythonOnly, kDistributedSeconds},
+        {"dist_nccl", "torch.distributed nccl", "the same over NCCL (RCCL on ROCm), one process per GPU, NCCL_DEBUG=INFO captured", "sum", S::GpuOnly, R::PythonOnly, kDistributedSeconds},
+        {"fsdp_step", "FSDP step", "one FullyShardedDataParallel forward, backward and optimizer step over every GPU", "dot", S::MultiGpu, R::PythonOnly, kDistributedSeconds},
+        {"user_checks", "the seed user's checks", "tensor creation, matmul, conv2d, batchnorm, memory allocated/reserved, as a user's first script does them", "dot", S::AnyDevice, R::PythonOnly},
     };
     return c;
 }
@@ -75,10 +93,12 @@ const ProbeSpec* findProbe(const std::string& id)
     return it == c.end() ? nullptr : &*it;
 }
 
-std::vector<std::string> probesForDevice(const std::string& device, const std::vector<std::string>& wanted)
+std::vector<std::string> probesForDevice(const std::string& device, const std::vector<std::string>& wanted, bool python)
 {
     std::vector<std::string> out;
     for (const auto& p : probeCatalogue()) {
+        if (p.runtime == (python ? ProbeRuntime::LibtorchOnly : ProbeRuntime::PythonOnly))
+            continue;
         if (device == "cpu" && (p.scope == ProbeScope::MultiGpu || p.scope == ProbeScope::GpuOnly))
             continue;
         if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), p.id) == wanted.end())
@@ -86,6 +106,12 @@ std::vector<std::string> probesForDevice(const std::string& device, const std::v
         out.push_back(p.id);
     }
     return out;
+}
+
+std::chrono::milliseconds probeTimeout(const std::string& id, std::chrono::milliseconds timeout)
+{
+    const auto* p = findProbe(id);
+    return p ? std::max(timeout, std::chrono::milliseconds(p->minTimeoutSeconds * 1000LL)) : timeout;
 }
 
 } // namespace stackscope

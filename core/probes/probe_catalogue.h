@@ -1,6 +1,7 @@
 // The probe catalogue as data: ids, what each checks, on which devices, and the error model each result meets.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -20,12 +21,17 @@ struct ErrorModelSpec {
     std::string why;   // where it comes from
 };
 
+// Which workers run a probe: StackScope's libtorch module, the Python worker (resources/python), or both.
+enum class ProbeRuntime { Any, LibtorchOnly, PythonOnly };
+
 struct ProbeSpec {
     std::string id;     // "matmul_fp16": the key in results and in the diagnosis rules
     std::string title;  // "matmul fp16"
     std::string checks; // what a person learns from it
     std::string model;  // a key of errorModels()
     ProbeScope scope = ProbeScope::AnyDevice;
+    ProbeRuntime runtime = ProbeRuntime::Any;
+    int minTimeoutSeconds = 0; // a probe that is slow when healthy (a first torch.compile) gets at least this
 };
 
 // In the order the grid shows them.
@@ -35,6 +41,10 @@ const ProbeSpec* findProbe(const std::string& id);
 const std::vector<ErrorModelSpec>& errorModels();
 const ErrorModelSpec* findErrorModel(const std::string& key);
 // Probe ids that apply to a device ("cpu" or a GPU index), in catalogue order.
-std::vector<std::string> probesForDevice(const std::string& device, const std::vector<std::string>& wanted = {});
+// python: the Python worker's list (its own probes, not StackScope's kernel); else the libtorch worker's.
+std::vector<std::string> probesForDevice(const std::string& device, const std::vector<std::string>& wanted = {},
+                                         bool python = false);
+// The per-probe limit: `timeout`, raised to the probe's minTimeoutSeconds.
+std::chrono::milliseconds probeTimeout(const std::string& id, std::chrono::milliseconds timeout);
 
 } // namespace stackscope

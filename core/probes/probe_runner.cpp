@@ -281,6 +281,7 @@ private:
         r.outcome.probeId = probe;
         r.outcome.device = m_job->device;
         r.outcome.variant = m_job->variant->name;
+        r.outcome.environment = environmentLabel(m_options);
         r.outcome.env = m_gpuEnv;
         r.outcome.outcome = result;
         r.outcome.message = std::move(message);
@@ -296,7 +297,11 @@ private:
     // One worker process; returns after it ended, with `remaining` reduced by what it reported.
     void runWorker(std::vector<std::string>& remaining)
     {
+        const bool python = !m_options.python.empty();
         std::vector<std::string> args {"probe-worker", "--device", m_job->device};
+        if (python)
+            args = {m_options.pythonScript, "--device", m_job->device, "--timeout",
+                    std::to_string(m_options.timeout.count() / 1000.0)};
         for (const auto& p : remaining) {
             args.push_back("--probe");
             args.push_back(p);
@@ -306,9 +311,15 @@ private:
             if (!m_options.injectProbe.empty())
                 args.insert(args.end(), {"--inject-probe", m_options.injectProbe});
         }
+        if (python && m_options.pythonScript.empty()) {
+            for (auto p : std::vector<std::string>(remaining))
+                finish(remaining, p, record(p, ProbeResult::Error, "the Python probe worker (stackscope_probe_worker.py) "
+                                            "was not found next to StackScope; reinstall it or set STACKSCOPE_PYTHON_WORKER"));
+            return;
+        }
         ChildProcess child;
         try {
-            child = spawnWorker(m_program, args, m_env);
+            child = spawnWorker(python ? m_options.python : m_program, args, m_env);
         } catch (const std::runtime_error& e) {
             for (auto p : std::vector<std::string>(remaining))
                 finish(remaining, p, record(p, ProbeResult::Error, e.what()));
@@ -321,7 +332,9 @@ private:
         std::string outBuf, stray;
         std::string current; // probe started and not reported
         Clock::time_point started = Clock::now();
-        Clock::time_point deadline = started + m_options.timeout; // startup counts as the first probe's
+        // Startup counts as the first probe's time (a Python worker's `import torch` gets kPythonStartupTimeout).
+        Clock::time_point deadline = started + std::max(probeTimeout(remaining.front(), m_options.timeout),
+                                                        python ? kPythonStartupTimeout : m_options.timeout);
         std::size_t reported = 0;
         bool killedForTimeout = false, killedForCancel = false;
         bool outOpen = true, errOpen = true;
@@ -335,7 +348,7 @@ private:
             if (msg->type == "start") {
                 current = msg->body.value("probe", std::string());
                 started = Clock::now();
-                deadline = started + m_options.timeout;
+                deadline = started + probeTimeout(current, m_options.timeout);
             } else if (msg->type == "result") {
                 const std::string probe = msg->body.value("probe", std::string());
                 const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
@@ -359,7 +372,7 @@ private:
                 r.outcome.capturedStderr = stderrText.take(probe);
                 current.clear();
                 ++reported;
-                deadline = Clock::now() + m_options.timeout;
+                deadline = Clock::now() + m_options.timeout; // until the next start (a worker ending cleanly)
                 finish(remaining, probe, std::move(r));
             }
         };
@@ -405,7 +418,7 @@ private:
                 r = record(victim, ProbeResult::Hang,
                            fmt::format("no result after {:.1f} s: the worker was killed (timeout {:.1f} s; raise it "
                                        "with --timeout if the op is only slow)",
-                                       elapsed, m_options.timeout.count() / 1000.0));
+                                       elapsed, probeTimeout(victim, m_options.timeout).count() / 1000.0));
             } else if (WIFSIGNALED(status)) {
                 const int sig = WTERMSIG(status);
                 r = record(victim, ProbeResult::Crash,
@@ -442,11 +455,12 @@ private:
 };
 
 // Runs a worker with --list-devices and returns its "devices" message.
-std::optional<json> queryDevices(const std::string& program, std::chrono::milliseconds timeout, std::string* error)
+std::optional<json> queryDevices(const std::string& program, const std::vector<std::string>& args,
+                                 std::chrono::milliseconds timeout, std::string* error)
 {
     ChildProcess child;
     try {
-        child = spawnWorker(program, {"probe-worker", "--list-devices"}, childEnvironment(ProbeVariant {}));
+        child = spawnWorker(program, args, childEnvironment(ProbeVariant {}));
     } catch (const std::runtime_error& e) {
         if (error)
             *error = e.what();
@@ -529,11 +543,12 @@ bool isGpuEnvironmentVariable(const std::string& name)
     return false;
 }
 
-std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std::chrono::milliseconds timeout,
-                                          std::string* error, std::string* backend)
+namespace {
+
+// The devices of a worker's "devices" message; {cpu} and *error set when there are none.
+std::vector<ProbeDevice> devicesFrom(const std::optional<json>& body, const std::string& why, std::string* error,
+                                     std::string* backend)
 {
-    std::string why;
-    auto body = queryDevices(workerProgram.empty() ? defaultWorkerProgram() : workerProgram, timeout, &why);
     std::vector<ProbeDevice> out;
     if (body) {
         if (backend)
@@ -549,6 +564,35 @@ std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std:
     return out;
 }
 
+} // namespace
+
+std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std::chrono::milliseconds timeout,
+                                          std::string* error, std::string* backend)
+{
+    std::string why;
+    auto body = queryDevices(workerProgram.empty() ? defaultWorkerProgram() : workerProgram,
+                             {"probe-worker", "--list-devices"}, timeout, &why);
+    return devicesFrom(body, why, error, backend);
+}
+
+std::vector<ProbeDevice> listPythonProbeDevices(const std::string& python, const std::string& script,
+                                                std::chrono::milliseconds timeout, std::string* error, std::string* backend)
+{
+    std::string why;
+    if (script.empty()) {
+        why = "the Python probe worker (stackscope_probe_worker.py) was not found next to StackScope; reinstall it or "
+              "set STACKSCOPE_PYTHON_WORKER";
+        return devicesFrom(std::nullopt, why, error, backend);
+    }
+    auto body = queryDevices(python, {script, "--list-devices"}, timeout, &why);
+    return devicesFrom(body, why, error, backend);
+}
+
+std::string environmentLabel(const ProbeRunOptions& options)
+{
+    return options.python.empty() ? std::string("libtorch") : "python:" + options.python;
+}
+
 ProbeRunner::ProbeRunner(ProbeRunOptions options)
     : m_options(std::move(options))
 {
@@ -558,6 +602,8 @@ ProbeRunner::ProbeRunner(ProbeRunOptions options)
         m_options.variants.push_back(ProbeVariant {});
     if (m_options.parallelCells < 1)
         m_options.parallelCells = 1;
+    if (!m_options.python.empty() && m_options.pythonScript.empty())
+        m_options.pythonScript = pythonWorkerScript();
     // A fault goes into one probe, so the restart after it runs the rest normally.
     if (!m_options.inject.empty() && m_options.injectProbe.empty())
         m_options.injectProbe = m_options.probeIds.empty() ? "alloc_zeros" : m_options.probeIds.front();
@@ -568,8 +614,11 @@ std::vector<ProbeRecord> ProbeRunner::run(const ProbeResultCallback& onResult)
     m_devices.clear();
     m_listError.clear();
     if (m_options.devices.empty()) {
-        m_devices = listProbeDevices(m_options.workerProgram, std::max(m_options.timeout, std::chrono::milliseconds(5000)),
-                                     &m_listError);
+        m_devices = m_options.python.empty()
+            ? listProbeDevices(m_options.workerProgram, std::max(m_options.timeout, std::chrono::milliseconds(5000)),
+                               &m_listError)
+            : listPythonProbeDevices(m_options.python, m_options.pythonScript,
+                                     std::max(m_options.timeout, kPythonStartupTimeout), &m_listError);
     } else {
         for (const auto& d : m_options.devices)
             m_devices.push_back({d, d == "cpu" ? "CPU" : "GPU " + d});
@@ -578,7 +627,7 @@ std::vector<ProbeRecord> ProbeRunner::run(const ProbeResultCallback& onResult)
     std::vector<CellJob> jobs;
     for (const auto& v : m_options.variants) {
         for (const auto& d : m_devices)
-            jobs.push_back({d.id, d.name, &v, probesForDevice(d.id, m_options.probeIds)});
+            jobs.push_back({d.id, d.name, &v, probesForDevice(d.id, m_options.probeIds, !m_options.python.empty())});
     }
 
     std::mutex mutex;

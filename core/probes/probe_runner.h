@@ -47,6 +47,10 @@ struct ProbeRunOptions {
     std::vector<std::string> probeIds;    // empty: the whole catalogue
     std::chrono::milliseconds timeout {30000}; // per probe; a probe past it is killed and is a hang
     int parallelCells = 2;                // children at once (the CPU cell and a GPU cell overlap)
+    // A Python environment instead of StackScope's libtorch: the interpreter runs the Python worker
+    // (pythonScript, empty: pythonWorkerScript()) and the records say environment "python:" + python.
+    std::string python;
+    std::string pythonScript;
     // Tests only: passed to the worker as --inject KIND --inject-probe ID.
     std::string inject;
     std::string injectProbe;
@@ -79,6 +83,15 @@ private:
 // Asks a worker which devices libtorch sees ("cpu" first). On failure returns {cpu} and sets *error.
 std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std::chrono::milliseconds timeout,
                                           std::string* error, std::string* backend = nullptr);
+// The same through a Python interpreter's torch (the Python worker with --list-devices).
+std::vector<ProbeDevice> listPythonProbeDevices(const std::string& python, const std::string& script,
+                                                std::chrono::milliseconds timeout, std::string* error,
+                                                std::string* backend = nullptr);
+// "libtorch" or "python:" + the interpreter: ProbeOutcome::environment of a run with these options.
+std::string environmentLabel(const ProbeRunOptions& options);
+// A Python worker's start (python, then `import torch`) counts against the first probe's limit: at least this.
+// `import torch` of Debian's 1.13 took 14.5-21 s on the 2-core build machine under load (RESULTS.md): three times.
+inline constexpr std::chrono::milliseconds kPythonStartupTimeout {60000};
 
 // "SIGSEGV", "SIGABRT", ... or "signal N".
 std::string signalName(int signal);

@@ -111,11 +111,12 @@ std::vector<CellChange> compareVariants(const std::vector<ProbeRecord>& records,
         if (ra.outcome.variant != a)
             continue;
         for (const auto& rb : records) {
-            if (rb.outcome.variant != b || rb.outcome.probeId != ra.outcome.probeId || rb.outcome.device != ra.outcome.device)
+            if (rb.outcome.variant != b || rb.outcome.probeId != ra.outcome.probeId || rb.outcome.device != ra.outcome.device ||
+                rb.outcome.environment != ra.outcome.environment)
                 continue;
             if (ra.outcome.outcome != rb.outcome.outcome)
                 out.push_back({ra.outcome.probeId, ra.outcome.device, ra.outcome.outcome, rb.outcome.outcome,
-                               rb.outcome.message, ra.seconds, rb.seconds});
+                               rb.outcome.message, ra.seconds, rb.seconds, ra.outcome.environment});
         }
     }
     return out;
@@ -158,7 +159,7 @@ nlohmann::json toJson(const CellChange& c)
 {
     return {{"probe", c.probeId},         {"device", c.device},   {"before", probeResultName(c.before)},
             {"after", probeResultName(c.after)}, {"message_after", c.messageAfter},
-            {"seconds_before", c.secondsBefore}, {"seconds_after", c.secondsAfter}};
+            {"seconds_before", c.secondsBefore}, {"seconds_after", c.secondsAfter}, {"environment", c.environment}};
 }
 
 } // namespace stackscope

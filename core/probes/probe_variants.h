@@ -31,6 +31,7 @@ struct CellChange {
     std::string messageAfter;
     double secondsBefore = 0.0;
     double secondsAfter = 0.0;
+    std::string environment = "libtorch"; // the PyTorch both ran in (ProbeOutcome::environment)
 };
 std::vector<CellChange> compareVariants(const std::vector<ProbeRecord>& records, const std::string& a,
                                         const std::string& b);

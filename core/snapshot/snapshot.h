@@ -116,6 +116,8 @@ struct Snapshot {
     std::vector<LibraryStatus> libraries;
     // The kernel coverage scan ("stackscope.archscan/1", see core/archscan); null when not scanned.
     nlohmann::json archCoverage;
+    // The Python environments found (core/python/python_envs.h, docs/python-environments.md); null when not looked for.
+    nlohmann::json pythonEnvs;
     std::vector<Finding> findings;
 };
 

@@ -187,6 +187,7 @@ json toJson(const Snapshot& s)
         {"env", s.env},
         {"libraries", libraries},
         {"arch_coverage", s.archCoverage},
+        {"python_envs", s.pythonEnvs},
         {"findings", findings},
     };
 }
@@ -299,6 +300,15 @@ Snapshot snapshotFromJson(const json& j)
         if (!it->is_object())
             throw SnapshotError(fmt::format("'arch_coverage' must be an object, found {}", it->type_name()));
         s.archCoverage = *it;
+    }
+    if (auto it = j.find("python_envs"); it != j.end() && !it->is_null()) {
+        if (!it->is_array())
+            throw SnapshotError(fmt::format("'python_envs' must be an array, found {}", it->type_name()));
+        for (const auto& e : *it) {
+            if (!e.is_object() || !e.contains("path") || !e["path"].is_string())
+                throw SnapshotError("'python_envs[]' must hold objects with a \"path\" string");
+        }
+        s.pythonEnvs = *it;
     }
     const auto& findings = arrayAt(j, "findings", "");
     for (const auto& f : findings)

@@ -7,6 +7,10 @@
 
 namespace fs = std::filesystem;
 
+#ifndef STACKSCOPE_DATA_RELDIR
+#define STACKSCOPE_DATA_RELDIR "../share"
+#endif
+
 #ifndef STACKSCOPE_MODULE_RELDIR
 #define STACKSCOPE_MODULE_RELDIR "../lib/stackscope"
 #endif
@@ -32,6 +36,28 @@ std::vector<std::string> moduleDirectories()
         out.push_back(dir);
     }
     return out;
+}
+
+std::string dataFile(const std::string& relative)
+{
+    std::vector<std::string> dirs;
+    if (const char* explicitDir = std::getenv("STACKSCOPE_DATA_DIR"); explicitDir && *explicitDir)
+        dirs.emplace_back(explicitDir);
+    if (const auto dir = executableDirectory(); !dir.empty())
+        dirs.push_back(fs::path(dir + "/" STACKSCOPE_DATA_RELDIR "/stackscope").lexically_normal().string());
+    std::error_code ec;
+    for (const auto& d : dirs) {
+        if (fs::exists(d + "/" + relative, ec))
+            return d + "/" + relative;
+    }
+    return {};
+}
+
+std::string pythonWorkerScript()
+{
+    if (const char* p = std::getenv("STACKSCOPE_PYTHON_WORKER"); p && *p)
+        return p;
+    return dataFile("python/stackscope_probe_worker.py");
 }
 
 std::string siblingProgram(const std::string& name)

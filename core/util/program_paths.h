@@ -11,6 +11,11 @@ std::string executableDirectory();
 // Folders searched for StackScope's run-time modules, in order: $STACKSCOPE_MODULE_DIR, then
 // <program>/../lib/stackscope (the build tree mirrors the install layout), then the program's folder.
 std::vector<std::string> moduleDirectories();
+// A file StackScope installs under <datadir>/stackscope (the build tree mirrors it): $STACKSCOPE_DATA_DIR/relative,
+// then <program>/../share/stackscope/relative. Empty when neither exists.
+std::string dataFile(const std::string& relative);
+// The Python probe worker (resources/python/stackscope_probe_worker.py): $STACKSCOPE_PYTHON_WORKER, else dataFile().
+std::string pythonWorkerScript();
 // Path of a sibling program (stackscope-cli beside stackscope), or the bare name for PATH lookup.
 std::string siblingProgram(const std::string& name);
 

@@ -16,13 +16,14 @@ private Q_SLOTS:
         QTest::addColumn<bool>("trained");
         QTest::addColumn<QString>("expectedLine");
         // A probe that fails its check (exit 1 of the probe step): VPOC, training and the report still run.
-        QTest::newRow("probe forced wrong") << QStringList {"STACKSCOPE_TEST_INJECT=wrong:softmax"} << 1 << true
+        // STACKSCOPE_PYTHON=none: the Python grid has its own tests (tests/python); here it would only add minutes.
+        QTest::newRow("probe forced wrong") << QStringList {"STACKSCOPE_TEST_INJECT=wrong:softmax", "STACKSCOPE_PYTHON=none"} << 1 << true
                                             << "at least one check failed";
         // No torch module: the probes and training fail (exit 1 each), the steps after them still run.
-        QTest::newRow("torch module missing") << QStringList {"STACKSCOPE_TORCH_MODULE=/nonexistent/libstackscope_torch.so"}
+        QTest::newRow("torch module missing") << QStringList {"STACKSCOPE_TORCH_MODULE=/nonexistent/libstackscope_torch.so", "STACKSCOPE_PYTHON=none"}
                                               << 1 << false << "a check failed";
         // A step that dies (the VPOC step crashes): exit 2, and training and the report still run.
-        QTest::newRow("vpoc step crashes") << QStringList {"STACKSCOPE_TEST_CRASH=vpoc"} << 2 << true << "could not run";
+        QTest::newRow("vpoc step crashes") << QStringList {"STACKSCOPE_TEST_CRASH=vpoc", "STACKSCOPE_PYTHON=none"} << 2 << true << "could not run";
     }
     void everyStepRuns()
     {

@@ -45,6 +45,40 @@ private Q_SLOTS:
         QCOMPARE(probesForDevice(device.toStdString(), {"softmax", "conv2d"}), (std::vector<std::string> {"conv2d", "softmax"}));
     }
 
+    // StackScope's kernel runs in the libtorch worker only; torch.compile, SDPA and torch.distributed only in Python.
+    void runtimesGetTheirProbes()
+    {
+        const auto libtorch = probesForDevice("0");
+        const auto python = probesForDevice("0", {}, true);
+        const auto has = [](const std::vector<std::string>& ids, const char* id) {
+            return std::count(ids.begin(), ids.end(), id) == 1;
+        };
+        QVERIFY(has(libtorch, "stackscope_kernel") && !has(python, "stackscope_kernel"));
+        for (const char* id : {"torch_compile_fn", "torch_compile_mlp", "sdpa", "data_parallel", "dist_nccl", "fsdp_step"}) {
+            QVERIFY2(has(python, id) && !has(libtorch, id), id);
+        }
+        QVERIFY(has(python, "matmul_bf16") && has(libtorch, "matmul_bf16"));
+        const auto cpu = probesForDevice("cpu", {}, true);
+        QVERIFY(has(cpu, "dist_gloo") && !has(cpu, "dist_nccl") && !has(cpu, "data_parallel"));
+        // The slow-when-healthy probes get their own limit, never less than the run's.
+        QCOMPARE(probeTimeout("torch_compile_fn", std::chrono::seconds(30)), std::chrono::milliseconds(300000));
+        QCOMPARE(probeTimeout("matmul_fp32", std::chrono::seconds(30)), std::chrono::milliseconds(30000));
+        QCOMPARE(probeTimeout("dist_gloo", std::chrono::seconds(600)), std::chrono::milliseconds(600000));
+    }
+
+    // Every probe the Python worker is asked for is in its table (resources/python/stackscope_probe_worker.py).
+    void pythonWorkerHasEveryPythonProbe()
+    {
+        QFile script(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/../../resources/python/stackscope_probe_worker.py"));
+        QVERIFY(script.open(QIODevice::ReadOnly));
+        const QByteArray text = script.readAll();
+        for (const auto& p : probeCatalogue()) {
+            if (p.runtime == ProbeRuntime::LibtorchOnly)
+                continue;
+            QVERIFY2(text.contains(QByteArray("\"") + p.id.c_str() + "\": "), p.id.c_str());
+        }
+    }
+
     void envSpecs_data()
     {
         QTest::addColumn<QString>("spec");

@@ -1,0 +1,258 @@
+// Python environment discovery: candidate interpreters from the usual places, then a quick parallel query each.
+#include "core/python/python_envs.h"
+
+#include "core/probes/probe_runner.h"
+#include "core/python/python_queries.h"
+#include "core/util/subprocess.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace stackscope {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string envOr(const char* name, const std::string& fallback = {})
+{
+    const char* v = std::getenv(name);
+    return v && *v ? std::string(v) : fallback;
+}
+
+bool isExecutableFile(const fs::path& p)
+{
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// bin/python3, else bin/python, of an environment's folder; empty when neither is there.
+std::string interpreterIn(const fs::path& envDir)
+{
+    for (const char* name : {"bin/python3", "bin/python"}) {
+        if (isExecutableFile(envDir / name))
+            return (envDir / name).string();
+    }
+    return {};
+}
+
+// Sub-folders of `dir` (sorted, so the order is stable), those whose name starts with `prefix`.
+std::vector<fs::path> subfolders(const fs::path& dir, const std::string& prefix = {})
+{
+    std::vector<fs::path> out;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        return out;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const auto name = it->path().filename().string();
+        if (name.compare(0, prefix.size(), prefix) == 0 && fs::is_directory(it->path(), ec))
+            out.push_back(it->path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The folder resolved through symlinks plus the file's own name: a venv's bin/python3 (a symlink to the base
+// interpreter) stays its own environment, /bin/python3 and /usr/bin/python3 on a merged-/usr system are one.
+std::string identity(const std::string& path)
+{
+    std::error_code ec;
+    const fs::path p(path);
+    const auto dir = fs::canonical(p.parent_path().empty() ? fs::path(".") : p.parent_path(), ec);
+    return ec ? p.lexically_normal().string() : (dir / p.filename()).string();
+}
+
+std::vector<std::string> splitPath(const std::string& s)
+{
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    std::string part;
+    while (std::getline(in, part, ':')) {
+        if (!part.empty())
+            out.push_back(part);
+    }
+    return out;
+}
+
+} // namespace
+
+PythonPlaces PythonPlaces::fromEnvironment()
+{
+    PythonPlaces p;
+    p.pathDirs = splitPath(envOr("PATH"));
+    p.virtualEnv = envOr("VIRTUAL_ENV");
+    p.condaPrefix = envOr("CONDA_PREFIX");
+    p.home = envOr("HOME");
+    p.pyenvRoot = envOr("PYENV_ROOT", p.home.empty() ? std::string() : p.home + "/.pyenv");
+    std::error_code ec;
+    p.cwd = fs::current_path(ec).string();
+    // conda's base install: from conda itself ($CONDA_EXE is base/bin/conda), micromamba's root, the active env's
+    // base, then the installers' default folders.
+    if (const auto exe = envOr("CONDA_EXE"); !exe.empty())
+        p.condaBases.push_back(fs::path(exe).parent_path().parent_path().string());
+    if (const auto root = envOr("MAMBA_ROOT_PREFIX"); !root.empty())
+        p.condaBases.push_back(root);
+    if (const auto pos = p.condaPrefix.find("/envs/"); pos != std::string::npos)
+        p.condaBases.push_back(p.condaPrefix.substr(0, pos));
+    if (!p.home.empty()) {
+        for (const char* d : {"miniconda3", "anaconda3", "miniforge3", "mambaforge", "micromamba", ".conda"})
+            p.condaBases.push_back(p.home + "/" + d);
+    }
+    p.condaBases.push_back("/opt/conda");
+    return p;
+}
+
+std::vector<PythonCandidate> pythonCandidates(const PythonPlaces& places)
+{
+    std::vector<PythonCandidate> out;
+    std::set<std::string> seen;
+    auto add = [&](const std::string& path, const char* source) {
+        if (!path.empty() && isExecutableFile(path) && seen.insert(identity(path)).second)
+            out.push_back({path, source});
+    };
+    // Every python3 on PATH, in order: the first may be a shim (pyenv) or a venv's, a later one the system's.
+    for (const auto& dir : places.pathDirs)
+        add((fs::path(dir) / "python3").string(), "PATH");
+    if (!places.virtualEnv.empty())
+        add(interpreterIn(places.virtualEnv), "VIRTUAL_ENV");
+    if (!places.condaPrefix.empty())
+        add(interpreterIn(places.condaPrefix), "CONDA_PREFIX");
+    for (const auto& base : places.condaBases) {
+        add(interpreterIn(base), "conda base");
+        for (const auto& env : subfolders(fs::path(base) / "envs"))
+            add(interpreterIn(env), "conda env");
+    }
+    if (!places.pyenvRoot.empty()) {
+        for (const auto& v : subfolders(fs::path(places.pyenvRoot) / "versions"))
+            add(interpreterIn(v), "pyenv");
+    }
+    if (!places.cwd.empty())
+        add(interpreterIn(fs::path(places.cwd) / ".venv"), "./.venv");
+    if (!places.home.empty()) {
+        for (const auto& v : subfolders(fs::path(places.home) / ".venvs"))
+            add(interpreterIn(v), "~/.venvs");
+        for (const auto& v : subfolders(places.home, "venv"))
+            add(interpreterIn(v), "~/venv*");
+    }
+    for (const auto& u : places.userAdded) {
+        std::error_code ec;
+        add(fs::is_directory(u, ec) ? interpreterIn(u) : u, "added");
+    }
+    return out;
+}
+
+namespace {
+
+// The last line of `out` that is a JSON object, or null.
+json lastJsonObject(const std::string& out)
+{
+    std::stringstream in(out);
+    std::string line;
+    json found;
+    while (std::getline(in, line)) {
+        auto j = json::parse(line, nullptr, false);
+        if (!j.is_discarded() && j.is_object())
+            found = std::move(j);
+    }
+    return found;
+}
+
+std::string tail(const std::string& s, std::size_t max = 600)
+{
+    return s.size() <= max ? s : "..." + s.substr(s.size() - max);
+}
+
+// Why a run gave no answer, in words a person can act on; empty when it answered.
+std::string failureOf(const ProcessResult& r, const std::string& path, std::chrono::milliseconds limit)
+{
+    if (!r.started)
+        return fmt::format("{}; check that the interpreter exists and is executable", r.startError);
+    if (r.timedOut)
+        return fmt::format("{} did not answer within {:.1f} s and was stopped; run it by hand to see why", path,
+                           limit.count() / 1000.0);
+    if (r.signal)
+        return fmt::format("{} died of {}: {}", path, signalName(r.signal), tail(r.err));
+    if (r.exitCode != 0)
+        return fmt::format("{} exited with code {}: {}", path, r.exitCode, tail(r.err));
+    return {};
+}
+
+json gpuEnvironment()
+{
+    json env = json::object();
+    for (char** e = environ; e && *e; ++e) {
+        const std::string kv = *e;
+        const auto eq = kv.find('=');
+        const auto name = kv.substr(0, eq);
+        if (eq != std::string::npos && (isGpuEnvironmentVariable(name) || name == "VIRTUAL_ENV" || name == "CONDA_PREFIX" ||
+                                         name == "PYTHONPATH" || name == "PYTHONHOME"))
+            env[name] = kv.substr(eq + 1);
+    }
+    return env;
+}
+
+json queryOne(const PythonCandidate& c, const PythonQueryOptions& o)
+{
+    json e {{"path", c.path}, {"source", c.source}, {"has_torch", nullptr}};
+    const auto quick = runProcess({c.path, "-c", pyquery::kQuick}, o.quickTimeout);
+    auto answer = lastJsonObject(quick.out);
+    if (auto why = failureOf(quick, c.path, o.quickTimeout); !why.empty() || answer.is_null()) {
+        e["error"] = why.empty() ? fmt::format("{} printed no answer: {}", c.path, tail(quick.out + quick.err)) : why;
+        return e;
+    }
+    e.update(answer);
+    if (e["has_torch"] != json(true)) // false, or null with the script's "error" (Python 2, a broken site)
+        return e;
+    if (o.details) {
+        e["env"] = gpuEnvironment();
+        const auto details = runProcess({c.path, "-c", pyquery::kDetails}, o.detailsTimeout);
+        auto d = lastJsonObject(details.out);
+        if (auto why = failureOf(details, c.path, o.detailsTimeout); !why.empty() || d.is_null())
+            e["details_error"] = why.empty() ? "no answer: " + tail(details.out + details.err) : why;
+        else
+            e.update(d);
+    }
+    if (o.collectEnv) {
+        const auto ce = runProcess({c.path, "-m", "torch.utils.collect_env"}, o.collectEnvTimeout);
+        const auto why = failureOf(ce, c.path, o.collectEnvTimeout);
+        e["collect_env"] = why.empty() ? json(ce.out) : json(nullptr);
+        if (!why.empty())
+            e["collect_env_error"] = why;
+    }
+    return e;
+}
+
+} // namespace
+
+json queryPythonEnvs(const std::vector<PythonCandidate>& candidates, const PythonQueryOptions& options)
+{
+    std::vector<json> results(candidates.size());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+        threads.emplace_back([&, i] { results[i] = queryOne(candidates[i], options); });
+    for (auto& t : threads)
+        t.join();
+    return json(results);
+}
+
+std::vector<json> pythonEnvsWithTorch(const json& envs)
+{
+    std::vector<json> out;
+    for (const auto& e : envs) {
+        if (e.is_object() && e.value("has_torch", json(false)) == json(true))
+            out.push_back(e);
+    }
+    return out;
+}
+
+} // namespace stackscope

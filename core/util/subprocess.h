@@ -1,0 +1,26 @@
+// Runs a program to completion with a time limit and captures what it printed (no shell involved).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace stackscope {
+
+struct ProcessResult {
+    bool started = false;
+    std::string startError;  // why it could not start (empty when it started)
+    bool timedOut = false;   // killed (with its process group) at the time limit
+    int exitCode = -1;       // when it exited
+    int signal = 0;          // when a signal ended it
+    std::string out, err;    // each kept up to the cap
+    double seconds = 0.0;
+};
+
+// argv[0] is the program (a path, or a name looked up on PATH). The child gets its own process group, stdin
+// /dev/null and the parent's environment with `extraEnv` ("NAME=VALUE") added. Output beyond `capBytes` per
+// stream is dropped (the child keeps running: a chatty program is not an error).
+ProcessResult runProcess(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                         const std::vector<std::string>& extraEnv = {}, std::size_t capBytes = 4u << 20);
+
+} // namespace stackscope

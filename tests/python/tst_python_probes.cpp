@@ -1,0 +1,154 @@
+// The Python probe worker through the probe runner, on Debian's python3-torch (CPU): the error model's results, a
+// crash and a hang injected into a probe (and the restart after them), a plainly wrong result, a Gloo all-reduce
+// with two processes, and the CLI's environment columns. Skips where /usr/bin/python3 has no torch.
+#include "core/probes/probe_catalogue.h"
+#include "core/probes/probe_runner.h"
+#include "core/util/program_paths.h"
+
+#include <QtTest>
+
+#include <chrono>
+
+using namespace stackscope;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string kPython = "/usr/bin/python3";
+
+ProbeRunOptions pythonRun(std::vector<std::string> probes)
+{
+    ProbeRunOptions o;
+    o.python = kPython;
+    o.devices = {"cpu"};
+    o.probeIds = std::move(probes);
+    o.timeout = 30s;
+    o.parallelCells = 1;
+    return o;
+}
+
+const ProbeRecord* find(const std::vector<ProbeRecord>& records, const std::string& probe)
+{
+    for (const auto& r : records) {
+        if (r.outcome.probeId == probe)
+            return &r;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestPythonProbes : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (pythonWorkerScript().empty())
+            QFAIL("the Python probe worker is not in the build tree (STACKSCOPE_DATA_DIR/python); rerun cmake");
+        if (!QFileInfo(QString::fromStdString(kPython)).isExecutable())
+            QSKIP("no /usr/bin/python3 here");
+        std::string error, backend;
+        const auto devices = listPythonProbeDevices(kPython, pythonWorkerScript(), kPythonStartupTimeout, &error, &backend);
+        if (!error.empty())
+            QSKIP(qPrintable(QStringLiteral("/usr/bin/python3 cannot run the worker (install python3-torch): ") +
+                             QString::fromStdString(error)));
+        QCOMPARE(devices.front().id, std::string("cpu"));
+    }
+
+    // The same catalogue and error model as libtorch, plus the seed user's checks; the environment is recorded.
+    void gridWithinTheErrorModel()
+    {
+        const std::vector<std::string> probes {"elementwise", "matmul_fp32", "matmul_bf16", "linear_bf16", "softmax",
+                                               "batch_norm", "user_checks", "torch_compile_fn", "stackscope_kernel"};
+        ProbeRunner runner(pythonRun(probes));
+        const auto records = runner.run();
+        QCOMPARE(records.size(), probes.size() - 1); // StackScope's own kernel runs in the libtorch worker only
+        for (const auto& r : records) {
+            QCOMPARE(r.outcome.environment, "python:" + kPython);
+            if (r.outcome.probeId == "torch_compile_fn") {
+                // Debian's 1.13 has no torch.compile; a PyTorch 2 says ok (or what broke).
+                QVERIFY2(r.outcome.outcome == ProbeResult::Unsupported || r.outcome.outcome == ProbeResult::Ok,
+                         r.outcome.message.c_str());
+                continue;
+            }
+            QVERIFY2(r.outcome.outcome == ProbeResult::Ok, (r.outcome.probeId + ": " + r.outcome.message).c_str());
+            QVERIFY(r.errorRatio && *r.errorRatio <= 1.0);
+            QVERIFY(r.details.contains("error_model"));
+        }
+    }
+
+    void injectedFaults_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("expected");
+        QTest::addColumn<QString>("messagePart");
+        QTest::newRow("crash") << "crash" << int(ProbeResult::Crash) << "SIGSEGV";
+        QTest::newRow("abort") << "abort" << int(ProbeResult::Crash) << "SIGABRT";
+        QTest::newRow("hang") << "hang" << int(ProbeResult::Hang) << "no result after";
+        QTest::newRow("wrong") << "wrong" << int(ProbeResult::Wrong) << "times the bound";
+        QTest::newRow("oom") << "oom" << int(ProbeResult::Error) << "alloc";
+    }
+
+    // The fault goes into matmul_fp32; elementwise after it runs in a restarted worker and is ok.
+    void injectedFaults()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, expected);
+        QFETCH(QString, messagePart);
+        auto o = pythonRun({"matmul_fp32", "elementwise"});
+        o.inject = kind.toStdString();
+        o.injectProbe = "matmul_fp32";
+        o.timeout = 3s; // the hang: 3 s after its start message (the start with `import torch` has its own limit)
+        ProbeRunner runner(o);
+        const auto records = runner.run();
+        const auto* hit = find(records, "matmul_fp32");
+        const auto* next = find(records, "elementwise");
+        QVERIFY(hit && next);
+        QCOMPARE(int(hit->outcome.outcome), expected);
+        QVERIFY2(QString::fromStdString(hit->outcome.message).contains(messagePart, Qt::CaseInsensitive),
+                 hit->outcome.message.c_str());
+        QVERIFY2(next->outcome.outcome == ProbeResult::Ok, next->outcome.message.c_str());
+    }
+
+    // torch.distributed over Gloo: two processes on the CPU, all_reduce within gamma_2, broadcast exact, barrier.
+    void glooAllReduceTwoProcesses()
+    {
+        ProbeRunner runner(pythonRun({"dist_gloo"}));
+        const auto records = runner.run();
+        QCOMPARE(records.size(), std::size_t(1));
+        const auto& r = records.front();
+        QVERIFY2(r.outcome.outcome == ProbeResult::Ok, (r.outcome.message + "\n" + r.outcome.capturedStderr).c_str());
+        QCOMPARE(r.details.value("world_size", 0), 2);
+        QCOMPARE(r.details.value("backend", std::string()), std::string("gloo"));
+        QVERIFY(r.errorRatio && *r.errorRatio <= 1.0);
+    }
+
+    // The CLI: a column per environment, each result saying which PyTorch ran it.
+    void cliEnvironmentColumns()
+    {
+        const QString cli = qEnvironmentVariable("STACKSCOPE_CLI");
+        if (cli.isEmpty())
+            QSKIP("STACKSCOPE_CLI is not set; run through ctest");
+        QProcess p;
+        p.start(cli, {QStringLiteral("probe"), QStringLiteral("--python"), QString::fromStdString(kPython),
+                      QStringLiteral("--no-libtorch"), QStringLiteral("--device"), QStringLiteral("cpu"),
+                      QStringLiteral("--probe"), QStringLiteral("reduction"), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(300000));
+        QCOMPARE(p.exitCode(), 0);
+        const auto doc = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+        QCOMPARE(doc["environments"].size(), std::size_t(1));
+        QCOMPARE(doc["environments"][0]["python"], nlohmann::json(kPython));
+        QCOMPARE(doc["results"].size(), std::size_t(1));
+        QCOMPARE(doc["results"][0]["environment"], nlohmann::json("python:" + kPython));
+        QCOMPARE(doc["results"][0]["outcome"], nlohmann::json("ok"));
+
+        QProcess bad;
+        bad.start(cli, {QStringLiteral("probe"), QStringLiteral("--no-libtorch")});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 2);
+        QVERIFY(bad.readAllStandardError().contains("--python"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPythonProbes)
+#include "tst_python_probes.moc"
