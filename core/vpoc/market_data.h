@@ -34,6 +34,8 @@ struct ReadOptions {
     std::string timeZone = "America/New_York"; // for naive timestamps
     bool skipBad = false;
     size_t maxLineBytes = 1 << 16;
+    unsigned threads = 0;    // parallel CSV reading: 0 = every hardware thread
+    size_t windowBytes = 0;  // bytes read and parsed at once; 0 = 16 MiB per thread (memory stays bounded)
 };
 
 // Bad input at a place in a file: what() is "file:line:column: what and what to do".

@@ -152,12 +152,12 @@ TimestampReader::TimestampReader(const std::string& zoneName)
 {
 }
 
-std::optional<std::string> TimestampReader::localToUtc(int64_t localSeconds, int64_t fractionUs, int64_t previousUs,
-                                                       bool allowEqual, int64_t& outUs)
+std::optional<std::string> TimestampReader::localToUtc(int64_t localSeconds, int64_t fractionUs, int64_t& early,
+                                                       int64_t& late)
 {
     const int64_t guess = localSeconds - m_offsetS;
     if (guess >= m_safeBegin && guess < m_safeEnd) {
-        outUs = guess * 1000000 + fractionUs;
+        early = late = guess * 1000000 + fractionUs;
         return std::nullopt;
     }
     using namespace std::chrono;
@@ -173,24 +173,41 @@ std::optional<std::string> TimestampReader::localToUtc(int64_t localSeconds, int
     switch (info.result) {
     case date::local_info::unique:
         remember(info.first);
-        outUs = utcOf(info.first) * 1000000 + fractionUs;
+        early = late = utcOf(info.first) * 1000000 + fractionUs;
         return std::nullopt;
     case date::local_info::nonexistent:
         return fmt::format("{} does not exist in {} (the clocks skip it at the DST change); fix the timestamp or "
                            "write it with its UTC offset",
                            date::format("%F %T", lt), m_zoneName);
-    case date::local_info::ambiguous: {
-        const int64_t early = utcOf(info.first) * 1000000 + fractionUs;
-        const bool earlyOk = allowEqual ? early >= previousUs : early > previousUs;
-        outUs = earlyOk ? early : utcOf(info.second) * 1000000 + fractionUs;
+    case date::local_info::ambiguous:
+        early = utcOf(info.first) * 1000000 + fractionUs;
+        late = utcOf(info.second) * 1000000 + fractionUs;
         return std::nullopt;
-    }
     }
     return std::string("the tz database gave no reading for this time; write it with its UTC offset");
 }
 
 std::optional<std::string> TimestampReader::read(std::string_view text, int64_t previousUs, bool allowEqual,
                                                  int64_t& outUs)
+{
+    int64_t early = 0, late = 0;
+    auto err = readCandidates(text, early, late);
+    if (!err)
+        outUs = resolve(early, late, previousUs, allowEqual);
+    return err;
+}
+
+std::optional<std::string> TimestampReader::read(std::string_view dateText, std::string_view timeText,
+                                                 int64_t previousUs, bool allowEqual, int64_t& outUs)
+{
+    int64_t early = 0, late = 0;
+    auto err = readCandidates(dateText, timeText, early, late);
+    if (!err)
+        outUs = resolve(early, late, previousUs, allowEqual);
+    return err;
+}
+
+std::optional<std::string> TimestampReader::readCandidates(std::string_view text, int64_t& early, int64_t& late)
 {
     const std::string_view s = trim(text);
     if (s.empty())
@@ -217,7 +234,7 @@ std::optional<std::string> TimestampReader::read(std::string_view text, int64_t 
             }
         }
         // 1e11 seconds is the year 5138 while 1e11 milliseconds is 1973: the magnitude tells them apart.
-        outUs = v >= 100000000000LL ? v * 1000 + frac / 1000 : v * 1000000 + frac;
+        early = late = v >= 100000000000LL ? v * 1000 + frac / 1000 : v * 1000000 + frac;
         return std::nullopt;
     }
     Civil c;
@@ -237,14 +254,14 @@ std::optional<std::string> TimestampReader::read(std::string_view text, int64_t 
         return fmt::format("'{}' has trailing text; {}", s, kForms);
     const int64_t secs = civilSeconds(c);
     if (c.hasOffset) {
-        outUs = (secs - c.offsetMinutes * 60) * 1000000 + c.fractionUs;
+        early = late = (secs - c.offsetMinutes * 60) * 1000000 + c.fractionUs;
         return std::nullopt;
     }
-    return localToUtc(secs, c.fractionUs, previousUs, allowEqual, outUs);
+    return localToUtc(secs, c.fractionUs, early, late);
 }
 
-std::optional<std::string> TimestampReader::read(std::string_view dateText, std::string_view timeText,
-                                                 int64_t previousUs, bool allowEqual, int64_t& outUs)
+std::optional<std::string> TimestampReader::readCandidates(std::string_view dateText, std::string_view timeText,
+                                                           int64_t& early, int64_t& late)
 {
     const std::string_view d = trim(dateText);
     const std::string_view t = trim(timeText);
@@ -263,10 +280,10 @@ std::optional<std::string> TimestampReader::read(std::string_view dateText, std:
         return fmt::format("time '{}' has trailing text; write it as HH:MM:SS", t);
     const int64_t secs = civilSeconds(c);
     if (c.hasOffset) {
-        outUs = (secs - c.offsetMinutes * 60) * 1000000 + c.fractionUs;
+        early = late = (secs - c.offsetMinutes * 60) * 1000000 + c.fractionUs;
         return std::nullopt;
     }
-    return localToUtc(secs, c.fractionUs, previousUs, allowEqual, outUs);
+    return localToUtc(secs, c.fractionUs, early, late);
 }
 
 int64_t LocalClock::localSeconds(int64_t utcSeconds, int64_t* offsetS)
