@@ -50,13 +50,23 @@ std::string readInput(const fs::path& path, const std::string& option)
 
 nlohmann::json readJsonInput(const fs::path& path, const std::string& option, const char* expected)
 {
+    const std::string text = readInput(path, option);
     try {
-        auto j = nlohmann::json::parse(readInput(path, option));
+        auto j = nlohmann::json::parse(text);
         if (!j.is_object())
             throw UsageError(fmt::format("{} {}: not a JSON object; give {}", option, path.string(), expected));
         return j;
     } catch (const nlohmann::json::parse_error& e) {
         throw UsageError(fmt::format("{} {}: not valid JSON at byte {}; give {}", option, path.string(), e.byte, expected));
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A number too large for a double (1e400): nlohmann names the token, so its first place is the position.
+        const std::string what = e.what();
+        const auto q = what.find('\'');
+        const std::string token = q == std::string::npos ? std::string() : what.substr(q + 1, what.rfind('\'') - q - 1);
+        const size_t at = token.empty() ? std::string::npos : text.find(token);
+        throw UsageError(fmt::format("{} {}: a number out of range{} ({}); give {}", option, path.string(),
+                                     at == std::string::npos ? std::string() : fmt::format(" at byte {}", at + 1),
+                                     token.empty() ? what : token, expected));
     }
 }
 

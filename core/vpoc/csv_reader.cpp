@@ -13,9 +13,20 @@
 namespace stackscope::vpoc {
 
 InputError::InputError(const std::string& file, int64_t line, int64_t column, const std::string& message)
-    : std::runtime_error(fmt::format("{}:{}:{}: {}", file, line, column, message))
+    : std::runtime_error(line > 0 ? fmt::format("{}:{}:{}: {}", file, line, column, message)
+                                  : fmt::format("{}: {}", file, message))
     , m_line(line)
     , m_column(column)
+    , m_reason(message)
+{
+}
+
+InputError::InputError(const std::string& file, BinaryPosition at, const std::string& message)
+    : std::runtime_error(at.byte == UINT64_MAX ? fmt::format("{}: record {}: {}", file, at.record, message)
+                             : at.record >= 0 ? fmt::format("{}: record {} at byte {}: {}", file, at.record, at.byte, message)
+                                              : fmt::format("{}: at byte {}: {}", file, at.byte, message))
+    , m_line(at.record)
+    , m_column(static_cast<int64_t>(at.byte) + 1)
     , m_reason(message)
 {
 }
@@ -56,8 +67,8 @@ MarketDataReader::MarketDataReader(const std::string& path, const ReadOptions& o
 {
     findTimeZone(options.timeZone); // an unknown zone is a bad option before anything is read
     if (!*m_file)
-        throw std::runtime_error(fmt::format("{}: cannot open the file ({}); check the path and its permissions", path,
-                                             std::strerror(errno)));
+        throw InputError(path, 0, 0, fmt::format("cannot open the file ({}); check the path and its permissions",
+                                                 std::strerror(errno)));
     m_file->seekg(0, std::ios::end);
     const auto size = m_file->tellg();
     m_file->seekg(0, std::ios::beg);
@@ -178,7 +189,7 @@ void MarketDataReader::readHeader()
         if (m_lineNo == 1 && line.size() >= 3 && std::memcmp(line.data(), "\xEF\xBB\xBF", 3) == 0)
             line.remove_prefix(3);
         const auto t = trimCsvField(line);
-        if (t.empty() || t.front() == '#')
+        if (isNonDataLine(t))
             continue;
         break;
     }
@@ -202,7 +213,7 @@ bool MarketDataReader::read(std::vector<MarketRecord>& out, size_t maxRows, std:
             continue;
         }
         const auto t = trimCsvField(line);
-        if (t.empty() || t.front() == '#')
+        if (isNonDataLine(t))
             continue;
         if (parseRow(line, rec, extras)) {
             out.push_back(rec);

@@ -135,6 +135,49 @@ std::string badExtraMessage(std::string_view field, const std::string& column)
     return fmt::format("bad number '{}' in column '{}'; write a number or leave it empty", field, column);
 }
 
+bool isNonDataLine(std::string_view t)
+{
+    static constexpr std::string_view kBarchartFooter = "Downloaded from Barchart";
+    return t.empty() || t.front() == '#' || t.substr(0, kBarchartFooter.size()) == kBarchartFooter;
+}
+
+bool ninjaTraderLayout(std::string_view line, CsvLayout& l)
+{
+    auto digitsAt = [&](size_t pos, size_t n) {
+        if (pos + n > line.size())
+            return false;
+        for (size_t i = pos; i < pos + n; ++i)
+            if (line[i] < '0' || line[i] > '9')
+                return false;
+        return true;
+    };
+    if (!digitsAt(0, 8) || line.size() < 16 || line[8] != ' ' || !digitsAt(9, 6))
+        return false;
+    const bool fraction = line.size() > 23 && line[15] == ' ' && digitsAt(16, 7) && line[23] == ';';
+    if (!fraction && line[15] != ';')
+        return false;
+    const size_t fields = static_cast<size_t>(std::count(line.begin(), line.end(), ';')) + 1;
+    const bool bars = !fraction && fields == 6;
+    if (!bars && fields != 3 && !(fraction && fields == 5))
+        return false;
+    l = CsvLayout {};
+    l.delimiter = ';';
+    l.fieldCount = fields;
+    l.timestamp = 0;
+    if (bars) {
+        l.format = DataFormat::Bars;
+        l.headerNames = {"timestamp", "open", "high", "low", "close", "volume"};
+        l.open = 1, l.high = 2, l.low = 3, l.close = 4, l.volume = 5;
+    } else {
+        l.format = DataFormat::Trades;
+        l.headerNames = fields == 5 ? std::vector<std::string> {"timestamp", "price", "bid", "ask", "volume"}
+                                    : std::vector<std::string> {"timestamp", "price", "volume"};
+        l.price = 1;
+        l.volume = static_cast<int>(fields) - 1; // bid and ask are not used
+    }
+    return true;
+}
+
 std::optional<RowError> parseCsvHeader(std::string_view line, DataFormat requested, CsvLayout& l)
 {
     if (const size_t bad = invalidUtf8(line); bad != std::string_view::npos)
@@ -164,8 +207,12 @@ std::optional<RowError> parseCsvHeader(std::string_view line, DataFormat request
     l.open = findColumn(names, {"open"});
     l.high = findColumn(names, {"high"});
     l.low = findColumn(names, {"low"});
-    l.close = findColumn(names, {"close"});
-    l.volume = findColumn(names, {"volume", "size"});
+    l.close = findColumn(names, {"close", "last"});
+    l.volume = findColumn(names, {"volume", "size", "vol", "totalvolume", "total volume"});
+    if (l.volume < 0 && findColumn(names, {"up"}) >= 0 && findColumn(names, {"down"}) >= 0) {
+        l.volume = findColumn(names, {"up"});
+        l.volume2 = findColumn(names, {"down"});
+    }
     l.price = findColumn(names, {"price"});
     if (requested != DataFormat::Auto)
         l.format = requested;
@@ -183,7 +230,7 @@ std::optional<RowError> parseCsvHeader(std::string_view line, DataFormat request
         l.volume = findColumn(names, {"volume"});
     for (int idx = 0; idx < static_cast<int>(names.size()); ++idx)
         if (idx != l.timestamp && idx != l.date && idx != l.timeOfDay && idx != l.open && idx != l.high
-            && idx != l.low && idx != l.close && idx != l.volume && idx != l.price)
+            && idx != l.low && idx != l.close && idx != l.volume && idx != l.volume2 && idx != l.price)
             l.extraIndex.push_back(idx);
     return std::nullopt;
 }
@@ -305,6 +352,16 @@ bool CsvRowParser::parse(std::string_view line, ParsedRow& row, RowError& error)
         if (!price(l.price, "price", rec.close, error) || !volume(l.volume, rec.volume, error))
             return false;
         rec.open = rec.high = rec.low = rec.close;
+    }
+    uint32_t down = 0;
+    if (l.volume2 >= 0) {
+        if (!volume(l.volume2, down, error))
+            return false;
+        if (rec.volume > UINT32_MAX - down) {
+            error = {column(l.volume2), "up + down volume is larger than 4294967295 for one row; check the columns"};
+            return false;
+        }
+        rec.volume += down;
     }
     return true;
 }

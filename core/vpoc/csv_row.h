@@ -25,9 +25,19 @@ struct CsvLayout {
     size_t fieldCount = 0;
     int timestamp = -1, date = -1, timeOfDay = -1;
     int open = -1, high = -1, low = -1, close = -1, volume = -1, price = -1;
+    int volume2 = -1; // TradeStation's Up and Down columns: volume is their sum
     std::vector<std::string> headerNames;
     std::vector<int> extraIndex; // every column VPOC does not use, in order
 };
+
+// A line that holds no row: blank, a `#` comment, or the footer Barchart writes under its downloads.
+bool isNonDataLine(std::string_view trimmed);
+
+// NinjaTrader text files have no header: `yyyyMMdd HHmmss;o;h;l;c;v` bars, `yyyyMMdd HHmmss fffffff;last;bid;
+// ask;volume` ticks (NinjaTrader 8) and `yyyyMMdd HHmmss;price;volume` ticks (older), as documented at
+// https://ninjatrader.com/support/helpGuides/nt8/en-us/importing.htm. True (and the layout filled) when
+// `firstLine` is one of them.
+bool ninjaTraderLayout(std::string_view firstLine, CsvLayout& out);
 
 // Reads a header line (BOM already removed). Returns the error when the header does not fit `requested`.
 std::optional<RowError> parseCsvHeader(std::string_view line, DataFormat requested, CsvLayout& out);

@@ -98,7 +98,7 @@ void parseChunk(CsvChunk& c, const CsvLayout& layout, const ReadOptions& o)
         if (!line.empty() && line.back() == '\r')
             line.remove_suffix(1);
         const auto t = trimCsvField(line);
-        if (t.empty() || t.front() == '#')
+        if (isNonDataLine(t))
             continue;
         if (!parser.parse(line, row, err)) {
             if (!fail(err.column, std::move(err.message)))
@@ -122,26 +122,29 @@ void parseChunk(CsvChunk& c, const CsvLayout& layout, const ReadOptions& o)
 
 } // namespace
 
-ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions& options)
+ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions& options, const CsvLayout* headerless)
     : m_path(path)
     , m_options(options)
 {
     findTimeZone(options.timeZone);
-    m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (m_fd < 0)
-        throw std::runtime_error(fmt::format("{}: cannot open the file ({}); check the path and its permissions", path,
-                                             std::strerror(errno)));
+    m_file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (m_file.fd < 0)
+        throw InputError(path, 0, 0, fmt::format("cannot open the file ({}); check the path and its permissions",
+                                                 std::strerror(errno)));
     struct stat st {};
-    if (::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(m_fd);
-        throw std::runtime_error(fmt::format("{}: not a regular file; give a market data file", path));
-    }
+    if (::fstat(m_file.fd, &st) != 0 || !S_ISREG(st.st_mode))
+        throw InputError(path, 0, 0, "not a regular file (a FIFO, device or folder); give a market data file");
     m_totalBytes = static_cast<uint64_t>(st.st_size);
     m_mtimeNs = mtimeNs(st);
-    MarketDataReader header(path, options); // the header and its errors exactly as the sequential reader
-    m_layout = header.layout();
-    m_lineNo = header.linesRead();
-    m_consumed = m_fileOffset = header.bytesConsumed();
+    if (headerless) {
+        m_layout = *headerless;
+        m_kind = m_layout.format == DataFormat::Bars ? "NinjaTrader bars" : "NinjaTrader ticks";
+    } else {
+        MarketDataReader header(path, options); // the header and its errors exactly as the sequential reader
+        m_layout = header.layout();
+        m_lineNo = header.linesRead();
+        m_consumed = m_fileOffset = header.bytesConsumed();
+    }
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     m_threads = std::max(1u, options.threads ? options.threads : hw);
     size_t window = options.windowBytes ? options.windowBytes : kWindowPerThread * m_threads;
@@ -151,16 +154,12 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
     m_window.resize(std::max(m_window.size(), 4 * options.maxLineBytes + 4));
 }
 
-ParallelCsvReader::~ParallelCsvReader()
-{
-    if (m_fd >= 0)
-        ::close(m_fd);
-}
+ParallelCsvReader::~ParallelCsvReader() = default;
 
 void ParallelCsvReader::checkUnchanged(const char* when)
 {
     struct stat st {};
-    if (::fstat(m_fd, &st) != 0)
+    if (::fstat(m_file.fd, &st) != 0)
         throw std::runtime_error(fmt::format("{}: cannot check the file {} ({})", m_path, when, std::strerror(errno)));
     if (static_cast<uint64_t>(st.st_size) != m_totalBytes || mtimeNs(st) != m_mtimeNs)
         throw InputError(m_path, m_lineNo + 1, 1,
@@ -181,7 +180,7 @@ size_t ParallelCsvReader::fillWindow()
         size_t pos = want * i / pieces;
         const size_t stop = want * (i + 1) / pieces;
         while (pos < stop) {
-            const ssize_t got = ::pread(m_fd, m_window.data() + m_carry + pos, stop - pos,
+            const ssize_t got = ::pread(m_file.fd, m_window.data() + m_carry + pos, stop - pos,
                                         static_cast<off_t>(m_fileOffset + pos));
             if (got < 0 && errno == EINTR)
                 continue;
@@ -195,8 +194,8 @@ size_t ParallelCsvReader::fillWindow()
     });
     for (size_t i = 0; i < pieces; ++i) {
         if (errs[i])
-            throw std::runtime_error(fmt::format("{}: read error near byte {} ({}); check the disk or the file", m_path,
-                                                 m_fileOffset, std::strerror(errs[i])));
+            throw InputError(m_path, 0, 0, fmt::format("read error near byte {} ({}); check the disk or the file",
+                                                       m_fileOffset, std::strerror(errs[i])));
         if (shortRead[i])
             checkUnchanged("after a short read"); // throws: the file shrank
     }

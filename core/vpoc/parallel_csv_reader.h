@@ -5,6 +5,8 @@
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/market_source.h"
 
+#include "core/vpoc/unique_fd.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -22,13 +24,14 @@ struct CsvChunk;
 // while it is read is an InputError, never a silent short read.
 class ParallelCsvReader : public MarketSource {
 public:
-    ParallelCsvReader(const std::string& path, const ReadOptions& options);
+    // `headerless`: the layout of a file without a header (NinjaTrader); rows start at its first byte.
+    ParallelCsvReader(const std::string& path, const ReadOptions& options, const CsvLayout* headerless = nullptr);
     ~ParallelCsvReader() override;
     ParallelCsvReader(const ParallelCsvReader&) = delete;
     ParallelCsvReader& operator=(const ParallelCsvReader&) = delete;
 
     DataFormat format() const override { return m_layout.format; }
-    std::string kind() const override { return "CSV"; }
+    std::string kind() const override { return m_kind; }
     const std::vector<std::string>& extraColumns() const override { return m_extraNames; }
     // As MarketDataReader::read; `lines` (when given) gets each row's line number.
     bool read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras = nullptr,
@@ -56,7 +59,8 @@ private:
     std::string m_path;
     ReadOptions m_options;
     CsvLayout m_layout;
-    int m_fd = -1;
+    std::string m_kind = "CSV";
+    UniqueFd m_file;
     unsigned m_threads = 1;
     uint64_t m_totalBytes = 0;
     int64_t m_mtimeNs = 0;

@@ -42,7 +42,7 @@ std::string_view trim(std::string_view s)
 }
 
 constexpr const char* kForms = "use ISO 8601 (2024-03-11T09:30:00, optional fraction and Z or +HH:MM), "
-                               "YYYYMMDD HHMMSS, YYYYMMDD HH:MM:SS, or epoch seconds/milliseconds";
+                               "YYYYMMDD HHMMSS, YYYYMMDD HH:MM:SS, MM/DD/YYYY HH:MM, or epoch seconds/milliseconds";
 
 struct Civil {
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
@@ -53,7 +53,12 @@ struct Civil {
 
 std::optional<std::string> parseDate(std::string_view s, size_t& pos, Civil& c)
 {
-    if (s.size() >= pos + 10 && s[pos + 4] == '-') {
+    if (s.size() >= pos + 10 && s[pos + 2] == '/' && s[pos + 5] == '/') {
+        // MM/DD/YYYY, as TradeStation and Barchart export it.
+        if (!digits(s, pos, 2, c.month) || s[pos++] != '/' || !digits(s, pos, 2, c.day) || s[pos++] != '/'
+            || !digits(s, pos, 4, c.year))
+            return std::string("a malformed date; write it as MM/DD/YYYY or YYYY-MM-DD");
+    } else if (s.size() >= pos + 10 && s[pos + 4] == '-') {
         if (!digits(s, pos, 4, c.year) || s[pos++] != '-' || !digits(s, pos, 2, c.month) || s[pos++] != '-'
             || !digits(s, pos, 2, c.day))
             return std::string("a malformed date; write it as YYYY-MM-DD");
@@ -80,8 +85,10 @@ std::optional<std::string> parseTime(std::string_view s, size_t& pos, Civil& c)
             if (!digits(s, pos, 2, c.second))
                 return std::string("a malformed time; write it as HH:MM:SS");
         }
-    } else if (!digits(s, pos, 2, c.minute) || !digits(s, pos, 2, c.second)) {
+    } else if (!digits(s, pos, 2, c.minute)) {
         return std::string("a malformed time; write it as HH:MM:SS or HHMMSS");
+    } else if (pos < s.size() && isDigit(s[pos]) && !digits(s, pos, 2, c.second)) {
+        return std::string("a malformed time; write it as HH:MM:SS, HHMMSS or HHMM");
     }
     if (pos < s.size() && (s[pos] == '.' || s[pos] == ',')) {
         ++pos;
@@ -95,6 +102,14 @@ std::optional<std::string> parseTime(std::string_view s, size_t& pos, Civil& c)
         }
         if (n == 0)
             return std::string("a fraction of a second without digits; write HH:MM:SS.fff");
+    } else if (pos + 8 == s.size() && s[pos] == ' ') {
+        // NinjaTrader's tick time `HHmmss fffffff`: seven digits of 100 ns after a space.
+        int hi = 0, lo = 0;
+        size_t p = pos + 1;
+        if (digits(s, p, 3, hi) && digits(s, p, 4, lo)) {
+            c.fractionUs = (static_cast<int64_t>(hi) * 10000 + lo) / 10;
+            pos = p;
+        }
     }
     if (c.hour > 23 || c.minute > 59 || c.second > 59)
         return fmt::format("{:02}:{:02}:{:02} is not a time of day; fix the time", c.hour, c.minute, c.second);

@@ -117,10 +117,11 @@ struct Job {
         if (width <= kMaxSessionLevels)
             return;
         const auto& r = rows[row];
+        const auto& tick = options.read.tick;
         reader.failAt(lines[row],
-                      fmt::format("this row ({} .. {}) makes the session of {} span {} price levels, more than the "
-                                  "{} one session may span; check --tick (ES: 0.25) or the row's prices",
-                                  options.read.tick.price(r.low), options.read.tick.price(r.high), formatDate(day),
+                      fmt::format("this row ({:.{}f} .. {:.{}f}) makes the session of {} span {} price levels, more "
+                                  "than the {} one session may span; check --tick (ES: 0.25) or the row's prices",
+                                  tick.price(r.low), tick.decimals, tick.price(r.high), tick.decimals, formatDate(day),
                                   width, kMaxSessionLevels));
     }
 };
@@ -257,6 +258,7 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
     else
         runStreaming(job);
     result->extraColumns = reader->extraColumns(); // decided on the first data row
+    result->format = reader->format();              // a mixed DBN file: decided by its first record
     result->rows = reader->rowsAccepted();
     result->skipped = reader->skipped();
     if (result->rows == 0)

@@ -2,6 +2,8 @@
 #include "core/vpoc/csv_reader.h"
 #include "core/vpoc/parallel_csv_reader.h"
 #include "core/vpoc/sample_data.h"
+#include "core/vpoc/sessions.h"
+#include "core/vpoc/vpoc_engine.h"
 
 #include <QtTest/QtTest>
 
@@ -216,6 +218,128 @@ private Q_SLOTS:
         o.windowBytes = size_t(windowBytes);
         const auto path = write(fmt::format("r{}{}{}.csv", seed, bars, skipBad), randomFile(seed, bars, 20000, badShare, 300));
         compare(path, o);
+    }
+
+    // runVpoc on the CPU (parallel reader, sessions profiled as their rows stream by) against the path it
+    // replaced: the sequential reader, whole sessions in a ProfileBatch, computeBatchCpu and developingValues.
+    void engineMatchesTheBatchPath_data()
+    {
+        QTest::addColumn<bool>("trades");
+        QTest::addColumn<int>("distribution");
+        QTest::newRow("bars uniform") << false << int(Distribution::Uniform);
+        QTest::newRow("bars close") << false << int(Distribution::Close);
+        QTest::newRow("bars typical") << false << int(Distribution::Typical);
+        QTest::newRow("trades") << true << int(Distribution::Uniform);
+    }
+    void engineMatchesTheBatchPath()
+    {
+        QFETCH(bool, trades);
+        QFETCH(int, distribution);
+        SampleDataOptions so;
+        so.days = trades ? 2 : 8;
+        so.trades = trades;
+        const auto path = write(trades ? "e-trades.csv" : "e-bars.csv", generateSampleData(so));
+        VpocOptions vo;
+        vo.input = path;
+        vo.backend = Backend::Cpu;
+        vo.developing = true;
+        vo.profile.distribution = Distribution(distribution);
+        vo.profile.keepProfiles = true;
+        vo.threads = 2;
+        const auto got = runVpoc(vo);
+
+        std::ifstream in(path, std::ios::binary);
+        MarketDataReader reader(in, path, ReadOptions {});
+        std::vector<MarketRecord> rows;
+        while (reader.read(rows, 1 << 16)) {
+        }
+        SessionClock clock(SessionRule::parse("globex", "America/New_York"));
+        ProfileBatch batch;
+        std::vector<std::vector<DevelopingPoint>> developing;
+        std::vector<MarketRecord> session;
+        int32_t day = 0;
+        auto close = [&] {
+            batch.appendSession(day, session.data(), session.size(), vo.profile.distribution);
+            developing.push_back(developingValues(session.data(), session.size(), vo.profile));
+            session.clear();
+        };
+        for (const auto& r : rows) {
+            const auto d = clock.sessionDay(r.timeUs);
+            if (!d)
+                continue;
+            if (!session.empty() && *d != day)
+                close();
+            day = *d;
+            session.push_back(r);
+        }
+        close();
+        const auto want = computeBatchCpu(batch, vo.profile, 1);
+        QCOMPARE(got->sessions.size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i) {
+            const auto &a = got->sessions[i], &b = want[i];
+            QCOMPARE(a.day, b.day);
+            QCOMPARE(a.bars, b.bars);
+            QCOMPARE(a.firstUs, b.firstUs);
+            QCOMPARE(a.lastUs, b.lastUs);
+            QCOMPARE(a.volume, b.volume);
+            QCOMPARE(a.lowTick, b.lowTick);
+            QCOMPARE(a.highTick, b.highTick);
+            QCOMPARE(a.pocTick, b.pocTick);
+            QCOMPARE(a.vahTick, b.vahTick);
+            QCOMPARE(a.valTick, b.valTick);
+            QVERIFY(a.profile == b.profile);
+            QCOMPARE(got->developing[i].size(), developing[i].size());
+            for (size_t k = 0; k < developing[i].size(); ++k) {
+                const auto &x = got->developing[i][k], &y = developing[i][k];
+                QVERIFY(x.timeUs == y.timeUs && x.pocTick == y.pocTick && x.vahTick == y.vahTick
+                        && x.valTick == y.valTick && x.closeTick == y.closeTick);
+            }
+        }
+    }
+
+    // A row that makes a session span more than kMaxSessionLevels price levels is bad input at that row.
+    void sessionSpanIsBounded()
+    {
+        const auto path = write("wide.csv", "timestamp,open,high,low,close,volume\n"
+                                            "2024-03-11T13:30:00Z,1,1,1,1,5\n"
+                                            "2024-03-11T13:31:00Z,1,1,1,1,5\n"
+                                            "2024-03-11T13:32:00Z,1,300000,1,1,5\n");
+        VpocOptions vo;
+        vo.input = path;
+        vo.backend = Backend::Cpu;
+        try {
+            runVpoc(vo);
+            QFAIL("a session of 1.2 M levels was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path) + ":4:1: "), e.what());
+            QVERIFY2(QString(e.what()).contains("1199997 price levels"), e.what());
+        }
+    }
+
+    void noRowsIsBadInput_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("skipBad");
+        QTest::addColumn<QString>("what");
+        QTest::newRow("header only") << "timestamp,price,size\n" << false << ":2:1: no data rows after the header";
+        QTest::newRow("every row bad, skipped") << "timestamp,price,size\nx,1,1\ny,1,1\n" << true
+                                                << ":4:1: every data row was bad (2 skipped";
+    }
+    void noRowsIsBadInput()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, skipBad);
+        QFETCH(QString, what);
+        VpocOptions vo;
+        vo.input = write("norows.csv", text.toStdString());
+        vo.backend = Backend::Cpu;
+        vo.read.skipBad = skipBad;
+        try {
+            runVpoc(vo);
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains(what), e.what());
+        }
     }
 
     void headerErrorsAreTheSequentialOnes()
