@@ -63,8 +63,9 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
     auto* cmd = app.add_subcommand("vpoc", "Volume profile, POC and value area per trading session from a CSV of "
                                            "bars or trades");
     auto o = std::make_shared<VpocCliOptions>();
-    cmd->add_option("--input", o->input, "CSV file of bars (timestamp,open,high,low,close,volume) or trades "
-                                         "(timestamp,price,size)")
+    cmd->add_option("--input", o->input, "Bars or trades: CSV (timestamp,open,high,low,close,volume or "
+                                         "timestamp,price,size), NinjaTrader text, Databento DBN (.zst too) or "
+                                         "Sierra Chart .scid, recognised by content")
         ->required();
     cmd->add_option("--format", o->format, "auto, bars or trades")->check(CLI::IsMember({"auto", "bars", "trades"}));
     cmd->add_option("--tick", o->tick, "Price step (ES: 0.25)");
@@ -84,14 +85,15 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--csv", o->csv, "Write the session table to this CSV file")->excludes(json);
     cmd->add_flag("--skip-bad", o->skipBad, "Skip bad rows (reported) instead of stopping at the first");
     cmd->add_flag("--profiles", o->profiles, "Include each session's dense profile in the JSON");
-    cmd->add_option("--threads", o->threads, "CPU threads (0 = all)");
-    cmd->callback([o, &ctx] {
+    cmd->add_option("--threads", o->threads, "CPU threads for reading and profiles (0 = all)");
+    cmd->callback([o, cmd, &ctx] {
         vpoc::VpocOptions v;
         v.input = o->input;
         std::error_code ec;
         if (!std::filesystem::is_regular_file(o->input, ec))
-            throw UsageError(fmt::format("--input {}: no such file; give the path of a CSV of bars or trades (or "
-                                         "make one with stackscope-cli sample-data --out FILE)",
+            throw UsageError(fmt::format("--input {}: no such file (or not a regular file); give the path of a "
+                                         "file of bars or trades (or make one with stackscope-cli sample-data "
+                                         "--out FILE)",
                                          o->input));
         try {
             v.read.tick = vpoc::Tick::parse(o->tick);
@@ -108,6 +110,7 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
             {"auto", vpoc::Backend::Auto}, {"cpu", vpoc::Backend::Cpu}, {"gpu", vpoc::Backend::Gpu}};
         v.read.format = formats.at(o->format);
         v.read.timeZone = o->tz;
+        v.read.timeZoneGiven = cmd->count("--tz") > 0;
         v.read.skipBad = o->skipBad;
         v.session = o->session;
         v.sessionTimeZone = o->sessionTz;

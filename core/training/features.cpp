@@ -3,7 +3,7 @@
 #include "core/training/features.h"
 
 #include "core/util/sha256.h"
-#include "core/vpoc/csv_reader.h"
+#include "core/vpoc/market_source.h"
 #include "core/vpoc/sessions.h"
 #include "core/vpoc/volume_profile.h"
 
@@ -50,7 +50,8 @@ Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* canc
 
     Dataset out;
     out.inputSha256 = sha256File(config.input);
-    vpoc::MarketDataReader reader(config.input, read);
+    const auto source = vpoc::openMarketFile(config.input, read); // CSV, DBN, SCID, NinjaTrader: by content
+    auto& reader = *source;
     vpoc::SessionClock clock(rule);
 
     // The whole file in memory: training data are minutes bars (a year of ES is ~350k bars, 20 MB).

@@ -1,6 +1,7 @@
 // Streaming reader of bars or trades from CSV: reads in blocks, never the whole file, and checks every row.
 #pragma once
 
+#include "core/vpoc/csv_row.h"
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/time_zones.h"
 
@@ -31,14 +32,14 @@ public:
     bool read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras = nullptr);
 
     const SkipReport& skipped() const { return m_skipped; }
+    // The header as read, and where the data rows start (for the parallel reader).
+    const CsvLayout& layout() const { return m_layout; }
+    int64_t linesRead() const { return m_lineNo; }
     int64_t rowsAccepted() const { return m_accepted; }
     uint64_t bytesConsumed() const { return m_consumed; }
     uint64_t totalBytes() const { return m_totalBytes; } // 0 when unknown (a stream)
 
 private:
-    struct Column {
-        int index = -1;
-    };
     void readHeader();
     bool nextLine(std::string_view& line);
     // Parses one data line; returns false (after recording or throwing) when the row is bad.
@@ -50,7 +51,6 @@ private:
     std::istream* m_in = nullptr;
     std::string m_name;
     ReadOptions m_options;
-    TimestampReader m_time;
 
     std::vector<char> m_buffer;
     size_t m_begin = 0;
@@ -63,16 +63,12 @@ private:
 
     DataFormat m_format = DataFormat::Auto;
     char m_delimiter = ',';
-    size_t m_fieldCount = 0;
-    int m_timestamp = -1, m_date = -1, m_timeOfDay = -1;
-    int m_open = -1, m_high = -1, m_low = -1, m_close = -1, m_volume = -1, m_price = -1;
-    std::vector<std::string> m_headerNames;
+    CsvLayout m_layout;
+    std::unique_ptr<CsvRowParser> m_rows;
     std::vector<int> m_extraIndex;
     std::vector<std::string> m_extraNames;
     bool m_extrasDecided = false;
 
-    std::vector<std::string_view> m_fields;
-    std::vector<size_t> m_fieldStart;
     int64_t m_previousUs = INT64_MIN;
     int64_t m_accepted = 0;
     SkipReport m_skipped;

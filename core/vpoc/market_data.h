@@ -32,14 +32,27 @@ struct ReadOptions {
     DataFormat format = DataFormat::Auto;
     Tick tick;
     std::string timeZone = "America/New_York"; // for naive timestamps
+    bool timeZoneGiven = false; // set when the user chose it: NinjaTrader files are otherwise read as UTC
     bool skipBad = false;
     size_t maxLineBytes = 1 << 16;
+    unsigned threads = 0;    // parallel CSV reading: 0 = every hardware thread
+    size_t windowBytes = 0;  // bytes read and parsed at once; 0 = 16 MiB per thread (memory stays bounded)
 };
 
-// Bad input at a place in a file: what() is "file:line:column: what and what to do".
+// A place in a binary file: the 1-based record (-1 when none) and the byte offset in the (decompressed) data
+// (UINT64_MAX when not known).
+struct BinaryPosition {
+    int64_t record = -1;
+    uint64_t byte = 0;
+};
+
+// Bad input at a place in a file: what() is "file:line:column: what and what to do", "file: ..." when there
+// is no line (line 0: the file cannot be opened or read), or for binary files "file: record R at byte B: ..."
+// (line() is then the record, column() the byte + 1).
 class InputError : public std::runtime_error {
 public:
     InputError(const std::string& file, int64_t line, int64_t column, const std::string& message);
+    InputError(const std::string& file, BinaryPosition at, const std::string& message);
     int64_t line() const { return m_line; }
     int64_t column() const { return m_column; }
     const std::string& reason() const { return m_reason; }

@@ -42,7 +42,7 @@ std::string_view trim(std::string_view s)
 }
 
 constexpr const char* kForms = "use ISO 8601 (2024-03-11T09:30:00, optional fraction and Z or +HH:MM), "
-                               "YYYYMMDD HHMMSS, YYYYMMDD HH:MM:SS, or epoch seconds/milliseconds";
+                               "YYYYMMDD HHMMSS, YYYYMMDD HH:MM:SS, MM/DD/YYYY HH:MM, or epoch seconds/milliseconds";
 
 struct Civil {
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
@@ -53,7 +53,12 @@ struct Civil {
 
 std::optional<std::string> parseDate(std::string_view s, size_t& pos, Civil& c)
 {
-    if (s.size() >= pos + 10 && s[pos + 4] == '-') {
+    if (s.size() >= pos + 10 && s[pos + 2] == '/' && s[pos + 5] == '/') {
+        // MM/DD/YYYY, as TradeStation and Barchart export it.
+        if (!digits(s, pos, 2, c.month) || s[pos++] != '/' || !digits(s, pos, 2, c.day) || s[pos++] != '/'
+            || !digits(s, pos, 4, c.year))
+            return std::string("a malformed date; write it as MM/DD/YYYY or YYYY-MM-DD");
+    } else if (s.size() >= pos + 10 && s[pos + 4] == '-') {
         if (!digits(s, pos, 4, c.year) || s[pos++] != '-' || !digits(s, pos, 2, c.month) || s[pos++] != '-'
             || !digits(s, pos, 2, c.day))
             return std::string("a malformed date; write it as YYYY-MM-DD");
@@ -80,8 +85,10 @@ std::optional<std::string> parseTime(std::string_view s, size_t& pos, Civil& c)
             if (!digits(s, pos, 2, c.second))
                 return std::string("a malformed time; write it as HH:MM:SS");
         }
-    } else if (!digits(s, pos, 2, c.minute) || !digits(s, pos, 2, c.second)) {
+    } else if (!digits(s, pos, 2, c.minute)) {
         return std::string("a malformed time; write it as HH:MM:SS or HHMMSS");
+    } else if (pos < s.size() && isDigit(s[pos]) && !digits(s, pos, 2, c.second)) {
+        return std::string("a malformed time; write it as HH:MM:SS, HHMMSS or HHMM");
     }
     if (pos < s.size() && (s[pos] == '.' || s[pos] == ',')) {
         ++pos;
@@ -95,6 +102,14 @@ std::optional<std::string> parseTime(std::string_view s, size_t& pos, Civil& c)
         }
         if (n == 0)
             return std::string("a fraction of a second without digits; write HH:MM:SS.fff");
+    } else if (pos + 8 == s.size() && s[pos] == ' ') {
+        // NinjaTrader's tick time `HHmmss fffffff`: seven digits of 100 ns after a space.
+        int hi = 0, lo = 0;
+        size_t p = pos + 1;
+        if (digits(s, p, 3, hi) && digits(s, p, 4, lo)) {
+            c.fractionUs = (static_cast<int64_t>(hi) * 10000 + lo) / 10;
+            pos = p;
+        }
     }
     if (c.hour > 23 || c.minute > 59 || c.second > 59)
         return fmt::format("{:02}:{:02}:{:02} is not a time of day; fix the time", c.hour, c.minute, c.second);
@@ -152,12 +167,12 @@ TimestampReader::TimestampReader(const std::string& zoneName)
 {
 }
 
-std::optional<std::string> TimestampReader::localToUtc(int64_t localSeconds, int64_t fractionUs, int64_t previousUs,
-                                                       bool allowEqual, int64_t& outUs)
+std::optional<std::string> TimestampReader::localToUtc(int64_t localSeconds, int64_t fractionUs, int64_t& early,
+                                                       int64_t& late)
 {
     const int64_t guess = localSeconds - m_offsetS;
     if (guess >= m_safeBegin && guess < m_safeEnd) {
-        outUs = guess * 1000000 + fractionUs;
+        early = late = guess * 1000000 + fractionUs;
         return std::nullopt;
     }
     using namespace std::chrono;
@@ -173,24 +188,41 @@ std::optional<std::string> TimestampReader::localToUtc(int64_t localSeconds, int
     switch (info.result) {
     case date::local_info::unique:
         remember(info.first);
-        outUs = utcOf(info.first) * 1000000 + fractionUs;
+        early = late = utcOf(info.first) * 1000000 + fractionUs;
         return std::nullopt;
     case date::local_info::nonexistent:
         return fmt::format("{} does not exist in {} (the clocks skip it at the DST change); fix the timestamp or "
                            "write it with its UTC offset",
                            date::format("%F %T", lt), m_zoneName);
-    case date::local_info::ambiguous: {
-        const int64_t early = utcOf(info.first) * 1000000 + fractionUs;
-        const bool earlyOk = allowEqual ? early >= previousUs : early > previousUs;
-        outUs = earlyOk ? early : utcOf(info.second) * 1000000 + fractionUs;
+    case date::local_info::ambiguous:
+        early = utcOf(info.first) * 1000000 + fractionUs;
+        late = utcOf(info.second) * 1000000 + fractionUs;
         return std::nullopt;
-    }
     }
     return std::string("the tz database gave no reading for this time; write it with its UTC offset");
 }
 
 std::optional<std::string> TimestampReader::read(std::string_view text, int64_t previousUs, bool allowEqual,
                                                  int64_t& outUs)
+{
+    int64_t early = 0, late = 0;
+    auto err = readCandidates(text, early, late);
+    if (!err)
+        outUs = resolve(early, late, previousUs, allowEqual);
+    return err;
+}
+
+std::optional<std::string> TimestampReader::read(std::string_view dateText, std::string_view timeText,
+                                                 int64_t previousUs, bool allowEqual, int64_t& outUs)
+{
+    int64_t early = 0, late = 0;
+    auto err = readCandidates(dateText, timeText, early, late);
+    if (!err)
+        outUs = resolve(early, late, previousUs, allowEqual);
+    return err;
+}
+
+std::optional<std::string> TimestampReader::readCandidates(std::string_view text, int64_t& early, int64_t& late)
 {
     const std::string_view s = trim(text);
     if (s.empty())
@@ -217,7 +249,7 @@ std::optional<std::string> TimestampReader::read(std::string_view text, int64_t 
             }
         }
         // 1e11 seconds is the year 5138 while 1e11 milliseconds is 1973: the magnitude tells them apart.
-        outUs = v >= 100000000000LL ? v * 1000 + frac / 1000 : v * 1000000 + frac;
+        early = late = v >= 100000000000LL ? v * 1000 + frac / 1000 : v * 1000000 + frac;
         return std::nullopt;
     }
     Civil c;
@@ -237,14 +269,14 @@ std::optional<std::string> TimestampReader::read(std::string_view text, int64_t 
         return fmt::format("'{}' has trailing text; {}", s, kForms);
     const int64_t secs = civilSeconds(c);
     if (c.hasOffset) {
-        outUs = (secs - c.offsetMinutes * 60) * 1000000 + c.fractionUs;
+        early = late = (secs - c.offsetMinutes * 60) * 1000000 + c.fractionUs;
         return std::nullopt;
     }
-    return localToUtc(secs, c.fractionUs, previousUs, allowEqual, outUs);
+    return localToUtc(secs, c.fractionUs, early, late);
 }
 
-std::optional<std::string> TimestampReader::read(std::string_view dateText, std::string_view timeText,
-                                                 int64_t previousUs, bool allowEqual, int64_t& outUs)
+std::optional<std::string> TimestampReader::readCandidates(std::string_view dateText, std::string_view timeText,
+                                                           int64_t& early, int64_t& late)
 {
     const std::string_view d = trim(dateText);
     const std::string_view t = trim(timeText);
@@ -263,10 +295,10 @@ std::optional<std::string> TimestampReader::read(std::string_view dateText, std:
         return fmt::format("time '{}' has trailing text; write it as HH:MM:SS", t);
     const int64_t secs = civilSeconds(c);
     if (c.hasOffset) {
-        outUs = (secs - c.offsetMinutes * 60) * 1000000 + c.fractionUs;
+        early = late = (secs - c.offsetMinutes * 60) * 1000000 + c.fractionUs;
         return std::nullopt;
     }
-    return localToUtc(secs, c.fractionUs, previousUs, allowEqual, outUs);
+    return localToUtc(secs, c.fractionUs, early, late);
 }
 
 int64_t LocalClock::localSeconds(int64_t utcSeconds, int64_t* offsetS)

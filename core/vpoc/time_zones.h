@@ -29,9 +29,21 @@ public:
     std::optional<std::string> read(std::string_view dateText, std::string_view timeText, int64_t previousUs,
                                     bool allowEqual, int64_t& outUs);
 
+    // The same without the previous row: `early` and `late` are the two readings of a time in the repeated
+    // hour (equal elsewhere); resolve() picks one as read() does. Lets rows be parsed out of order.
+    std::optional<std::string> readCandidates(std::string_view text, int64_t& early, int64_t& late);
+    std::optional<std::string> readCandidates(std::string_view dateText, std::string_view timeText, int64_t& early,
+                                              int64_t& late);
+    static int64_t resolve(int64_t early, int64_t late, int64_t previousUs, bool allowEqual)
+    {
+        if (early == late)
+            return early;
+        const bool earlyOk = allowEqual ? early >= previousUs : early > previousUs;
+        return earlyOk ? early : late;
+    }
+
 private:
-    std::optional<std::string> localToUtc(int64_t localSeconds, int64_t fractionUs, int64_t previousUs, bool allowEqual,
-                                          int64_t& outUs);
+    std::optional<std::string> localToUtc(int64_t localSeconds, int64_t fractionUs, int64_t& early, int64_t& late);
 
     const date::time_zone* m_zone;
     std::string m_zoneName;

@@ -1,8 +1,9 @@
 // The VPOC pipeline: streaming reader -> sessions -> batches profiled on the CPU threads or the GPU module.
 #include "core/vpoc/vpoc_engine.h"
 
-#include "core/vpoc/csv_reader.h"
 #include "core/vpoc/gpu_profiles.h"
+#include "core/vpoc/market_source.h"
+#include "core/vpoc/session_accumulator.h"
 
 #include <fmt/format.h>
 
@@ -17,7 +18,6 @@ namespace {
 constexpr size_t kReadRows = 1 << 16;
 // A batch is profiled while the next one is read: about 4 M elements keeps both busy and memory bounded.
 constexpr size_t kBatchElements = 1 << 22;
-constexpr int64_t kMaxWidth = 1 << 26;
 
 struct Batch {
     ProfileBatch profile;
@@ -27,6 +27,16 @@ struct Batch {
 struct BatchOutput {
     std::vector<SessionResult> sessions;
     std::vector<std::vector<DevelopingPoint>> developing;
+};
+
+// Waits for the batch in flight before unwinding: it reads the GPU profiler and the options.
+struct WaitOnExit {
+    std::future<BatchOutput>& inFlight;
+    ~WaitOnExit()
+    {
+        if (inFlight.valid())
+            inFlight.wait();
+    }
 };
 
 } // namespace
@@ -68,17 +78,166 @@ const char* formatName(DataFormat f)
     return "auto";
 }
 
+namespace {
+
+// What both paths share: the reader, the session clock, progress and cancel.
+struct Job {
+    const VpocOptions& options;
+    VpocResult& result;
+    MarketSource& reader;
+    SessionClock sessions;
+    const VpocProgressCallback& progress;
+    const std::atomic<bool>* cancel;
+    std::chrono::steady_clock::time_point lastReport = std::chrono::steady_clock::now();
+    std::vector<MarketRecord> rows;
+    std::vector<int64_t> lines;
+
+    void report(bool force)
+    {
+        if (!progress)
+            return;
+        const auto now = std::chrono::steady_clock::now();
+        if (!force && now - lastReport < std::chrono::milliseconds(100))
+            return;
+        lastReport = now;
+        progress(VpocProgress {reader.bytesConsumed(), reader.totalBytes(), static_cast<int64_t>(result.sessions.size())});
+    }
+    // The next block of rows; false at the end. Throws VpocCancelled.
+    bool next()
+    {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            throw VpocCancelled();
+        report(false);
+        rows.clear();
+        lines.clear();
+        return reader.read(rows, kReadRows, nullptr, &lines);
+    }
+    void checkWidth(int64_t width, int32_t day, size_t row) const
+    {
+        if (width <= kMaxSessionLevels)
+            return;
+        const auto& r = rows[row];
+        const auto& tick = options.read.tick;
+        reader.failAt(lines[row],
+                      fmt::format("this row ({:.{}f} .. {:.{}f}) makes the session of {} span {} price levels, more "
+                                  "than the {} one session may span; check --tick (ES: 0.25) or the row's prices",
+                                  tick.price(r.low), tick.decimals, tick.price(r.high), tick.decimals, formatDate(day),
+                                  width, kMaxSessionLevels));
+    }
+};
+
+// CPU: each session's profile is built as its rows stream by; memory is one session's price range.
+void runStreaming(Job& job)
+{
+    SessionAccumulator acc(job.options.profile);
+    std::vector<DevelopingPoint> developing;
+    auto close = [&] {
+        job.result.sessions.push_back(acc.finish());
+        if (job.options.developing)
+            job.result.developing.push_back(std::move(developing));
+        developing = {};
+    };
+    while (job.next()) {
+        for (size_t i = 0; i < job.rows.size(); ++i) {
+            const auto& r = job.rows[i];
+            const auto day = job.sessions.sessionDay(r.timeUs);
+            if (!day) {
+                ++job.result.outsideSessions;
+                continue;
+            }
+            if (!acc.empty() && *day != acc.day())
+                close();
+            job.checkWidth(acc.widthWith(r), *day, i);
+            acc.add(*day, r);
+            if (job.options.developing)
+                developing.push_back(acc.developing(r));
+        }
+    }
+    if (!acc.empty())
+        close();
+}
+
+// GPU: sessions gathered into batches (about 4 M elements) profiled on the device while the next is read.
+void runBatched(Job& job, GpuProfiler& gpu)
+{
+    const auto& options = job.options;
+    auto& result = job.result;
+    auto profileBatch = [gpuPtr = &gpu, profileOptions = options.profile,
+                         developing = options.developing](std::shared_ptr<Batch> b) {
+        BatchOutput out;
+        out.sessions = gpuPtr->compute(b->profile, profileOptions);
+        if (developing)
+            for (const auto& recs : b->records)
+                out.developing.push_back(developingValues(recs.data(), recs.size(), profileOptions));
+        return out;
+    };
+    std::future<BatchOutput> inFlight;
+    auto collect = [&] {
+        if (!inFlight.valid())
+            return;
+        auto out = inFlight.get();
+        for (auto& s : out.sessions)
+            result.sessions.push_back(std::move(s));
+        for (auto& d : out.developing)
+            result.developing.push_back(std::move(d));
+    };
+    auto batch = std::make_shared<Batch>();
+    std::vector<MarketRecord> current;
+    int32_t currentDay = 0;
+    int32_t low = 0, high = 0; // of the session in `current`
+    auto closeSession = [&] {
+        if (current.empty())
+            return;
+        batch->profile.appendSession(currentDay, current.data(), current.size(), options.profile.distribution);
+        if (options.developing)
+            batch->records.push_back(current);
+        current.clear();
+    };
+    auto dispatch = [&] {
+        if (batch->profile.sessions.empty())
+            return;
+        collect();
+        inFlight = std::async(std::launch::async, profileBatch, batch);
+        batch = std::make_shared<Batch>();
+    };
+    const WaitOnExit guard {inFlight};
+    while (job.next()) {
+        for (size_t i = 0; i < job.rows.size(); ++i) {
+            const auto& r = job.rows[i];
+            const auto day = job.sessions.sessionDay(r.timeUs);
+            if (!day) {
+                ++result.outsideSessions;
+                continue;
+            }
+            if (!current.empty() && *day != currentDay) {
+                closeSession();
+                if (batch->profile.elementCount() >= kBatchElements)
+                    dispatch();
+            }
+            currentDay = *day;
+            low = current.empty() ? r.low : std::min(low, r.low);
+            high = current.empty() ? r.high : std::max(high, r.high);
+            job.checkWidth(static_cast<int64_t>(high) - low + 1, *day, i);
+            current.push_back(r);
+        }
+    }
+    closeSession();
+    dispatch();
+    collect();
+}
+
+} // namespace
+
 std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const VpocProgressCallback& progress,
                                           const std::atomic<bool>* cancel)
 {
     auto result = std::make_shared<VpocResult>();
     result->options = options;
     const SessionRule rule = SessionRule::parse(options.session, options.sessionTimeZone);
-    SessionClock sessions(rule);
-    MarketDataReader reader(options.input, options.read);
-    result->format = reader.format();
-    result->extraColumns = reader.extraColumns();
-    ProfileOptions profileOptions = options.profile;
+    ReadOptions read = options.read;
+    read.threads = options.threads;
+    auto reader = openMarketFile(options.input, read);
+    result->format = reader->format();
 
     std::unique_ptr<GpuProfiler> gpu;
     if (options.backend != Backend::Cpu) {
@@ -93,101 +252,23 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
     }
     result->backend = gpu ? gpu->vendor() : "cpu";
 
-    auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
-    auto lastReport = std::chrono::steady_clock::now();
-    auto report = [&](bool force) {
-        if (!progress)
-            return;
-        const auto now = std::chrono::steady_clock::now();
-        if (!force && now - lastReport < std::chrono::milliseconds(100))
-            return;
-        lastReport = now;
-        progress(VpocProgress {reader.bytesConsumed(), reader.totalBytes(),
-                               static_cast<int64_t>(result->sessions.size())});
-    };
-
-    auto profileBatch = [gpuPtr = gpu.get(), profileOptions, developing = options.developing,
-                         threads = options.threads](std::shared_ptr<Batch> b) {
-        BatchOutput out;
-        out.sessions = gpuPtr ? gpuPtr->compute(b->profile, profileOptions)
-                              : computeBatchCpu(b->profile, profileOptions, threads);
-        if (developing)
-            for (const auto& recs : b->records)
-                out.developing.push_back(developingValues(recs.data(), recs.size(), profileOptions));
-        return out;
-    };
-    std::future<BatchOutput> inFlight;
-    auto collect = [&] {
-        if (!inFlight.valid())
-            return;
-        auto out = inFlight.get();
-        for (auto& s : out.sessions)
-            result->sessions.push_back(std::move(s));
-        for (auto& d : out.developing)
-            result->developing.push_back(std::move(d));
-    };
-
-    auto batch = std::make_shared<Batch>();
-    std::vector<MarketRecord> rows;
-    std::vector<MarketRecord> current;
-    int32_t currentDay = 0;
-    auto closeSession = [&] {
-        if (current.empty())
-            return;
-        int32_t lo = current[0].low, hi = current[0].high;
-        for (const auto& r : current) {
-            lo = std::min(lo, r.low);
-            hi = std::max(hi, r.high);
-        }
-        if (static_cast<int64_t>(hi) - lo + 1 > kMaxWidth)
-            throw std::invalid_argument(fmt::format(
-                "the session of {} spans {} price levels ({} .. {}); check --tick or the prices", formatDate(currentDay),
-                static_cast<int64_t>(hi) - lo + 1, options.read.tick.price(lo), options.read.tick.price(hi)));
-        batch->profile.appendSession(currentDay, current.data(), current.size(), profileOptions.distribution);
-        if (options.developing)
-            batch->records.push_back(current);
-        current.clear();
-    };
-    auto dispatch = [&] {
-        if (batch->profile.sessions.empty())
-            return;
-        collect();
-        inFlight = std::async(std::launch::async, profileBatch, batch);
-        batch = std::make_shared<Batch>();
-    };
-
-    while (true) {
-        if (cancelled()) {
-            if (inFlight.valid())
-                inFlight.wait();
-            throw VpocCancelled();
-        }
-        rows.clear();
-        if (!reader.read(rows, kReadRows))
-            break;
-        for (const auto& r : rows) {
-            const auto day = sessions.sessionDay(r.timeUs);
-            if (!day) {
-                ++result->outsideSessions;
-                continue;
-            }
-            if (!current.empty() && *day != currentDay) {
-                closeSession();
-                if (batch->profile.elementCount() >= kBatchElements)
-                    dispatch();
-            }
-            currentDay = *day;
-            current.push_back(r);
-        }
-        report(false);
-    }
-    closeSession();
-    dispatch();
-    collect();
-    result->extraColumns = reader.extraColumns(); // decided on the first data row
-    result->rows = reader.rowsAccepted();
-    result->skipped = reader.skipped();
-    report(true);
+    Job job {options, *result, *reader, SessionClock(rule), progress, cancel};
+    if (gpu)
+        runBatched(job, *gpu);
+    else
+        runStreaming(job);
+    result->extraColumns = reader->extraColumns(); // decided on the first data row
+    result->format = reader->format();              // a mixed DBN file: decided by its first record
+    result->rows = reader->rowsAccepted();
+    result->skipped = reader->skipped();
+    if (result->rows == 0)
+        reader->failAt(reader->endPosition() + 1,
+                       result->skipped.count
+                           ? fmt::format("every data row was bad ({} skipped, the first: {}); fix the rows or give "
+                                         "the right file",
+                                         result->skipped.count, result->skipped.first.front())
+                           : std::string("no data rows after the header; give a file with at least one bar or trade"));
+    job.report(true);
     return result;
 }
 

@@ -9,6 +9,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <sys/stat.h>
+
 class TestVpocCli : public QObject {
     Q_OBJECT
     QString m_cli = qEnvironmentVariable("STACKSCOPE_CLI");
@@ -108,6 +110,12 @@ private Q_SLOTS:
         QTest::newRow("unknown zone") << h << QStringList {"--tz", "Mars/Base"} << 2 << "unknown time zone";
         QTest::newRow("bad flag value") << h << QStringList {"--va-method", "triple"} << 2 << "";
         QTest::newRow("bad session") << h << QStringList {"--session", "9-5"} << 2 << "--session";
+        QTest::newRow("header only") << h << QStringList() << 2 << ":2:1: no data rows after the header";
+        QTest::newRow("every row bad, skipped") << h + "x,1,1,1,1,1\n" << QStringList {"--skip-bad"} << 2
+                                                << ":3:1: every data row was bad (1 skipped";
+        QTest::newRow("session too wide") << h + "2024-03-11T13:30:00Z,1,300000,1,1,1\n" << QStringList() << 2
+                                          << ":2:1: this row (1.00 .. 300000.00) makes the session";
+        QTest::newRow("dbn by content") << QByteArray() << QStringList {"--json"} << 0 << "";
     }
     void exitCodes()
     {
@@ -115,11 +123,13 @@ private Q_SLOTS:
         QFETCH(QStringList, extra);
         QFETCH(int, code);
         QFETCH(QString, stderrHas);
-        const QString f = m_dir.filePath("in.csv");
+        QString f = m_dir.filePath("in.csv");
         QFile file(f);
         QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
         file.write(content);
         file.close();
+        if (content.isEmpty()) // a real Databento file, named as nothing in particular
+            f = QString(STACKSCOPE_TEST_FIXTURES) + "/market/test_data.trades.v3.dbn.zst";
         QByteArray err;
         QCOMPARE(run(QStringList {"vpoc", "--input", f, "--backend", "cpu"} + extra, nullptr, &err), code);
         QVERIFY2(QString(err).contains(stderrHas), err.constData());
@@ -130,6 +140,29 @@ private Q_SLOTS:
         QByteArray err;
         QCOMPARE(run({"vpoc", "--input", m_dir.filePath("nope.csv")}, nullptr, &err), 2);
         QVERIFY(err.contains("no such file"));
+    }
+
+    // A VPOC result with a number no double holds is bad input with its place, not an exception (exit 1).
+    void vpocResultNumberOutOfRange()
+    {
+        const QString f = m_dir.filePath("vpoc-1e400.json");
+        QFile file(f);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"backend\": \"cpu\", \"sessions\": [{\"poc\": 1e400}]}");
+        file.close();
+        QByteArray err;
+        QCOMPARE(run({"report", "--out", m_dir.filePath("r"), "--vpoc", f}, nullptr, &err), 2);
+        QVERIFY2(err.contains("a number out of range at byte 41 (1e400)"), err.constData());
+    }
+
+    // A FIFO with no writer would block a reader forever: it is refused before it is opened.
+    void fifoIsRefused()
+    {
+        const QString fifo = m_dir.filePath("fifo.csv");
+        QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+        QByteArray err;
+        QCOMPARE(run({"vpoc", "--input", fifo}, nullptr, &err), 2);
+        QVERIFY2(err.contains("not a regular file"), err.constData());
     }
 };
 

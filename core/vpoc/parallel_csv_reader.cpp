@@ -1,0 +1,388 @@
+// Parallel CSV reading: pread windows, line-aligned chunks parsed on threads, joined in file order with the order checks.
+#include "core/vpoc/parallel_csv_reader.h"
+
+#include "core/vpoc/csv_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace stackscope::vpoc {
+
+// One line-aligned piece of a window and what its thread made of it.
+struct CsvChunk {
+    std::string_view text;
+    std::vector<MarketRecord> rec;                  // timeUs holds the early reading
+    std::vector<uint32_t> line;                     // 0-based line of each row within the chunk
+    std::vector<uint32_t> lineStart;                // byte offset of each row's line (to word order errors)
+    std::vector<std::pair<uint32_t, int64_t>> late; // rows in the repeated DST hour: the later reading
+    std::vector<uint8_t> extraOk;                   // rows x extra columns: empty or a number
+    std::vector<double> extraValue;
+    struct Error {
+        uint32_t beforeRow; // the error comes after this many rows of the chunk
+        uint32_t line;
+        int64_t column;
+        std::string message;
+    };
+    std::vector<Error> errors;
+    uint32_t lines = 0;
+
+    void clear()
+    {
+        rec.clear();
+        line.clear();
+        lineStart.clear();
+        late.clear();
+        extraOk.clear();
+        extraValue.clear();
+        errors.clear();
+        lines = 0;
+    }
+};
+
+namespace {
+
+constexpr size_t kMinChunk = 1 << 16;
+constexpr size_t kWindowPerThread = 16u << 20;
+
+int64_t mtimeNs(const struct stat& st) { return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec; }
+
+template <typename F>
+void onThreads(size_t n, unsigned threads, F&& f)
+{
+    if (n <= 1 || threads <= 1) {
+        for (size_t i = 0; i < n; ++i)
+            f(i);
+        return;
+    }
+    std::vector<std::thread> pool;
+    for (size_t i = 1; i < n; ++i)
+        pool.emplace_back([&f, i] { f(i); });
+    f(0);
+    for (auto& t : pool)
+        t.join();
+}
+
+void parseChunk(CsvChunk& c, const CsvLayout& layout, const ReadOptions& o)
+{
+    CsvRowParser parser(layout, o);
+    const size_t nExtra = layout.extraIndex.size();
+    const char* begin = c.text.data();
+    const char* p = begin;
+    const char* end = begin + c.text.size();
+    ParsedRow row;
+    RowError err;
+    uint32_t lineIdx = 0;
+    auto fail = [&](int64_t column, std::string message) {
+        c.errors.push_back({static_cast<uint32_t>(c.rec.size()), lineIdx, column, std::move(message)});
+        return o.skipBad;
+    };
+    for (; p < end; ++lineIdx) {
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+        const char* lineEnd = nl ? nl : end;
+        std::string_view line(p, static_cast<size_t>(lineEnd - p));
+        const uint32_t start = static_cast<uint32_t>(p - begin);
+        p = nl ? nl + 1 : end;
+        if (line.size() > o.maxLineBytes) {
+            if (!fail(static_cast<int64_t>(o.maxLineBytes) + 1, longLineMessage(o.maxLineBytes, line.size() + (nl ? 1 : 0))))
+                break;
+            continue;
+        }
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        const auto t = trimCsvField(line);
+        if (isNonDataLine(t))
+            continue;
+        if (!parser.parse(line, row, err)) {
+            if (!fail(err.column, std::move(err.message)))
+                break;
+            continue;
+        }
+        if (row.late != row.early)
+            c.late.emplace_back(static_cast<uint32_t>(c.rec.size()), row.late);
+        row.rec.timeUs = row.early;
+        c.rec.push_back(row.rec);
+        c.line.push_back(lineIdx);
+        for (size_t k = 0; k < nExtra; ++k) {
+            double v = 0;
+            c.extraOk.push_back(parser.extra(layout.extraIndex[k], v) ? 1 : 0);
+            c.extraValue.push_back(v);
+        }
+        c.lineStart.push_back(start);
+    }
+    c.lines = lineIdx;
+}
+
+} // namespace
+
+ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions& options, const CsvLayout* headerless)
+    : m_path(path)
+    , m_options(options)
+{
+    findTimeZone(options.timeZone);
+    m_file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (m_file.fd < 0)
+        throw InputError(path, 0, 0, fmt::format("cannot open the file ({}); check the path and its permissions",
+                                                 std::strerror(errno)));
+    struct stat st {};
+    if (::fstat(m_file.fd, &st) != 0 || !S_ISREG(st.st_mode))
+        throw InputError(path, 0, 0, "not a regular file (a FIFO, device or folder); give a market data file");
+    m_totalBytes = static_cast<uint64_t>(st.st_size);
+    m_mtimeNs = mtimeNs(st);
+    if (headerless) {
+        m_layout = *headerless;
+        m_kind = m_layout.format == DataFormat::Bars ? "NinjaTrader bars" : "NinjaTrader ticks";
+    } else {
+        MarketDataReader header(path, options); // the header and its errors exactly as the sequential reader
+        m_layout = header.layout();
+        m_lineNo = header.linesRead();
+        m_consumed = m_fileOffset = header.bytesConsumed();
+    }
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    m_threads = std::max(1u, options.threads ? options.threads : hw);
+    size_t window = options.windowBytes ? options.windowBytes : kWindowPerThread * m_threads;
+    window = std::max(window, 4 * options.maxLineBytes + 4);
+    window = std::min<size_t>(window, size_t(1) << 31); // chunk offsets are 32-bit
+    m_window.resize(static_cast<size_t>(std::min<uint64_t>(window, m_totalBytes - m_fileOffset + options.maxLineBytes + 4)));
+    m_window.resize(std::max(m_window.size(), 4 * options.maxLineBytes + 4));
+}
+
+ParallelCsvReader::~ParallelCsvReader() = default;
+
+void ParallelCsvReader::checkUnchanged(const char* when)
+{
+    struct stat st {};
+    if (::fstat(m_file.fd, &st) != 0)
+        throw std::runtime_error(fmt::format("{}: cannot check the file {} ({})", m_path, when, std::strerror(errno)));
+    if (static_cast<uint64_t>(st.st_size) != m_totalBytes || mtimeNs(st) != m_mtimeNs)
+        throw InputError(m_path, m_lineNo + 1, 1,
+                         fmt::format("the file changed while it was being read (size {} -> {} bytes{}); results "
+                                     "would be incomplete, so nothing is reported: run again once whatever writes "
+                                     "the file has finished",
+                                     m_totalBytes, st.st_size, mtimeNs(st) != m_mtimeNs ? ", modified" : ""));
+}
+
+size_t ParallelCsvReader::fillWindow()
+{
+    const size_t room = m_window.size() - m_carry;
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(room, m_totalBytes - m_fileOffset));
+    const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_threads, want / kMinChunk));
+    std::vector<int> errs(pieces, 0);
+    std::vector<char> shortRead(pieces, 0);
+    onThreads(pieces, m_threads, [&](size_t i) {
+        size_t pos = want * i / pieces;
+        const size_t stop = want * (i + 1) / pieces;
+        while (pos < stop) {
+            const ssize_t got = ::pread(m_file.fd, m_window.data() + m_carry + pos, stop - pos,
+                                        static_cast<off_t>(m_fileOffset + pos));
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                errs[i] = got < 0 ? errno : 0;
+                shortRead[i] = 1;
+                return;
+            }
+            pos += static_cast<size_t>(got);
+        }
+    });
+    for (size_t i = 0; i < pieces; ++i) {
+        if (errs[i])
+            throw InputError(m_path, 0, 0, fmt::format("read error near byte {} ({}); check the disk or the file",
+                                                       m_fileOffset, std::strerror(errs[i])));
+        if (shortRead[i])
+            checkUnchanged("after a short read"); // throws: the file shrank
+    }
+    m_fileOffset += want;
+    checkUnchanged("while reading it");
+    return m_carry + want;
+}
+
+void ParallelCsvReader::failAt(int64_t line, const std::string& message) const
+{
+    throw InputError(m_path, line, 1, message);
+}
+
+void ParallelCsvReader::reject(int64_t line, int64_t column, const std::string& message)
+{
+    if (!m_options.skipBad)
+        throw InputError(m_path, line, column, message);
+    ++m_skipped.count;
+    if (m_skipped.first.size() < SkipReport::kKept)
+        m_skipped.first.push_back(fmt::format("{}:{}:{}: {}", m_path, line, column, message));
+}
+
+void ParallelCsvReader::parseChunks(size_t begin, size_t usable)
+{
+    const size_t bytes = usable - begin;
+    const size_t n = std::max<size_t>(1, std::min<size_t>(m_threads, bytes / kMinChunk));
+    while (m_chunks.size() < n)
+        m_chunks.push_back(std::make_unique<CsvChunk>());
+    const char* base = m_window.data();
+    size_t from = begin;
+    for (size_t i = 0; i < n; ++i) {
+        size_t to = i + 1 == n ? usable : std::max(from, begin + bytes * (i + 1) / n);
+        if (to < usable) {
+            const void* nl = std::memchr(base + to, '\n', usable - to);
+            to = nl ? static_cast<size_t>(static_cast<const char*>(nl) - base) + 1 : usable;
+        }
+        m_chunks[i]->clear();
+        m_chunks[i]->text = std::string_view(base + from, to - from);
+        from = to;
+    }
+    onThreads(n, m_threads, [&](size_t i) { parseChunk(*m_chunks[i], m_layout, m_options); });
+    for (size_t i = 0; i < n; ++i)
+        mergeChunk(*m_chunks[i]);
+}
+
+void ParallelCsvReader::acceptRow(const CsvChunk& c, size_t r, int64_t line)
+{
+    const bool bars = m_layout.format == DataFormat::Bars;
+    MarketRecord rec = c.rec[r];
+    int64_t late = rec.timeUs;
+    if (!c.late.empty()) {
+        const auto it = std::lower_bound(c.late.begin(), c.late.end(), std::pair<uint32_t, int64_t>(uint32_t(r), INT64_MIN));
+        if (it != c.late.end() && it->first == r)
+            late = it->second;
+    }
+    const int64_t us = TimestampReader::resolve(rec.timeUs, late, m_previousUs, !bars);
+    const size_t nExtra = m_layout.extraIndex.size();
+    // Errors need the row's fields again; parsing the line once more gives the same split and columns.
+    auto reparse = [&](CsvRowParser& parser) {
+        const size_t start = c.lineStart[r];
+        const char* p = c.text.data() + start;
+        const void* nl = std::memchr(p, '\n', c.text.size() - start);
+        std::string_view text(p, nl ? static_cast<size_t>(static_cast<const char*>(nl) - p) : c.text.size() - start);
+        if (!text.empty() && text.back() == '\r')
+            text.remove_suffix(1);
+        ParsedRow row;
+        RowError err;
+        parser.parse(text, row, err);
+    };
+    if (m_previousUs != INT64_MIN && (us < m_previousUs || (bars && us == m_previousUs))) {
+        CsvRowParser parser(m_layout, m_options);
+        reparse(parser);
+        reject(line, parser.timeColumn(), timeOrderMessage(us == m_previousUs));
+        return;
+    }
+    const uint8_t* ok = nExtra ? &c.extraOk[r * nExtra] : nullptr;
+    if (!m_extrasDecided) {
+        // Further columns are kept when they hold numbers on the first data row (a symbol column is not).
+        for (size_t k = 0; k < nExtra; ++k)
+            if (ok[k]) {
+                m_extraKeep.push_back(static_cast<int>(k));
+                m_extraNames.push_back(m_layout.headerNames[static_cast<size_t>(m_layout.extraIndex[k])]);
+            }
+        m_extrasDecided = true;
+    }
+    for (int k : m_extraKeep)
+        if (!ok[k]) {
+            CsvRowParser parser(m_layout, m_options);
+            reparse(parser);
+            const int idx = m_layout.extraIndex[static_cast<size_t>(k)];
+            reject(line, parser.column(idx),
+                   badExtraMessage(parser.field(idx), m_layout.headerNames[static_cast<size_t>(idx)]));
+            return;
+        }
+    for (int k : m_extraKeep)
+        m_readyExtras.push_back(c.extraValue[r * nExtra + static_cast<size_t>(k)]);
+    rec.timeUs = us;
+    m_ready.push_back(rec);
+    m_readyLines.push_back(line);
+    m_previousUs = us;
+    ++m_accepted;
+}
+
+void ParallelCsvReader::mergeChunk(CsvChunk& c)
+{
+    size_t e = 0;
+    for (size_t r = 0; r <= c.rec.size(); ++r) {
+        for (; e < c.errors.size() && c.errors[e].beforeRow == r; ++e)
+            reject(m_lineNo + 1 + c.errors[e].line, c.errors[e].column, c.errors[e].message);
+        if (r < c.rec.size())
+            acceptRow(c, r, m_lineNo + 1 + c.line[r]);
+    }
+    m_lineNo += c.lines;
+    m_consumed += c.text.size();
+}
+
+bool ParallelCsvReader::nextWindow()
+{
+    if (m_fileOffset >= m_totalBytes && m_carry == 0 && m_longDropped < 0)
+        return false;
+    const size_t n = m_fileOffset < m_totalBytes ? fillWindow() : m_carry;
+    const bool atEnd = m_fileOffset >= m_totalBytes;
+    const char* base = m_window.data();
+    size_t begin = 0;
+    m_carry = 0;
+    if (m_longDropped >= 0) {
+        // The rest of a line longer than maxLineBytes that began in an earlier window.
+        const void* nl = std::memchr(base, '\n', n);
+        begin = nl ? static_cast<size_t>(static_cast<const char*>(nl) - base) + 1 : n;
+        m_longDropped += static_cast<int64_t>(begin);
+        m_consumed += begin;
+        if (!nl && !atEnd)
+            return true;
+        const size_t dropped = static_cast<size_t>(m_longDropped);
+        m_longDropped = -1;
+        ++m_lineNo;
+        reject(m_lineNo, static_cast<int64_t>(m_options.maxLineBytes) + 1, longLineMessage(m_options.maxLineBytes, dropped));
+    }
+    size_t usable = n;
+    if (!atEnd) {
+        const char* last = nullptr;
+        for (const char* p = base + n; p > base + begin; --p)
+            if (p[-1] == '\n') {
+                last = p;
+                break;
+            }
+        usable = last ? static_cast<size_t>(last - base) : begin;
+        const size_t tail = n - usable;
+        if (tail > m_options.maxLineBytes) {
+            m_longDropped = static_cast<int64_t>(tail); // a line too long to be a row: skip to its end
+            m_consumed += tail;
+        } else {
+            m_carry = tail;
+        }
+    }
+    if (usable > begin)
+        parseChunks(begin, usable);
+    if (m_carry)
+        std::memmove(m_window.data(), base + usable, m_carry);
+    return true;
+}
+
+bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras,
+                             std::vector<int64_t>* lines)
+{
+    while (m_readyPos >= m_ready.size()) {
+        m_ready.clear();
+        m_readyExtras.clear();
+        m_readyLines.clear();
+        m_readyPos = 0;
+        if (!nextWindow()) {
+            checkUnchanged("at its end");
+            return false;
+        }
+    }
+    const size_t n = std::min(maxRows, m_ready.size() - m_readyPos);
+    out.insert(out.end(), m_ready.begin() + static_cast<long>(m_readyPos), m_ready.begin() + static_cast<long>(m_readyPos + n));
+    if (extras) {
+        const size_t k = m_extraNames.size();
+        extras->insert(extras->end(), m_readyExtras.begin() + static_cast<long>(m_readyPos * k),
+                       m_readyExtras.begin() + static_cast<long>((m_readyPos + n) * k));
+    }
+    if (lines)
+        lines->insert(lines->end(), m_readyLines.begin() + static_cast<long>(m_readyPos),
+                      m_readyLines.begin() + static_cast<long>(m_readyPos + n));
+    m_readyPos += n;
+    return n > 0;
+}
+
+} // namespace stackscope::vpoc

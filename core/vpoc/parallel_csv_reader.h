@@ -1,0 +1,89 @@
+// Parallel reader of bars or trades from a CSV file: windows read in large blocks, cut at line ends, parsed by all threads.
+#pragma once
+
+#include "core/vpoc/csv_row.h"
+#include "core/vpoc/market_data.h"
+#include "core/vpoc/market_source.h"
+
+#include "core/vpoc/unique_fd.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stackscope::vpoc {
+
+struct CsvChunk;
+
+// Same rows, errors (file:line:column, line numbers counted across chunks) and --skip-bad behaviour as
+// MarketDataReader, bit for bit: each chunk is parsed on its own, and the checks that need the previous
+// row (time order, the repeated DST hour, which extra columns hold numbers) are made in file order when
+// the chunks are joined. Memory is one window (ReadOptions::windowBytes) and its parsed rows, whatever the
+// file size. The file's size and modification time are checked after every window: a file that changes
+// while it is read is an InputError, never a silent short read.
+class ParallelCsvReader : public MarketSource {
+public:
+    // `headerless`: the layout of a file without a header (NinjaTrader); rows start at its first byte.
+    ParallelCsvReader(const std::string& path, const ReadOptions& options, const CsvLayout* headerless = nullptr);
+    ~ParallelCsvReader() override;
+    ParallelCsvReader(const ParallelCsvReader&) = delete;
+    ParallelCsvReader& operator=(const ParallelCsvReader&) = delete;
+
+    DataFormat format() const override { return m_layout.format; }
+    std::string kind() const override { return m_kind; }
+    const std::vector<std::string>& extraColumns() const override { return m_extraNames; }
+    // As MarketDataReader::read; `lines` (when given) gets each row's line number.
+    bool read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras = nullptr,
+              std::vector<int64_t>* lines = nullptr) override;
+    [[noreturn]] void failAt(int64_t line, const std::string& message) const override;
+    int64_t endPosition() const override { return m_lineNo; }
+    const std::string& path() const { return m_path; }
+
+    const SkipReport& skipped() const override { return m_skipped; }
+    int64_t rowsAccepted() const override { return m_accepted; }
+    int64_t linesRead() const { return m_lineNo; }
+    uint64_t bytesConsumed() const override { return m_consumed; }
+    uint64_t totalBytes() const override { return m_totalBytes; }
+    unsigned threads() const { return m_threads; }
+
+private:
+    bool nextWindow();
+    size_t fillWindow();
+    void checkUnchanged(const char* when);
+    void parseChunks(size_t begin, size_t usable);
+    void mergeChunk(CsvChunk& chunk);
+    void reject(int64_t line, int64_t column, const std::string& message);
+    void acceptRow(const CsvChunk& chunk, size_t row, int64_t line);
+
+    std::string m_path;
+    ReadOptions m_options;
+    CsvLayout m_layout;
+    std::string m_kind = "CSV";
+    UniqueFd m_file;
+    unsigned m_threads = 1;
+    uint64_t m_totalBytes = 0;
+    int64_t m_mtimeNs = 0;
+    uint64_t m_fileOffset = 0; // next byte to read
+    uint64_t m_consumed = 0;   // bytes whose rows were merged
+    int64_t m_lineNo = 0;      // lines merged so far (header included)
+
+    std::vector<char> m_window;
+    size_t m_carry = 0;        // bytes of a partial last line kept at the window's start
+    int64_t m_longDropped = -1; // >= 0 while skipping the rest of a line longer than maxLineBytes
+    std::vector<std::unique_ptr<CsvChunk>> m_chunks;
+
+    std::vector<MarketRecord> m_ready;
+    std::vector<double> m_readyExtras;
+    std::vector<int64_t> m_readyLines;
+    size_t m_readyPos = 0;
+
+    bool m_extrasDecided = false;
+    std::vector<int> m_extraKeep; // positions in m_layout.extraIndex
+    std::vector<std::string> m_extraNames;
+    int64_t m_previousUs = INT64_MIN;
+    int64_t m_accepted = 0;
+    SkipReport m_skipped;
+};
+
+} // namespace stackscope::vpoc

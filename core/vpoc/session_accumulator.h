@@ -1,0 +1,49 @@
+// One session's profile built row by row (the CPU path): memory is the session's price range, not its rows.
+#pragma once
+
+#include "core/vpoc/volume_profile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace stackscope::vpoc {
+
+// The most price levels one session may span: 2^20 ticks (262,144 points of ES at 0.25, a hundred times
+// any real session), so one profile is at most 8 MiB. A wider range is bad input (a wrong --tick or a
+// broken price), reported at the row that widens it.
+constexpr int64_t kMaxSessionLevels = int64_t(1) << 20;
+
+// Dense levels over the range seen so far, grown geometrically at either end so that a run of new highs
+// or lows costs amortised O(1) per level. Gives the same profile, levels and developing values as a
+// ProfileBatch of the same rows: sums of integers do not depend on the order they are added in.
+class SessionAccumulator {
+public:
+    explicit SessionAccumulator(const ProfileOptions& options)
+        : m_options(options)
+    {
+    }
+    bool empty() const { return m_bars == 0; }
+    int32_t day() const { return m_day; }
+    // Levels the session would span with `r` added.
+    int64_t widthWith(const MarketRecord& r) const;
+    void add(int32_t day, const MarketRecord& r);
+    // POC/VAH/VAL of the rows added so far (call after add()).
+    DevelopingPoint developing(const MarketRecord& r) const;
+    // The session's result; the accumulator is empty afterwards.
+    SessionResult finish();
+
+private:
+    void cover(int32_t low, int32_t high);
+
+    ProfileOptions m_options;
+    std::vector<uint64_t> m_levels; // m_levels[i] is tick m_base + i
+    int32_t m_base = 0;
+    int32_t m_low = 0;
+    int32_t m_high = 0;
+    int32_t m_day = 0;
+    int64_t m_bars = 0;
+    int64_t m_firstUs = 0;
+    int64_t m_lastUs = 0;
+};
+
+} // namespace stackscope::vpoc
