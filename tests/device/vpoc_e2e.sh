@@ -28,9 +28,9 @@ PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev
   echo "build: $(( $(date +%s) - t0 )) s"
   DATA=/tmp/vpoc-e2e-60d.csv
   "$B/bin/stackscope-cli" sample-data --out "$DATA" --days 60 --trades
-  CMD=("$B/bin/stackscope-cli" bench vpoc-e2e --input "$DATA" --threads 1,2,4,8,16 --backends cpu,gpu --repeats 3 --duckdb "$DUCKDB")
-  echo "command: ${CMD[*]}"
-  "${CMD[@]}"; echo "rc=$?"
+  CMD=("$B/bin/stackscope-cli" bench vpoc-e2e --input "$DATA" --threads 1,2,4,8,16 --backends cpu,gpu --duckdb "$DUCKDB")
+  echo "command: ${CMD[*]} --repeats 3"
+  "${CMD[@]}" --repeats 3; echo "rc=$?"
   "${CMD[@]}" --repeats 1 --json > "$OUT/vpoc-e2e.json"; echo "json rc=$?"
   echo "== peak memory of one vpoc run on 16 threads (GNU time, max resident KiB)"
   /usr/bin/time -f "cpu: %e s, %M KiB" "$B/bin/stackscope-cli" vpoc --input "$DATA" --backend cpu --threads 16 --json > /dev/null
