@@ -152,7 +152,7 @@ private Q_SLOTS:
         file.close();
         QByteArray err;
         QCOMPARE(run({"report", "--out", m_dir.filePath("r"), "--vpoc", f}, nullptr, &err), 2);
-        QVERIFY2(err.contains("a number out of range at byte 41 (1e400)"), err.constData());
+        QVERIFY2(err.contains("line 1, column 41") && err.contains("1e400"), err.constData());
     }
 
     // A FIFO with no writer would block a reader forever: it is refused before it is opened.

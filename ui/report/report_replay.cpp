@@ -78,7 +78,9 @@ QString ReportReplay::openErrorText(const QString& path, QString what)
     if (colon > 0 && path.endsWith(QFileInfo(what.left(colon)).fileName()))
         what = what.mid(colon + 2); // the loader names the file; the line below names it once
     const QString name = QFileInfo(path).fileName();
-    const bool notReport = what.startsWith(QLatin1String("not valid JSON")) || what.startsWith(QLatin1String("the top level is"))
+    // The loader may put the place first ("line 1, column 2: not valid JSON (...)").
+    const QString firstLine = what.section(QLatin1Char('\n'), 0, 0);
+    const bool notReport = firstLine.contains(QLatin1String("not valid JSON")) || what.startsWith(QLatin1String("the top level is"))
         || what.startsWith(QLatin1String("schema is")) || what.startsWith(QLatin1String("not a readable zip"));
     const QString line = notReport ? tr("%1 is not a StackScope report or snapshot: open a report.json, its folder or its .zip.").arg(name)
                                    : tr("Cannot open %1: %2").arg(name, what.section(QLatin1Char('\n'), 0, 0));
