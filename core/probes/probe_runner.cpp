@@ -5,6 +5,7 @@
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_protocol.h"
 #include "core/util/program_paths.h"
+#include "core/util/subprocess.h"
 
 #include <fmt/format.h>
 
@@ -87,39 +88,10 @@ ChildProcess spawnWorker(const std::string& program, const std::vector<std::stri
         ::close(outPipe[1]);
         throw std::runtime_error(fmt::format("cannot create a pipe for the probe worker: {}", std::strerror(errno)));
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    // Own process group: a hang is killed with everything it started. Default signal handling and
-    // an empty mask, whatever the (GUI) parent has set.
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(program.c_str()));
-    for (const auto& a : args)
-        argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    std::vector<char*> envp;
-    for (const auto& e : env)
-        envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
-
-    pid_t pid = -1;
-    const bool hasSlash = program.find('/') != std::string::npos;
-    const int rc = hasSlash ? ::posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data())
-                            : ::posix_spawnp(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
+    std::vector<std::string> argv {program};
+    argv.insert(argv.end(), args.begin(), args.end());
+    int rc = 0;
+    const pid_t pid = spawnInOwnGroup(argv, env, outPipe[1], errPipe[1], rc);
     ::close(outPipe[1]);
     ::close(errPipe[1]);
     if (rc != 0) {

@@ -51,7 +51,10 @@ bool readSome(int fd, std::string& buf, std::size_t cap)
     return n < 0 && (errno == EINTR || errno == EAGAIN);
 }
 
-pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, int outFd, int errFd, int& rc)
+} // namespace
+
+pid_t spawnInOwnGroup(const std::vector<std::string>& argv, const std::vector<std::string>& env, int outFd, int errFd,
+                      int& rc)
 {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -83,7 +86,6 @@ pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>
     return rc == 0 ? pid : -1;
 }
 
-} // namespace
 
 ProcessResult runProcess(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                          const std::vector<std::string>& extraEnv, std::size_t capBytes)
@@ -101,7 +103,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, std::chrono::mill
     }
     const auto t0 = Clock::now();
     int rc = 0;
-    const pid_t pid = spawn(argv, mergedEnvironment(extraEnv), outPipe[1], errPipe[1], rc);
+    const pid_t pid = spawnInOwnGroup(argv, mergedEnvironment(extraEnv), outPipe[1], errPipe[1], rc);
     ::close(outPipe[1]);
     ::close(errPipe[1]);
     if (pid < 0) {

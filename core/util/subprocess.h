@@ -1,6 +1,8 @@
 // Runs a program to completion with a time limit and captures what it printed (no shell involved).
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <string>
 #include <vector>
@@ -22,5 +24,11 @@ struct ProcessResult {
 // stream is dropped (the child keeps running: a chatty program is not an error).
 ProcessResult runProcess(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                          const std::vector<std::string>& extraEnv = {}, std::size_t capBytes = 4u << 20);
+
+// Starts argv (a path, or a name looked up on PATH) with stdin /dev/null, stdout/stderr on the given descriptors,
+// exactly `env` as its environment, its own process group (a hang is killed with all it started), default signal
+// handling and an empty signal mask whatever the parent (a GUI) set. Returns the pid, or -1 with the errno in rc.
+pid_t spawnInOwnGroup(const std::vector<std::string>& argv, const std::vector<std::string>& env, int outFd, int errFd,
+                      int& rc);
 
 } // namespace stackscope
