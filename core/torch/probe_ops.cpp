@@ -514,7 +514,9 @@ json resultOf(ProbeContext& ctx)
         else
             std::snprintf(buf, sizeof buf, "%s", ctx.wrongWhat.c_str());
         out["outcome"] = "wrong";
-        out["message"] = std::string(buf);
+        // What to do next: a wrong result is a broken stack, not a tolerance to raise.
+        out["message"] = std::string(buf) + "; rerun the probe to see whether it repeats, then `stackscope-cli report "
+                                            "--run-probes` names likely causes (driver, library build, variant fixes)";
         return out;
     }
     out["outcome"] = "ok";
