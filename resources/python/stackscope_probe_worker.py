@@ -205,6 +205,9 @@ def result_of(ctx):
                 ctx.worst_what, ctx.worst_error, ctx.worst_bound, ctx.worst_ratio)
         else:
             out["message"] = ctx.wrong_what
+        # What to do next, as the libtorch module says it: a wrong result is a broken stack, not a tolerance to raise.
+        out["message"] += ("; rerun the probe to see whether it repeats, then `stackscope-cli report --run-probes` "
+                           "names likely causes (driver, library build, variant fixes)")
         return out
     out["outcome"] = "ok"
     message = ctx.note
