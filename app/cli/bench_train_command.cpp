@@ -28,8 +28,9 @@ struct BenchTrainOptions {
     std::string work = "bench-train";
     std::string python;
     std::string pythonExe = "python3";
-    std::vector<std::string> modes {"eager", "cudagraph", "compile"};
+    std::vector<std::string> modes {"eager", "cudagraph", "cudagraph-fused", "compile"};
     bool noGraphs = false;
+    bool noFused = false;
     bool json = false;
 };
 
@@ -78,12 +79,13 @@ void addBenchTrain(CLI::App& bench, CommandContext& ctx)
     cmd->add_option("--device", o->device, "auto, cpu or gpu:N")->capture_default_str();
     cmd->add_option("--work", o->work, "Folder for the data, the model and the dataset file")->capture_default_str();
     cmd->add_option("--python", o->python, "The baselines' script (tests/bench/train_python.py); omitted: no baseline");
-    cmd->add_option("--python-modes", o->modes, "Baselines to run: eager, cudagraph, compile, compile-max")
+    cmd->add_option("--python-modes", o->modes, "Baselines to run: eager, cudagraph, cudagraph-fused, compile, compile-max")
         ->delimiter(',')
-        ->check(CLI::IsMember({"eager", "cudagraph", "compile", "compile-max"}))
+        ->check(CLI::IsMember({"eager", "cudagraph", "cudagraph-fused", "compile", "compile-max"}))
         ->capture_default_str();
     cmd->add_option("--python-exe", o->pythonExe, "Python with PyTorch")->capture_default_str();
     cmd->add_flag("--no-cuda-graphs", o->noGraphs, "Measure StackScope without CUDA graphs");
+    cmd->add_flag("--no-fused-step", o->noFused, "Measure StackScope without its fused step kernel");
     cmd->add_flag("--json", o->json, "Print the figures as JSON");
     cmd->callback([o, &ctx] {
         namespace fs = std::filesystem;
@@ -101,6 +103,7 @@ void addBenchTrain(CLI::App& bench, CommandContext& ctx)
         c.device = o->device;
         c.patience = 0;
         c.cudaGraphs = !o->noGraphs;
+        c.fusedStep = !o->noFused;
         c.stepInterval = 1000;
         std::shared_ptr<const training::TrainingResult> r;
         try {

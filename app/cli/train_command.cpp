@@ -20,6 +20,7 @@ struct TrainCliOptions {
     std::string returns = "1,5,15";
     bool jsonProgress = false;
     bool noGraphs = false;
+    bool noFused = false;
     // The seed script's (src/ml/train.py) options, mapped or noted.
     std::string deviceIds;
     bool noDistributed = false;
@@ -141,6 +142,8 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
         ->capture_default_str();
     cmd->add_option("--precision", c.precision, "fp32 or bf16 (autocast)")->capture_default_str();
     cmd->add_flag("--no-cuda-graphs", o->noGraphs, "Run every step eagerly instead of replaying a CUDA graph");
+    cmd->add_flag("--no-fused-step", o->noFused,
+                  "Train small models through libtorch's kernels instead of StackScope's fused step kernel");
     cmd->add_option("--step-interval", c.stepInterval, "Steps between progress lines (the only host syncs)")
         ->capture_default_str();
     cmd->add_flag("--resume", c.resume, "Continue the run in --output from its last checkpoint");
@@ -168,6 +171,7 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
             c.hidden = training::parseLayerList(o->hidden, "--hidden");
             c.returnHorizons = training::parseLayerList(o->returns, "--returns");
             c.cudaGraphs = !o->noGraphs;
+            c.fusedStep = !o->noFused;
             applySeedAliases(*o);
             if (!o->jsonProgress) {
                 for (const auto& n : c.notes)

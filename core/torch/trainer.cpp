@@ -4,6 +4,7 @@
 
 #include "core/torch/probe_runtime.h"
 #include "core/torch/trainer_device.h"
+#include "core/torch/trainer_fused.h"
 #include "core/torch/trainer_model.h"
 #include "core/torch/torch_save_format.h"
 #include "core/util/atomic_file.h"
@@ -67,6 +68,7 @@ private:
     }
     bool stopRequested() const { return m_stop && m_stop(m_user) != 0; }
     void resolveDevices();
+    std::unique_ptr<stackscope::trainer::FusedStep> chooseFusedStep(std::string& executionNote);
     void selectBatch(int64_t offset);
     void stepOnSelectedBatch();
     void allReduceGradients();
@@ -129,6 +131,24 @@ void Trainer::resolveDevices()
                                         ") has no bf16 arithmetic; use --precision fp32");
         }
     }
+}
+
+// Small models on one GPU: the fused step kernel, many steps per launch (checked against autograd first).
+// Returns null (with a note saying why) where it does not serve; otherwise sets the run's execution note.
+std::unique_ptr<stackscope::trainer::FusedStep> Trainer::chooseFusedStep(std::string& executionNote)
+{
+    if (m_gpus.size() != 1)
+        return nullptr;
+    std::string why;
+    auto fused = stackscope::trainer::FusedStep::create(m_replicas[0], m_s, m_gpus.front(), why);
+    if (fused) {
+        char note[200];
+        std::snprintf(note, sizeof note, "fused step kernel, up to %lld steps per launch (gradients equal "
+                      "autograd's to %.2g)", static_cast<long long>(m_s.stepInterval), fused->mismatch());
+        executionNote = note;
+    }
+    emit({{"event", "note"}, {"message", fused ? executionNote : why}});
+    return fused;
 }
 
 nlohmann::json Trainer::deviceFigures() const
@@ -234,8 +254,11 @@ void Trainer::run(bool resume)
         names.push_back(d.is_cpu() ? std::string("CPU") : stackscope::probe::gpuName(d.index()));
     const int64_t stepsPerEpoch = m_data.trainRows / batch;
     std::string graphNote;
-    const bool tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16;
-    if (!m_s.cudaGraphs)
+    auto fused = chooseFusedStep(graphNote);
+    const bool tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16 && !fused;
+    if (fused)
+        ; // chooseFusedStep wrote graphNote
+    else if (!m_s.cudaGraphs)
         graphNote = "CUDA graphs off (--no-cuda-graphs)";
     else if (m_gpus.empty())
         graphNote = "eager (CPU)";
@@ -274,8 +297,13 @@ void Trainer::run(bool resume)
                 stopped = true;
                 break;
             }
-            selectBatch(step * batch);
-            if (graph) {
+            int64_t chunk = 1;
+            if (fused) {
+                // Steps up to the next progress report (or the epoch's end) in one launch.
+                chunk = std::min<int64_t>(m_s.stepInterval - sinceReport, stepsPerEpoch - step);
+                fused->run(m_perm[0], step * batch, static_cast<int>(chunk));
+                step += chunk - 1;
+            } else if (selectBatch(step * batch); graph) {
                 graph->replay();
             } else {
                 stepOnSelectedBatch();
@@ -287,8 +315,9 @@ void Trainer::run(bool resume)
                     emit({{"event", "note"}, {"message", graphNote}});
                 }
             }
-            ++totalSteps;
-            if (++sinceReport == m_s.stepInterval || step + 1 == stepsPerEpoch) {
+            totalSteps += chunk;
+            sinceReport += chunk;
+            if (sinceReport == m_s.stepInterval || step + 1 == stepsPerEpoch) {
                 // The only host synchronisation in the loop: reading the summed loss.
                 const double sum = m_replicas[0].lossSum.item<double>();
                 m_replicas[0].lossSum.zero_();

@@ -62,6 +62,11 @@ std::unique_ptr<GraphedStep> captureStep(int device, const std::function<void()>
     return g;
 }
 
+void* currentStream(int device)
+{
+    return c10::cuda::getCurrentCUDAStream(static_cast<c10::DeviceIndex>(device)).stream();
+}
+
 AllocatorFigures allocatorFigures(int device)
 {
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(static_cast<c10::DeviceIndex>(device));
@@ -86,6 +91,11 @@ std::unique_ptr<SideStream> useSideStream(int)
 std::unique_ptr<GraphedStep> captureStep(int, const std::function<void()>&, std::string& why)
 {
     why = "this libtorch build has no CUDA graphs (CPU or ROCm build): training eagerly";
+    return nullptr;
+}
+
+void* currentStream(int)
+{
     return nullptr;
 }
 

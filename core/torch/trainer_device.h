@@ -26,6 +26,9 @@ public:
 // stream, or returns null with the reason in `why` (not a CUDA build, capture failed).
 std::unique_ptr<GraphedStep> captureStep(int device, const std::function<void()>& step, std::string& why);
 
+// The device's current stream as a cudaStream_t (null in builds without CUDA: then nothing may launch on it).
+void* currentStream(int device);
+
 struct AllocatorFigures {
     double allocatedBytes = -1; // -1: not known in this build
     double reservedBytes = -1;

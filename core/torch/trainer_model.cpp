@@ -86,6 +86,7 @@ TrainSettings parseSettings(const char* text)
     s.fallbackToCpu = j.value("fallback_to_cpu", false);
     s.bf16 = j.value("precision", std::string("fp32")) == "bf16";
     s.cudaGraphs = j.value("cuda_graphs", true);
+    s.fusedStep = j.value("fused_step", true);
     s.stepInterval = std::max<int64_t>(1, j.value("step_interval", int64_t {50}));
     return s;
 }

@@ -23,6 +23,7 @@ struct TrainSettings {
     bool fallbackToCpu = false;
     bool bf16 = false;
     bool cudaGraphs = true;
+    bool fusedStep = true;
     int64_t stepInterval = 50;
 };
 // Reads the JSON of core/training/training_config.h's moduleConfigJson; throws std::runtime_error.

@@ -121,7 +121,8 @@ nlohmann::json moduleConfigJson(const TrainingConfig& c, const std::vector<int>&
     return {{"hidden", c.hidden},         {"dropout", c.dropout},     {"learning_rate", c.learningRate},
             {"epochs", c.epochs},         {"batch_size", c.batchSize}, {"seed", c.seed},
             {"clip_norm", c.clipNorm},    {"patience", c.patience},   {"gpus", gpus},
-            {"precision", c.precision},   {"cuda_graphs", c.cudaGraphs}, {"step_interval", c.stepInterval}};
+            {"precision", c.precision},   {"cuda_graphs", c.cudaGraphs}, {"step_interval", c.stepInterval},
+            {"fused_step", c.fusedStep}};
 }
 
 nlohmann::json toJson(const TrainingConfig& c)
@@ -146,6 +147,7 @@ nlohmann::json toJson(const TrainingConfig& c)
             {"device", c.device},
             {"precision", c.precision},
             {"cuda_graphs", c.cudaGraphs},
+            {"fused_step", c.fusedStep},
             {"step_interval", c.stepInterval},
             {"notes", c.notes}};
 }

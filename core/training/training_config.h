@@ -43,6 +43,7 @@ struct TrainingConfig {
     std::string device = "auto"; // auto | cpu | gpu:N | gpu:N,M,...
     std::string precision = "fp32"; // fp32 | bf16
     bool cudaGraphs = true;          // capture the training step as a CUDA graph where possible
+    bool fusedStep = true;           // small models on one GPU: the fused step kernel (core/torch/fused_mlp.h)
     int stepInterval = 50;           // steps between progress reports (and host syncs)
     bool resume = false;
     bool deviceFallback = false; // a GPU asked for by an alias (--device_ids) may fall back to the CPU

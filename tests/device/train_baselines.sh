@@ -23,6 +23,9 @@ PY=tests/bench/train_python.py
 echo "== GPU, batch 256, 10 epochs"
 timeout 300 "$CLI" bench train --days 60 --epochs 10 --python $PY --work $W/b256 --json > $W-b256.json; echo "rc=$?"
 grep -E '^(StackScope|Python)' $W-b256.json
+echo "== GPU, batch 256, 10 epochs, libtorch step (CUDA graph, no fused kernel), StackScope only"
+timeout 300 "$CLI" bench train --days 60 --epochs 10 --no-fused-step --work $W/b256-graph --json > $W-b256g.json; echo "rc=$?"
+grep -E '^(StackScope|Python)' $W-b256g.json
 echo "== GPU, batch 8, 1 epoch"
 timeout 300 "$CLI" bench train --days 60 --epochs 1 --batch-size 8 --python $PY --work $W/b8 --json > $W-b8.json; echo "rc=$?"
 grep -E '^(StackScope|Python)' $W-b8.json

@@ -1,0 +1,103 @@
+// The fused training step on the GPU: one thread block runs whole steps (fused::step's phases with a barrier
+// between them) for as many consecutive steps as asked, so a step costs no kernel launch of its own.
+#include "core/torch/fused_mlp.h"
+
+#include <cuda_runtime.h>
+
+namespace stackscope::trainer::fused {
+
+namespace {
+
+constexpr int kThreads = 1024;
+
+// fused::step's phases for one thread block: items strided over the threads, a barrier after each phase.
+struct BlockPar {
+    float* partial; // [kThreads / 32]
+    float* total;
+
+    template <class F> __device__ void each(int64_t n, F f)
+    {
+        for (int64_t i = threadIdx.x; i < n; i += blockDim.x)
+            f(i);
+        __syncthreads();
+    }
+    // The block's total of each thread's v, returned to every thread.
+    __device__ float blockTotal(float v)
+    {
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_xor_sync(0xffffffffu, v, o);
+        if ((threadIdx.x & 31) == 0)
+            partial[threadIdx.x >> 5] = v;
+        __syncthreads(); // also: every item's writes are visible to the block
+        if (threadIdx.x == 0) {
+            float s = 0;
+            for (int w = 0; w < static_cast<int>(blockDim.x >> 5); ++w)
+                s += partial[w];
+            *total = s;
+        }
+        __syncthreads();
+        const float out = *total;
+        __syncthreads(); // partial and total are free for the next sum
+        return out;
+    }
+    template <class F> __device__ float sum(int64_t n, F f)
+    {
+        float v = 0;
+        for (int64_t i = threadIdx.x; i < n; i += blockDim.x)
+            v += f(i);
+        return blockTotal(v);
+    }
+    // A warp per item, its lanes over the rows (consecutive rows are consecutive addresses).
+    template <class D, class T, class Fin> __device__ float rowSums(int64_t n, int rows, D decode, T term, Fin finish)
+    {
+        const int lane = threadIdx.x & 31;
+        float mine = 0;
+        for (int64_t i = threadIdx.x >> 5; i < n; i += blockDim.x >> 5) {
+            const auto d = decode(i);
+            float v = 0;
+            for (int r = lane; r < rows; r += 32)
+                v += term(d, r);
+            for (int o = 16; o > 0; o >>= 1)
+                v += __shfl_xor_sync(0xffffffffu, v, o);
+            if (lane == 0)
+                mine += finish(i, v);
+        }
+        return blockTotal(mine);
+    }
+    template <class F> __device__ void single(F f)
+    {
+        if (threadIdx.x == 0)
+            f();
+        __syncthreads();
+    }
+};
+
+__global__ void __launch_bounds__(kThreads) fusedSteps(Shape s, Buffers b, Hyper hp, int64_t first, int steps,
+                                                       int gradientsOnly)
+{
+    __shared__ float partial[kThreads / 32];
+    __shared__ float total;
+    BlockPar par {partial, &total};
+    for (int k = 0; k < steps; ++k)
+        step(s, b, hp, first + static_cast<int64_t>(k) * s.batch, gradientsOnly != 0, par);
+}
+
+} // namespace
+
+bool haveGpuKernel()
+{
+    return true;
+}
+
+std::string launchSteps(const Shape& s, const Buffers& b, const Hyper& hp, int64_t first, int steps,
+                        bool gradientsOnly, void* stream)
+{
+    if (steps <= 0)
+        return {};
+    fusedSteps<<<1, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(s, b, hp, first, steps, gradientsOnly ? 1 : 0);
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? std::string()
+                            : std::string("the fused training kernel did not start: ") + cudaGetErrorString(e);
+}
+
+} // namespace stackscope::trainer::fused

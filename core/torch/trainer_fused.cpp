@@ -1,0 +1,110 @@
+// Choosing, checking and running the fused training step (core/torch/fused_mlp.h) for one GPU replica.
+#include "core/torch/trainer_fused.h"
+
+#include "core/torch/trainer_device.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+namespace stackscope::trainer {
+
+namespace {
+
+// Why the fused step does not serve this run, or empty when it does.
+std::string unsuitable(const TrainSettings& s, const fused::Shape* shape)
+{
+    if (!s.fusedStep)
+        return "fused step off (--no-fused-step)";
+    if (!fused::haveGpuKernel())
+        return "no fused step kernel in this build (it is built for CUDA builds of libtorch)";
+    if (s.bf16)
+        return "the fused step is fp32 only (--precision bf16 trains through libtorch)";
+    if (s.dropout > 0)
+        return "the fused step has no dropout (--dropout trains through libtorch)";
+    if (!shape)
+        return "the fused step takes 1 to " + std::to_string(fused::kMaxLayers) + " hidden layers";
+    if (fused::macsPerRow(*shape) > fused::kMaxMacsPerRow)
+        return "the model is large enough for cuBLAS (" + std::to_string(fused::macsPerRow(*shape)) +
+               " multiply-adds per row > " + std::to_string(fused::kMaxMacsPerRow) + ")";
+    return {};
+}
+
+} // namespace
+
+FusedStep::FusedStep(Replica& r, const fused::Shape& shape, const TrainSettings& s, int gpu)
+    : m_replica(r)
+    , m_shape(shape)
+    , m_gpu(gpu)
+{
+    m_hyper.lr = static_cast<float>(s.learningRate);
+    m_hyper.clip = static_cast<float>(s.clipNorm);
+    m_scratch = torch::zeros({static_cast<int64_t>(shape.slotCount) * shape.batch},
+                             torch::TensorOptions().dtype(torch::kFloat).device(r.device));
+}
+
+std::unique_ptr<FusedStep> FusedStep::create(Replica& r, const TrainSettings& s, int gpu, std::string& why)
+{
+    std::vector<int> widths(s.hidden.begin(), s.hidden.end());
+    fused::Shape shape;
+    const bool fits = fused::makeShape(shape, static_cast<int>(r.x.size(1)), widths.data(),
+                                       static_cast<int>(widths.size()), static_cast<int>(s.batchSize));
+    why = unsuitable(s, fits ? &shape : nullptr);
+    if (!why.empty())
+        return nullptr;
+    std::unique_ptr<FusedStep> step(new FusedStep(r, shape, s, gpu));
+    // One batch (the first rows) through autograd and through the kernel, gradients only: nothing is trained.
+    torch::NoGradGuard noGrad;
+    auto rows = torch::arange(s.batchSize, torch::TensorOptions().dtype(torch::kLong).device(r.device));
+    const auto saved = r.batchIdx;
+    r.bindBatch(rows);
+    {
+        torch::AutoGradMode grad(true);
+        r.forwardBackward(false);
+    }
+    r.bindBatch(saved);
+    r.lossSum.zero_();
+    const auto reference = r.flatGrads.to(torch::kCPU).clone();
+    const auto error = fused::launchSteps(shape, step->buffers(rows), step->m_hyper, 0, 1, true, currentStream(gpu));
+    if (!error.empty()) {
+        why = error + "; training through libtorch";
+        return nullptr;
+    }
+    const auto mine = r.flatGrads.to(torch::kCPU);
+    r.flatGrads.zero_();
+    step->m_mismatch = fused::relativeMismatch(mine.data_ptr<float>(), reference.data_ptr<float>(), reference.numel());
+    if (!(step->m_mismatch <= fused::kGradientTolerance)) {
+        char text[160];
+        std::snprintf(text, sizeof text, "the fused step's gradients differ from autograd's by %.3g (allowed %.0e): "
+                      "training through libtorch; please report this with the run's output", step->m_mismatch,
+                      fused::kGradientTolerance);
+        why = text;
+        return nullptr;
+    }
+    return step;
+}
+
+fused::Buffers FusedStep::buffers(const torch::Tensor& perm) const
+{
+    fused::Buffers b {};
+    b.params = m_replica.flatParams.data_ptr<float>();
+    b.grads = m_replica.flatGrads.data_ptr<float>();
+    b.expAvg = m_replica.expAvg.data_ptr<float>();
+    b.expAvgSq = m_replica.expAvgSq.data_ptr<float>();
+    b.step = m_replica.step.data_ptr<float>();
+    b.lossSum = m_replica.lossSum.data_ptr<float>();
+    b.x = m_replica.x.data_ptr<float>();
+    b.y = m_replica.y.data_ptr<float>();
+    b.perm = perm.data_ptr<int64_t>();
+    b.scratch = m_scratch.data_ptr<float>();
+    return b;
+}
+
+void FusedStep::run(const torch::Tensor& perm, int64_t first, int steps)
+{
+    const auto error = fused::launchSteps(m_shape, buffers(perm), m_hyper, first, steps, false, currentStream(m_gpu));
+    if (!error.empty())
+        throw std::runtime_error(error + "; rerun with --no-fused-step to train through libtorch");
+}
+
+} // namespace stackscope::trainer
