@@ -31,8 +31,7 @@ struct Shape {
     int batch = 0;
     int64_t weight[kMaxLayers] = {}, bias[kMaxLayers] = {}, gamma[kMaxLayers] = {}, beta[kMaxLayers] = {};
     int64_t outWeight = 0, outBias = 0, parameters = 0;
-    // Slots per layer from slot[l]: h (LayerNorm's output), n (normalised), a (SiLU), dh, dz (w each), then rstd,
-    // m1, m2 (one each: the forward mean is kept in m1 until the backward pass reuses it).
+    // Slots per layer from slot[l]: h (LayerNorm's output), n (normalised), a (SiLU), dh, dz (w each), then rstd.
     int slot[kMaxLayers] = {};
     int xSlot = 0;   // the batch's input features, gathered once per step (inputs slots)
     int outSlot = 0; // d loss / d output of the row
@@ -46,8 +45,6 @@ struct Shape {
     STACKSCOPE_HD int dh(int l) const { return slot[l] + 3 * width[l]; }
     STACKSCOPE_HD int dz(int l) const { return slot[l] + 4 * width[l]; }
     STACKSCOPE_HD int rstd(int l) const { return slot[l] + 5 * width[l]; }
-    STACKSCOPE_HD int m1(int l) const { return rstd(l) + 1; }
-    STACKSCOPE_HD int m2(int l) const { return rstd(l) + 2; }
 };
 
 // Fills the offsets; false when the model has no layer, more than kMaxLayers, or an empty size.
@@ -74,7 +71,7 @@ inline bool makeShape(Shape& s, int inputs, const int* widths, int layers, int b
         s.beta[l] = p;
         p += widths[l];
         s.slot[l] = slot;
-        slot += 5 * widths[l] + 3;
+        slot += 5 * widths[l] + 1;
     }
     s.outWeight = p;
     p += widths[layers - 1];
@@ -137,8 +134,8 @@ STACKSCOPE_HD void forwardLinear(const Shape& s, const Buffers& b, int l, int j,
     at(s, b, s.h(l) + j, r) = z;
 }
 
-// Forward, item r: LayerNorm's mean (in m1) and 1/sqrt(biased variance + eps) of row r.
-STACKSCOPE_HD void forwardNormStats(const Shape& s, const Buffers& b, int l, int r)
+// Forward, item r: LayerNorm of row r (mean and 1/sqrt(biased variance + eps)), its affine output, SiLU.
+STACKSCOPE_HD void forwardNorm(const Shape& s, const Buffers& b, int l, int r)
 {
     const int w = s.width[l];
     float mean = 0;
@@ -150,18 +147,15 @@ STACKSCOPE_HD void forwardNormStats(const Shape& s, const Buffers& b, int l, int
         const float d = at(s, b, s.h(l) + j, r) - mean;
         var += d * d;
     }
-    at(s, b, s.m1(l), r) = mean;
-    at(s, b, s.rstd(l), r) = 1.0f / sqrtf(var / static_cast<float>(w) + kLayerNormEps);
-}
-
-// Forward, item (j, r): normalised value, LayerNorm's affine output, SiLU.
-STACKSCOPE_HD void forwardNormApply(const Shape& s, const Buffers& b, int l, int j, int r)
-{
-    const float nv = (at(s, b, s.h(l) + j, r) - at(s, b, s.m1(l), r)) * at(s, b, s.rstd(l), r);
-    const float hv = nv * b.params[s.gamma[l] + j] + b.params[s.beta[l] + j];
-    at(s, b, s.n(l) + j, r) = nv;
-    at(s, b, s.h(l) + j, r) = hv;
-    at(s, b, s.a(l) + j, r) = hv * sigmoid(hv);
+    const float rstd = 1.0f / sqrtf(var / static_cast<float>(w) + kLayerNormEps);
+    at(s, b, s.rstd(l), r) = rstd;
+    for (int j = 0; j < w; ++j) {
+        const float nv = (at(s, b, s.h(l) + j, r) - mean) * rstd;
+        const float hv = nv * b.params[s.gamma[l] + j] + b.params[s.beta[l] + j];
+        at(s, b, s.n(l) + j, r) = nv;
+        at(s, b, s.h(l) + j, r) = hv;
+        at(s, b, s.a(l) + j, r) = hv * sigmoid(hv);
+    }
 }
 
 // Forward, item r: the output, d loss / d output (mean squared error over the batch) and the squared error.
@@ -177,40 +171,30 @@ STACKSCOPE_HD float forwardOutput(const Shape& s, const Buffers& b, int r, int64
     return err * err;
 }
 
-// Backward, item (k, r): d loss / d activation k of the last layer (kept in its dz slot).
-STACKSCOPE_HD void backwardOutput(const Shape& s, const Buffers& b, int k, int r)
-{
-    const int last = s.layers - 1;
-    at(s, b, s.dz(last) + k, r) = at(s, b, s.outSlot, r) * b.params[s.outWeight + k];
-}
-
-// Backward, item (j, r): through SiLU, dh = da * silu'(h), with da waiting in the dz slot.
-STACKSCOPE_HD void backwardActivation(const Shape& s, const Buffers& b, int l, int j, int r)
-{
-    const float hv = at(s, b, s.h(l) + j, r), sg = sigmoid(hv);
-    at(s, b, s.dh(l) + j, r) = at(s, b, s.dz(l) + j, r) * sg * (1.0f + hv * (1.0f - sg));
-}
-
-// Backward, item r: LayerNorm's two row means, of dn = dh * gamma and of dn * n.
-STACKSCOPE_HD void backwardNormStats(const Shape& s, const Buffers& b, int l, int r)
+// Backward, item r: through SiLU (dh = da silu'(h); da is d loss/d out times the output weights for the last
+// layer, else waiting in the dz slot) and LayerNorm (dz = rstd (dn - mean(dn) - n mean(dn n)), dn = dh gamma).
+STACKSCOPE_HD void backwardNorm(const Shape& s, const Buffers& b, int l, int r)
 {
     const int w = s.width[l];
+    const bool last = l == s.layers - 1;
+    const float dout = at(s, b, s.outSlot, r);
     float m1 = 0, m2 = 0;
     for (int j = 0; j < w; ++j) {
-        const float dn = at(s, b, s.dh(l) + j, r) * b.params[s.gamma[l] + j];
+        const float da = last ? dout * b.params[s.outWeight + j] : at(s, b, s.dz(l) + j, r);
+        const float hv = at(s, b, s.h(l) + j, r), sg = sigmoid(hv);
+        const float g = da * sg * (1.0f + hv * (1.0f - sg));
+        at(s, b, s.dh(l) + j, r) = g;
+        const float dn = g * b.params[s.gamma[l] + j];
         m1 += dn;
         m2 += dn * at(s, b, s.n(l) + j, r);
     }
-    at(s, b, s.m1(l), r) = m1 / static_cast<float>(w);
-    at(s, b, s.m2(l), r) = m2 / static_cast<float>(w);
-}
-
-// Backward, item (j, r): through LayerNorm, dz = rstd (dn - mean(dn) - n mean(dn n)).
-STACKSCOPE_HD void backwardNormApply(const Shape& s, const Buffers& b, int l, int j, int r)
-{
-    const float dn = at(s, b, s.dh(l) + j, r) * b.params[s.gamma[l] + j];
-    at(s, b, s.dz(l) + j, r) =
-        at(s, b, s.rstd(l), r) * (dn - at(s, b, s.m1(l), r) - at(s, b, s.n(l) + j, r) * at(s, b, s.m2(l), r));
+    m1 /= static_cast<float>(w);
+    m2 /= static_cast<float>(w);
+    const float rstd = at(s, b, s.rstd(l), r);
+    for (int j = 0; j < w; ++j) {
+        const float dn = at(s, b, s.dh(l) + j, r) * b.params[s.gamma[l] + j];
+        at(s, b, s.dz(l) + j, r) = rstd * (dn - m1 - at(s, b, s.n(l) + j, r) * m2);
+    }
 }
 
 // Backward, item (k, r) of layer l > 0: d loss / d activation k of layer l - 1 (into that layer's dz slot).
@@ -301,21 +285,20 @@ STACKSCOPE_HD void step(const Shape& s, const Buffers& b, const Hyper& hp, int64
     const int B = s.batch;
     par.each(static_cast<int64_t>(s.inputs) * B,
              [&](int64_t i) { gatherInput(s, b, static_cast<int>(i / B), static_cast<int>(i % B), first); });
-    for (int l = 0; l < s.layers; ++l) {
-        const int64_t items = static_cast<int64_t>(s.width[l]) * B;
-        par.each(items, [&](int64_t i) { forwardLinear(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });
-        par.each(B, [&](int64_t r) { forwardNormStats(s, b, l, static_cast<int>(r)); });
-        par.each(items, [&](int64_t i) { forwardNormApply(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });
-    }
-    const float loss = par.sum(B, [&](int64_t r) { return forwardOutput(s, b, static_cast<int>(r), first); });
     const int last = s.layers - 1;
+    for (int l = 0; l < last; ++l) {
+        par.each(static_cast<int64_t>(s.width[l]) * B,
+                 [&](int64_t i) { forwardLinear(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });
+        par.each(B, [&](int64_t r) { forwardNorm(s, b, l, static_cast<int>(r)); });
+    }
     par.each(static_cast<int64_t>(s.width[last]) * B,
-             [&](int64_t i) { backwardOutput(s, b, static_cast<int>(i / B), static_cast<int>(i % B)); });
-    for (int l = last; l >= 0; --l) {
-        const int64_t items = static_cast<int64_t>(s.width[l]) * B;
-        par.each(items, [&](int64_t i) { backwardActivation(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });
-        par.each(B, [&](int64_t r) { backwardNormStats(s, b, l, static_cast<int>(r)); });
-        par.each(items, [&](int64_t i) { backwardNormApply(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });
+             [&](int64_t i) { forwardLinear(s, b, last, static_cast<int>(i / B), static_cast<int>(i % B)); });
+    const float loss = par.sum(B, [&](int64_t r) { // the row's last LayerNorm, then its output
+        forwardNorm(s, b, last, static_cast<int>(r));
+        return forwardOutput(s, b, static_cast<int>(r), first);
+    });
+    for (int l = s.layers - 1; l >= 0; --l) {
+        par.each(B, [&](int64_t r) { backwardNorm(s, b, l, static_cast<int>(r)); });
         if (l > 0)
             par.each(static_cast<int64_t>(s.in(l)) * B,
                      [&](int64_t i) { backwardLinear(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });

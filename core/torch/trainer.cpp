@@ -277,6 +277,10 @@ void Trainer::run(bool resume)
     int64_t stepsSinceGraphTry = 0;
     double trainSeconds = 0;
     int64_t totalSteps = 0;
+    // The eager warm-up steps and the capture of a CUDA graph are timed apart (setup_seconds), as the Python
+    // baselines time their warm-up and capture apart: steps/s is the steady rate.
+    double setupSeconds = 0;
+    int64_t setupSteps = 0;
     bool stopped = false;
     for (int epoch = state.epoch + 1; epoch <= m_s.epochs && !stopped; ++epoch) {
         // The permutation depends only on (seed, epoch): a resumed run draws the same batches.
@@ -311,6 +315,10 @@ void Trainer::run(bool resume)
                 if (tryGraphs && graphNote.empty() && ++stepsSinceGraphTry == 3) {
                     std::string why;
                     graph = stackscope::trainer::captureStep(m_gpus.front(), [this] { stepOnSelectedBatch(); }, why);
+                    if (graph) {
+                        setupSeconds = seconds(epochStart, Clock::now());
+                        setupSteps = totalSteps + 1;
+                    }
                     graphNote = graph ? "CUDA graph of the whole step" : why;
                     emit({{"event", "note"}, {"message", graphNote}});
                 }
@@ -380,8 +388,11 @@ void Trainer::run(bool resume)
           {"status", stopped ? "stopped" : (state.epoch < m_s.epochs ? "early_stopped" : "finished")},
           {"epochs_done", state.epoch},
           {"steps", totalSteps},
-          {"train_seconds", trainSeconds},
-          {"steps_per_s", trainSeconds > 0 ? static_cast<double>(totalSteps) / trainSeconds : 0.0},
+          {"train_seconds", trainSeconds - setupSeconds},
+          {"setup_seconds", setupSeconds},
+          {"steps_per_s", trainSeconds > setupSeconds
+                              ? static_cast<double>(totalSteps - setupSteps) / (trainSeconds - setupSeconds)
+                              : 0.0},
           {"best_epoch", state.bestEpoch},
           {"best_val_loss", state.bestValLoss},
           {"execution", graphNote.empty() ? "eager" : graphNote}});

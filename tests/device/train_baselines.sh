@@ -29,6 +29,7 @@ grep -E '^(StackScope|Python)' $W-b256g.json
 echo "== GPU, batch 8, 1 epoch"
 timeout 300 "$CLI" bench train --days 60 --epochs 1 --batch-size 8 --python $PY --work $W/b8 --json > $W-b8.json; echo "rc=$?"
 grep -E '^(StackScope|Python)' $W-b8.json
+[ "${SKIP_CPU:-0}" = 1 ] && exit 0
 echo "== CPU, batch 256, 2 epochs"
 timeout 300 "$CLI" bench train --days 60 --epochs 2 --device cpu --python $PY --python-modes eager,compile --work $W/cpu --json > $W-cpu.json; echo "rc=$?"
 grep -E '^(StackScope|Python)' $W-cpu.json
