@@ -55,6 +55,7 @@ struct BlockPar {
         for (int64_t i = threadIdx.x >> 5; i < n; i += blockDim.x >> 5) {
             const auto d = decode(i);
             float v = 0;
+#pragma unroll 8
             for (int r = lane; r < rows; r += 32)
                 v += term(d, r);
             for (int o = 16; o > 0; o >>= 1)

@@ -11,8 +11,13 @@
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define STACKSCOPE_HD __host__ __device__ inline
+// Unrolled loops keep several independent loads in flight per thread: one thread block has few warps to hide
+// the latency of L1/L2 reads with.
+#define STACKSCOPE_PRAGMA(x) _Pragma(#x)
+#define STACKSCOPE_UNROLL(n) STACKSCOPE_PRAGMA(unroll n)
 #else
 #define STACKSCOPE_HD inline
+#define STACKSCOPE_UNROLL(n)
 #endif
 
 namespace stackscope::trainer::fused {
@@ -129,6 +134,7 @@ STACKSCOPE_HD void forwardLinear(const Shape& s, const Buffers& b, int l, int j,
     const int n = s.in(l);
     const float* W = b.params + s.weight[l] + static_cast<int64_t>(j) * n;
     float z = b.params[s.bias[l] + j];
+    STACKSCOPE_UNROLL(4)
     for (int k = 0; k < n; ++k)
         z += W[k] * layerInput(s, b, l, k, r);
     at(s, b, s.h(l) + j, r) = z;
@@ -203,6 +209,7 @@ STACKSCOPE_HD void backwardLinear(const Shape& s, const Buffers& b, int l, int k
     const int n = s.in(l), w = s.width[l];
     const float* W = b.params + s.weight[l] + k;
     float g = 0;
+    STACKSCOPE_UNROLL(4)
     for (int j = 0; j < w; ++j)
         g += at(s, b, s.dz(l) + j, r) * W[static_cast<int64_t>(j) * n];
     at(s, b, s.dz(l - 1) + k, r) = g;
