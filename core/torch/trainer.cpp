@@ -256,9 +256,9 @@ void Trainer::run(bool resume)
     std::string graphNote;
     auto fused = chooseFusedStep(graphNote);
     const bool tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16 && !fused;
-    if (fused)
-        ; // chooseFusedStep wrote graphNote
-    else if (!m_s.cudaGraphs)
+    if (fused) {
+        // chooseFusedStep wrote graphNote
+    } else if (!m_s.cudaGraphs)
         graphNote = "CUDA graphs off (--no-cuda-graphs)";
     else if (m_gpus.empty())
         graphNote = "eager (CPU)";
@@ -388,7 +388,7 @@ void Trainer::run(bool resume)
           {"status", stopped ? "stopped" : (state.epoch < m_s.epochs ? "early_stopped" : "finished")},
           {"epochs_done", state.epoch},
           {"steps", totalSteps},
-          {"train_seconds", trainSeconds - setupSeconds},
+          {"train_seconds", std::max(0.0, trainSeconds - setupSeconds)},
           {"setup_seconds", setupSeconds},
           {"steps_per_s", trainSeconds > setupSeconds
                               ? static_cast<double>(totalSteps - setupSteps) / (trainSeconds - setupSeconds)
