@@ -36,7 +36,9 @@ struct Shape {
     int batch = 0;
     int64_t weight[kMaxLayers] = {}, bias[kMaxLayers] = {}, gamma[kMaxLayers] = {}, beta[kMaxLayers] = {};
     int64_t outWeight = 0, outBias = 0, parameters = 0;
-    // Slots per layer from slot[l]: h (LayerNorm's output), n (normalised), a (SiLU), dh, dz (w each), then rstd.
+    // Slots per layer from slot[l]: n (normalised), a (SiLU), dh, dz (w each; dz holds the Linear's output z during
+    // the forward pass), then rstd. LayerNorm's affine output h = n gamma + beta is recomputed where needed: fewer
+    // slots let the scratch of the default model at batch 256 fit a GPU's shared memory.
     int slot[kMaxLayers] = {};
     int xSlot = 0;   // the batch's input features, gathered once per step (inputs slots)
     int outSlot = 0; // d loss / d output of the row
@@ -44,12 +46,11 @@ struct Shape {
     int slotCount = 0;
 
     STACKSCOPE_HD int in(int l) const { return l == 0 ? inputs : width[l - 1]; }
-    STACKSCOPE_HD int h(int l) const { return slot[l]; }
-    STACKSCOPE_HD int n(int l) const { return slot[l] + width[l]; }
-    STACKSCOPE_HD int a(int l) const { return slot[l] + 2 * width[l]; }
-    STACKSCOPE_HD int dh(int l) const { return slot[l] + 3 * width[l]; }
-    STACKSCOPE_HD int dz(int l) const { return slot[l] + 4 * width[l]; }
-    STACKSCOPE_HD int rstd(int l) const { return slot[l] + 5 * width[l]; }
+    STACKSCOPE_HD int n(int l) const { return slot[l]; }
+    STACKSCOPE_HD int a(int l) const { return slot[l] + width[l]; }
+    STACKSCOPE_HD int dh(int l) const { return slot[l] + 2 * width[l]; }
+    STACKSCOPE_HD int dz(int l) const { return slot[l] + 3 * width[l]; }
+    STACKSCOPE_HD int rstd(int l) const { return slot[l] + 4 * width[l]; }
 };
 
 // Fills the offsets; false when the model has no layer, more than kMaxLayers, or an empty size.
@@ -76,7 +77,7 @@ inline bool makeShape(Shape& s, int inputs, const int* widths, int layers, int b
         s.beta[l] = p;
         p += widths[l];
         s.slot[l] = slot;
-        slot += 5 * widths[l] + 1;
+        slot += 4 * widths[l] + 1;
     }
     s.outWeight = p;
     p += widths[layers - 1];
@@ -128,7 +129,7 @@ STACKSCOPE_HD void gatherInput(const Shape& s, const Buffers& b, int k, int r, i
     at(s, b, s.xSlot + k, r) = b.x[b.perm[first + r] * s.inputs + k];
 }
 
-// Forward, item (j, r): z = bias + W row j . input of row r, kept in h.
+// Forward, item (j, r): z = bias + W row j . input of row r, kept in the dz slot until LayerNorm reads it.
 STACKSCOPE_HD void forwardLinear(const Shape& s, const Buffers& b, int l, int j, int r)
 {
     const int n = s.in(l);
@@ -137,7 +138,7 @@ STACKSCOPE_HD void forwardLinear(const Shape& s, const Buffers& b, int l, int j,
     STACKSCOPE_UNROLL(4)
     for (int k = 0; k < n; ++k)
         z += W[k] * layerInput(s, b, l, k, r);
-    at(s, b, s.h(l) + j, r) = z;
+    at(s, b, s.dz(l) + j, r) = z;
 }
 
 // Forward, item r: LayerNorm of row r (mean and 1/sqrt(biased variance + eps)), its affine output, SiLU.
@@ -146,20 +147,19 @@ STACKSCOPE_HD void forwardNorm(const Shape& s, const Buffers& b, int l, int r)
     const int w = s.width[l];
     float mean = 0;
     for (int j = 0; j < w; ++j)
-        mean += at(s, b, s.h(l) + j, r);
+        mean += at(s, b, s.dz(l) + j, r);
     mean /= static_cast<float>(w);
     float var = 0;
     for (int j = 0; j < w; ++j) {
-        const float d = at(s, b, s.h(l) + j, r) - mean;
+        const float d = at(s, b, s.dz(l) + j, r) - mean;
         var += d * d;
     }
     const float rstd = 1.0f / sqrtf(var / static_cast<float>(w) + kLayerNormEps);
     at(s, b, s.rstd(l), r) = rstd;
     for (int j = 0; j < w; ++j) {
-        const float nv = (at(s, b, s.h(l) + j, r) - mean) * rstd;
+        const float nv = (at(s, b, s.dz(l) + j, r) - mean) * rstd;
         const float hv = nv * b.params[s.gamma[l] + j] + b.params[s.beta[l] + j];
         at(s, b, s.n(l) + j, r) = nv;
-        at(s, b, s.h(l) + j, r) = hv;
         at(s, b, s.a(l) + j, r) = hv * sigmoid(hv);
     }
 }
@@ -187,12 +187,13 @@ STACKSCOPE_HD void backwardNorm(const Shape& s, const Buffers& b, int l, int r)
     float m1 = 0, m2 = 0;
     for (int j = 0; j < w; ++j) {
         const float da = last ? dout * b.params[s.outWeight + j] : at(s, b, s.dz(l) + j, r);
-        const float hv = at(s, b, s.h(l) + j, r), sg = sigmoid(hv);
+        const float nv = at(s, b, s.n(l) + j, r);
+        const float hv = nv * b.params[s.gamma[l] + j] + b.params[s.beta[l] + j], sg = sigmoid(hv);
         const float g = da * sg * (1.0f + hv * (1.0f - sg));
         at(s, b, s.dh(l) + j, r) = g;
         const float dn = g * b.params[s.gamma[l] + j];
         m1 += dn;
-        m2 += dn * at(s, b, s.n(l) + j, r);
+        m2 += dn * nv;
     }
     m1 /= static_cast<float>(w);
     m2 /= static_cast<float>(w);
