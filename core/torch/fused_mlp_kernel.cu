@@ -1,7 +1,5 @@
 // The fused training step on the GPU: one thread block runs whole steps (fused::step's phases with a barrier
-// between them) for as many consecutive steps as asked, so a step costs no kernel launch of its own. The
-// per-row scratch lives in shared memory where it fits (the default model up to batch 256 or so), else in
-// global memory (L2).
+// between them) for as many consecutive steps as asked, so a step costs no kernel launch of its own.
 #include "core/torch/fused_mlp.h"
 
 #include <cuda_runtime.h>
@@ -57,7 +55,6 @@ struct BlockPar {
         for (int64_t i = threadIdx.x >> 5; i < n; i += blockDim.x >> 5) {
             const auto d = decode(i);
             float v = 0;
-#pragma unroll 8
             for (int r = lane; r < rows; r += 32)
                 v += term(d, r);
             for (int o = 16; o > 0; o >>= 1)
@@ -76,13 +73,10 @@ struct BlockPar {
 };
 
 __global__ void __launch_bounds__(kThreads) fusedSteps(Shape s, Buffers b, Hyper hp, int64_t first, int steps,
-                                                       int gradientsOnly, int sharedScratch)
+                                                       int gradientsOnly)
 {
     __shared__ float partial[kThreads / 32];
     __shared__ float total;
-    extern __shared__ float scratch[];
-    if (sharedScratch)
-        b.scratch = scratch;
     BlockPar par {partial, &total};
     for (int k = 0; k < steps; ++k)
         step(s, b, hp, first + static_cast<int64_t>(k) * s.batch, gradientsOnly != 0, par);
@@ -95,37 +89,12 @@ bool haveGpuKernel()
     return true;
 }
 
-namespace {
-
-// Bytes of shared memory for the scratch, or 0 when it does not fit this device's opt-in maximum per block.
-size_t sharedScratchBytes(const Shape& s)
-{
-    const size_t bytes = static_cast<size_t>(s.slotCount) * static_cast<size_t>(s.batch) * sizeof(float);
-    int device = 0, optIn = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess)
-        return 0;
-    const size_t reserved = (kThreads / 32 + 1) * sizeof(float); // partial and total
-    if (bytes + reserved > static_cast<size_t>(optIn))
-        return 0;
-    if (bytes > 48 * 1024 &&
-        cudaFuncSetAttribute(fusedSteps, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)) !=
-            cudaSuccess)
-        return 0;
-    return bytes;
-}
-
-} // namespace
-
 std::string launchSteps(const Shape& s, const Buffers& b, const Hyper& hp, int64_t first, int steps,
                         bool gradientsOnly, void* stream)
 {
     if (steps <= 0)
         return {};
-    const size_t shared = sharedScratchBytes(s);
-    (void)cudaGetLastError(); // a refused attribute above only means global scratch: clear it before launching
-    fusedSteps<<<1, kThreads, shared, static_cast<cudaStream_t>(stream)>>>(s, b, hp, first, steps,
-                                                                           gradientsOnly ? 1 : 0, shared > 0 ? 1 : 0);
+    fusedSteps<<<1, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(s, b, hp, first, steps, gradientsOnly ? 1 : 0);
     const cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? std::string()
                             : std::string("the fused training kernel did not start: ") + cudaGetErrorString(e);

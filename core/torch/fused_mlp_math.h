@@ -11,13 +11,8 @@
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define STACKSCOPE_HD __host__ __device__ inline
-// Unrolled loops keep several independent loads in flight per thread: one thread block has few warps to hide
-// the latency of L1/L2 reads with.
-#define STACKSCOPE_PRAGMA(x) _Pragma(#x)
-#define STACKSCOPE_UNROLL(n) STACKSCOPE_PRAGMA(unroll n)
 #else
 #define STACKSCOPE_HD inline
-#define STACKSCOPE_UNROLL(n)
 #endif
 
 namespace stackscope::trainer::fused {
@@ -36,9 +31,7 @@ struct Shape {
     int batch = 0;
     int64_t weight[kMaxLayers] = {}, bias[kMaxLayers] = {}, gamma[kMaxLayers] = {}, beta[kMaxLayers] = {};
     int64_t outWeight = 0, outBias = 0, parameters = 0;
-    // Slots per layer from slot[l]: n (normalised), a (SiLU), dh, dz (w each; dz holds the Linear's output z during
-    // the forward pass), then rstd. LayerNorm's affine output h = n gamma + beta is recomputed where needed: fewer
-    // slots let the scratch of the default model at batch 256 fit a GPU's shared memory.
+    // Slots per layer from slot[l]: h (LayerNorm's output), n (normalised), a (SiLU), dh, dz (w each), then rstd.
     int slot[kMaxLayers] = {};
     int xSlot = 0;   // the batch's input features, gathered once per step (inputs slots)
     int outSlot = 0; // d loss / d output of the row
@@ -46,11 +39,12 @@ struct Shape {
     int slotCount = 0;
 
     STACKSCOPE_HD int in(int l) const { return l == 0 ? inputs : width[l - 1]; }
-    STACKSCOPE_HD int n(int l) const { return slot[l]; }
-    STACKSCOPE_HD int a(int l) const { return slot[l] + width[l]; }
-    STACKSCOPE_HD int dh(int l) const { return slot[l] + 2 * width[l]; }
-    STACKSCOPE_HD int dz(int l) const { return slot[l] + 3 * width[l]; }
-    STACKSCOPE_HD int rstd(int l) const { return slot[l] + 4 * width[l]; }
+    STACKSCOPE_HD int h(int l) const { return slot[l]; }
+    STACKSCOPE_HD int n(int l) const { return slot[l] + width[l]; }
+    STACKSCOPE_HD int a(int l) const { return slot[l] + 2 * width[l]; }
+    STACKSCOPE_HD int dh(int l) const { return slot[l] + 3 * width[l]; }
+    STACKSCOPE_HD int dz(int l) const { return slot[l] + 4 * width[l]; }
+    STACKSCOPE_HD int rstd(int l) const { return slot[l] + 5 * width[l]; }
 };
 
 // Fills the offsets; false when the model has no layer, more than kMaxLayers, or an empty size.
@@ -77,7 +71,7 @@ inline bool makeShape(Shape& s, int inputs, const int* widths, int layers, int b
         s.beta[l] = p;
         p += widths[l];
         s.slot[l] = slot;
-        slot += 4 * widths[l] + 1;
+        slot += 5 * widths[l] + 1;
     }
     s.outWeight = p;
     p += widths[layers - 1];
@@ -129,16 +123,15 @@ STACKSCOPE_HD void gatherInput(const Shape& s, const Buffers& b, int k, int r, i
     at(s, b, s.xSlot + k, r) = b.x[b.perm[first + r] * s.inputs + k];
 }
 
-// Forward, item (j, r): z = bias + W row j . input of row r, kept in the dz slot until LayerNorm reads it.
+// Forward, item (j, r): z = bias + W row j . input of row r, kept in h.
 STACKSCOPE_HD void forwardLinear(const Shape& s, const Buffers& b, int l, int j, int r)
 {
     const int n = s.in(l);
     const float* W = b.params + s.weight[l] + static_cast<int64_t>(j) * n;
     float z = b.params[s.bias[l] + j];
-    STACKSCOPE_UNROLL(4)
     for (int k = 0; k < n; ++k)
         z += W[k] * layerInput(s, b, l, k, r);
-    at(s, b, s.dz(l) + j, r) = z;
+    at(s, b, s.h(l) + j, r) = z;
 }
 
 // Forward, item r: LayerNorm of row r (mean and 1/sqrt(biased variance + eps)), its affine output, SiLU.
@@ -147,19 +140,20 @@ STACKSCOPE_HD void forwardNorm(const Shape& s, const Buffers& b, int l, int r)
     const int w = s.width[l];
     float mean = 0;
     for (int j = 0; j < w; ++j)
-        mean += at(s, b, s.dz(l) + j, r);
+        mean += at(s, b, s.h(l) + j, r);
     mean /= static_cast<float>(w);
     float var = 0;
     for (int j = 0; j < w; ++j) {
-        const float d = at(s, b, s.dz(l) + j, r) - mean;
+        const float d = at(s, b, s.h(l) + j, r) - mean;
         var += d * d;
     }
     const float rstd = 1.0f / sqrtf(var / static_cast<float>(w) + kLayerNormEps);
     at(s, b, s.rstd(l), r) = rstd;
     for (int j = 0; j < w; ++j) {
-        const float nv = (at(s, b, s.dz(l) + j, r) - mean) * rstd;
+        const float nv = (at(s, b, s.h(l) + j, r) - mean) * rstd;
         const float hv = nv * b.params[s.gamma[l] + j] + b.params[s.beta[l] + j];
         at(s, b, s.n(l) + j, r) = nv;
+        at(s, b, s.h(l) + j, r) = hv;
         at(s, b, s.a(l) + j, r) = hv * sigmoid(hv);
     }
 }
@@ -187,13 +181,12 @@ STACKSCOPE_HD void backwardNorm(const Shape& s, const Buffers& b, int l, int r)
     float m1 = 0, m2 = 0;
     for (int j = 0; j < w; ++j) {
         const float da = last ? dout * b.params[s.outWeight + j] : at(s, b, s.dz(l) + j, r);
-        const float nv = at(s, b, s.n(l) + j, r);
-        const float hv = nv * b.params[s.gamma[l] + j] + b.params[s.beta[l] + j], sg = sigmoid(hv);
+        const float hv = at(s, b, s.h(l) + j, r), sg = sigmoid(hv);
         const float g = da * sg * (1.0f + hv * (1.0f - sg));
         at(s, b, s.dh(l) + j, r) = g;
         const float dn = g * b.params[s.gamma[l] + j];
         m1 += dn;
-        m2 += dn * nv;
+        m2 += dn * at(s, b, s.n(l) + j, r);
     }
     m1 /= static_cast<float>(w);
     m2 /= static_cast<float>(w);
@@ -210,7 +203,6 @@ STACKSCOPE_HD void backwardLinear(const Shape& s, const Buffers& b, int l, int k
     const int n = s.in(l), w = s.width[l];
     const float* W = b.params + s.weight[l] + k;
     float g = 0;
-    STACKSCOPE_UNROLL(4)
     for (int j = 0; j < w; ++j)
         g += at(s, b, s.dz(l) + j, r) * W[static_cast<int64_t>(j) * n];
     at(s, b, s.dz(l - 1) + k, r) = g;
