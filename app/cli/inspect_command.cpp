@@ -4,8 +4,10 @@
 #include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
 #include "core/python/python_envs.h"
+#include "core/snapshot/pcie_links.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
+#include "core/util/text_escape.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -51,6 +53,45 @@ void printPythonEnvs(const nlohmann::json& envs)
     }
 }
 
+void printGpuExtras(const GpuInfo& g)
+{
+    if (!g.firmware.empty()) {
+        std::vector<std::string> fw;
+        for (const auto& [block, version] : g.firmware)
+            fw.push_back(block + " " + version);
+        std::cout << fmt::format("      firmware: {}\n", fmt::join(fw, ", "));
+    }
+    for (const auto& l : g.pcieLinks)
+        std::cout << fmt::format("      PCIe {}: {}\n", l.device.empty() ? "link" : l.device, describeLink(l));
+}
+
+std::string triState(const std::optional<bool>& v, const char* yes, const char* no)
+{
+    return v ? (*v ? yes : no) : "unknown";
+}
+
+void printHostExtras(const HostExtras& h)
+{
+    std::cout << "\nHost\n";
+    std::cout << fmt::format("  kernel command line: {}\n", h.kernelCmdline.value_or("unknown"));
+    std::cout << fmt::format("  Secure Boot: {}   WSL: {}\n", triState(h.secureBoot, "enabled", "disabled"),
+                             triState(h.wsl, "yes", "no"));
+    if (h.dkms.empty())
+        std::cout << "  amdgpu DKMS: none found\n";
+    for (const auto& d : h.dkms)
+        std::cout << fmt::format("  amdgpu DKMS: {}/{}, {}: {}\n", d.name, d.version, d.kernel.empty() ? "no kernel" : d.kernel,
+                                 d.status);
+    for (const auto& line : h.dkmsStatus)
+        std::cout << fmt::format("  dkms status: {}\n", line);
+    if (h.kernelLogSource)
+        std::cout << fmt::format("  kernel log ({}): {} amdgpu/KFD line{}{}\n", *h.kernelLogSource, h.kernelLogGpuLines.size(),
+                                 h.kernelLogGpuLines.size() == 1 ? "" : "s", h.kernelLogNote ? " (" + *h.kernelLogNote + ")" : "");
+    else
+        std::cout << fmt::format("  kernel log: not readable ({})\n", h.kernelLogNote.value_or("no source"));
+    for (const auto& line : h.kernelLogGpuLines)
+        std::cout << fmt::format("    {}\n", escapeControl(line));
+}
+
 void printText(const Snapshot& s)
 {
     std::cout << fmt::format("StackScope snapshot {}{}\n\n", s.capturedAt, s.root ? " of recorded root " + *s.root : "");
@@ -64,7 +105,9 @@ void printText(const Snapshot& s)
         std::cout << fmt::format("  [{}] {} {}  {}  {}  {}  driver {}  (from {})\n", g.index, g.vendor, g.name,
                                  g.arch.value_or("arch unknown"), vram, g.pciBus.value_or("bus unknown"),
                                  g.driverVersion.value_or("-"), g.source);
+        printGpuExtras(g);
     }
+    printHostExtras(s.hostExtras);
     std::cout << "\nStack\n";
     for (const auto& r : stackRows(s)) {
         std::cout << fmt::format("  {:<18} {:<28} {:<8} {}{}\n", r.component, r.version, stackStatusName(r.status),
