@@ -65,29 +65,16 @@ void printGpuExtras(const GpuInfo& g)
         std::cout << fmt::format("      PCIe {}: {}\n", l.device.empty() ? "link" : l.device, describeLink(l));
 }
 
-std::string triState(const std::optional<bool>& v, const char* yes, const char* no)
-{
-    return v ? (*v ? yes : no) : "unknown";
-}
-
+// What the stack rows do not show: `dkms status` output and the kernel log lines themselves.
 void printHostExtras(const HostExtras& h)
 {
+    if (h.dkmsStatus.empty() && h.kernelLogGpuLines.empty())
+        return;
     std::cout << "\nHost\n";
-    std::cout << fmt::format("  kernel command line: {}\n", h.kernelCmdline.value_or("unknown"));
-    std::cout << fmt::format("  Secure Boot: {}   WSL: {}\n", triState(h.secureBoot, "enabled", "disabled"),
-                             triState(h.wsl, "yes", "no"));
-    if (h.dkms.empty())
-        std::cout << "  amdgpu DKMS: none found\n";
-    for (const auto& d : h.dkms)
-        std::cout << fmt::format("  amdgpu DKMS: {}/{}, {}: {}\n", d.name, d.version, d.kernel.empty() ? "no kernel" : d.kernel,
-                                 d.status);
     for (const auto& line : h.dkmsStatus)
-        std::cout << fmt::format("  dkms status: {}\n", line);
-    if (h.kernelLogSource)
-        std::cout << fmt::format("  kernel log ({}): {} amdgpu/KFD line{}{}\n", *h.kernelLogSource, h.kernelLogGpuLines.size(),
-                                 h.kernelLogGpuLines.size() == 1 ? "" : "s", h.kernelLogNote ? " (" + *h.kernelLogNote + ")" : "");
-    else
-        std::cout << fmt::format("  kernel log: not readable ({})\n", h.kernelLogNote.value_or("no source"));
+        std::cout << fmt::format("  dkms status: {}\n", escapeControl(line));
+    if (!h.kernelLogGpuLines.empty())
+        std::cout << fmt::format("  amdgpu/KFD kernel log lines ({}):\n", h.kernelLogSource.value_or("?"));
     for (const auto& line : h.kernelLogGpuLines)
         std::cout << fmt::format("    {}\n", escapeControl(line));
 }
@@ -107,12 +94,12 @@ void printText(const Snapshot& s)
                                  g.driverVersion.value_or("-"), g.source);
         printGpuExtras(g);
     }
-    printHostExtras(s.hostExtras);
     std::cout << "\nStack\n";
     for (const auto& r : stackRows(s)) {
         std::cout << fmt::format("  {:<18} {:<28} {:<8} {}{}\n", r.component, r.version, stackStatusName(r.status),
                                  r.location, r.note.empty() ? "" : "  (" + r.note + ")");
     }
+    printHostExtras(s.hostExtras);
     std::cout << "\nDevice access\n";
     auto node = [](const DeviceNode& n) {
         if (!n.exists)
