@@ -6,7 +6,6 @@
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/log_facts.h"
 #include "core/diagnosis/log_reader.h"
-#include "core/inspect/host_extras_reader.h"
 #include "core/inspect/inspector.h"
 #include "core/snapshot/snapshot_json.h"
 
@@ -137,8 +136,7 @@ struct Options {
     bool logOnly = false;
 };
 
-Snapshot loadOrInspect(const Options& o, const std::vector<ReadLog>& logs, std::vector<std::string>& facts, std::string& origin,
-                       HostExtras& host)
+Snapshot loadOrInspect(const Options& o, const std::vector<ReadLog>& logs, std::vector<std::string>& facts, std::string& origin)
 {
     if (!o.snapshot.empty()) {
         std::error_code ec;
@@ -159,11 +157,9 @@ Snapshot loadOrInspect(const Options& o, const std::vector<ReadLog>& logs, std::
     facts = std::move(stated.lines);
     if (o.logOnly) {
         origin = "from the facts the logs state";
-        host = std::move(stated.host);
         return std::move(stated.snapshot);
     }
     origin = "of this machine";
-    host = readHostExtras(SystemRoot("/"));
     return inspectMachine(InspectOptions {});
 }
 
@@ -185,15 +181,14 @@ void addDiagnoseCommand(CLI::App& app, CommandContext& ctx)
             logs.push_back(readLog(path));
         std::vector<std::string> facts;
         std::string origin;
-        HostExtras host;
-        const Snapshot snapshot = loadOrInspect(*opts, logs, facts, origin, host);
+        const Snapshot snapshot = loadOrInspect(*opts, logs, facts, origin);
         DiagnosisInput input;
-        input.snapshot = &snapshot;
-        input.host = &host;
+        input.snapshot = &snapshot; // host extras (Secure Boot, dkms, kernel log ...) included
+
         for (const auto& l : logs)
             input.logs.push_back({l.origin, l.read.text});
         std::string kernelLog;
-        for (const auto& line : host.kernelLogGpuLines)
+        for (const auto& line : snapshot.hostExtras.kernelLogGpuLines)
             kernelLog += line + "\n";
         if (!kernelLog.empty())
             input.logs.push_back({"kernel log (amdgpu/KFD lines)", kernelLog});

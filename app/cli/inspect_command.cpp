@@ -4,8 +4,10 @@
 #include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
 #include "core/python/python_envs.h"
+#include "core/snapshot/pcie_links.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
+#include "core/util/text_escape.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -51,6 +53,32 @@ void printPythonEnvs(const nlohmann::json& envs)
     }
 }
 
+void printGpuExtras(const GpuInfo& g)
+{
+    if (!g.firmware.empty()) {
+        std::vector<std::string> fw;
+        for (const auto& [block, version] : g.firmware)
+            fw.push_back(block + " " + version);
+        std::cout << fmt::format("      firmware: {}\n", fmt::join(fw, ", "));
+    }
+    for (const auto& l : g.pcieLinks)
+        std::cout << fmt::format("      PCIe {}: {}\n", l.device.empty() ? "link" : l.device, describeLink(l));
+}
+
+// What the stack rows do not show: `dkms status` output and the kernel log lines themselves.
+void printHostExtras(const HostExtras& h)
+{
+    if (h.dkmsStatus.empty() && h.kernelLogGpuLines.empty())
+        return;
+    std::cout << "\nHost\n";
+    for (const auto& line : h.dkmsStatus)
+        std::cout << fmt::format("  dkms status: {}\n", escapeControl(line));
+    if (!h.kernelLogGpuLines.empty())
+        std::cout << fmt::format("  amdgpu/KFD kernel log lines ({}):\n", h.kernelLogSource.value_or("?"));
+    for (const auto& line : h.kernelLogGpuLines)
+        std::cout << fmt::format("    {}\n", escapeControl(line));
+}
+
 void printText(const Snapshot& s)
 {
     std::cout << fmt::format("StackScope snapshot {}{}\n\n", s.capturedAt, s.root ? " of recorded root " + *s.root : "");
@@ -64,12 +92,14 @@ void printText(const Snapshot& s)
         std::cout << fmt::format("  [{}] {} {}  {}  {}  {}  driver {}  (from {})\n", g.index, g.vendor, g.name,
                                  g.arch.value_or("arch unknown"), vram, g.pciBus.value_or("bus unknown"),
                                  g.driverVersion.value_or("-"), g.source);
+        printGpuExtras(g);
     }
     std::cout << "\nStack\n";
     for (const auto& r : stackRows(s)) {
         std::cout << fmt::format("  {:<18} {:<28} {:<8} {}{}\n", r.component, r.version, stackStatusName(r.status),
                                  r.location, r.note.empty() ? "" : "  (" + r.note + ")");
     }
+    printHostExtras(s.hostExtras);
     std::cout << "\nDevice access\n";
     auto node = [](const DeviceNode& n) {
         if (!n.exists)

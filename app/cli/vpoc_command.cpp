@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 
 namespace stackscope::cli {
 
@@ -122,8 +123,25 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
         v.vramBudgetMiB = o->vramBudget;
         v.developing = !o->developing.empty();
         v.threads = o->threads;
+        // Both outputs appear together or neither does (an unwritable --csv leaves no --developing behind): both
+        // are opened before the run (a bad target fails at once), the developing rows are written to their
+        // temporary file as each session is done (memory: one session's values), and commit() renames both.
+        StagedOutputs outputs;
+        std::optional<std::size_t> developingOut, csvOut;
+        if (!o->csv.empty())
+            csvOut = outputs.open(o->csv);
+        std::optional<vpoc::DevelopingCsv> developingCsv;
+        if (!o->developing.empty()) {
+            developingOut = outputs.open(o->developing);
+            outputs.append(*developingOut, vpoc::DevelopingCsv::header());
+            v.developingSink = [&](const vpoc::SessionResult& s, const std::vector<vpoc::DevelopingPoint>& points) {
+                outputs.append(*developingOut, developingCsv->rows(s, points));
+            };
+        }
         std::shared_ptr<const vpoc::VpocResult> r;
         try {
+            if (developingOut)
+                developingCsv.emplace(v); // parses --session: a bad one is bad usage like in runVpoc
             r = vpoc::runVpoc(v);
         } catch (const vpoc::InputError& e) {
             throw UsageError(e.what());
@@ -134,12 +152,8 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
             std::cerr << "skipped " << escapeControl(s) << "\n"; // rows quote the file: no raw ESC
         if (r->skipped.count > static_cast<int64_t>(r->skipped.first.size()))
             std::cerr << fmt::format("skipped {} bad rows in all\n", r->skipped.count);
-        // Both outputs appear together or neither does (an unwritable --csv leaves no --developing behind).
-        StagedOutputs outputs;
-        if (!o->developing.empty())
-            outputs.stage(o->developing, vpoc::developingCsv(*r));
-        if (!o->csv.empty())
-            outputs.stage(o->csv, vpoc::sessionsCsv(*r));
+        if (csvOut)
+            outputs.append(*csvOut, vpoc::sessionsCsv(*r));
         outputs.commit();
         if (o->json)
             std::cout << vpoc::toJson(*r, o->profiles).dump(2) << "\n";

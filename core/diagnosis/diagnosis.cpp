@@ -2,6 +2,8 @@
 // and fix verification from probe variants.
 #include "core/diagnosis/diagnosis.h"
 
+#include "core/snapshot/pcie_links.h"
+
 #include "core/diagnosis/text_normalizer.h"
 
 #include <fmt/format.h>
@@ -131,7 +133,7 @@ void matchSignatures(const DiagnosisRule& rule, const SearchText& st, Collected&
 
 // Facts of a snapshot that triggers and applicability ask about.
 struct SnapshotFacts {
-    SnapshotFacts(const Snapshot& s, const HostExtras* h) : snapshot(s), host(h ? *h : HostExtras {})
+    explicit SnapshotFacts(const Snapshot& s) : snapshot(s), host(s.hostExtras)
     {
         for (const auto& g : s.gpus) {
             if (g.vendor == "amd")
@@ -167,7 +169,7 @@ struct SnapshotFacts {
     }
 
     const Snapshot& snapshot;
-    HostExtras host;
+    const HostExtras& host;
     int amdGpus = 0;
     std::vector<std::string> archs;
     std::vector<std::pair<std::string, std::vector<int>>> rocmVersions;
@@ -183,6 +185,20 @@ bool versionsDiffer(const std::vector<int>& a, const std::vector<int>& b)
             return true;
     }
     return false;
+}
+
+// The PCIe link conditions: links below what they can do (core/snapshot/pcie_links.h); appends them as facts.
+bool evaluatePcieLinks(const SnapshotTrigger& t, const Snapshot& s, std::vector<std::string>& facts)
+{
+    for (const auto& [wanted, links] : {std::pair {t.pcieLinkNarrow, t.pcieLinkNarrow ? narrowPcieLinks(s) : std::vector<std::string> {}},
+                                        std::pair {t.pcieLinkSlow, t.pcieLinkSlow ? slowPcieLinks(s) : std::vector<std::string> {}}}) {
+        if (!wanted)
+            continue;
+        if (links.empty() == *wanted)
+            return false;
+        facts.insert(facts.end(), links.begin(), links.end());
+    }
+    return true;
 }
 
 // The host, dkms and version-pair conditions of a trigger; appends the facts that held.
@@ -217,6 +233,8 @@ bool evaluateHostFacts(const SnapshotTrigger& t, const SnapshotFacts& f, std::ve
             return false;
         facts.push_back(loaded ? "amdgpu module loaded" : "amdgpu module not loaded");
     }
+    if (!evaluatePcieLinks(t, f.snapshot, facts))
+        return false;
     if (t.torchRocmDiffers) {
         const auto& torch = f.snapshot.torch;
         const auto built = torch.backend == std::optional<std::string>("rocm") && torch.builtWith ? parseVersion(*torch.builtWith)
@@ -514,7 +532,7 @@ std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const Diagno
     }
     std::optional<SnapshotFacts> facts;
     if (input.snapshot)
-        facts.emplace(*input.snapshot, input.host);
+        facts.emplace(*input.snapshot);
 
     std::vector<std::pair<std::size_t, DiagnosisFinding>> found;
     const auto& all = rules.rules();

@@ -20,8 +20,9 @@ struct LogText {
 };
 
 struct DiagnosisInput {
-    const Snapshot* snapshot = nullptr; // facts for triggers and applicability; may be null
-    const HostExtras* host = nullptr;   // kernel command line, Secure Boot, WSL, dkms; may be null
+    // Facts for triggers and applicability, host extras (kernel command line, Secure Boot, WSL, dkms) included,
+    // whether inspected live, loaded from a file or stated in a log; may be null.
+    const Snapshot* snapshot = nullptr;
     std::vector<LogText> logs;
     std::vector<ProbeOutcome> probes;
 };

@@ -261,12 +261,14 @@ SnapshotTrigger readSnapshotTrigger(ObjectReader r)
     t.dkmsAmdgpu = r.boolean("dkms_amdgpu");
     t.amdgpuLoaded = r.boolean("amdgpu_loaded");
     t.torchRocmDiffers = r.boolean("torch_rocm_differs_from_installed");
+    t.pcieLinkNarrow = r.boolean("pcie_link_narrow");
+    t.pcieLinkSlow = r.boolean("pcie_link_slow");
     t.confidence = r.confidence("confidence", false);
     t.note = r.str("note", true);
     r.rejectUnknownKeys();
     const bool any = t.amdGpusMin || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
         || !t.envContains.empty() || t.rocmVersion || t.torchVersion || t.torchBackend || t.torchBlasBackend
-        || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers;
+        || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers || t.pcieLinkNarrow || t.pcieLinkSlow;
     if (!any)
         r.fail("", "a snapshot trigger needs at least one condition");
     return t;

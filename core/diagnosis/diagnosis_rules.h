@@ -55,6 +55,8 @@ struct SnapshotTrigger {
     std::optional<bool> amdgpuLoaded;            // the amdgpu module is loaded (rocm.amdgpuDriverVersion known)
     std::optional<bool> torchRocmDiffers;        // torch's ROCm and an installed ROCm differ (versions compared
                                                  // on the components both state; a missing patch counts as 0)
+    std::optional<bool> pcieLinkNarrow;          // a link on some GPU's path has fewer lanes than it supports
+    std::optional<bool> pcieLinkSlow;            // a link runs slower than both its ends support
     std::optional<Confidence> confidence;
     std::string note;
 };

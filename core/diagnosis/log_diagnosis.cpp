@@ -17,10 +17,8 @@ LogDiagnosis diagnoseLogText(const std::string& text, const std::string& origin,
     if (useFacts) {
         auto facts = extractLogFacts(NormalizedText(kept.text));
         out.facts = std::move(facts.snapshot);
-        out.host = std::move(facts.host);
         out.factLines = std::move(facts.lines);
         input.snapshot = &out.facts;
-        input.host = &out.host;
     }
     input.logs.push_back({origin, kept.text});
     out.findings = diagnose(input, rules);

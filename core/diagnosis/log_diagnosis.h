@@ -10,8 +10,7 @@
 namespace stackscope {
 
 struct LogDiagnosis {
-    Snapshot facts;                     // what the text states (GPUs, torch, ROCm, env ...); partial
-    HostExtras host;                    // kernel command line, WSL, Secure Boot, dkms lines it states
+    Snapshot facts;                     // what the text states (GPUs, torch, ROCm, env, host extras ...); partial
     std::vector<std::string> factLines; // the same facts in words, with where they came from
     std::vector<DiagnosisFinding> findings;
 };

@@ -322,7 +322,7 @@ void Extractor::rocmOnLine(int n, std::string_view s)
     }
     if (startsWith(s, "amdgpu/") && (s.find(": installed") != std::string_view::npos || s.find(": added") != std::string_view::npos)) {
         const auto v = leadingVersion(s.substr(7));
-        facts.host.dkms.push_back({"amdgpu", v, trim(s.substr(s.find(", ") == std::string_view::npos ? s.size() : s.find(", ") + 2,
+        facts.snapshot.hostExtras.dkms.push_back({"amdgpu", v, trim(s.substr(s.find(", ") == std::string_view::npos ? s.size() : s.find(", ") + 2,
                                                        s.find(", ", s.find(", ") + 2) - s.find(", ") - 2)),
                              trim(s.substr(s.rfind(": ") + 2))});
         fact(n, fmt::format("dkms: amdgpu {} ({})", v, trim(s.substr(s.rfind(": ") + 2))));
@@ -377,7 +377,7 @@ void Extractor::envOnLine(int n, std::string_view raw)
 
 void Extractor::hostOnLine(int n, std::string_view s)
 {
-    auto& host = facts.host;
+    auto& host = facts.snapshot.hostExtras;
     auto& basic = facts.snapshot.host;
     if (startsWith(s, "BOOT_IMAGE=") || (startsWith(s, "root=") && s.find(" ro") != std::string_view::npos)) {
         host.kernelCmdline = trim(s);

@@ -14,8 +14,7 @@
 namespace stackscope {
 
 struct LogFacts {
-    Snapshot snapshot;              // only what the text states; everything else stays unknown
-    HostExtras host;                // kernel command line, WSL, Secure Boot, dkms lines stated
+    Snapshot snapshot;              // only what the text states (host facts in snapshot.hostExtras); the rest unknown
     std::vector<std::string> lines; // each fact in words with the log line it came from
     bool any() const { return !lines.empty(); }
 };

@@ -24,6 +24,14 @@ std::optional<std::string> readAmdgpuDriverVersion(const SystemRoot& root, const
 // through pci.ids when present.
 std::vector<GpuInfo> readSysfsGpus(const SystemRoot& root);
 
+// amdgpu's firmware versions of a GPU ("mec" -> "0x00000210") from <device>/fw_version/*_fw_version.
+std::map<std::string, std::string> readAmdgpuFirmware(const SystemRoot& root, const std::string& devicePath);
+// The PCIe links from a GPU's device folder up to its root port (current/max speed and width); `address`
+// names the device when the folder is not a link into /sys/devices (recorded roots).
+std::vector<PcieLink> readPcieLinks(const SystemRoot& root, const std::string& devicePath, const std::string& address);
+// "Video BIOS" (-> "vbios") and "GPU Firmware" (GSP, -> "gsp") of /proc/driver/nvidia/gpus/<bus>/information.
+std::map<std::string, std::string> readNvidiaFirmware(const std::string& information);
+
 // NVIDIA GPUs and driver from /proc/driver/nvidia.
 std::vector<GpuInfo> readNvidiaProcGpus(const SystemRoot& root);
 std::optional<std::string> readNvidiaDriverVersion(const SystemRoot& root);

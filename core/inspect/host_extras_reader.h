@@ -14,10 +14,14 @@ HostExtras readHostExtras(const SystemRoot& root);
 std::optional<bool> readSecureBoot(const SystemRoot& root);
 // /dev/dxg or a Microsoft kernel (/proc/version); nullopt when /proc/version is unreadable.
 std::optional<bool> readWsl(const SystemRoot& root);
-// The last kKernelLogGpuLines lines mentioning amdgpu or kfd in the first 8 MiB of /var/log/kern.log (or
-// /var/log/messages); empty when none is readable (/dev/kmsg needs root and can block).
+// The last kKernelLogGpuLines lines mentioning amdgpu or kfd: live from /dev/kmsg (non-blocking), else (or
+// under a recorded root) from the first 8 MiB of /var/log/kern.log or /var/log/messages. Sets
+// kernelLogGpuLines and kernelLogSource, or kernelLogNote saying why nothing was readable.
 inline constexpr std::size_t kKernelLogGpuLines = 50;
+void readKernelLog(const SystemRoot& root, HostExtras& h);
 std::vector<std::string> readKernelLogGpuLines(const SystemRoot& root);
+// `dkms status` output lines when the program exists and succeeds (live machines only); empty otherwise.
+std::vector<std::string> runDkmsStatus();
 // amdgpu DKMS builds from DKMS's tree /var/lib/dkms/amdgpu (what `dkms status` lists).
 std::vector<DkmsModule> readDkmsModules(const SystemRoot& root);
 

@@ -2,6 +2,7 @@
 #include "core/inspect/inspector.h"
 
 #include "core/inspect/file_facts.h"
+#include "core/inspect/host_extras_reader.h"
 #include "core/inspect/system_checks.h"
 
 #include <algorithm>
@@ -43,6 +44,10 @@ void fillFrom(GpuInfo& into, const GpuInfo& from)
         into.vramUsedBytes = from.vramUsedBytes;
     if (from.driverVersion && !into.driverVersion)
         into.driverVersion = from.driverVersion;
+    for (const auto& [block, version] : from.firmware)
+        into.firmware.emplace(block, version);
+    if (into.pcieLinks.empty())
+        into.pcieLinks = from.pcieLinks;
     if (from.source.size() && into.source.find(from.source) == std::string::npos)
         into.source += "+" + from.source;
     if (fromRuntime)
@@ -86,6 +91,7 @@ Snapshot inspectMachine(const InspectOptions& options, std::vector<std::unique_p
     if (!root.isLive())
         s.root = root.root();
     s.host = readHostInfo(root);
+    s.hostExtras = readHostExtras(root);
     s.env = readGpuEnvironment(root);
     s.access = readDeviceAccess(root);
     const auto rocmPath = s.env.count("ROCM_PATH") ? std::optional<std::string>(s.env.at("ROCM_PATH")) : std::nullopt;

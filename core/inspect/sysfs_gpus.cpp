@@ -171,6 +171,9 @@ std::vector<GpuInfo> readSysfsGpus(const SystemRoot& root)
         if (auto used = readNumber(root, dev + "/mem_info_vram_used"))
             g.vramUsedBytes = *used;
         g.source = "sysfs";
+        if (g.vendor == "amd")
+            g.firmware = readAmdgpuFirmware(root, dev);
+        g.pcieLinks = readPcieLinks(root, dev, g.pciBus.value_or(""));
         for (const auto& node : kfd) {
             if (g.pciBus && node.pciBus == *g.pciBus) {
                 g.arch = node.gfx;
@@ -208,7 +211,9 @@ std::vector<GpuInfo> readNvidiaProcGpus(const SystemRoot& root)
         g.pciBus = normalizePciBus(bus);
         g.driverVersion = driver;
         g.source = "procfs";
+        g.pcieLinks = readPcieLinks(root, "/sys/bus/pci/devices/" + *g.pciBus, *g.pciBus);
         if (auto text = root.readText("/proc/driver/nvidia/gpus/" + bus + "/information")) {
+            g.firmware = readNvidiaFirmware(*text);
             std::istringstream in(*text);
             std::string line;
             while (std::getline(in, line)) {

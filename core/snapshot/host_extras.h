@@ -1,6 +1,7 @@
-// Host facts issue 22's rules use beside the snapshot: kernel command line, Secure Boot, WSL, amdgpu DKMS
-// builds and recent amdgpu/KFD kernel log lines. Read live (core/inspect/host_extras_reader.h) or stated in
-// a pasted log (core/diagnosis/log_facts.h); null/empty means unknown.
+// Host facts issue 22's rules use, part of the snapshot (Snapshot::hostExtras, JSON "host_extras"): kernel
+// command line, Secure Boot, WSL, amdgpu DKMS builds and recent amdgpu/KFD kernel log lines. Read live or from
+// a recorded root (core/inspect/host_extras_reader.h) or stated in a pasted log (core/diagnosis/log_facts.h);
+// null/empty means unknown.
 #pragma once
 
 #include <optional>
@@ -23,6 +24,9 @@ struct HostExtras {
     std::optional<bool> wsl;                    // Windows Subsystem for Linux (/dev/dxg, Microsoft kernel)
     std::vector<DkmsModule> dkms;               // amdgpu DKMS builds
     std::vector<std::string> kernelLogGpuLines; // recent amdgpu/KFD kernel log lines, where readable
+    std::optional<std::string> kernelLogSource; // where they came from: "/dev/kmsg", "dmesg", "/var/log/kern.log"
+    std::optional<std::string> kernelLogNote;   // why no kernel log could be read (null when one was)
+    std::vector<std::string> dkmsStatus;        // `dkms status` output lines, when the program ran (live only)
 };
 
 } // namespace stackscope

@@ -1,6 +1,8 @@
 // The snapshot: every fact StackScope gathered about one machine, as plain values.
 #pragma once
 
+#include "core/snapshot/host_extras.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -24,6 +26,15 @@ struct Finding {
     std::vector<std::string> sources;
 };
 
+// One PCIe link on a GPU's path to the CPU, as the PCI core's sysfs shows it from the device's side.
+struct PcieLink {
+    std::string device;                      // PCI address of the device reporting it ("0000:01:00.0")
+    std::optional<std::string> currentSpeed; // "16.0 GT/s PCIe"
+    std::optional<std::string> maxSpeed;
+    std::optional<int> currentWidth;         // lanes
+    std::optional<int> maxWidth;
+};
+
 struct GpuInfo {
     int index = 0;
     std::string vendor; // "amd" | "nvidia" | "other"
@@ -34,6 +45,11 @@ struct GpuInfo {
     std::optional<std::string> pciBus; // 0000:03:00.0
     std::optional<std::string> driverVersion;
     std::string source; // which sources said so, joined with '+'
+    // Firmware versions by block ("mec" -> "0x00000210"): amdgpu's fw_version/*_fw_version, NVIDIA's VBIOS.
+    std::map<std::string, std::string> firmware;
+    // The GPU function's own link first, then each bridge above it up to the root port (an AMD card's real
+    // slot link is on its on-board switch's upstream port, not on the GPU function).
+    std::vector<PcieLink> pcieLinks;
 };
 
 struct RocmInstall {
@@ -107,6 +123,7 @@ struct Snapshot {
     std::string capturedAt; // ISO-8601 UTC
     std::optional<std::string> root; // set when facts were read under --root
     HostInfo host;
+    HostExtras hostExtras; // kernel command line, Secure Boot, WSL, DKMS, kernel log lines (JSON "host_extras")
     std::vector<GpuInfo> gpus;
     RocmInfo rocm;
     CudaInfo cuda;

@@ -111,6 +111,89 @@ DeviceNode deviceNodeFromJson(const json& j, const std::string& path)
     return n;
 }
 
+json toJson(const PcieLink& l)
+{
+    return {{"device", l.device}, {"current_speed", opt(l.currentSpeed)}, {"current_width", opt(l.currentWidth)},
+            {"max_speed", opt(l.maxSpeed)}, {"max_width", opt(l.maxWidth)}};
+}
+
+PcieLink pcieLinkFromJson(const json& j, const std::string& path)
+{
+    if (!j.is_object())
+        throw SnapshotError(fmt::format("'{}' must be an object", path));
+    PcieLink l;
+    l.device = readOr<std::string>(j, "device", path, "");
+    l.currentSpeed = readOpt<std::string>(j, "current_speed", path);
+    l.currentWidth = readOpt<int>(j, "current_width", path);
+    l.maxSpeed = readOpt<std::string>(j, "max_speed", path);
+    l.maxWidth = readOpt<int>(j, "max_width", path);
+    return l;
+}
+
+json toJson(const HostExtras& h)
+{
+    json dkms = json::array();
+    for (const auto& d : h.dkms)
+        dkms.push_back({{"name", d.name}, {"version", d.version}, {"kernel", d.kernel}, {"status", d.status}});
+    return {{"kernel_cmdline", opt(h.kernelCmdline)}, {"secure_boot", opt(h.secureBoot)}, {"wsl", opt(h.wsl)},
+            {"dkms", dkms}, {"dkms_status", h.dkmsStatus}, {"kernel_log_source", opt(h.kernelLogSource)},
+            {"kernel_log_note", opt(h.kernelLogNote)}, {"kernel_log_gpu_lines", h.kernelLogGpuLines}};
+}
+
+HostExtras hostExtrasFromJson(const json& j)
+{
+    const std::string path = "host_extras";
+    HostExtras h;
+    h.kernelCmdline = readOpt<std::string>(j, "kernel_cmdline", path);
+    h.secureBoot = readOpt<bool>(j, "secure_boot", path);
+    h.wsl = readOpt<bool>(j, "wsl", path);
+    const auto& dkms = arrayAt(j, "dkms", "host_extras.");
+    for (size_t i = 0; i < dkms.size(); ++i) {
+        const auto p = fmt::format("host_extras.dkms[{}]", i);
+        if (!dkms[i].is_object())
+            throw SnapshotError(fmt::format("'{}' must be an object", p));
+        h.dkms.push_back({readOr<std::string>(dkms[i], "name", p, ""), readOr<std::string>(dkms[i], "version", p, ""),
+                          readOr<std::string>(dkms[i], "kernel", p, ""), readOr<std::string>(dkms[i], "status", p, "")});
+    }
+    h.dkmsStatus = readOr<std::vector<std::string>>(j, "dkms_status", path, {});
+    h.kernelLogSource = readOpt<std::string>(j, "kernel_log_source", path);
+    h.kernelLogNote = readOpt<std::string>(j, "kernel_log_note", path);
+    h.kernelLogGpuLines = readOr<std::vector<std::string>>(j, "kernel_log_gpu_lines", path, {});
+    return h;
+}
+
+json gpuToJson(const GpuInfo& g)
+{
+    json links = json::array();
+    for (const auto& l : g.pcieLinks)
+        links.push_back(toJson(l));
+    return {{"index", g.index}, {"vendor", g.vendor}, {"name", g.name}, {"arch", opt(g.arch)},
+            {"vram_total_bytes", opt(g.vramTotalBytes)}, {"vram_used_bytes", opt(g.vramUsedBytes)},
+            {"pci_bus", opt(g.pciBus)}, {"driver_version", opt(g.driverVersion)}, {"source", g.source},
+            {"firmware", g.firmware}, {"pcie_links", links}};
+}
+
+GpuInfo gpuFromJson(const json& g, const std::string& path, size_t i)
+{
+    if (!g.is_object())
+        throw SnapshotError(fmt::format("'{}' must be an object", path));
+    GpuInfo gpu;
+    gpu.index = readOr<int>(g, "index", path, static_cast<int>(i));
+    gpu.vendor = readOr<std::string>(g, "vendor", path, "");
+    gpu.name = readOr<std::string>(g, "name", path, "");
+    gpu.arch = readOpt<std::string>(g, "arch", path);
+    gpu.vramTotalBytes = readOpt<std::uint64_t>(g, "vram_total_bytes", path);
+    gpu.vramUsedBytes = readOpt<std::uint64_t>(g, "vram_used_bytes", path);
+    gpu.pciBus = readOpt<std::string>(g, "pci_bus", path);
+    gpu.driverVersion = readOpt<std::string>(g, "driver_version", path);
+    gpu.source = readOr<std::string>(g, "source", path, "");
+    gpu.firmware = readOr<std::map<std::string, std::string>>(g, "firmware", path, {});
+    const auto& links = arrayAt(g, "pcie_links", path + ".");
+    for (size_t k = 0; k < links.size(); ++k)
+        gpu.pcieLinks.push_back(pcieLinkFromJson(links[k], fmt::format("{}.pcie_links[{}]", path, k)));
+    return gpu;
+}
+
 } // namespace
 
 json toJson(const Finding& f)
@@ -141,12 +224,8 @@ Finding findingFromJson(const json& j)
 json toJson(const Snapshot& s)
 {
     json gpus = json::array();
-    for (const auto& g : s.gpus) {
-        gpus.push_back({{"index", g.index}, {"vendor", g.vendor}, {"name", g.name}, {"arch", opt(g.arch)},
-                        {"vram_total_bytes", opt(g.vramTotalBytes)}, {"vram_used_bytes", opt(g.vramUsedBytes)},
-                        {"pci_bus", opt(g.pciBus)}, {"driver_version", opt(g.driverVersion)},
-                        {"source", g.source}});
-    }
+    for (const auto& g : s.gpus)
+        gpus.push_back(gpuToJson(g));
     json installs = json::array();
     for (const auto& i : s.rocm.installs)
         installs.push_back({{"path", i.path}, {"version", opt(i.version)}, {"version_source", i.versionSource}});
@@ -174,6 +253,7 @@ json toJson(const Snapshot& s)
         {"captured_at", s.capturedAt},
         {"root", opt(s.root)},
         {"host", {{"os", opt(s.host.os)}, {"kernel", opt(s.host.kernel)}, {"hostname", opt(s.host.hostname)}}},
+        {"host_extras", toJson(s.hostExtras)},
         {"gpus", gpus},
         {"rocm", {{"installs", installs}, {"loaded_path", opt(s.rocm.loadedPath)},
                   {"hip_runtime_version", opt(s.rocm.hipRuntimeVersion)},
@@ -212,24 +292,11 @@ Snapshot snapshotFromJson(const json& j)
     s.host.kernel = readOpt<std::string>(host, "kernel", "host");
     s.host.hostname = readOpt<std::string>(host, "hostname", "host");
 
+    s.hostExtras = hostExtrasFromJson(objectAt(j, "host_extras", ""));
+
     const auto& gpus = arrayAt(j, "gpus", "");
-    for (size_t i = 0; i < gpus.size(); ++i) {
-        const auto path = fmt::format("gpus[{}]", i);
-        const auto& g = gpus[i];
-        if (!g.is_object())
-            throw SnapshotError(fmt::format("'{}' must be an object", path));
-        GpuInfo gpu;
-        gpu.index = readOr<int>(g, "index", path, static_cast<int>(i));
-        gpu.vendor = readOr<std::string>(g, "vendor", path, "");
-        gpu.name = readOr<std::string>(g, "name", path, "");
-        gpu.arch = readOpt<std::string>(g, "arch", path);
-        gpu.vramTotalBytes = readOpt<std::uint64_t>(g, "vram_total_bytes", path);
-        gpu.vramUsedBytes = readOpt<std::uint64_t>(g, "vram_used_bytes", path);
-        gpu.pciBus = readOpt<std::string>(g, "pci_bus", path);
-        gpu.driverVersion = readOpt<std::string>(g, "driver_version", path);
-        gpu.source = readOr<std::string>(g, "source", path, "");
-        s.gpus.push_back(std::move(gpu));
-    }
+    for (size_t i = 0; i < gpus.size(); ++i)
+        s.gpus.push_back(gpuFromJson(gpus[i], fmt::format("gpus[{}]", i), i));
 
     const auto& rocm = objectAt(j, "rocm", "");
     const auto& installs = arrayAt(rocm, "installs", "rocm.");

@@ -63,6 +63,55 @@ StackRow libraryRow(const Snapshot& s, const std::string& component, const std::
     return r;
 }
 
+std::string yesNo(const std::optional<bool>& v, const char* yes, const char* no)
+{
+    return v ? (*v ? yes : no) : "-";
+}
+
+// The host facts (docs/snapshot-host-facts.md): Secure Boot, WSL, command line, DKMS builds, kernel log.
+void addHostExtraRows(const HostExtras& h, std::vector<StackRow>& rows)
+{
+    const auto known = [](bool k) { return k ? StackStatus::Ok : StackStatus::NotApplicable; };
+    rows.push_back({"Secure Boot", yesNo(h.secureBoot, "enabled", "disabled"), "efivars SecureBoot", known(h.secureBoot.has_value()), {}});
+    if (h.wsl.value_or(false))
+        rows.push_back({"WSL", "yes", "/dev/dxg, /proc/version", StackStatus::Ok, {}});
+    rows.push_back({"Kernel command line", h.kernelCmdline.value_or("-"), "/proc/cmdline", known(h.kernelCmdline.has_value()), {}});
+    for (const auto& d : h.dkms)
+        rows.push_back({"amdgpu DKMS", d.version, "/var/lib/dkms/amdgpu", d.status.rfind("broken", 0) == 0 ? StackStatus::Failed : StackStatus::Ok,
+                        fmt::format("{}{}", d.status, d.kernel.empty() ? "" : " for " + d.kernel)});
+    if (h.kernelLogSource)
+        rows.push_back({"Kernel log", fmt::format("{} amdgpu/KFD lines", h.kernelLogGpuLines.size()), *h.kernelLogSource,
+                        StackStatus::Ok, h.kernelLogNote.value_or("")});
+    else
+        rows.push_back({"Kernel log", "-", "/dev/kmsg, /var/log/kern.log", StackStatus::NotApplicable, h.kernelLogNote.value_or("")});
+}
+
+// Per GPU: firmware versions and the narrowest PCIe link on its path.
+void addGpuExtraRows(const Snapshot& s, std::vector<StackRow>& rows)
+{
+    for (const auto& g : s.gpus) {
+        if (!g.firmware.empty()) {
+            std::vector<std::string> fw;
+            for (const auto& [block, version] : g.firmware)
+                fw.push_back(block + " " + version);
+            rows.push_back({fmt::format("GPU {} firmware", g.index), fmt::format("{}", fmt::join(fw, ", ")),
+                            g.vendor == "nvidia" ? "/proc/driver/nvidia/gpus" : "device/fw_version", StackStatus::Ok, {}});
+        }
+        const PcieLink* narrowest = nullptr;
+        for (const auto& l : g.pcieLinks)
+            if (l.currentWidth && (!narrowest || *l.currentWidth < *narrowest->currentWidth))
+                narrowest = &l;
+        if (!narrowest)
+            continue;
+        const bool below = narrowest->maxWidth && *narrowest->currentWidth < *narrowest->maxWidth;
+        rows.push_back({fmt::format("GPU {} PCIe link", g.index),
+                        fmt::format("{} x{} (max {} x{})", narrowest->currentSpeed.value_or("?"), *narrowest->currentWidth,
+                                    narrowest->maxSpeed.value_or("?"), narrowest->maxWidth.value_or(0)),
+                        narrowest->device, below ? StackStatus::Failed : StackStatus::Ok,
+                        below ? "fewer lanes than the device supports (see diagnose)" : ""});
+    }
+}
+
 } // namespace
 
 std::vector<StackRow> stackRows(const Snapshot& s)
@@ -99,6 +148,8 @@ std::vector<StackRow> stackRows(const Snapshot& s)
     rows.push_back(torch);
     if (s.torch.blasBackend)
         rows.push_back({"Preferred BLAS", *s.torch.blasBackend, "at::globalContext().blasPreferredBackend()", StackStatus::Ok, {}});
+    addHostExtraRows(s.hostExtras, rows);
+    addGpuExtraRows(s, rows);
     return rows;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -113,7 +114,51 @@ struct StagedOutputs::Entry {
     Target target;
     std::string temporary;     // regular targets
     std::string streamContent; // streams, written at commit
+    int fd = -1;               // an open()ed output: its temporary file, or a stream's spool file
+    std::string pending;       // appended, not yet written to fd
+    bool spooled = false;      // a stream whose content is in the spool file
 };
+
+namespace {
+
+constexpr std::size_t kAppendBuffer = 1u << 20;
+
+std::string spoolFolder()
+{
+    const char* dir = std::getenv("TMPDIR");
+    return dir && *dir ? dir : "/tmp";
+}
+
+void writePending(StagedOutputs::Entry& e)
+{
+    size_t done = 0;
+    while (done < e.pending.size()) {
+        const ssize_t n = ::write(e.fd, e.pending.data() + done, e.pending.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const int err = errno;
+            throw FileWriteError(fmt::format("{}: write failed ({}); {}", shown(e.asked, e.target), std::strerror(err),
+                                             diskNote(e.spooled ? spoolFolder() + "/spool" : e.target.path)));
+        }
+        done += static_cast<size_t>(n);
+    }
+    e.pending.clear();
+}
+
+// Flushes an open()ed regular output and closes its temporary file, ready to be renamed.
+void finishTemporary(StagedOutputs::Entry& e)
+{
+    writePending(e);
+    ::fchmod(e.fd, e.target.kind == TargetKind::Regular ? (e.target.mode & 07777) : 0644);
+    const int fd = e.fd;
+    e.fd = -1;
+    if (::fsync(fd) != 0 || ::close(fd) != 0)
+        throw FileWriteError(fmt::format("{}: could not flush the file ({}); {}", shown(e.asked, e.target),
+                                         std::strerror(errno), diskNote(e.target.path)));
+}
+
+} // namespace
 
 StagedOutputs::StagedOutputs(OutputStreams streams)
     : m_streams(streams)
@@ -122,9 +167,42 @@ StagedOutputs::StagedOutputs(OutputStreams streams)
 
 StagedOutputs::~StagedOutputs()
 {
-    for (const auto& e : m_entries)
+    for (const auto& e : m_entries) {
+        if (e->fd >= 0)
+            ::close(e->fd);
         if (!e->temporary.empty())
             ::unlink(e->temporary.c_str()); // an uncommitted set leaves nothing behind
+    }
+}
+
+std::size_t StagedOutputs::open(const std::string& path)
+{
+    stage(path, std::string()); // checks the target, refuses a second use of it, creates the temporary file
+    auto& e = *m_entries.back();
+    if (!e.temporary.empty()) {
+        e.fd = ::open(e.temporary.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    } else {
+        std::string spool = spoolFolder() + "/stackscope-spool-XXXXXX";
+        e.fd = ::mkstemp(spool.data());
+        if (e.fd >= 0)
+            ::unlink(spool.c_str()); // gone with the descriptor, whatever happens
+        e.spooled = true;
+    }
+    if (e.fd < 0)
+        throw FileWriteError(fmt::format("{}: cannot open a file to write it ({}); choose a folder you can write to "
+                                         "(streams are spooled in $TMPDIR)",
+                                         shown(path, e.target), std::strerror(errno)));
+    return m_entries.size() - 1;
+}
+
+void StagedOutputs::append(std::size_t output, std::string_view piece)
+{
+    auto& e = *m_entries.at(output);
+    if (e.fd < 0)
+        throw std::logic_error("StagedOutputs::append on an output that was not open()ed");
+    e.pending.append(piece);
+    if (e.pending.size() >= kAppendBuffer)
+        writePending(e);
 }
 
 void StagedOutputs::stage(const std::string& path, const std::string& content)
@@ -144,9 +222,22 @@ void StagedOutputs::stage(const std::string& path, const std::string& content)
 
 void StagedOutputs::commit()
 {
-    for (auto& e : m_entries)
-        if (e->temporary.empty())
+    for (auto& e : m_entries) {
+        if (e->fd >= 0 && !e->spooled)
+            finishTemporary(*e);
+        else if (e->fd >= 0)
+            writePending(*e);
+    }
+    for (auto& e : m_entries) {
+        if (!e->temporary.empty())
+            continue;
+        if (e->spooled) {
+            output::writeStreamFrom(e->target, shown(e->asked, e->target), e->fd);
+            ::close(e->fd);
+            e->fd = -1;
+        } else
             output::writeStream(e->target, shown(e->asked, e->target), e->streamContent);
+    }
     for (auto& e : m_entries) {
         if (e->temporary.empty())
             continue;

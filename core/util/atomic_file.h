@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stackscope {
@@ -41,11 +42,18 @@ public:
     StagedOutputs& operator=(const StagedOutputs&) = delete;
 
     void stage(const std::string& path, const std::string& content);
+    // An output written in pieces while the command computes it, so its whole content is never in memory:
+    // open() checks the target at once and starts its temporary file (a stream's pieces go to an unlinked
+    // spool file in $TMPDIR, copied into the stream at commit); append() adds a piece (buffered, 1 MiB). It
+    // then takes part in commit() and in the clean-up like a staged output. Returns the handle for append().
+    std::size_t open(const std::string& path);
+    void append(std::size_t output, std::string_view piece);
     // Renames in the order staged: stage the file that describes the others (a manifest) last.
     void commit();
 
+    struct Entry; // one output (defined in atomic_file.cpp)
+
 private:
-    struct Entry;
     OutputStreams m_streams;
     std::vector<std::unique_ptr<Entry>> m_entries;
 };

@@ -148,14 +148,11 @@ Target resolve(const std::string& path)
                                      path, kMaxLinkHops));
 }
 
-void writeStream(const Target& target, const std::string& shownPath, const std::string& content)
+namespace {
+
+// Opens a FIFO or safe device without waiting for a reader, then makes the writes blocking; -1 never returned.
+int openStreamTarget(const Target& target, const std::string& shownPath)
 {
-    SigpipeBlock noSigpipe;
-    if (target.kind == TargetKind::Stdout) {
-        std::fflush(stdout);
-        writeAll(STDOUT_FILENO, content, "standard output");
-        return;
-    }
     const int fd = ::open(target.path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         const int err = errno;
@@ -167,13 +164,60 @@ void writeStream(const Target& target, const std::string& shownPath, const std::
     }
     // Opened without waiting; the writes themselves may wait for the reader.
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+// Calls write(fd, piece) for each piece `next` gives until it gives an empty one.
+template <typename Next>
+void writePieces(const Target& target, const std::string& shownPath, Next next)
+{
+    SigpipeBlock noSigpipe;
+    if (target.kind == TargetKind::Stdout) {
+        std::fflush(stdout);
+        for (std::string piece = next(); !piece.empty(); piece = next())
+            writeAll(STDOUT_FILENO, piece, "standard output");
+        return;
+    }
+    const int fd = openStreamTarget(target, shownPath);
     try {
-        writeAll(fd, content, shownPath);
+        for (std::string piece = next(); !piece.empty(); piece = next())
+            writeAll(fd, piece, shownPath);
     } catch (const FileWriteError&) {
         ::close(fd);
         throw;
     }
     ::close(fd);
+}
+
+} // namespace
+
+void writeStream(const Target& target, const std::string& shownPath, const std::string& content)
+{
+    bool given = false;
+    writePieces(target, shownPath, [&] {
+        if (given)
+            return std::string();
+        given = true;
+        return content;
+    });
+}
+
+void writeStreamFrom(const Target& target, const std::string& shownPath, int fromFd)
+{
+    if (::lseek(fromFd, 0, SEEK_SET) != 0)
+        throw FileWriteError(fmt::format("{}: the spooled output cannot be read back ({})", shownPath, std::strerror(errno)));
+    writePieces(target, shownPath, [&] {
+        std::string piece(1u << 20, '\0');
+        ssize_t n = 0;
+        do
+            n = ::read(fromFd, piece.data(), piece.size());
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+            throw FileWriteError(fmt::format("{}: the spooled output cannot be read back ({})", shownPath,
+                                             std::strerror(errno)));
+        piece.resize(static_cast<size_t>(n));
+        return piece;
+    });
 }
 
 } // namespace stackscope::output

@@ -27,5 +27,7 @@ bool isSafeCharacterDevice(dev_t rdev);
 // is refused), or into standard output for "-". A reader that goes away gives an error, not SIGPIPE.
 // Throws FileWriteError naming `shownPath`.
 void writeStream(const Target& target, const std::string& shownPath, const std::string& content);
+// The same, copying what `fromFd` holds from its start, 1 MiB at a time (a spooled output of any size).
+void writeStreamFrom(const Target& target, const std::string& shownPath, int fromFd);
 
 } // namespace stackscope::output

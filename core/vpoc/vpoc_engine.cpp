@@ -112,6 +112,14 @@ struct Job {
         lines.clear();
         return reader.read(rows, kReadRows, nullptr, &lines);
     }
+    // A finished session's developing values: to the sink when there is one, else kept in the result.
+    void keepDeveloping(const SessionResult& session, std::vector<DevelopingPoint>&& points)
+    {
+        if (options.developingSink)
+            options.developingSink(session, points);
+        else
+            result.developing.push_back(std::move(points));
+    }
     void checkWidth(int64_t width, int32_t day, size_t row) const
     {
         if (width <= kMaxSessionLevels)
@@ -134,7 +142,7 @@ void runStreaming(Job& job)
     auto close = [&] {
         job.result.sessions.push_back(acc.finish());
         if (job.options.developing)
-            job.result.developing.push_back(std::move(developing));
+            job.keepDeveloping(job.result.sessions.back(), std::move(developing));
         developing = {};
     };
     while (job.next()) {
@@ -176,10 +184,11 @@ void runBatched(Job& job, GpuProfiler& gpu)
         if (!inFlight.valid())
             return;
         auto out = inFlight.get();
-        for (auto& s : out.sessions)
-            result.sessions.push_back(std::move(s));
-        for (auto& d : out.developing)
-            result.developing.push_back(std::move(d));
+        for (size_t i = 0; i < out.sessions.size(); ++i) {
+            result.sessions.push_back(std::move(out.sessions[i]));
+            if (i < out.developing.size())
+                job.keepDeveloping(result.sessions.back(), std::move(out.developing[i]));
+        }
     };
     auto batch = std::make_shared<Batch>();
     std::vector<MarketRecord> current;
@@ -257,6 +266,7 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
         runBatched(job, *gpu);
     else
         runStreaming(job);
+    result->options.developingSink = nullptr; // it refers to the caller's writer: not kept past the run
     result->extraColumns = reader->extraColumns(); // decided on the first data row
     result->format = reader->format();              // a mixed DBN file: decided by its first record
     result->rows = reader->rowsAccepted();

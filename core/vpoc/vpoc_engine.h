@@ -27,6 +27,10 @@ struct VpocOptions {
     Backend backend = Backend::Auto;
     uint64_t vramBudgetMiB = 1024;
     bool developing = false;
+    // With `developing`: when set, each session's developing values go here as soon as the session is done (in
+    // session order, on the job's thread) and VpocResult::developing stays empty, so memory holds one session's
+    // values at most (vpoc --developing streams them to its file this way).
+    std::function<void(const SessionResult&, const std::vector<DevelopingPoint>&)> developingSink;
     unsigned threads = 0; // 0 = every hardware thread
 };
 

@@ -72,17 +72,28 @@ std::string sessionsCsv(const VpocResult& r)
     return out;
 }
 
+DevelopingCsv::DevelopingCsv(const VpocOptions& options)
+    : m_tick(options.read.tick)
+    , m_clock(SessionRule::parse(options.session, options.sessionTimeZone))
+{
+}
+
+std::string DevelopingCsv::rows(const SessionResult& session, const std::vector<DevelopingPoint>& points) const
+{
+    const std::string date = formatDate(session.day);
+    std::string out;
+    for (const auto& p : points)
+        out += fmt::format("{},{},{},{},{}\n", date, formatIso(p.timeUs, m_clock.clock()), priceText(m_tick, p.pocTick),
+                           priceText(m_tick, p.vahTick), priceText(m_tick, p.valTick));
+    return out;
+}
+
 std::string developingCsv(const VpocResult& r)
 {
-    const Tick& tick = r.options.read.tick;
-    SessionClock clock(SessionRule::parse(r.options.session, r.options.sessionTimeZone));
-    std::string out = "session,time,poc,vah,val\n";
-    for (size_t i = 0; i < r.developing.size() && i < r.sessions.size(); ++i) {
-        const std::string date = formatDate(r.sessions[i].day);
-        for (const auto& p : r.developing[i])
-            out += fmt::format("{},{},{},{},{}\n", date, formatIso(p.timeUs, clock.clock()), priceText(tick, p.pocTick),
-                               priceText(tick, p.vahTick), priceText(tick, p.valTick));
-    }
+    const DevelopingCsv csv(r.options);
+    std::string out = DevelopingCsv::header();
+    for (size_t i = 0; i < r.developing.size() && i < r.sessions.size(); ++i)
+        out += csv.rows(r.sessions[i], r.developing[i]);
     return out;
 }
 

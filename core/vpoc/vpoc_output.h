@@ -14,4 +14,16 @@ std::string sessionsCsv(const VpocResult& r);
 // date,time,poc,vah,val: one row per bar, from that bar and the earlier bars of its session only.
 std::string developingCsv(const VpocResult& r);
 
+// The same CSV written a session at a time (vpoc --developing streams it while the sessions are computed).
+class DevelopingCsv {
+public:
+    explicit DevelopingCsv(const VpocOptions& options);
+    static const char* header() { return "session,time,poc,vah,val\n"; }
+    std::string rows(const SessionResult& session, const std::vector<DevelopingPoint>& points) const;
+
+private:
+    Tick m_tick;
+    mutable SessionClock m_clock; // its LocalClock caches time zone transitions as it converts
+};
+
 } // namespace stackscope::vpoc

@@ -120,15 +120,15 @@ private Q_SLOTS:
                                "WSL environment detected.\n");
         const auto& s = f.snapshot;
         QCOMPARE(QString::fromStdString(s.rocm.amdgpuDriverVersion.value_or("")), QString("6.14.14"));
-        QCOMPARE(f.host.dkms.size(), std::size_t(1));
-        QCOMPARE(QString::fromStdString(f.host.dkms[0].kernel), QString("6.14.0-29-generic"));
-        QCOMPARE(QString::fromStdString(f.host.dkms[0].status), QString("installed"));
+        QCOMPARE(f.snapshot.hostExtras.dkms.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(f.snapshot.hostExtras.dkms[0].kernel), QString("6.14.0-29-generic"));
+        QCOMPARE(QString::fromStdString(f.snapshot.hostExtras.dkms[0].status), QString("installed"));
         QStringList versions;
         for (const auto& i : s.rocm.installs)
             versions << QString::fromStdString(i.version.value_or(""));
         QCOMPARE(versions, (QStringList {"7.0.0", "6.4.3"}));
-        QVERIFY(f.host.kernelCmdline && f.host.kernelCmdline->find("iommu=pt") != std::string::npos);
-        QCOMPARE(f.host.wsl, std::optional<bool>(true));
+        QVERIFY(f.snapshot.hostExtras.kernelCmdline && f.snapshot.hostExtras.kernelCmdline->find("iommu=pt") != std::string::npos);
+        QCOMPARE(f.snapshot.hostExtras.wsl, std::optional<bool>(true));
         QVERIFY(f.lines.size() >= 6);
         QVERIFY2(f.lines[0].find("(line 2)") != std::string::npos, f.lines[0].c_str());
     }

@@ -64,7 +64,6 @@ private Q_SLOTS:
         const LogFacts facts = extractLogFacts(NormalizedText(text));
         DiagnosisInput in;
         in.snapshot = &facts.snapshot;
-        in.host = &facts.host;
         in.logs.push_back({path.toStdString(), text});
         const auto findings = diagnose(in);
         const auto* f = findingFor(findings, rule);

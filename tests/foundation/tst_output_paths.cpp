@@ -216,6 +216,75 @@ private Q_SLOTS:
         QCOMPARE(filesIn(dir), 1);
     }
 
+    // open()/append(): an output written in pieces lands whole at commit, beside one staged whole; nothing
+    // (not even a temporary file) is left when the set is not committed.
+    void openedOutputsArePartOfTheSet()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("developing.csv"));
+        const QString b = dir.filePath(QStringLiteral("sessions.csv"));
+        std::string want;
+        {
+            StagedOutputs set;
+            const auto out = set.open(a.toStdString());
+            set.stage(b.toStdString(), "b\n");
+            for (int i = 0; i < 30000; ++i) { // 30000 * ~70 B: more than the 1 MiB buffer, so it is written as it goes
+                const std::string piece = "2024-03-04,2024-03-04T09:30:00-05:00,5000.25,5001.00,4999.50 row " + std::to_string(i) + "\n";
+                set.append(out, piece);
+                want += piece;
+            }
+            QCOMPARE(filesIn(dir), 2); // two temporary files, no outputs yet
+            QVERIFY(!QFile::exists(a) && !QFile::exists(b));
+        } // not committed
+        QCOMPARE(filesIn(dir), 0);
+
+        StagedOutputs set;
+        const auto out = set.open(a.toStdString());
+        set.append(out, want);
+        set.stage(b.toStdString(), "b\n");
+        set.commit();
+        QCOMPARE(slurp(a), want);
+        QCOMPARE(slurp(b), std::string("b\n"));
+        QCOMPARE(filesIn(dir), 2);
+        // A target that cannot be written fails at open(), before anything was computed for it.
+        const QString e = errorOf([&] { StagedOutputs bad; bad.open(dir.filePath(QStringLiteral("missing/x.csv")).toStdString()); });
+        QVERIFY2(e.contains(QStringLiteral("cannot create a file there")), qPrintable(e));
+    }
+
+    void openedStreamIsSpooledUntilCommit()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("pipe"));
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        std::string received;
+        std::thread reader([&] {
+            const int fd = ::open(fifo.toLocal8Bit().constData(), O_RDONLY);
+            char buf[4096];
+            ssize_t n = 0;
+            while ((n = ::read(fd, buf, sizeof buf)) > 0)
+                received.append(buf, static_cast<size_t>(n));
+            ::close(fd);
+        });
+        StagedOutputs set;
+        const auto out = set.open(fifo.toStdString());
+        const std::string piece(100000, 's');
+        for (int i = 0; i < 25; ++i) // 2.5 MB: spooled through the 1 MiB buffer
+            set.append(out, piece);
+        QString e;
+        for (int attempt = 0; attempt < 200; ++attempt) { // the reader may not have opened the FIFO yet
+            e = errorOf([&] { set.commit(); });
+            if (!e.contains(QStringLiteral("no program is reading")))
+                break;
+            QThread::msleep(10);
+        }
+        if (e != QStringLiteral("<no error>"))
+            ::close(::open(fifo.toLocal8Bit().constData(), O_WRONLY)); // lets the reader's open() return
+        reader.join();
+        QCOMPARE(e, QStringLiteral("<no error>"));
+        QCOMPARE(received.size(), size_t(2500000));
+        QCOMPARE(filesIn(dir), 1); // the FIFO only: the spool file was never in this folder
+    }
+
     void stagedSetAllOrNothing()
     {
         QTemporaryDir dir;

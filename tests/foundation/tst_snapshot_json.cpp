@@ -19,6 +19,7 @@ private Q_SLOTS:
         QTest::newRow("rocm7") << "ubuntu2404-rocm7";
         QTest::newRow("nvidia-h100") << "ubuntu2404-h100";
         QTest::newRow("no-gpu") << "debian12-nogpu";
+        QTest::newRow("secure boot + dkms (host_extras)") << "ubuntu2404-secureboot-dkms";
     }
     void roundTrip()
     {
@@ -73,6 +74,14 @@ private Q_SLOTS:
         QTest::newRow("bad severity") << R"({"schema": "stackscope.snapshot/1", "findings": [{"id": "X", "severity": "fatal"}]})"
                                       << "severity 'fatal'";
         QTest::newRow("host not object") << R"({"schema": "stackscope.snapshot/1", "host": "box"})" << "'host' must be an object";
+        QTest::newRow("secure_boot string") << R"({"schema": "stackscope.snapshot/1", "host_extras": {"secure_boot": "yes"}})"
+                                            << "host_extras.secure_boot";
+        QTest::newRow("dkms not objects") << R"({"schema": "stackscope.snapshot/1", "host_extras": {"dkms": ["amdgpu"]}})"
+                                          << "host_extras.dkms[0]";
+        QTest::newRow("link width text") << R"({"schema": "stackscope.snapshot/1", "gpus": [{"pcie_links": [{"current_width": "x8"}]}]})"
+                                         << "gpus[0].pcie_links[0].current_width";
+        QTest::newRow("firmware number") << R"({"schema": "stackscope.snapshot/1", "gpus": [{"firmware": {"mec": 528}}]})"
+                                         << "gpus[0].firmware";
         QTest::newRow("deep nesting") << QString(QStringLiteral("[")).repeated(100000) << "not valid JSON";
         // A number past a double's range is out_of_range in nlohmann, not a parse error: still a place to go to.
         QTest::newRow("number overflow") << "{\"schema\": \"stackscope.snapshot/1\",\n \"gpus\": [{\"vram_total_bytes\": 1e999999999}]}"

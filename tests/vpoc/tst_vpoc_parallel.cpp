@@ -4,6 +4,7 @@
 #include "core/vpoc/sample_data.h"
 #include "core/vpoc/sessions.h"
 #include "core/vpoc/vpoc_engine.h"
+#include "core/vpoc/vpoc_output.h"
 
 #include <QtTest/QtTest>
 
@@ -295,6 +296,43 @@ private Q_SLOTS:
                         && x.valTick == y.valTick && x.closeTick == y.closeTick);
             }
         }
+    }
+
+    // vpoc --developing streams: the sink gets each session's values as it closes, the result keeps none, and
+    // the CSV written a session at a time is byte for byte the one built from the kept values.
+    void developingSinkStreamsTheSameCsv_data()
+    {
+        QTest::addColumn<bool>("trades");
+        QTest::newRow("bars") << false;
+        QTest::newRow("trades") << true;
+    }
+    void developingSinkStreamsTheSameCsv()
+    {
+        QFETCH(bool, trades);
+        SampleDataOptions so;
+        so.days = trades ? 2 : 6;
+        so.trades = trades;
+        VpocOptions vo;
+        vo.input = write(trades ? "sink-trades.csv" : "sink-bars.csv", generateSampleData(so));
+        vo.backend = Backend::Cpu;
+        vo.developing = true;
+        const std::string kept = developingCsv(*runVpoc(vo));
+
+        const DevelopingCsv csv(vo);
+        std::string streamed = DevelopingCsv::header();
+        std::vector<int32_t> days;
+        vo.developingSink = [&](const SessionResult& s, const std::vector<DevelopingPoint>& points) {
+            days.push_back(s.day);
+            streamed += csv.rows(s, points);
+        };
+        const auto r = runVpoc(vo);
+        QVERIFY(r->developing.empty());
+        QVERIFY(!r->options.developingSink); // the caller's writer is not kept in the result
+        QCOMPARE(days.size(), r->sessions.size());
+        for (size_t i = 0; i < days.size(); ++i)
+            QCOMPARE(days[i], r->sessions[i].day);
+        QVERIFY(kept.size() > 1000);
+        QCOMPARE(QString::fromStdString(streamed), QString::fromStdString(kept));
     }
 
     // A row that makes a session span more than kMaxSessionLevels price levels is bad input at that row.
