@@ -357,6 +357,7 @@ void VpocPage::run()
     m_progress->setValue(0);
     setStatus(tr("Reading %1…").arg(m_input->text()), {});
     m_clock.start();
+    m_eta.reset();
     m_jobs.run(
         [this, o](const JobControl& control) {
             JobOutcome out;
@@ -441,12 +442,11 @@ void VpocPage::showProgress(const vpoc::VpocProgress& p)
 {
     if (p.bytesTotal == 0)
         return;
-    const double fraction = static_cast<double>(p.bytesDone) / static_cast<double>(p.bytesTotal);
+    m_eta.add({m_clock.elapsed() / 1000.0, p.bytesDone, p.bytesTotal, p.phase == vpoc::VpocPhase::Finishing});
+    const double fraction = m_eta.fractionRead();
     m_progress->setValue(static_cast<int>(1000.0 * fraction));
-    const double elapsed = m_clock.elapsed() / 1000.0;
-    const QString eta = fraction > 0.02 ? tr("about %1 s left").arg(elapsed * (1.0 - fraction) / fraction, 0, 'f', 0) : tr("estimating…");
     const QString sessions = p.sessionsDone == 1 ? tr("1 session") : tr("%1 sessions").arg(p.sessionsDone);
-    setStatus(tr("%1, %2 % read, %3").arg(sessions).arg(100.0 * fraction, 0, 'f', 0).arg(eta), {});
+    setStatus(tr("%1, %2 % read, %3").arg(sessions).arg(100.0 * fraction, 0, 'f', 0).arg(m_eta.text()), {});
 }
 
 void VpocPage::setStatus(const QString& text, const QString& details)

@@ -4,6 +4,7 @@
 
 #include "core/vpoc/vpoc_engine.h"
 #include "ui/jobs/job_tracker.h"
+#include "ui/vpoc/eta_estimate.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -50,6 +51,8 @@ public:
     bool exportCsv(const QString& path);
     // Writes the embedded sample data (synthetic ES bars) to the app data folder and selects it.
     QString useSampleData();
+    // The progress bar and status line for one report from the job (the engine's, or a recorded one in tests).
+    void showProgress(const vpoc::VpocProgress& p);
 
 public Q_SLOTS:
     void run();
@@ -68,7 +71,6 @@ private:
     QWidget* createForm();
     QWidget* createResults();
     void setRunning(bool running);
-    void showProgress(const vpoc::VpocProgress& p);
     void showError(const QString& message);
     void setStatus(const QString& text, const QString& details);
     void clearResults();
@@ -78,6 +80,7 @@ private:
 
     JobTracker m_jobs;
     QElapsedTimer m_clock;
+    EtaEstimate m_eta;
     QLineEdit* m_input = nullptr;
     QComboBox* m_format = nullptr;
     QDoubleSpinBox* m_tick = nullptr;
