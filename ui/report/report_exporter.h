@@ -40,6 +40,7 @@ struct ReportResult {
     QString zip;
     nlohmann::json report;
     std::vector<report::RedactionEntry> redacted; // empty when redaction is off
+    std::vector<std::string> uncertain;           // what redaction could not be sure of (redaction.uncertain)
     std::vector<QString> screenshots;             // names written under screenshots/
 };
 

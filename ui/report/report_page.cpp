@@ -48,6 +48,7 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     , m_where(new QLabel(this))
     , m_openFolder(new QPushButton(tr("Open folder"), this))
     , m_redactions(new QTableWidget(0, 3, this))
+    , m_uncertain(new QLabel(this))
     , m_card(new SummaryCard(this))
     , m_previewTimer(new QTimer(this))
 {
@@ -94,7 +95,14 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     m_redactions->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_redactions->setSelectionMode(QAbstractItemView::NoSelection);
     auto* redactBox = new QGroupBox(tr("Redacted (the originals are never written)"), this);
-    (new QVBoxLayout(redactBox))->addWidget(m_redactions);
+    m_uncertain->setObjectName(QStringLiteral("redactionUncertain"));
+    m_uncertain->setWordWrap(true);
+    m_uncertain->setTextFormat(Qt::PlainText);
+    m_uncertain->setStyleSheet(QStringLiteral("color: #b26a00;"));
+    m_uncertain->hide();
+    auto* redactLayout = new QVBoxLayout(redactBox);
+    redactLayout->addWidget(m_redactions, 1);
+    redactLayout->addWidget(m_uncertain);
 
     auto* left = new QVBoxLayout;
     left->addWidget(title);
@@ -223,7 +231,8 @@ void ReportPage::refreshPreview()
         const auto doc = ReportExporter::buildDocument(r, &red);
         m_card->setReport(doc);
         m_card->adjustSize();
-        showRedactions(red ? red->replaced() : std::vector<report::RedactionEntry> {}, r.redact);
+        showRedactions(red ? red->replaced() : std::vector<report::RedactionEntry> {},
+                       red ? red->uncertainties() : std::vector<std::string> {}, r.redact);
         if (m_last.folder.isEmpty())
             setStatus(r.redact ? tr("Ready. Private data will be replaced by placeholders in every file and screenshot.")
                                : tr("Redaction is OFF: the report will contain user and host names, paths and addresses."),
@@ -233,9 +242,17 @@ void ReportPage::refreshPreview()
     }
 }
 
-void ReportPage::showRedactions(const std::vector<report::RedactionEntry>& entries, bool enabled)
+void ReportPage::showRedactions(const std::vector<report::RedactionEntry>& entries,
+                                const std::vector<std::string>& uncertain, bool enabled)
 {
     m_redactions->setRowCount(0);
+    // Said before the export, in the words report.json's redaction.uncertain keeps: the user decides
+    // whether to post the report with what may remain.
+    QStringList notes;
+    for (const auto& u : uncertain)
+        notes << QStringLiteral("• ") + QString::fromStdString(u);
+    m_uncertain->setText(tr("Not certain (check the report before you post it):\n%1").arg(notes.join(QLatin1Char('\n'))));
+    m_uncertain->setVisible(enabled && !notes.isEmpty());
     if (!enabled) {
         m_redactions->setRowCount(1);
         m_redactions->setItem(0, 0, new QTableWidgetItem(tr("Redaction is off: nothing is replaced")));
@@ -278,7 +295,7 @@ bool ReportPage::exportTo(const QString& parentDir)
         return false;
     }
     m_card->setReport(m_last.report);
-    showRedactions(m_last.redacted, redactionEnabled());
+    showRedactions(m_last.redacted, m_last.uncertain, redactionEnabled());
     m_where->setText(tr("%1\n%2").arg(m_last.folder, m_last.zip));
     m_openFolder->setEnabled(true);
     setStatus(m_last.screenshots.size() == 1 ? tr("Report written (1 screenshot).")
