@@ -26,6 +26,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QThread>
@@ -120,6 +121,9 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     cardArea->setFrameShape(QFrame::NoFrame);
     // Narrower than the card: the preview scrolls rather than push the page wider than a 1280 screen.
     cardArea->setMinimumWidth(360);
+    // Where the window has room the whole card shows (at 1920 it was cut off while the redaction list
+    // took the rest): the card's column grows with the page up to the card's own width.
+    cardArea->setMaximumWidth(SummaryCard::kWidth + cardArea->verticalScrollBar()->sizeHint().width() + 4);
     auto* right = new QVBoxLayout;
     auto* cardTitle = new QLabel(tr("<b>Summary card</b> (summary-card.png: post it alone, like a GPU-Z screenshot)"), this);
     cardTitle->setWordWrap(true); // a long unbreakable line would set the page's minimum width
@@ -128,7 +132,7 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
 
     auto* layout = new QHBoxLayout(this);
     layout->addLayout(left, 1);
-    layout->addLayout(right);
+    layout->addLayout(right, 1);
 
     // Snapshots and probe results can arrive in bursts: rebuild the preview once they settle.
     m_previewTimer->setSingleShot(true);

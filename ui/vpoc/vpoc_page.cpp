@@ -521,7 +521,12 @@ void VpocPage::updatePriceChart(int row)
     x->setObjectName(QStringLiteral("sessionTimeAxis"));
     x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     x->setTitleText(zone.isValid() ? tr("%1 time").arg(zoneName) : tr("UTC (unknown zone %1)").arg(zoneName));
-    for (const auto& [ms, label] : sessionTimeTicks(s.firstUs / 1000, s.lastUs / 1000, zone.isValid() ? zone : QTimeZone::utc()))
+    // A label ("Fri 02:00") needs about 90 px at the default font, or the axis cuts it to "Fri 02:..." (at
+    // 1280x720 the chart is ~450 px wide, its plot ~360); the y axis labels take ~90 px of the view.
+    const int maxLabels = timeLabelsFor(m_priceView->width());
+    m_timeLabels = maxLabels;
+    m_chartRow = row;
+    for (const auto& [ms, label] : sessionTimeTicks(s.firstUs / 1000, s.lastUs / 1000, zone.isValid() ? zone : QTimeZone::utc(), maxLabels))
         x->append(label, static_cast<double>(ms));
     auto* y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("%.2f"));
@@ -541,12 +546,25 @@ void VpocPage::updatePriceChart(int row)
     alignProfile(); // the plot area may not move (then no plotAreaChanged), but the price range did
 }
 
+int VpocPage::timeLabelsFor(int viewWidth)
+{
+    return std::clamp((viewWidth - 90) / 90, 2, 6);
+}
+
 bool VpocPage::eventFilter(QObject* watched, QEvent* event)
 {
     const auto type = event->type();
     if ((watched == m_profile || watched == m_priceView) &&
         (type == QEvent::Resize || type == QEvent::Move || type == QEvent::Show))
         QTimer::singleShot(0, this, &VpocPage::alignProfile);
+    // A wider or narrower chart fits more or fewer time labels: rebuild it when that number changes.
+    if (watched == m_priceView && type == QEvent::Resize && m_chartRow >= 0 &&
+        timeLabelsFor(m_priceView->width()) != m_timeLabels)
+        QTimer::singleShot(0, this, [this] {
+            const auto& result = m_sessions->result();
+            if (result && m_chartRow >= 0 && m_chartRow < static_cast<int>(result->sessions.size()))
+                updatePriceChart(m_chartRow);
+        });
     return QWidget::eventFilter(watched, event);
 }
 

@@ -76,11 +76,15 @@ private:
     void clearResults();
     void markResults();
     void alignProfile();
+    // Time labels the price chart has room for at this view width (about 90 px a label, 90 px of y axis).
+    static int timeLabelsFor(int viewWidth);
     void updatePriceChart(int row);
 
     JobTracker m_jobs;
     QElapsedTimer m_clock;
     EtaEstimate m_eta;
+    int m_chartRow = -1;   // the session the price chart shows
+    int m_timeLabels = 0;  // the time labels it was built with
     QLineEdit* m_input = nullptr;
     QComboBox* m_format = nullptr;
     QDoubleSpinBox* m_tick = nullptr;
