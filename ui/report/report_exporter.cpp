@@ -54,7 +54,9 @@ report::ReportInputs inputsOf(const ReportRequest& request)
     if (!request.probes.empty())
         in.probes = probeDocument(request.probes);
     else
-        in.probesNote = "not run in this session: run them on the Probes page, then export again";
+        in.probesNote = !request.probesNote.empty()
+                            ? request.probesNote
+                            : "not run in this session: run them on the Probes page, then export again";
     in.vpocRun = request.vpocRun;
     in.trainingRun = request.trainingRun;
     in.telemetry = request.telemetry;

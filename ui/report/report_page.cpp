@@ -41,9 +41,7 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     , m_snapshots(snapshots)
     , m_probes(probes)
     , m_export(new QPushButton(tr("Export support report…"), this))
-    , m_redact(new QCheckBox(tr("Redact private data (user and host names, home paths, IP and MAC addresses, GPU serials "
-                                "and UUIDs)"),
-                             this))
+    , m_redact(new QCheckBox(tr("Redact private data (names, paths, addresses, serials)"), this))
     , m_copy(new QPushButton(tr("Copy summary"), this))
     , m_status(new QLabel(this))
     , m_where(new QLabel(this))
@@ -63,6 +61,8 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     m_export->setDefault(true);
     m_export->setToolTip(tr("Writes stackscope-report-YYYYMMDD-HHMMSS and its .zip into the folder you choose"));
     m_redact->setChecked(true);
+    // The whole list as a tooltip: the long label set the column's width and cut the summary card off at 1280.
+    m_redact->setToolTip(tr("User and host names, home paths, IP and MAC addresses, GPU serials and UUIDs"));
     m_copy->setToolTip(tr("Puts the report's Markdown (GPUs, stack, failing probes, findings with fixes) on the clipboard"));
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
@@ -131,8 +131,9 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     right->addWidget(cardArea, 1);
 
     auto* layout = new QHBoxLayout(this);
+    // The card's column first (up to the card's width), the controls and the redaction list take the rest.
     layout->addLayout(left, 1);
-    layout->addLayout(right, 1);
+    layout->addLayout(right, 2);
 
     // Snapshots and probe results can arrive in bursts: rebuild the preview once they settle.
     m_previewTimer->setSingleShot(true);
@@ -189,8 +190,12 @@ ReportRequest ReportPage::request() const
     r.redact = m_redact->isChecked();
     r.livePages = m_livePages;
     r.logLines = recentLogLines();
-    if (m_probes && !m_probes->resultsMatchSnapshot() && !m_probes->gridModel()->records().empty())
+    if (m_probes && !m_probes->resultsMatchSnapshot() && !m_probes->gridModel()->records().empty()) {
         r.logLines.push_back("report: the probe results were measured on another machine than the snapshot; left out");
+        // Not "not run in this session": they were run, on this machine, and the report describes another one.
+        r.probesNote = "run on this machine, not on the recorded machine this report describes, so left out: press "
+                       "Refresh on the System page to report this machine with them";
+    }
     if (m_vpoc) {
         if (const auto& result = m_vpoc->sessionModel()->result())
             r.vpocRun = vpoc::toJson(*result);
