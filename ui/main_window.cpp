@@ -138,6 +138,15 @@ void MainWindow::addPage(const QString& title, QWidget* page)
         m_pageList->setCurrentRow(0);
 }
 
+void MainWindow::fitInto(const QRect& available)
+{
+    // Before the first show the window manager's frame is unknown: a title bar and borders take about
+    // 40 px down and 8 px across (openbox 32 + 4 + 4, GNOME's headerless frame less).
+    const QSize frame = isVisible() ? frameGeometry().size() - size() : QSize(8, 40);
+    const QSize room = (available.size() - frame).expandedTo(minimumSizeHint());
+    resize(size().boundedTo(room));
+}
+
 bool MainWindow::showPage(const QString& title)
 {
     for (int i = 0; i < m_pageList->count(); ++i) {

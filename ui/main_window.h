@@ -39,6 +39,9 @@ public:
     QString statusText() const;
     // Shows the page with this title (case-insensitive); false when there is none.
     bool showPage(const QString& title);
+    // Shrinks the window (never below its minimum) so that it and its frame fit `available`, a screen's free
+    // area: the default 1280x820 was taller than a 1280x720 laptop screen, status bar off the bottom.
+    void fitInto(const QRect& available);
     // "Paste a log or error": opens the diagnosis dialog, with this text file's content when given.
     LogDiagnosisDialog* openLogDiagnosis(const QString& textFile = QString());
 

@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QScreen>
 #include <QTimer>
 
 #include <cstdio>
@@ -69,6 +70,8 @@ int main(int argc, char** argv)
             return 2;
         }
         window.resize(w, h);
+    } else if (const QScreen* screen = window.screen()) {
+        window.fitInto(screen->availableGeometry());
     }
     if (parser.isSet(monitorOption) && window.monitorDock())
         window.monitorDock()->show();

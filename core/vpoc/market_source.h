@@ -29,6 +29,9 @@ public:
     virtual const SkipReport& skipped() const = 0;
     virtual int64_t rowsAccepted() const = 0;
     virtual uint64_t bytesConsumed() const = 0;
+    // Bytes whose rows read() has handed out: the progress a caller can count on. A reader that parses a
+    // large window ahead (the parallel CSV reader) is ahead of this by up to a window in bytesConsumed().
+    virtual uint64_t bytesParsed() const { return bytesConsumed(); }
     virtual uint64_t totalBytes() const = 0;
 };
 

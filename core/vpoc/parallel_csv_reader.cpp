@@ -358,6 +358,14 @@ bool ParallelCsvReader::nextWindow()
     return true;
 }
 
+uint64_t ParallelCsvReader::bytesParsed() const
+{
+    if (m_ready.empty())
+        return m_consumed;
+    const double handedOut = static_cast<double>(m_readyPos) / static_cast<double>(m_ready.size());
+    return m_readyFrom + static_cast<uint64_t>(handedOut * static_cast<double>(m_consumed - m_readyFrom));
+}
+
 bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras,
                              std::vector<int64_t>* lines)
 {
@@ -366,6 +374,7 @@ bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std
         m_readyExtras.clear();
         m_readyLines.clear();
         m_readyPos = 0;
+        m_readyFrom = m_consumed;
         if (!nextWindow()) {
             checkUnchanged("at its end");
             return false;

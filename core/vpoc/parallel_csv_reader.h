@@ -44,6 +44,8 @@ public:
     int64_t rowsAccepted() const override { return m_accepted; }
     int64_t linesRead() const { return m_lineNo; }
     uint64_t bytesConsumed() const override { return m_consumed; }
+    // The window's bytes in proportion to its rows handed out (a window is 16 MiB a thread, parsed at once).
+    uint64_t bytesParsed() const override;
     uint64_t totalBytes() const override { return m_totalBytes; }
     unsigned threads() const { return m_threads; }
 
@@ -66,6 +68,7 @@ private:
     int64_t m_mtimeNs = 0;
     uint64_t m_fileOffset = 0; // next byte to read
     uint64_t m_consumed = 0;   // bytes whose rows were merged
+    uint64_t m_readyFrom = 0;  // m_consumed before the window now in m_ready was merged
     int64_t m_lineNo = 0;      // lines merged so far (header included)
 
     std::vector<char> m_window;

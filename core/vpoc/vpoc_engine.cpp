@@ -92,7 +92,7 @@ struct Job {
     std::vector<MarketRecord> rows;
     std::vector<int64_t> lines;
 
-    void report(bool force)
+    void report(bool force, VpocPhase phase = VpocPhase::Reading)
     {
         if (!progress)
             return;
@@ -100,7 +100,8 @@ struct Job {
         if (!force && now - lastReport < std::chrono::milliseconds(100))
             return;
         lastReport = now;
-        progress(VpocProgress {reader.bytesConsumed(), reader.totalBytes(), static_cast<int64_t>(result.sessions.size())});
+        progress(VpocProgress {reader.bytesParsed(), reader.totalBytes(), reader.bytesConsumed(),
+                               static_cast<int64_t>(result.sessions.size()), phase});
     }
     // The next block of rows; false at the end. Throws VpocCancelled.
     bool next()
@@ -110,7 +111,10 @@ struct Job {
         report(false);
         rows.clear();
         lines.clear();
-        return reader.read(rows, kReadRows, nullptr, &lines);
+        if (reader.read(rows, kReadRows, nullptr, &lines))
+            return true;
+        report(true, VpocPhase::Finishing);
+        return false;
     }
     // A finished session's developing values: to the sink when there is one, else kept in the result.
     void keepDeveloping(const SessionResult& session, std::vector<DevelopingPoint>&& points)
@@ -278,7 +282,7 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
                                          "the right file",
                                          result->skipped.count, result->skipped.first.front())
                            : std::string("no data rows after the header; give a file with at least one bar or trade"));
-    job.report(true);
+    job.report(true, VpocPhase::Finishing);
     return result;
 }
 

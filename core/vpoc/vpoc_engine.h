@@ -47,12 +47,19 @@ struct VpocResult {
     SkipReport skipped;
 };
 
+// Reading: rows are parsed and profiled as they stream by. Finishing: every byte was read; what is left is
+// the work after parsing (the last GPU batch's profiles, developing values), whose length bytes cannot tell.
+enum class VpocPhase { Reading, Finishing };
+
 struct VpocProgress {
-    uint64_t bytesDone = 0;
+    uint64_t bytesDone = 0; // bytes whose rows were parsed and handed to the profiles (not read ahead)
     uint64_t bytesTotal = 0;
+    uint64_t bytesRead = 0; // bytes read and parsed by the reader, up to a window (16 MiB a thread) ahead
     int64_t sessionsDone = 0;
+    VpocPhase phase = VpocPhase::Reading;
 };
-// Called from the job's thread at most every 100 ms, and once at the end.
+// Called from the job's thread at most every 100 ms while reading, once when reading ends (Finishing),
+// and once at the end.
 using VpocProgressCallback = std::function<void(const VpocProgress&)>;
 
 class VpocCancelled : public std::runtime_error {

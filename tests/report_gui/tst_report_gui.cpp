@@ -271,6 +271,46 @@ private Q_SLOTS:
         QVERIFY(image.save(screenshotDir() + QStringLiteral("/summary-card-") + tag + QStringLiteral(".png")));
     }
 
+    // What redaction cannot be sure of (a 3-letter host name, a user named like a common word) is shown on
+    // the page before the export, and the exported report.json and report.html carry it (issue 21).
+    void redactionUncertain()
+    {
+        Snapshot s = plantedSnapshot();
+        s.host.hostname = "ws7";
+        s.access.user = "gpu";
+        SnapshotController snapshots;
+        snapshots.setSnapshot(std::make_shared<const Snapshot>(s), QStringLiteral("planted"));
+        ProbesPage probes(&snapshots);
+        ReportPage page(&snapshots, &probes);
+        page.setRedactionEnabled(true);
+        page.refreshPreview();
+        const auto* note = page.findChild<QLabel*>(QStringLiteral("redactionUncertain"));
+        QVERIFY2(note, "the Report page has no place for what redaction is not sure of");
+        QVERIFY(note->isVisibleTo(&page));
+        QVERIFY2(note->text().contains(QStringLiteral("host name of only 3 characters")), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("user name that is a common word")), qPrintable(note->text()));
+
+        QTemporaryDir dir;
+        QVERIFY2(page.exportTo(dir.path()), qPrintable(page.statusText()));
+        const auto& result = page.lastResult();
+        QFile json(result.folder + QStringLiteral("/report.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const auto doc = nlohmann::json::parse(json.readAll().toStdString());
+        QStringList written;
+        for (const auto& u : doc.at("redaction").at("uncertain"))
+            written << QString::fromStdString(u.get<std::string>());
+        QVERIFY2(written.join(QLatin1Char('|')).contains(QStringLiteral("host name of only 3 characters")),
+                 qPrintable(written.join(QLatin1Char('|'))));
+        QCOMPARE(int(result.uncertain.size()), written.size());
+        QFile html(result.folder + QStringLiteral("/report.html"));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        QVERIFY(html.readAll().contains("not certain: a host name of only 3 characters"));
+        QVERIFY(note->isVisibleTo(&page)); // still shown after the export
+
+        page.setRedactionEnabled(false); // nothing is redacted, so nothing is uncertain
+        QVERIFY(!note->isVisibleTo(&page));
+    }
+
     // The export with redaction on or off: every file of the folder, every entry of the zip, and the
     // text of every widget at the moment it was grabbed (there is no OCR here: the grabbed widgets'
     // QLabel/QLineEdit/QTextEdit/button texts and item models' data are what the pixels show).

@@ -85,7 +85,7 @@ private Q_SLOTS:
             QVERIFY(label->text().contains(QStringLiteral("Not reported on the CPU")));
         }
         // 2.5 million samples/s reads in millions.
-        QCOMPARE(valueAxis(charts.samplesView(), Qt::Vertical)->titleText(), QStringLiteral("million samples/s"));
+        QCOMPARE(valueAxis(charts.samplesView(), Qt::Vertical)->titleText(), QStringLiteral("M samples/s"));
         QCOMPARE(valueAxis(charts.lossView(), Qt::Horizontal)->max(), 3.0);
         host.resize(1100, 700);
         charts.lossView()->setGeometry(0, 0, 540, 340);

@@ -18,14 +18,14 @@ using namespace stackscope;
 using namespace stackscope::ui;
 
 namespace {
-QString cellText(const ProbeGridModel& m, const char* probe, const char* device)
+QString cellText(const ProbeGridModel& m, const char* probe, const char* device, int role = Qt::DisplayRole)
 {
     for (int r = 0; r < m.rowCount(); ++r) {
         if (m.index(r, 0).data(ProbeGridModel::ProbeIdRole).toString() != QLatin1String(probe))
             continue;
         for (int c = ProbeGridModel::NUM_COLUMNS; c < m.columnCount(); ++c) {
             if (m.index(r, c).data(ProbeGridModel::DeviceRole).toString() == QLatin1String(device))
-                return m.index(r, c).data().toString();
+                return m.index(r, c).data(role).toString();
         }
     }
     return QStringLiteral("<no cell>");
@@ -83,6 +83,10 @@ private Q_SLOTS:
         QCOMPARE(cellText(m, "stackscope_kernel", "cpu"), QStringLiteral("no GPU"));
         QCOMPARE(cellText(m, "alloc_empty_1gib", "cpu"), QStringLiteral("timed out after 1 s"));
         QCOMPARE(cellText(m, "matmul_fp16", "0"), QStringLiteral("not run"));
+        // The page runs the libtorch module: a Python-only probe was never started (it said "not run", and
+        // behind it "the run ended before this probe (cancelled or stopped)", after a run that was not).
+        QCOMPARE(cellText(m, "torch_compile_fn", "cpu"), QStringLiteral("Python only"));
+        QVERIFY(cellText(m, "torch_compile_fn", "cpu", ProbeGridModel::MessageRole).contains(QStringLiteral("--python")));
     }
 
     // A text file given to Open report: one line saying what to open, the loader's text behind Details.

@@ -53,6 +53,9 @@ private Q_SLOTS:
         const auto document = ReportExporter::buildDocument(request);
         const SummaryCardData card = summaryCardData(document);
         QVERIFY(!card.probesRun);
+        // The card says why (it said "not run in this session" after a run on this machine).
+        QVERIFY2(card.probesNote.contains(QStringLiteral("run on this machine")), qPrintable(card.probesNote));
+        QVERIFY(!card.probesNote.contains(QStringLiteral("not run in this session")));
         QCOMPARE(int(card.gpus.size()), 1);
         QVERIFY(card.gpus[0].name.contains(QStringLiteral("H100")));
         QVERIFY(!card.gpus[0].arch.contains(QLatin1Char('?')));

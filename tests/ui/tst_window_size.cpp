@@ -32,6 +32,34 @@ bool shownInside(QWidget* widget, QWidget* window)
 class TestWindowSize : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The window as it opens, on the screens people have: it and a window manager's frame fit the screen's
+    // free area (it opened at 1280x820 on a 1280x720 screen, the status bar below the edge), and a large
+    // screen keeps the default size.
+    void opensInsideTheScreen_data()
+    {
+        QTest::addColumn<QSize>("screen");
+        QTest::addColumn<bool>("keepsDefault");
+        QTest::newRow("1280x720") << QSize(1280, 720) << false;
+        QTest::newRow("1366x768 with a 32 px panel") << QSize(1366, 736) << false;
+        QTest::newRow("1024x640") << QSize(1024, 640) << false;
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << true;
+    }
+    void opensInsideTheScreen()
+    {
+        QFETCH(QSize, screen);
+        QFETCH(bool, keepsDefault);
+        MainWindow window;
+        const QSize before = window.size();
+        window.fitInto(QRect(QPoint(0, 0), screen));
+        if (keepsDefault) {
+            QCOMPARE(window.size(), before);
+            return;
+        }
+        // 40 px down and 8 across: the frame the window allows for before it is shown (openbox: 32 + 4 + 4).
+        QVERIFY2(window.height() + 40 <= screen.height() && window.width() + 8 <= screen.width(),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(window.width()).arg(window.height()).arg(screen.width()).arg(screen.height())));
+    }
+
     void minimumSize_data()
     {
         QTest::addColumn<QString>("monitor"); // "closed", "docked", "floating"

@@ -189,6 +189,44 @@ private Q_SLOTS:
         QVERIFY(rows.size() > 10000); // the comparison above covered real volume, not an empty read
     }
 
+    // Progress is the bytes of rows handed out, not the window read ahead (issue 20: the page's ETA divided
+    // by bytes up to a whole window ahead): it moves within a window, never passes what was read, ends at the
+    // file size; the engine's last reports are the final phase.
+    void bytesParsedMovesWithTheRows()
+    {
+        SampleDataOptions so;
+        so.days = 10;
+        const auto path = write("progress.csv", generateSampleData(so));
+        ReadOptions o;
+        o.windowBytes = 1 << 18;
+        o.threads = 2;
+        ParallelCsvReader r(path, o);
+        std::vector<MarketRecord> rows;
+        uint64_t last = 0;
+        int insideAWindow = 0;
+        while (r.read(rows, 1000)) {
+            const uint64_t parsed = r.bytesParsed();
+            QVERIFY(parsed >= last);
+            QVERIFY(parsed <= r.bytesConsumed());
+            insideAWindow += parsed < r.bytesConsumed() ? 1 : 0;
+            last = parsed;
+        }
+        QCOMPARE(r.bytesParsed(), r.totalBytes());
+        QVERIFY2(insideAWindow > 10, "progress only moved a whole window at a time");
+
+        VpocOptions vo;
+        vo.input = path;
+        vo.backend = Backend::Cpu;
+        vo.read.windowBytes = 1 << 18;
+        std::vector<VpocProgress> reports;
+        runVpoc(vo, [&](const VpocProgress& p) { reports.push_back(p); });
+        QVERIFY(reports.size() >= 2);
+        QCOMPARE(reports.back().phase, VpocPhase::Finishing);
+        QCOMPARE(reports.back().bytesDone, reports.back().bytesTotal);
+        for (const auto& p : reports)
+            QVERIFY(p.bytesDone <= p.bytesRead && p.bytesRead <= p.bytesTotal);
+    }
+
     // Random files with every kind of bad row, many windows and chunks, with and without --skip-bad.
     void randomFiles_data()
     {

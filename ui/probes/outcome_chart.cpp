@@ -15,7 +15,9 @@ OutcomeChart::OutcomeChart(QWidget* parent)
     : QChartView(parent)
 {
     auto* chart = new QChart;
-    chart->setTitle(tr("Probe outcomes per device and variant (unsupported not counted)"));
+    // Short enough for the chart's width at 1280x720 (the longer title was cut to "unsupported not c..."); the
+    // variants are named on the axis.
+    chart->setTitle(tr("Outcomes per device (unsupported not counted)"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     m_series = new QStackedBarSeries(chart);
     for (auto r : OutcomeCounts::kShown) {

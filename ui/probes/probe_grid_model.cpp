@@ -66,6 +66,12 @@ QString ProbeGridModel::emptyCellText(const std::string& probeId, const ProbeCol
         return longForm ? tr("needs two or more GPUs; this run had %1").arg(gpuCount()) : tr("needs 2 GPUs");
     if (scope == ProbeScope::GpuOnly && key.device == "cpu")
         return longForm ? tr("runs on a GPU only; this column is the CPU") : tr("no GPU");
+    // This page runs StackScope's libtorch module; the Python-only probes were never started, so "the run
+    // ended before this probe" would be false.
+    if (spec && spec->runtime == ProbeRuntime::PythonOnly)
+        return longForm ? tr("runs in a Python environment with PyTorch only: `stackscope-cli probe --python auto` "
+                             "probes your environments; this page runs StackScope's libtorch module")
+                        : tr("Python only");
     return longForm ? tr("the run ended before this probe (cancelled or stopped)") : tr("not run");
 }
 

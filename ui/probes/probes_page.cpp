@@ -92,6 +92,8 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     left->addWidget(m_gridView);
     left->addWidget(m_cellText);
     left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 1);
+    left->setSizes({3000, 1000}); // the grid first: at 1280x720 the empty message pane took half the height
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
@@ -300,7 +302,13 @@ void ProbesPage::showCell(const QModelIndex& index)
 {
     const auto* r = m_grid->recordAt(index);
     if (!r) {
-        m_cellText->clear();
+        // A cell without a result says why here too ("no GPU", "Python only"): a click must not look ignored.
+        const QString why = index.isValid() ? index.data(ProbeGridModel::MessageRole).toString() : QString();
+        const QString probe = index.isValid() ? index.siblingAtColumn(0).data().toString() : QString();
+        if (why.isEmpty() || probe.isEmpty())
+            m_cellText->clear();
+        else
+            m_cellText->setPlainText(tr("%1: %2").arg(probe, why));
         return;
     }
     QString text = QStringLiteral("%1 on %2 (%3): %4 in %5 s\n%6")

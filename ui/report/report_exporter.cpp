@@ -54,7 +54,9 @@ report::ReportInputs inputsOf(const ReportRequest& request)
     if (!request.probes.empty())
         in.probes = probeDocument(request.probes);
     else
-        in.probesNote = "not run in this session: run them on the Probes page, then export again";
+        in.probesNote = !request.probesNote.empty()
+                            ? request.probesNote
+                            : "not run in this session: run them on the Probes page, then export again";
     in.vpocRun = request.vpocRun;
     in.trainingRun = request.trainingRun;
     in.telemetry = request.telemetry;
@@ -165,8 +167,10 @@ ReportResult ReportExporter::write(const ReportRequest& request, const QString& 
                          grabPage(QStringLiteral("summary-card"), &card, red)});
     }
     // Scrubbing the live pages may have found more to replace: list everything in the report.
-    if (red)
+    if (red) {
         doc["redaction"]["replaced"] = red->replacedJson();
+        doc["redaction"]["uncertain"] = red->uncertainties();
+    }
 
     std::vector<report::ReportImage> images;
     ReportResult result;
@@ -182,8 +186,10 @@ ReportResult ReportExporter::write(const ReportRequest& request, const QString& 
     result.folder = QString::fromStdString(written.folder);
     result.zip = QString::fromStdString(written.zip);
     result.report = std::move(doc);
-    if (red)
+    if (red) {
         result.redacted = red->replaced();
+        result.uncertain = red->uncertainties();
+    }
     return result;
 }
 

@@ -26,6 +26,7 @@ namespace stackscope::ui {
 struct ReportRequest {
     SnapshotPtr snapshot;
     std::vector<ProbeRecord> probes; // empty: not run in this session (the report says so)
+    std::string probesNote;          // why `probes` is empty when it is not "not run" (measured on another machine)
     std::vector<std::string> logLines;
     nlohmann::json vpocRun, trainingRun, telemetry; // null when there are none
     bool redact = true;
@@ -40,6 +41,7 @@ struct ReportResult {
     QString zip;
     nlohmann::json report;
     std::vector<report::RedactionEntry> redacted; // empty when redaction is off
+    std::vector<std::string> uncertain;           // what redaction could not be sure of (redaction.uncertain)
     std::vector<QString> screenshots;             // names written under screenshots/
 };
 

@@ -26,6 +26,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QThread>
@@ -40,14 +41,13 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     , m_snapshots(snapshots)
     , m_probes(probes)
     , m_export(new QPushButton(tr("Export support report…"), this))
-    , m_redact(new QCheckBox(tr("Redact private data (user and host names, home paths, IP and MAC addresses, GPU serials "
-                                "and UUIDs)"),
-                             this))
+    , m_redact(new QCheckBox(tr("Redact private data (names, paths, addresses, serials)"), this))
     , m_copy(new QPushButton(tr("Copy summary"), this))
     , m_status(new QLabel(this))
     , m_where(new QLabel(this))
     , m_openFolder(new QPushButton(tr("Open folder"), this))
     , m_redactions(new QTableWidget(0, 3, this))
+    , m_uncertain(new QLabel(this))
     , m_card(new SummaryCard(this))
     , m_previewTimer(new QTimer(this))
 {
@@ -61,6 +61,8 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     m_export->setDefault(true);
     m_export->setToolTip(tr("Writes stackscope-report-YYYYMMDD-HHMMSS and its .zip into the folder you choose"));
     m_redact->setChecked(true);
+    // The whole list as a tooltip: the long label set the column's width and cut the summary card off at 1280.
+    m_redact->setToolTip(tr("User and host names, home paths, IP and MAC addresses, GPU serials and UUIDs"));
     m_copy->setToolTip(tr("Puts the report's Markdown (GPUs, stack, failing probes, findings with fixes) on the clipboard"));
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
@@ -94,7 +96,14 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     m_redactions->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_redactions->setSelectionMode(QAbstractItemView::NoSelection);
     auto* redactBox = new QGroupBox(tr("Redacted (the originals are never written)"), this);
-    (new QVBoxLayout(redactBox))->addWidget(m_redactions);
+    m_uncertain->setObjectName(QStringLiteral("redactionUncertain"));
+    m_uncertain->setWordWrap(true);
+    m_uncertain->setTextFormat(Qt::PlainText);
+    m_uncertain->setStyleSheet(QStringLiteral("color: #b26a00;"));
+    m_uncertain->hide();
+    auto* redactLayout = new QVBoxLayout(redactBox);
+    redactLayout->addWidget(m_redactions, 1);
+    redactLayout->addWidget(m_uncertain);
 
     auto* left = new QVBoxLayout;
     left->addWidget(title);
@@ -112,6 +121,9 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     cardArea->setFrameShape(QFrame::NoFrame);
     // Narrower than the card: the preview scrolls rather than push the page wider than a 1280 screen.
     cardArea->setMinimumWidth(360);
+    // Where the window has room the whole card shows (at 1920 it was cut off while the redaction list
+    // took the rest): the card's column grows with the page up to the card's own width.
+    cardArea->setMaximumWidth(SummaryCard::kWidth + cardArea->verticalScrollBar()->sizeHint().width() + 4);
     auto* right = new QVBoxLayout;
     auto* cardTitle = new QLabel(tr("<b>Summary card</b> (summary-card.png: post it alone, like a GPU-Z screenshot)"), this);
     cardTitle->setWordWrap(true); // a long unbreakable line would set the page's minimum width
@@ -119,8 +131,9 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     right->addWidget(cardArea, 1);
 
     auto* layout = new QHBoxLayout(this);
+    // The card's column first (up to the card's width), the controls and the redaction list take the rest.
     layout->addLayout(left, 1);
-    layout->addLayout(right);
+    layout->addLayout(right, 2);
 
     // Snapshots and probe results can arrive in bursts: rebuild the preview once they settle.
     m_previewTimer->setSingleShot(true);
@@ -177,8 +190,12 @@ ReportRequest ReportPage::request() const
     r.redact = m_redact->isChecked();
     r.livePages = m_livePages;
     r.logLines = recentLogLines();
-    if (m_probes && !m_probes->resultsMatchSnapshot() && !m_probes->gridModel()->records().empty())
+    if (m_probes && !m_probes->resultsMatchSnapshot() && !m_probes->gridModel()->records().empty()) {
         r.logLines.push_back("report: the probe results were measured on another machine than the snapshot; left out");
+        // Not "not run in this session": they were run, on this machine, and the report describes another one.
+        r.probesNote = "run on this machine, not on the recorded machine this report describes, so left out: press "
+                       "Refresh on the System page to report this machine with them";
+    }
     if (m_vpoc) {
         if (const auto& result = m_vpoc->sessionModel()->result())
             r.vpocRun = vpoc::toJson(*result);
@@ -223,7 +240,8 @@ void ReportPage::refreshPreview()
         const auto doc = ReportExporter::buildDocument(r, &red);
         m_card->setReport(doc);
         m_card->adjustSize();
-        showRedactions(red ? red->replaced() : std::vector<report::RedactionEntry> {}, r.redact);
+        showRedactions(red ? red->replaced() : std::vector<report::RedactionEntry> {},
+                       red ? red->uncertainties() : std::vector<std::string> {}, r.redact);
         if (m_last.folder.isEmpty())
             setStatus(r.redact ? tr("Ready. Private data will be replaced by placeholders in every file and screenshot.")
                                : tr("Redaction is OFF: the report will contain user and host names, paths and addresses."),
@@ -233,9 +251,17 @@ void ReportPage::refreshPreview()
     }
 }
 
-void ReportPage::showRedactions(const std::vector<report::RedactionEntry>& entries, bool enabled)
+void ReportPage::showRedactions(const std::vector<report::RedactionEntry>& entries,
+                                const std::vector<std::string>& uncertain, bool enabled)
 {
     m_redactions->setRowCount(0);
+    // Said before the export, in the words report.json's redaction.uncertain keeps: the user decides
+    // whether to post the report with what may remain.
+    QStringList notes;
+    for (const auto& u : uncertain)
+        notes << QStringLiteral("• ") + QString::fromStdString(u);
+    m_uncertain->setText(tr("Not certain (check the report before you post it):\n%1").arg(notes.join(QLatin1Char('\n'))));
+    m_uncertain->setVisible(enabled && !notes.isEmpty());
     if (!enabled) {
         m_redactions->setRowCount(1);
         m_redactions->setItem(0, 0, new QTableWidgetItem(tr("Redaction is off: nothing is replaced")));
@@ -278,7 +304,7 @@ bool ReportPage::exportTo(const QString& parentDir)
         return false;
     }
     m_card->setReport(m_last.report);
-    showRedactions(m_last.redacted, redactionEnabled());
+    showRedactions(m_last.redacted, m_last.uncertain, redactionEnabled());
     m_where->setText(tr("%1\n%2").arg(m_last.folder, m_last.zip));
     m_openFolder->setEnabled(true);
     setStatus(m_last.screenshots.size() == 1 ? tr("Report written (1 screenshot).")

@@ -58,7 +58,8 @@ Q_SIGNALS:
     void pasteLogRequested();
 
 private:
-    void showRedactions(const std::vector<report::RedactionEntry>& entries, bool enabled);
+    void showRedactions(const std::vector<report::RedactionEntry>& entries, const std::vector<std::string>& uncertain,
+                        bool enabled);
     void setStatus(const QString& text, bool error);
 
     SnapshotController* m_snapshots;
@@ -75,6 +76,7 @@ private:
     QLabel* m_where;
     QPushButton* m_openFolder;
     QTableWidget* m_redactions;
+    QLabel* m_uncertain; // what redaction could not be sure of (redaction.uncertain in report.json)
     SummaryCard* m_card;
     QTimer* m_previewTimer;
 };

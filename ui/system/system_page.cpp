@@ -62,7 +62,8 @@ QString accessText(const Snapshot& s)
     QStringList groups;
     for (const auto& g : s.access.userGroups)
         groups << QString::fromStdString(g).toHtmlEscaped();
-    lines << QObject::tr("User %1 in groups: %2").arg(QString::fromStdString(s.access.user.value_or("?")).toHtmlEscaped(), groups.join(QStringLiteral(", ")));
+    // Bold, so a user named "user" does not read as "User user in groups".
+    lines << QObject::tr("User <b>%1</b> is in the groups: %2").arg(QString::fromStdString(s.access.user.value_or("?")).toHtmlEscaped(), groups.join(QStringLiteral(", ")));
     QStringList env;
     for (const auto& [k, v] : s.env)
         env << QStringLiteral("<code>%1=%2</code>").arg(QString::fromStdString(k), QString::fromStdString(v).toHtmlEscaped());

@@ -320,10 +320,10 @@ void TrainingCharts::refreshSamples()
     QString unit = tr("samples/s");
     if (span.valid && span.hi >= 1e6) {
         factor = 1e-6;
-        unit = tr("million samples/s");
+        unit = tr("M samples/s"); // short: "million samples/s" was cut to "million sam..." at 1280x720
     } else if (span.valid && span.hi >= 1e4) {
         factor = 1e-3;
-        unit = tr("thousand samples/s");
+        unit = tr("k samples/s");
     }
     m_samplesSeries->replace(scaled(m_samples.points(), factor));
     m_epochSamplesSeries->replace(scaled(m_epochSamples.points(), factor));

@@ -23,6 +23,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
@@ -177,7 +178,9 @@ QWidget* TrainingPage::createControls()
     scroll->setFrameShape(QFrame::NoFrame);
     // Narrow windows scroll the form sideways rather than push the window wider than the screen.
     scroll->setMinimumWidth(220);
-    scroll->setMaximumWidth(400);
+    // Wide enough for the form and its vertical scroll bar where the window allows (at 1280x720 a fixed
+    // 400 px left a sideways scroll bar of a few pixels under the form).
+    scroll->setMaximumWidth(std::max(400, panel->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2));
     return scroll;
 }
 

@@ -357,6 +357,7 @@ void VpocPage::run()
     m_progress->setValue(0);
     setStatus(tr("Reading %1…").arg(m_input->text()), {});
     m_clock.start();
+    m_eta.reset();
     m_jobs.run(
         [this, o](const JobControl& control) {
             JobOutcome out;
@@ -441,12 +442,11 @@ void VpocPage::showProgress(const vpoc::VpocProgress& p)
 {
     if (p.bytesTotal == 0)
         return;
-    const double fraction = static_cast<double>(p.bytesDone) / static_cast<double>(p.bytesTotal);
+    m_eta.add({m_clock.elapsed() / 1000.0, p.bytesDone, p.bytesTotal, p.phase == vpoc::VpocPhase::Finishing});
+    const double fraction = m_eta.fractionRead();
     m_progress->setValue(static_cast<int>(1000.0 * fraction));
-    const double elapsed = m_clock.elapsed() / 1000.0;
-    const QString eta = fraction > 0.02 ? tr("about %1 s left").arg(elapsed * (1.0 - fraction) / fraction, 0, 'f', 0) : tr("estimating…");
     const QString sessions = p.sessionsDone == 1 ? tr("1 session") : tr("%1 sessions").arg(p.sessionsDone);
-    setStatus(tr("%1, %2 % read, %3").arg(sessions).arg(100.0 * fraction, 0, 'f', 0).arg(eta), {});
+    setStatus(tr("%1, %2 % read, %3").arg(sessions).arg(100.0 * fraction, 0, 'f', 0).arg(m_eta.text()), {});
 }
 
 void VpocPage::setStatus(const QString& text, const QString& details)
@@ -521,7 +521,12 @@ void VpocPage::updatePriceChart(int row)
     x->setObjectName(QStringLiteral("sessionTimeAxis"));
     x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     x->setTitleText(zone.isValid() ? tr("%1 time").arg(zoneName) : tr("UTC (unknown zone %1)").arg(zoneName));
-    for (const auto& [ms, label] : sessionTimeTicks(s.firstUs / 1000, s.lastUs / 1000, zone.isValid() ? zone : QTimeZone::utc()))
+    // A label ("Fri 02:00") needs about 90 px at the default font, or the axis cuts it to "Fri 02:..." (at
+    // 1280x720 the chart is ~450 px wide, its plot ~360); the y axis labels take ~90 px of the view.
+    const int maxLabels = timeLabelsFor(m_priceView->width());
+    m_timeLabels = maxLabels;
+    m_chartRow = row;
+    for (const auto& [ms, label] : sessionTimeTicks(s.firstUs / 1000, s.lastUs / 1000, zone.isValid() ? zone : QTimeZone::utc(), maxLabels))
         x->append(label, static_cast<double>(ms));
     auto* y = new QValueAxis;
     y->setLabelFormat(QStringLiteral("%.2f"));
@@ -541,12 +546,25 @@ void VpocPage::updatePriceChart(int row)
     alignProfile(); // the plot area may not move (then no plotAreaChanged), but the price range did
 }
 
+int VpocPage::timeLabelsFor(int viewWidth)
+{
+    return std::clamp((viewWidth - 90) / 90, 2, 6);
+}
+
 bool VpocPage::eventFilter(QObject* watched, QEvent* event)
 {
     const auto type = event->type();
     if ((watched == m_profile || watched == m_priceView) &&
         (type == QEvent::Resize || type == QEvent::Move || type == QEvent::Show))
         QTimer::singleShot(0, this, &VpocPage::alignProfile);
+    // A wider or narrower chart fits more or fewer time labels: rebuild it when that number changes.
+    if (watched == m_priceView && type == QEvent::Resize && m_chartRow >= 0 &&
+        timeLabelsFor(m_priceView->width()) != m_timeLabels)
+        QTimer::singleShot(0, this, [this] {
+            const auto& result = m_sessions->result();
+            if (result && m_chartRow >= 0 && m_chartRow < static_cast<int>(result->sessions.size()))
+                updatePriceChart(m_chartRow);
+        });
     return QWidget::eventFilter(watched, event);
 }
 

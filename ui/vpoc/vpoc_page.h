@@ -4,6 +4,7 @@
 
 #include "core/vpoc/vpoc_engine.h"
 #include "ui/jobs/job_tracker.h"
+#include "ui/vpoc/eta_estimate.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -50,6 +51,8 @@ public:
     bool exportCsv(const QString& path);
     // Writes the embedded sample data (synthetic ES bars) to the app data folder and selects it.
     QString useSampleData();
+    // The progress bar and status line for one report from the job (the engine's, or a recorded one in tests).
+    void showProgress(const vpoc::VpocProgress& p);
 
 public Q_SLOTS:
     void run();
@@ -68,16 +71,20 @@ private:
     QWidget* createForm();
     QWidget* createResults();
     void setRunning(bool running);
-    void showProgress(const vpoc::VpocProgress& p);
     void showError(const QString& message);
     void setStatus(const QString& text, const QString& details);
     void clearResults();
     void markResults();
     void alignProfile();
+    // Time labels the price chart has room for at this view width (about 90 px a label, 90 px of y axis).
+    static int timeLabelsFor(int viewWidth);
     void updatePriceChart(int row);
 
     JobTracker m_jobs;
     QElapsedTimer m_clock;
+    EtaEstimate m_eta;
+    int m_chartRow = -1;   // the session the price chart shows
+    int m_timeLabels = 0;  // the time labels it was built with
     QLineEdit* m_input = nullptr;
     QComboBox* m_format = nullptr;
     QDoubleSpinBox* m_tick = nullptr;
