@@ -143,6 +143,8 @@ private:
             auto work = start();
             if (!work->wait(m_s.timeout))
                 throw std::runtime_error("not finished within the timeout");
+        } catch (const c10::Error& e) { // its what() carries a C++ backtrace no person needs here
+            throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what_without_backtrace()));
         } catch (const std::exception& e) {
             throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what()));
         }
@@ -152,8 +154,8 @@ private:
                                          const std::string& what)
     {
         return "rank " + std::to_string(s.rank) + " of " + std::to_string(s.worldSize) + ": " + backend + " " +
-               label + " failed after at most " + std::to_string(s.timeout.count() / 1000) + " s (" + what +
-               "); another rank died or hangs: look for its own message above, fix that, then rerun with --resume";
+               label + " failed (timeout " + std::to_string(s.timeout.count() / 1000) + " s): " + what +
+               "; another rank died or hangs: look for its own message, fix that, then rerun with --resume";
     }
 
     c10::intrusive_ptr<PG> m_pg;
@@ -256,6 +258,11 @@ std::unique_ptr<DistGroup> DistGroup::join(const DistSettings& s, const torch::D
 #endif
     } catch (const CollectiveError&) {
         throw;
+    } catch (const c10::Error& e) {
+        throw CollectiveError(where + backend + " rendezvous at " + s.masterAddr + ":" + std::to_string(s.masterPort) +
+                              " failed (" + e.what_without_backtrace() + "); check that every rank was started with "
+                              "the same MASTER_ADDR, MASTER_PORT and WORLD_SIZE, that the port is free on rank 0's "
+                              "host, and that --dist-timeout covers the ranks' start-up");
     } catch (const std::exception& e) {
         throw CollectiveError(where + backend + " rendezvous at " + s.masterAddr + ":" + std::to_string(s.masterPort) +
                               " failed (" + e.what() + "); check that every rank was started with the same "

@@ -107,6 +107,16 @@ std::string lastLines(const std::string& text, int n)
     return s;
 }
 
+// What a rank said last: its program's error line (main prints "stackscope-cli: ..."), else its last lines.
+std::string finalMessage(const std::string& err)
+{
+    const size_t at = err.rfind("stackscope-cli: ");
+    std::string s = at == std::string::npos ? lastLines(err, 3) : err.substr(at);
+    while (!s.empty() && s.back() == '\n')
+        s.pop_back();
+    return s.size() > 800 ? s.substr(0, 800) + "..." : s;
+}
+
 // The temporary folder for the ranks' configuration and status files, removed with the launch.
 class LaunchFolder {
 public:
@@ -289,7 +299,7 @@ std::string failureReport(const std::vector<RankProcess>& ranks, bool killed, co
         const bool ours = killed && p.signal == SIGKILL;
         lines += fmt::format("\n  rank {} (pid {}) {}; last collective: {}", p.rank, p.pid, howItEnded(p, ours),
                              readStatus(p.statusFile));
-        const std::string said = lastLines(p.err, 3);
+        const std::string said = finalMessage(p.err);
         if (!said.empty())
             lines += "\n    it said: " + said;
     }
@@ -410,8 +420,11 @@ std::shared_ptr<const TrainingResult> launchRanks(const TrainingConfig& config, 
         stopAll(ranks);
         throw;
     }
-    if (!ranks.empty() && ranks[0].exitCode == 2 && ranks[0].signal == 0) // rank 0 refused the configuration
-        throw ConfigError(lastLines(ranks[0].err, 4));
+    if (!ranks.empty() && ranks[0].exitCode == 2 && ranks[0].signal == 0) {
+        // Rank 0 refused the configuration: its message, as if this process had found it.
+        std::string m = finalMessage(ranks[0].err);
+        throw ConfigError(m.rfind("stackscope-cli: ", 0) == 0 ? m.substr(16) : m);
+    }
     if (std::any_of(ranks.begin(), ranks.end(), failed))
         throw std::runtime_error(failureReport(ranks, killed, config));
     auto result = std::make_shared<TrainingResult>(std::move(observer.result()));
