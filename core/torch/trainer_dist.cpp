@@ -141,7 +141,12 @@ private:
         m_label->set(label);
         try {
             auto work = start();
-            if (!work->wait(m_s.timeout))
+            // Gloo: wait on the host within the timeout. NCCL: wait() only orders this stream after the
+            // collective (a timeout argument would block the host every step); NCCL's watchdog enforces the
+            // options' timeout and ends the process with the operation it timed out in.
+            if (m_name == "nccl")
+                work->wait();
+            else if (!work->wait(m_s.timeout))
                 throw std::runtime_error("not finished within the timeout");
         } catch (const c10::Error& e) { // its what() carries a C++ backtrace no person needs here
             throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what_without_backtrace()));
