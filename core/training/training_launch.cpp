@@ -240,6 +240,11 @@ bool failed(const RankProcess& p)
     return !p.running && (p.exitCode != 0 || p.signal != 0);
 }
 
+bool refusedConfiguration(const RankProcess& p)
+{
+    return !p.running && p.signal == 0 && p.exitCode == 2;
+}
+
 std::string howItEnded(const RankProcess& p, bool killedByUs)
 {
     if (p.signal != 0)
@@ -276,8 +281,9 @@ bool supervise(std::vector<RankProcess>& ranks, RunObserver& observer, const Tra
             cancelSent = true;
         }
         if (!deadline && std::any_of(ranks.begin(), ranks.end(), failed)) {
-            // Rank 0 refusing the configuration (exit 2) leaves the others waiting at the rendezvous: end them now.
-            const bool refused = !ranks[0].running && ranks[0].exitCode == 2;
+            // A rank refusing the configuration (exit 2: a GPU it cannot see, a full disk) leaves the others
+            // waiting at the rendezvous or in a collective: end them now.
+            const bool refused = std::any_of(ranks.begin(), ranks.end(), refusedConfiguration);
             deadline = Clock::now() + std::chrono::milliseconds(refused ? 0 : static_cast<int64_t>(config.distTimeoutS * 1000));
         }
         if (deadline && Clock::now() > *deadline && !killed) {
@@ -420,10 +426,11 @@ std::shared_ptr<const TrainingResult> launchRanks(const TrainingConfig& config, 
         stopAll(ranks);
         throw;
     }
-    if (!ranks.empty() && ranks[0].exitCode == 2 && ranks[0].signal == 0) {
-        // Rank 0 refused the configuration: its message, as if this process had found it.
-        std::string m = finalMessage(ranks[0].err);
-        throw ConfigError(m.rfind("stackscope-cli: ", 0) == 0 ? m.substr(16) : m);
+    if (const auto it = std::find_if(ranks.begin(), ranks.end(), refusedConfiguration); it != ranks.end()) {
+        // A rank refused the configuration: its message, as if this process had found it.
+        std::string m = finalMessage(it->err);
+        m = m.rfind("stackscope-cli: ", 0) == 0 ? m.substr(16) : m;
+        throw ConfigError(it->rank == 0 ? m : fmt::format("rank {}: {}", it->rank, m));
     }
     if (std::any_of(ranks.begin(), ranks.end(), failed))
         throw std::runtime_error(failureReport(ranks, killed, config));

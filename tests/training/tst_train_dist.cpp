@@ -222,6 +222,22 @@ private Q_SLOTS:
         QCOMPARE(rankPid(launcher.processId(), 1), -1);
     }
 
+    // Rank 0 refusing the configuration (nothing to resume) is bad input: exit 2 with its message, and the rank
+    // waiting at the rendezvous is ended at once, not after the timeout.
+    void refusedConfigurationEndsAllAtOnce()
+    {
+        if (!m_haveGloo)
+            QSKIP("no libtorch module with c10d's Gloo process group in this build");
+        const QString out = path("nothing-to-resume");
+        QElapsedTimer clock;
+        clock.start();
+        const auto r = runCli(trainArgs(out) << "--nproc" << "2" << "--resume");
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--resume"), r.err.constData());
+        QVERIFY2(!r.err.contains("stackscope-cli: stackscope-cli"), r.err.constData());
+        qInfo("refused after %.2f s (timeout %d s)", clock.elapsed() / 1000.0, kTimeoutS);
+    }
+
     void externalLauncher()
     {
         if (!m_haveGloo)
