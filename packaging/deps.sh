@@ -10,7 +10,8 @@ required=(build-essential cmake ninja-build pkg-config
           help2man librsvg2-bin appstream desktop-file-utils dpkg-dev)
 # Optional parts: a missing one disables its feature, never the build.
 # python3-torch: Debian's PyTorch (1.13, CPU) is a real Python environment for the Python probe tests (tests/python).
-optional=(ccache libtorch-dev hipcc libamdhip64-dev rocm-device-libs librocm-smi-dev clang libclang-rt-dev python3-torch)
+# libgloo-dev: the headers c10d's Gloo process group includes (training over several CPU processes).
+optional=(ccache libtorch-dev libgloo-dev hipcc libamdhip64-dev rocm-device-libs librocm-smi-dev clang libclang-rt-dev python3-torch)
 
 missing() {
   local p out=()

@@ -1,12 +1,15 @@
 // `stackscope-cli train`: trains the VPOC-feature MLP with libtorch; also accepts the seed script's options.
 #include "app/cli/command.h"
 
+#include "core/training/training_launch.h"
 #include "core/training/training_run.h"
 #include "core/vpoc/market_data.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 
@@ -28,6 +31,13 @@ struct TrainCliOptions {
     int64_t chunkSize = 0;
     bool skipGpuCleanup = false;
 };
+
+std::atomic<bool> g_cancel {false};
+
+extern "C" void cancelRanks(int)
+{
+    g_cancel.store(true);
+}
 
 std::string bytes(double b)
 {
@@ -96,8 +106,8 @@ void applySeedAliases(TrainCliOptions& o)
         c.notes.push_back(fmt::format("--device_ids {} -> --device {} (the CPU when that GPU is not there)",
                                       o.deviceIds, c.device));
     } else if (o.noDistributed) {
-        c.notes.push_back("--no_distributed: StackScope trains in one process (several GPUs are data parallel "
-                          "inside it); nothing to change");
+        c.notes.push_back("--no_distributed: StackScope trains in one process unless --device names several GPUs "
+                          "or --nproc asks for more; nothing to change");
     }
     if (o.mixedPrecision) {
         c.precision = "bf16";
@@ -138,7 +148,17 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--session", c.session, "globex, rth or HH:MM-HH:MM")->capture_default_str();
     cmd->add_option("--tz", c.timeZone, "Time zone of naive timestamps and of the session")->capture_default_str();
     cmd->add_option("--tick", c.tick, "Price step (ES: 0.25)")->capture_default_str();
-    cmd->add_option("--device", c.device, "auto (GPU 0, else the CPU), cpu, gpu:N or gpu:N,M (data parallel)")
+    cmd->add_option("--device", c.device, "auto (GPU 0, else the CPU), cpu, gpu:N or gpu:N,M (one process per GPU, "
+                                          "data parallel through c10d)")
+        ->capture_default_str();
+    cmd->add_option("--nproc", c.processes, "Processes (ranks) to start here: 0 = one per GPU of --device; N > 1 "
+                                            "with --device cpu (or one GPU) runs N Gloo ranks")
+        ->capture_default_str();
+    cmd->add_option("--dist-backend", c.distBackend, "Collectives between processes: auto (nccl on GPUs, gloo on "
+                                                     "the CPU), nccl or gloo")
+        ->capture_default_str();
+    cmd->add_option("--dist-timeout", c.distTimeoutS, "Seconds any collective may wait for the other ranks before "
+                                                      "the run stops with the rank and the collective")
         ->capture_default_str();
     cmd->add_option("--precision", c.precision, "fp32 or bf16 (autocast)")->capture_default_str();
     cmd->add_flag("--no-cuda-graphs", o->noGraphs, "Run every step eagerly instead of replaying a CUDA graph");
@@ -177,7 +197,15 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
                 for (const auto& n : c.notes)
                     std::cout << "note: " << n << "\n";
             }
-            r = training::runTraining(c, [json = o->jsonProgress](const auto& p) { printProgress(p, json); });
+            // Several ranks are child processes in their own groups: Ctrl-C reaches only this launcher, which
+            // asks them to stop together (they keep the last finished epoch).
+            const bool launches = !training::rankEnvironment() && training::processesFor(c) > 1;
+            if (launches) {
+                std::signal(SIGINT, cancelRanks);
+                std::signal(SIGTERM, cancelRanks);
+            }
+            r = training::runTraining(c, [json = o->jsonProgress](const auto& p) { printProgress(p, json); },
+                                      launches ? &g_cancel : nullptr);
         } catch (const training::ConfigError& e) {
             throw UsageError(e.what());
         } catch (const vpoc::InputError& e) {
@@ -188,6 +216,10 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
                         "and {}/model_metadata.json",
                         r->status, r->epochs.size(), r->bestEpoch, r->bestValLoss, r->stepsPerS, r->execution,
                         r->outputDir, r->outputDir);
+        if (const auto env = training::rankEnvironment(); env && env->rank != 0) {
+            ctx.exitCode = ExitOk; // rank 0 reports for the run (torchrun, srun, mpirun start every rank alike)
+            return;
+        }
         if (o->jsonProgress)
             std::cout << nlohmann::json({{"event", "finished"},
                                          {"status", r->status},

@@ -3,6 +3,7 @@
 #include "core/torch/module_strings.h"
 #include "core/torch/probe_module_api.h"
 #include "core/torch/probe_checks.h"
+#include "core/torch/probe_collectives.h"
 #include "core/torch/probe_runtime.h"
 
 #include <ATen/autocast_mode.h>
@@ -377,31 +378,6 @@ void probePeerCopy(ProbeContext& ctx)
     ctx.note = buf;
 }
 
-// An all-reduce (sum) over every visible GPU done with device-to-device copies: plain libtorch has no
-// stable C++ collective API, so this checks the peer paths the collectives use, not NCCL/RCCL itself.
-void probeAllReduce(ProbeContext& ctx)
-{
-    const int count = gpuCount();
-    if (count < 2)
-        throw Unsupported("needs two or more GPUs; libtorch sees " + std::to_string(count));
-    std::vector<torch::Tensor> parts;
-    torch::Tensor ref = torch::zeros({1 << 20}, torch::kDouble), absSum = torch::zeros({1 << 20}, torch::kDouble);
-    for (int i = 0; i < count; ++i) {
-        const auto p = randnCpu({1 << 20}, 100 + i);
-        ref += dbl(p);
-        absSum += dbl(p).abs();
-        parts.push_back(p.to(torch::Device(torch::kCUDA, i)));
-    }
-    auto acc = parts[0].clone();
-    for (int i = 1; i < count; ++i)
-        acc += parts[i].to(acc.device());
-    // A sum of `count` float32 values per element: gamma_count of the sum of their magnitudes.
-    for (int i = 0; i < count; ++i)
-        check(ctx, "sum on GPU " + std::to_string(i), acc.to(torch::Device(torch::kCUDA, i)), ref,
-              em::gamma(count, em::kUnitFp32) * absSum, "sum of " + std::to_string(count) + " fp32 values");
-    ctx.note = "sum over " + std::to_string(count) + " GPUs by peer copies (not NCCL)";
-}
-
 void probeMemoryStats(ProbeContext& ctx)
 {
     auto t = torch::empty({int64_t(16) << 20}, torch::TensorOptions().device(ctx.device)); // 64 MiB
@@ -457,7 +433,9 @@ const std::map<std::string, ProbeFn>& probes()
         {"copy_h2d", [](ProbeContext& c) { probeCopy(c, true); }},
         {"copy_d2h", [](ProbeContext& c) { probeCopy(c, false); }},
         {"peer_copy", probePeerCopy},
-        {"all_reduce", probeAllReduce},
+        {"all_reduce", [](ProbeContext& c) { stackscope::probe::probeCollective(c, "all_reduce"); }},
+        {"broadcast", [](ProbeContext& c) { stackscope::probe::probeCollective(c, "broadcast"); }},
+        {"barrier", [](ProbeContext& c) { stackscope::probe::probeCollective(c, "barrier"); }},
         {"memory_stats", probeMemoryStats},
     };
     return table;

@@ -1,9 +1,11 @@
 // The libtorch trainer: an MLP (Linear, LayerNorm, SiLU, optional Dropout) trained with Adam on flat
-// parameter buffers, data parallel over GPUs in one process, CUDA-graphed where libtorch allows.
+// parameter buffers, one device per process, data parallel over processes through c10d (trainer_dist.h),
+// CUDA-graphed where libtorch allows.
 #include "core/torch/trainer_api.h"
 
 #include "core/torch/probe_runtime.h"
 #include "core/torch/trainer_device.h"
+#include "core/torch/trainer_dist.h"
 #include "core/torch/trainer_fused.h"
 #include "core/torch/trainer_model.h"
 #include "core/torch/torch_save_format.h"
@@ -24,6 +26,8 @@
 
 namespace {
 
+using stackscope::trainer::DistGroup;
+using stackscope::trainer::DistSettings;
 using stackscope::trainer::Replica;
 using stackscope::trainer::TrainSettings;
 using Clock = std::chrono::steady_clock;
@@ -47,9 +51,10 @@ double seconds(Clock::time_point a, Clock::time_point b)
 
 class Trainer {
 public:
-    Trainer(const TrainSettings& s, const StackscopeTrainData& data, std::string outputDir,
+    Trainer(const TrainSettings& s, const DistSettings& dist, const StackscopeTrainData& data, std::string outputDir,
             StackscopeTrainEventFn onEvent, StackscopeTrainStopFn stop, void* user)
         : m_s(s)
+        , m_ds(dist)
         , m_data(data)
         , m_dir(std::move(outputDir))
         , m_onEvent(onEvent)
@@ -61,9 +66,10 @@ public:
     void run(bool resume);
 
 private:
+    // Only rank 0 reports: the other ranks' losses and files are rank 0's.
     void emit(nlohmann::json event)
     {
-        if (m_onEvent)
+        if (m_onEvent && rank() == 0)
             m_onEvent(m_user, event.dump().c_str());
     }
     bool stopRequested() const { return m_stop && m_stop(m_user) != 0; }
@@ -74,8 +80,21 @@ private:
     void allReduceGradients();
     double validate();
     nlohmann::json deviceFigures() const;
+    // Data parallel over processes (trainer_dist.h): joins the group, takes this rank's shard of the batch.
+    int rank() const { return m_ds.worldSize >= 1 ? m_ds.rank : 0; }
+    int worldSize() const { return m_ds.worldSize >= 1 ? m_ds.worldSize : 1; }
+    void joinGroup();
+    void shareRankZeroState(stackscope::trainer::TrainingState& state);
+    double intervalLoss(bool& stop);
+    double agreedValidationLoss(int epoch);
 
     TrainSettings m_s;
+    DistSettings m_ds;
+    std::unique_ptr<DistGroup> m_dist;
+    int64_t m_step = 0;         // this epoch's step, for the collectives' labels
+    int m_epoch = 0;
+    int64_t m_shardBegin = 0;   // this rank's rows start here in every batch
+    double m_shardWeight = 1.0; // its rows / the batch: the weight of its mean gradient and loss in the sum
     StackscopeTrainData m_data;
     std::string m_dir;
     StackscopeTrainEventFn m_onEvent;
@@ -84,15 +103,18 @@ private:
 
     std::vector<torch::Device> m_devices;
     std::vector<int> m_gpus;
-    std::vector<Replica> m_replicas;
+    std::vector<Replica> m_replicas; // one: this process's device
     std::vector<torch::Tensor> m_perm;      // this epoch's permutation, on each device
     std::vector<torch::Tensor> m_batchIdx;  // the step's indices, a fixed buffer per device (graph input)
-    std::vector<int64_t> m_shard;           // rows of the batch each device takes
+    std::vector<int64_t> m_shard;           // rows of the batch this process takes
 };
 
 void Trainer::resolveDevices()
 {
     m_gpus = m_s.gpus;
+    if (m_gpus.size() > 1) // core/training/training_launch.cpp starts one process per GPU
+        throw DeviceConfigError("one trainer process trains on one GPU; start several GPUs through stackscope-cli "
+                                "train --device gpu:0,1 (one process each) or a launcher such as torchrun");
     if (!m_gpus.empty()) {
         const int64_t visible = torch::cuda::is_available() ? static_cast<int64_t>(torch::cuda::device_count()) : 0;
         for (int g : m_gpus) {
@@ -137,7 +159,7 @@ void Trainer::resolveDevices()
 // Returns null (with a note saying why) where it does not serve; otherwise sets the run's execution note.
 std::unique_ptr<stackscope::trainer::FusedStep> Trainer::chooseFusedStep(std::string& executionNote)
 {
-    if (m_gpus.size() != 1)
+    if (m_gpus.size() != 1 || m_dist) // several processes: the gradients go through c10d between backward and Adam
         return nullptr;
     std::string why;
     auto fused = stackscope::trainer::FusedStep::create(m_replicas[0], m_s, m_gpus.front(), why);
@@ -175,7 +197,7 @@ void Trainer::selectBatch(int64_t offset)
 {
     int64_t begin = 0;
     for (size_t d = 0; d < m_replicas.size(); ++d) {
-        m_batchIdx[d].copy_(m_perm[d].narrow(0, offset + begin, m_shard[d]));
+        m_batchIdx[d].copy_(m_perm[d].narrow(0, offset + m_shardBegin + begin, m_shard[d]));
         begin += m_shard[d];
     }
 }
@@ -191,19 +213,19 @@ void Trainer::stepOnSelectedBatch()
         r.adamStep(m_s);
 }
 
-// Data parallel: every replica gets the mean of all replicas' gradients (each is already a mean over its
-// shard; shards are equal up to one row), so their Adam steps stay identical.
+// Data parallel: every rank gets the global batch's mean gradient, the sum over ranks of each shard's mean
+// gradient weighted by its share of the batch (exact for unequal shards too). The all-reduce gives every
+// rank the same bits, so their clipping and Adam steps stay identical.
 void Trainer::allReduceGradients()
 {
-    if (m_replicas.size() < 2)
+    if (!m_dist)
         return;
     torch::NoGradGuard noGrad;
-    auto sum = m_replicas[0].flatGrads.clone();
-    for (size_t d = 1; d < m_replicas.size(); ++d)
-        sum.add_(m_replicas[d].flatGrads.to(m_devices[0], /*non_blocking=*/true));
-    sum.div_(static_cast<double>(m_replicas.size()));
-    for (auto& r : m_replicas)
-        r.flatGrads.copy_(sum, /*non_blocking=*/true);
+    auto& g = m_replicas[0].flatGrads;
+    if (m_shardWeight != 1.0)
+        g.mul_(m_shardWeight);
+    m_dist->allReduceSum(g, "all_reduce(gradients) epoch " + std::to_string(m_epoch) + " step " +
+                                std::to_string(m_step + 1));
 }
 
 double Trainer::validate()
@@ -211,16 +233,87 @@ double Trainer::validate()
     return m_replicas[0].validationLoss(m_data.trainRows, m_data.rows - m_data.trainRows, m_s.bf16);
 }
 
+void Trainer::joinGroup()
+{
+    if (m_ds.worldSize < 1)
+        return;
+    m_dist = DistGroup::join(m_ds, m_devices.front());
+    const int64_t batch = m_s.batchSize;
+    const int w = worldSize(), r = rank();
+    if (w > batch)
+        throw DeviceConfigError("--batch-size " + std::to_string(batch) + " is smaller than the " + std::to_string(w) +
+                                " processes; give every process at least one row of the batch");
+    // Rank r takes batch / w rows (the first batch % w ranks one more), after the rows of the ranks before it.
+    for (int k = 0; k < r; ++k)
+        m_shardBegin += batch / w + (k < batch % w ? 1 : 0);
+    m_shardWeight = static_cast<double>(batch / w + (r < batch % w ? 1 : 0)) / static_cast<double>(batch);
+}
+
+// Every rank starts from rank 0's weights, optimiser state and epoch counters (its checkpoint on --resume):
+// only rank 0 needs the output folder, so ranks on other nodes need no shared disk.
+void Trainer::shareRankZeroState(stackscope::trainer::TrainingState& state)
+{
+    if (!m_dist)
+        return;
+    torch::NoGradGuard noGrad;
+    auto& r = m_replicas[0];
+    m_dist->broadcast(r.flatParams, 0, "broadcast(initial parameters)");
+    m_dist->broadcast(r.expAvg, 0, "broadcast(Adam first moments)");
+    m_dist->broadcast(r.expAvgSq, 0, "broadcast(Adam second moments)");
+    m_dist->broadcast(r.step, 0, "broadcast(Adam step count)");
+    auto counters = torch::tensor({static_cast<double>(state.epoch), static_cast<double>(state.bestEpoch),
+                                   state.bestValLoss, static_cast<double>(state.badEpochs)},
+                                  torch::TensorOptions().dtype(torch::kDouble))
+                        .to(r.device);
+    m_dist->broadcast(counters, 0, "broadcast(epoch counters)");
+    const auto c = counters.to(torch::kCPU);
+    state.epoch = static_cast<int>(c[0].item<double>());
+    state.bestEpoch = static_cast<int>(c[1].item<double>());
+    state.bestValLoss = c[2].item<double>();
+    state.badEpochs = static_cast<int>(c[3].item<double>());
+}
+
+// The summed training loss since the last report, over the whole batch (each rank's shard weighted by its
+// share), and whether any rank was asked to stop: the ranks stop together, after the same step.
+double Trainer::intervalLoss(bool& stop)
+{
+    auto& r = m_replicas[0];
+    const double local = r.lossSum.item<double>();
+    r.lossSum.zero_();
+    if (!m_dist) {
+        stop = false;
+        return local;
+    }
+    auto t = torch::tensor({local * m_shardWeight, stopRequested() ? 1.0 : 0.0},
+                           torch::TensorOptions().dtype(torch::kDouble))
+                 .to(r.device);
+    m_dist->allReduceSum(t, "all_reduce(loss, stop) epoch " + std::to_string(m_epoch) + " step " +
+                                std::to_string(m_step + 1));
+    const auto c = t.to(torch::kCPU);
+    stop = c[1].item<double>() > 0;
+    return c[0].item<double>();
+}
+
+// Rank 0 validates; the others take its figure, so every rank makes the same best-epoch and early-stop choices.
+double Trainer::agreedValidationLoss(int epoch)
+{
+    const double own = rank() == 0 ? validate() : 0.0;
+    if (!m_dist)
+        return own;
+    auto t = torch::tensor({own}, torch::TensorOptions().dtype(torch::kDouble)).to(m_replicas[0].device);
+    m_dist->broadcast(t, 0, "broadcast(validation loss) epoch " + std::to_string(epoch));
+    return t.to(torch::kCPU)[0].item<double>();
+}
+
 void Trainer::run(bool resume)
 {
     resolveDevices();
+    joinGroup();
     const int64_t batch = m_s.batchSize;
     if (batch > m_data.trainRows)
         throw DeviceConfigError("--batch-size " + std::to_string(batch) + " is larger than the " +
                                 std::to_string(m_data.trainRows) +
                                 " training rows; use a smaller batch or more data");
-    if (static_cast<int64_t>(m_devices.size()) > batch)
-        throw DeviceConfigError("--batch-size " + std::to_string(batch) + " is smaller than the number of GPUs");
 
     std::unique_ptr<stackscope::trainer::SideStream> stream;
     if (!m_gpus.empty() && m_gpus.size() == 1)
@@ -231,23 +324,23 @@ void Trainer::run(bool resume)
     auto x = torch::from_blob(const_cast<float*>(m_data.features), {m_data.rows, m_data.cols}, torch::kFloat);
     auto y = torch::from_blob(const_cast<float*>(m_data.targets), {m_data.rows}, torch::kFloat);
     auto prototype = stackscope::trainer::buildModel(m_data.cols, m_s.hidden, m_s.dropout);
-    // Each device takes an equal shard of the batch (the first batch % k one row more) through a fixed index buffer.
-    const auto k = static_cast<int64_t>(m_devices.size());
-    for (int64_t d = 0; d < k; ++d) {
-        const auto& device = m_devices[static_cast<size_t>(d)];
+    // This process takes its rank's shard of the batch (joinGroup) through a fixed index buffer.
+    const int w = worldSize(), rk = rank();
+    for (const auto& device : m_devices) {
         m_replicas.emplace_back(prototype, device, x, y);
-        m_shard.push_back(batch / k + (d < batch % k ? 1 : 0));
+        m_shard.push_back(batch / w + (rk < batch % w ? 1 : 0));
         m_batchIdx.push_back(torch::zeros({m_shard.back()}, torch::TensorOptions().dtype(torch::kLong).device(device)));
         m_replicas.back().bindBatch(m_batchIdx.back());
     }
 
     stackscope::trainer::TrainingState state;
     const std::string checkpoint = m_dir + "/checkpoint.pt";
-    if (resume) {
+    if (resume && rank() == 0) {
         state = stackscope::trainer::loadCheckpoint(checkpoint, m_replicas);
         emit({{"event", "note"},
               {"message", "resumed from " + checkpoint + " after epoch " + std::to_string(state.epoch)}});
     }
+    shareRankZeroState(state);
 
     nlohmann::json names = nlohmann::json::array();
     for (const auto& d : m_devices)
@@ -255,15 +348,15 @@ void Trainer::run(bool resume)
     const int64_t stepsPerEpoch = m_data.trainRows / batch;
     std::string graphNote;
     auto fused = chooseFusedStep(graphNote);
-    const bool tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16 && !fused;
+    const bool tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16 && !m_dist && !fused;
     if (fused) {
         // chooseFusedStep wrote graphNote
     } else if (!m_s.cudaGraphs)
         graphNote = "CUDA graphs off (--no-cuda-graphs)";
     else if (m_gpus.empty())
         graphNote = "eager (CPU)";
-    else if (m_gpus.size() > 1)
-        graphNote = "eager (data parallel over several GPUs is not graphed)";
+    else if (m_dist)
+        graphNote = "eager (a step with " + m_dist->backendName() + " collectives is not graphed)";
     else if (m_s.bf16)
         graphNote = "eager (bf16 autocast is not graphed)";
     emit({{"event", "started"},
@@ -271,7 +364,9 @@ void Trainer::run(bool resume)
           {"libtorch", TORCH_VERSION},
           {"steps_per_epoch", stepsPerEpoch},
           {"parameters", m_replicas[0].flatParams.numel()},
-          {"first_epoch", state.epoch + 1}});
+          {"first_epoch", state.epoch + 1},
+          {"world_size", worldSize()},
+          {"dist_backend", m_dist ? m_dist->backendName() : std::string("none")}});
 
     std::unique_ptr<stackscope::trainer::GraphedStep> graph;
     int64_t stepsSinceGraphTry = 0;
@@ -283,6 +378,7 @@ void Trainer::run(bool resume)
     int64_t setupSteps = 0;
     bool stopped = false;
     for (int epoch = state.epoch + 1; epoch <= m_s.epochs && !stopped; ++epoch) {
+        m_epoch = epoch;
         // The permutation depends only on (seed, epoch): a resumed run draws the same batches.
         torch::manual_seed(m_s.seed + static_cast<uint64_t>(epoch) * 1000003ULL);
         auto perm = torch::randperm(m_data.trainRows, torch::TensorOptions().dtype(torch::kLong).device(m_devices[0]));
@@ -297,7 +393,8 @@ void Trainer::run(bool resume)
         double epochLoss = 0;
         int64_t sinceReport = 0;
         for (int64_t step = 0; step < stepsPerEpoch; ++step) {
-            if (stopRequested()) {
+            m_step = step;
+            if (!m_dist && stopRequested()) { // several processes agree on stopping at the loss report below
                 stopped = true;
                 break;
             }
@@ -326,9 +423,9 @@ void Trainer::run(bool resume)
             totalSteps += chunk;
             sinceReport += chunk;
             if (sinceReport == m_s.stepInterval || step + 1 == stepsPerEpoch) {
-                // The only host synchronisation in the loop: reading the summed loss.
-                const double sum = m_replicas[0].lossSum.item<double>();
-                m_replicas[0].lossSum.zero_();
+                // The only host synchronisation in the loop: reading the summed loss (over every rank).
+                bool stopNow = false;
+                const double sum = intervalLoss(stopNow);
                 epochLoss += sum;
                 const auto now = Clock::now();
                 const double dt = seconds(intervalStart, now);
@@ -343,13 +440,17 @@ void Trainer::run(bool resume)
                 emit(std::move(e));
                 sinceReport = 0;
                 intervalStart = now; // intervals tile the epoch: reporting time counts too, as in the epoch figure
+                if (stopNow) {
+                    stopped = true;
+                    break;
+                }
             }
         }
         if (stopped)
             break;
         const double trainTime = seconds(epochStart, Clock::now());
         trainSeconds += trainTime;
-        const double valLoss = validate();
+        const double valLoss = agreedValidationLoss(epoch);
         const double trainLoss = epochLoss / static_cast<double>(stepsPerEpoch);
         const bool improved = state.bestEpoch == 0 || valLoss < state.bestValLoss;
         // model.pt, checkpoint.pt and model_metadata.json are one set: both files are written to temporary
@@ -360,13 +461,16 @@ void Trainer::run(bool resume)
             state.bestEpoch = epoch;
             state.bestValLoss = valLoss;
             state.badEpochs = 0;
-            state.bestParams = m_replicas[0].flatParams.detach().to(torch::kCPU).clone();
-            stackscope::trainer::saveStateDict(files, m_dir + "/model.pt", m_replicas[0], state.bestParams);
+            if (rank() == 0) { // the files are rank 0's
+                state.bestParams = m_replicas[0].flatParams.detach().to(torch::kCPU).clone();
+                stackscope::trainer::saveStateDict(files, m_dir + "/model.pt", m_replicas[0], state.bestParams);
+            }
         } else {
             ++state.badEpochs;
         }
         state.epoch = epoch;
-        stackscope::trainer::saveCheckpoint(files, checkpoint, m_replicas[0], state);
+        if (rank() == 0)
+            stackscope::trainer::saveCheckpoint(files, checkpoint, m_replicas[0], state);
         const bool early = m_s.patience > 0 && state.badEpochs >= m_s.patience;
         emit({{"event", "epoch"},
               {"epoch", epoch},
@@ -384,6 +488,8 @@ void Trainer::run(bool resume)
     }
     if (stream)
         stream->synchronize();
+    if (m_dist) // no rank leaves while another still waits on it
+        m_dist->barrier("barrier(end of run)");
     emit({{"event", "finished"},
           {"status", stopped ? "stopped" : (state.epoch < m_s.epochs ? "early_stopped" : "finished")},
           {"epochs_done", state.epoch},
@@ -395,7 +501,9 @@ void Trainer::run(bool resume)
                               : 0.0},
           {"best_epoch", state.bestEpoch},
           {"best_val_loss", state.bestValLoss},
-          {"execution", graphNote.empty() ? "eager" : graphNote}});
+          {"execution", graphNote.empty() ? "eager" : graphNote},
+          {"world_size", worldSize()},
+          {"dist_backend", m_dist ? m_dist->backendName() : std::string("none")}});
 }
 
 } // namespace
@@ -412,7 +520,8 @@ extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTr
 {
     try {
         const auto settings = stackscope::trainer::parseSettings(configJson);
-        Trainer trainer(settings, *data, outputDir, onEvent, stopRequested, user);
+        const auto dist = stackscope::trainer::parseDistSettings(configJson);
+        Trainer trainer(settings, dist, *data, outputDir, onEvent, stopRequested, user);
         trainer.run(resume != 0);
         return 0;
     } catch (const DeviceConfigError& e) {
@@ -421,6 +530,9 @@ extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTr
     } catch (const stackscope::FileWriteError& e) { // a full disk, an unwritable folder: the message names it
         setError(error, errorLen, e.what());
         return 2;
+    } catch (const stackscope::trainer::CollectiveError& e) { // names the rank and the collective
+        setError(error, errorLen, e.what());
+        return 3;
     } catch (const std::exception& e) {
         setError(error, errorLen, std::string("training failed in libtorch: ") + e.what());
         return -1;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STACKSCOPE_TORCH_TRAIN_ABI 2
+#define STACKSCOPE_TORCH_TRAIN_ABI 3
 
 // What to train on. Rows [0, trainRows) are the training part, [trainRows, rows) the validation part
 // (split by time: the caller has already normalised both with the training part's statistics).
@@ -30,8 +30,9 @@ STACKSCOPE_TORCH_EXPORT int stackscope_torch_train_abi(void);
 // continues from outputDir/checkpoint.pt. `stopRequested` (may be null) is asked before every step. Both
 // callbacks get `user` and run on the caller's thread. Returns 0 when done or stopped, 2 for a configuration the
 // device cannot run (bf16 where there is none, an unknown GPU) or an output that cannot be written (a full
-// disk: nothing of the set model.pt, checkpoint.pt, model_metadata.json is replaced), -1 for any other
-// failure; the message for a person is in `error`. After each epoch both files are staged (temporary files),
+// disk: nothing of the set model.pt, checkpoint.pt, model_metadata.json is replaced), 3 when a collective
+// between processes failed or timed out (the JSON's "dist": one rank of several; the message names the rank and
+// the collective), -1 for any other failure; the message for a person is in `error`. After each epoch both files are staged (temporary files),
 // the "epoch" event is emitted (the caller rewrites model_metadata.json there; an exception it throws aborts
 // the run before anything is replaced), then both are renamed into place.
 STACKSCOPE_TORCH_EXPORT int stackscope_torch_train(const char* configJson, const struct StackscopeTrainData* data,

@@ -114,6 +114,17 @@ void validate(const TrainingConfig& c)
         throw ConfigError(fmt::format("--step-interval {}: use 1 or more steps", c.stepInterval));
     if (c.device != "auto")
         parseDevices(c.device);
+    if (c.processes < 0 || c.processes > 1024)
+        throw ConfigError(fmt::format("--nproc {}: use 1 to 1024 processes (0: one per GPU of --device)", c.processes));
+    if (c.distBackend != "auto" && c.distBackend != "nccl" && c.distBackend != "gloo")
+        throw ConfigError(fmt::format("--dist-backend '{}': use auto, nccl or gloo", c.distBackend));
+    if (!(c.distTimeoutS >= 1.0 && c.distTimeoutS <= 86400.0))
+        throw ConfigError(fmt::format("--dist-timeout {}: use 1 to 86400 seconds", c.distTimeoutS));
+    if (c.processes > 1 && c.device != "auto" && parseDevices(c.device).size() > 1 &&
+        parseDevices(c.device).size() != static_cast<size_t>(c.processes))
+        throw ConfigError(fmt::format("--nproc {} with --device {}: name one GPU per process, or one GPU for all "
+                                      "(or leave --nproc out: one process per GPU)",
+                                      c.processes, c.device));
 }
 
 nlohmann::json moduleConfigJson(const TrainingConfig& c, const std::vector<int>& gpus)
@@ -149,7 +160,50 @@ nlohmann::json toJson(const TrainingConfig& c)
             {"cuda_graphs", c.cudaGraphs},
             {"fused_step", c.fusedStep},
             {"step_interval", c.stepInterval},
+            {"device_fallback", c.deviceFallback},
+            {"processes", c.processes},
+            {"dist_backend", c.distBackend},
+            {"dist_timeout_s", c.distTimeoutS},
             {"notes", c.notes}};
+}
+
+TrainingConfig configFromJson(const nlohmann::json& j)
+{
+    TrainingConfig c;
+    try {
+        j.at("input").get_to(c.input);
+        j.at("output").get_to(c.output);
+        j.at("horizon").get_to(c.horizon);
+        j.at("return_horizons").get_to(c.returnHorizons);
+        j.at("volume_window").get_to(c.volumeWindow);
+        j.at("session").get_to(c.session);
+        j.at("time_zone").get_to(c.timeZone);
+        j.at("tick").get_to(c.tick);
+        j.at("validation_fraction").get_to(c.validationFraction);
+        j.at("hidden").get_to(c.hidden);
+        j.at("dropout").get_to(c.dropout);
+        j.at("learning_rate").get_to(c.learningRate);
+        j.at("epochs").get_to(c.epochs);
+        j.at("batch_size").get_to(c.batchSize);
+        j.at("seed").get_to(c.seed);
+        j.at("clip_norm").get_to(c.clipNorm);
+        j.at("patience").get_to(c.patience);
+        j.at("device").get_to(c.device);
+        j.at("precision").get_to(c.precision);
+        j.at("cuda_graphs").get_to(c.cudaGraphs);
+        j.at("step_interval").get_to(c.stepInterval);
+        c.deviceFallback = j.value("device_fallback", false);
+        c.resume = j.value("resume", false);
+        c.processes = j.value("processes", 0);
+        c.distBackend = j.value("dist_backend", std::string("auto"));
+        c.distTimeoutS = j.value("dist_timeout_s", 300.0);
+        c.notes = j.value("notes", std::vector<std::string> {});
+    } catch (const nlohmann::json::exception& e) {
+        throw ConfigError(fmt::format("the rank's configuration is incomplete ({}); start ranks with the same "
+                                      "StackScope version as the launcher",
+                                      e.what()));
+    }
+    return c;
 }
 
 std::string resumeMismatch(const nlohmann::json& saved, const TrainingConfig& config)

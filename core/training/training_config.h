@@ -47,6 +47,9 @@ struct TrainingConfig {
     int stepInterval = 50;           // steps between progress reports (and host syncs)
     bool resume = false;
     bool deviceFallback = false; // a GPU asked for by an alias (--device_ids) may fall back to the CPU
+    int processes = 0;               // ranks to start here (--nproc); 0: one per GPU of --device
+    std::string distBackend = "auto"; // auto | nccl | gloo: the c10d backend between processes
+    double distTimeoutS = 300;        // the longest any collective may wait for the other ranks
 
     std::vector<std::string> notes; // what the seed's aliases were mapped to, fallbacks taken
 };
@@ -63,6 +66,8 @@ void validate(const TrainingConfig& config);
 // configuration for model_metadata.json.
 nlohmann::json moduleConfigJson(const TrainingConfig& config, const std::vector<int>& gpus);
 nlohmann::json toJson(const TrainingConfig& config);
+// The inverse of toJson (what a launched rank reads); throws ConfigError on a missing or mistyped key.
+TrainingConfig configFromJson(const nlohmann::json& j);
 
 // The options that must match for --resume to continue a run (everything but epochs, patience and
 // the output folder). Returns the first difference as "option: old -> new", or empty.

@@ -103,6 +103,8 @@ void TrainingMetadata::started(const nlohmann::json& e)
 {
     m_json["devices"] = e.value("devices", nlohmann::json::array());
     m_json["parameters"] = e.value("parameters", 0);
+    m_json["world_size"] = e.value("world_size", 1); // processes (ranks); devices names rank 0's
+    m_json["dist_backend"] = e.value("dist_backend", "none");
     // A resumed run drops the epochs after the checkpoint (an epoch stopped part way is done again).
     const int first = e.value("first_epoch", 1);
     nlohmann::json kept = nlohmann::json::array();

@@ -5,6 +5,8 @@
 #include "core/inspect/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
 #include "core/torch/trainer_api.h"
+#include "core/training/training_events.h"
+#include "core/training/training_launch.h"
 #include "core/training/output_lock.h"
 #include "core/training/training_memory.h"
 #include "core/training/training_metadata.h"
@@ -74,102 +76,6 @@ nlohmann::json torchFacts(const TrainerModule& m)
     m.release(text);
     return nlohmann::json::parse(body, nullptr, false);
 }
-
-// Turns the trainer's JSON events into progress values and keeps the metadata file current.
-class RunObserver {
-public:
-    RunObserver(TrainingMetadata& metadata, const TrainingProgressCallback& progress, int epochs,
-                const std::atomic<bool>* cancel)
-        : m_metadata(metadata)
-        , m_progress(progress)
-        , m_cancel(cancel)
-        , m_epochs(epochs)
-        , m_start(std::chrono::steady_clock::now())
-    {
-    }
-
-    static void onEvent(void* self, const char* json) { static_cast<RunObserver*>(self)->handle(json); }
-    static int stopRequested(void* self)
-    {
-        const auto* cancel = static_cast<RunObserver*>(self)->m_cancel;
-        return cancel && cancel->load(std::memory_order_relaxed) ? 1 : 0;
-    }
-    TrainingResult& result() { return m_result; }
-
-private:
-    void handle(const char* text)
-    {
-        TrainingProgress p;
-        p.raw = nlohmann::json::parse(text);
-        const auto& e = p.raw;
-        const std::string kind = e.value("event", "");
-        p.epochs = m_epochs;
-        p.elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-        if (kind == "started") {
-            p.kind = TrainingProgress::Kind::Started;
-            m_firstEpoch = e.value("first_epoch", 1);
-            m_stepsPerEpoch = e.value("steps_per_epoch", int64_t {0});
-            m_metadata.started(e);
-            std::string devices;
-            for (const auto& d : e.value("devices", nlohmann::json::array()))
-                devices += (devices.empty() ? "" : ", ") + d.get<std::string>();
-            p.message = devices;
-        } else if (kind == "note") {
-            p.kind = TrainingProgress::Kind::Note;
-            p.message = e.value("message", "");
-            m_result.notes.push_back(p.message);
-            m_metadata.note(p.message);
-        } else if (kind == "step") {
-            p.kind = TrainingProgress::Kind::Step;
-            p.epoch = e.value("epoch", 0);
-            p.step = e.value("step", int64_t {0});
-            p.stepsPerEpoch = e.value("steps_per_epoch", int64_t {0});
-            p.loss = e.value("loss", 0.0);
-            p.samplesPerS = e.value("samples_per_s", 0.0);
-            p.allocatedBytes = e.value("allocated_bytes", -1.0);
-            p.reservedBytes = e.value("reserved_bytes", -1.0);
-            p.deviceUsedBytes = e.value("device_used_bytes", -1.0);
-            p.deviceTotalBytes = e.value("device_total_bytes", -1.0);
-            const int64_t done = (p.epoch - m_firstEpoch) * m_stepsPerEpoch + p.step;
-            const int64_t total = (m_epochs - m_firstEpoch + 1) * m_stepsPerEpoch;
-            if (done > 0 && total > done)
-                p.etaS = p.elapsedS * static_cast<double>(total - done) / static_cast<double>(done);
-            else if (total == done)
-                p.etaS = 0;
-        } else if (kind == "epoch") {
-            p.kind = TrainingProgress::Kind::Epoch;
-            EpochMetrics m;
-            m.epoch = p.epoch = e.value("epoch", 0);
-            m.trainLoss = p.loss = e.value("train_loss", 0.0);
-            m.valLoss = p.valLoss = e.value("val_loss", 0.0);
-            m.samplesPerS = p.samplesPerS = e.value("samples_per_s", 0.0);
-            m.seconds = e.value("seconds", 0.0);
-            m_result.epochs.push_back(m);
-            m_metadata.epochDone(e); // writes model_metadata.json
-        } else if (kind == "finished") {
-            p.kind = TrainingProgress::Kind::Finished;
-            m_result.status = e.value("status", "finished");
-            m_result.bestEpoch = e.value("best_epoch", 0);
-            m_result.bestValLoss = e.value("best_val_loss", 0.0);
-            m_result.stepsPerS = e.value("steps_per_s", 0.0);
-            m_result.execution = e.value("execution", "");
-            m_metadata.finished(e);
-        } else {
-            return;
-        }
-        if (m_progress)
-            m_progress(p);
-    }
-
-    TrainingMetadata& m_metadata;
-    TrainingProgressCallback m_progress;
-    const std::atomic<bool>* m_cancel;
-    int m_epochs;
-    int m_firstEpoch = 1;
-    int64_t m_stepsPerEpoch = 0;
-    std::chrono::steady_clock::time_point m_start;
-    TrainingResult m_result;
-};
 
 // Rows before the validation part; both parts must hold rows.
 int64_t checkedTrainingRows(const TrainingConfig& config, const Dataset& data)
@@ -242,17 +148,56 @@ std::shared_ptr<const TrainingResult> runTraining(const TrainingConfig& config, 
                                                   const std::atomic<bool>* cancel)
 {
     validate(config);
+    // Several processes (--device gpu:0,1, --nproc N) unless a launcher already made this process one of them.
+    if (!rankEnvironment() && processesFor(config) > 1)
+        return launchRanks(config, progress, cancel);
     return trainOnDataset(config, buildDataset(config, cancel), progress, cancel);
 }
+
+namespace {
+
+// A rank other than 0 trains its shard and leaves the output folder, the lock, the metadata and the events to
+// rank 0 (it may be on another node, without that folder).
+std::shared_ptr<const TrainingResult> trainAsOtherRank(const TrainingConfig& config, Dataset raw,
+                                                       const RankEnvironment& env, const std::atomic<bool>* cancel)
+{
+    const int64_t trainRows = checkedTrainingRows(config, raw);
+    normalise(raw, fitNormalisation(raw, trainRows));
+    checkTrainingMemory(config, raw.cols);
+    const auto& module = trainerModule();
+    bool fallback = false;
+    nlohmann::json moduleConfig = moduleConfigJson(config, rankDevices(config, env, fallback));
+    moduleConfig["fallback_to_cpu"] = fallback;
+    moduleConfig["dist"] = distJson(config, env);
+    RunObserver observer(nullptr, {}, config.epochs, cancel);
+    StackscopeTrainData data {raw.x.data(), raw.y.data(), raw.rows, raw.cols, trainRows};
+    char error[2048] = {0};
+    const int rc = module.train(moduleConfig.dump().c_str(), &data, config.output.c_str(), config.resume ? 1 : 0,
+                                &RunObserver::onEvent, &RunObserver::stopRequested, &observer, error, sizeof error);
+    if (rc == 2)
+        throw ConfigError(error);
+    if (rc != 0)
+        throw std::runtime_error(error);
+    auto result = std::make_shared<TrainingResult>(std::move(observer.result()));
+    result->outputDir = config.output;
+    return result;
+}
+
+} // namespace
 
 std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& config, Dataset raw,
                                                      const TrainingProgressCallback& progress,
                                                      const std::atomic<bool>* cancel)
 {
     validate(config);
+    const auto rankEnv = rankEnvironment();
+    if (rankEnv && rankEnv->rank != 0)
+        return trainAsOtherRank(config, std::move(raw), *rankEnv, cancel);
     std::vector<int> gpus {0};
     bool fallback = true;
-    if (config.device != "auto") {
+    if (rankEnv) {
+        gpus = rankDevices(config, *rankEnv, fallback);
+    } else if (config.device != "auto") {
         gpus = parseDevices(config.device);
         fallback = config.deviceFallback;
     }
@@ -307,10 +252,12 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
     TrainingMetadata metadata(metadataPath, config, raw, norm, trainRows, torchFacts(module));
     if (config.resume)
         metadata.continueFrom(saved);
-    RunObserver observer(metadata, progress, config.epochs, cancel);
+    RunObserver observer(&metadata, progress, config.epochs, cancel);
 
     nlohmann::json moduleConfig = moduleConfigJson(config, gpus);
     moduleConfig["fallback_to_cpu"] = fallback;
+    if (rankEnv)
+        moduleConfig["dist"] = distJson(config, *rankEnv);
     StackscopeTrainData data {raw.x.data(), raw.y.data(), raw.rows, raw.cols, trainRows};
     char error[2048] = {0};
     const int rc = module.train(moduleConfig.dump().c_str(), &data, config.output.c_str(), config.resume ? 1 : 0,

@@ -18,8 +18,6 @@ extern char** environ;
 
 namespace stackscope {
 
-namespace {
-
 std::vector<std::string> mergedEnvironment(const std::vector<std::string>& extra)
 {
     std::map<std::string, std::string> env;
@@ -37,6 +35,8 @@ std::vector<std::string> mergedEnvironment(const std::vector<std::string>& extra
         out.push_back(k + "=" + v);
     return out;
 }
+
+namespace {
 
 // Appends what is readable on fd to buf (up to cap); false at end of file or on a read error.
 bool readSome(int fd, std::string& buf, std::size_t cap)

@@ -48,7 +48,7 @@ a=json.load(open('$W/whole/model_metadata.json'))['epochs']; b=json.load(open('$
 print('uninterrupted', [round(e['val_loss'],7) for e in a]); print('resumed      ', [round(e['val_loss'],7) for e in b])"
   ngpu=$(nvidia-smi -L | wc -l)
   if [ "$ngpu" -ge 2 ]; then
-    echo "== data parallel gpu:0,1 vs gpu:0"
+    echo "== data parallel gpu:0,1 (one process per GPU, NCCL) vs gpu:0"
     "$CLI" train --input "$W/bars3.csv" --output "$W/dp" --epochs 3 --device gpu:0,1 --batch-size 256; echo "rc=$?"
     "$CLI" train --input "$W/bars3.csv" --output "$W/sp" --epochs 3 --device gpu:0 --batch-size 256 --no-cuda-graphs; echo "rc=$?"
   fi

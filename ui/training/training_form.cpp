@@ -152,17 +152,30 @@ TrainingForm::TrainingForm(SnapshotController* snapshots, QWidget* parent)
     m_stepInterval = spin(whereBox, 1, 1000000, defaults.stepInterval);
     m_stepInterval->setSuffix(tr(" steps"));
     m_stepInterval->setToolTip(tr("Steps between progress reports; each report waits for the GPU once (--step-interval)"));
+    m_processes = spin(whereBox, 0, 1024, defaults.processes);
+    m_processes->setObjectName(QStringLiteral("trainingProcesses"));
+    m_processes->setSpecialValueText(tr("one per GPU"));
+    m_processes->setToolTip(tr("Processes (ranks) to start: one per GPU of the Device, or N ranks on the CPU or "
+                               "sharing one GPU (--nproc)"));
+    m_distBackend = new QComboBox(whereBox);
+    m_distBackend->setObjectName(QStringLiteral("trainingDistBackend"));
+    for (const char* b : {"auto", "nccl", "gloo"})
+        m_distBackend->addItem(QString::fromLatin1(b));
+    m_distBackend->setToolTip(tr("Collectives between processes: auto is nccl (RCCL on ROCm) on GPUs, gloo on the "
+                                 "CPU (--dist-backend)"));
     m_resume = new QCheckBox(tr("Resume from the output folder's checkpoint"), whereBox);
     m_resume->setObjectName(QStringLiteral("trainingResume"));
     m_resume->setToolTip(tr("Continue a stopped run with the same options (--resume)"));
     w->addRow(tr("Device"), m_device);
     w->addRow(tr("Precision"), m_precision);
     w->addRow(tr("Progress every"), m_stepInterval);
+    w->addRow(tr("Processes"), m_processes);
+    w->addRow(tr("Collectives"), m_distBackend);
     w->addRow(m_resume);
     v->addWidget(whereBox);
 
     m_fields = {m_input, browseInput, sample, m_output, browseOutput, m_epochs, m_batch, m_learningRate, m_hidden,
-                m_dropout, m_seed, m_patience, m_device, m_precision, m_stepInterval, m_resume};
+                m_dropout, m_seed, m_patience, m_device, m_precision, m_stepInterval, m_processes, m_distBackend, m_resume};
     setOutputFolder(newDefaultOutput());
     m_generatedOutput = m_output->text();
     updateDevices();
@@ -247,7 +260,7 @@ void TrainingForm::updateDevices()
         }
         if (all.size() > 1) {
             const QString id = QStringLiteral("gpu:") + all.join(QLatin1Char(','));
-            m_device->addItem(tr("%1 — all %2 GPUs, data parallel").arg(id).arg(all.size()), id);
+            m_device->addItem(tr("%1 — all %2 GPUs, one process each").arg(id).arg(all.size()), id);
         }
     }
     const int keep = m_device->findData(current.isEmpty() ? QStringLiteral("auto") : current);
@@ -266,7 +279,7 @@ QString TrainingForm::explainError(const QString& message)
         {"--batch-size", "Batch size"},  {"--lr", "Learning rate"},     {"--hidden", "Hidden layers"},
         {"--dropout", "Dropout"},        {"--seed", "Seed"},            {"--patience", "Patience"},
         {"--device", "Device"},          {"--precision", "Precision"},  {"--step-interval", "Progress every"},
-        {"--resume", "Resume"}};
+        {"--nproc", "Processes"},        {"--dist-backend", "Collectives"}, {"--resume", "Resume"}};
     for (const auto& [option, label] : fields) {
         const QString o = QString::fromLatin1(option);
         if (message.startsWith(o) && (message.size() == o.size() || message[o.size()] == QLatin1Char(' ') ||
@@ -295,6 +308,8 @@ training::TrainingConfig TrainingForm::config() const
     c.device = m_device->currentData().toString().toStdString();
     c.precision = m_precision->currentText().toStdString();
     c.stepInterval = m_stepInterval->value();
+    c.processes = m_processes->value();
+    c.distBackend = m_distBackend->currentText().toStdString();
     c.resume = m_resume->isChecked();
     return c;
 }
@@ -319,6 +334,8 @@ void TrainingForm::setConfig(const training::TrainingConfig& c)
     m_device->setCurrentIndex(index);
     m_precision->setCurrentText(QString::fromStdString(c.precision));
     m_stepInterval->setValue(c.stepInterval);
+    m_processes->setValue(c.processes);
+    m_distBackend->setCurrentText(QString::fromStdString(c.distBackend));
     m_resume->setChecked(c.resume);
 }
 

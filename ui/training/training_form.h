@@ -63,6 +63,8 @@ private:
     QComboBox* m_device = nullptr;
     QComboBox* m_precision = nullptr;
     QSpinBox* m_stepInterval = nullptr;
+    QSpinBox* m_processes = nullptr;
+    QComboBox* m_distBackend = nullptr;
     QCheckBox* m_resume = nullptr;
     QList<QWidget*> m_fields;
 };

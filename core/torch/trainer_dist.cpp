@@ -1,0 +1,278 @@
+// c10d process groups for the trainer and the collective probes: TCPStore rendezvous, Gloo, NCCL/RCCL.
+// Compiles against Debian's libtorch 1.13 and PyTorch 2.x: the calls used here (TCPStore(host, options),
+// ProcessGroupGloo/NCCL(store, rank, size, options), allreduce/broadcast/barrier, Work::wait) kept their
+// signatures; the backends' base class changed (ProcessGroup -> Backend), so only the concrete classes are named.
+#include "core/torch/trainer_dist.h"
+
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/version.h>
+
+// The backend headers include their library's own headers (gloo/, nccl.h), which not every libtorch ships.
+#if defined(USE_C10D_GLOO) && __has_include(<gloo/context.h>)
+#define STACKSCOPE_HAVE_GLOO 1
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#endif
+#if defined(USE_C10D_NCCL) && (__has_include(<nccl.h>) || __has_include(<rccl/rccl.h>))
+#define STACKSCOPE_HAVE_NCCL 1
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace stackscope::trainer {
+
+namespace {
+
+constexpr size_t kStatusBytes = 256;
+
+// The label of the collective this rank is in (or was last in), in memory and, for a launcher that outlives
+// a killed rank, in a shared page of the status file.
+class CollectiveLabel {
+public:
+    explicit CollectiveLabel(const std::string& statusFile)
+    {
+        if (statusFile.empty())
+            return;
+        const int fd = ::open(statusFile.c_str(), O_RDWR | O_CLOEXEC);
+        if (fd < 0)
+            return; // the launcher's file is a convenience; the rank's own messages still name the collective
+        if (::ftruncate(fd, kStatusBytes) == 0) {
+            void* p = ::mmap(nullptr, kStatusBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (p != MAP_FAILED)
+                m_page = static_cast<char*>(p);
+        }
+        ::close(fd);
+    }
+    ~CollectiveLabel()
+    {
+        if (m_page)
+            ::munmap(m_page, kStatusBytes);
+    }
+    CollectiveLabel(const CollectiveLabel&) = delete;
+    CollectiveLabel& operator=(const CollectiveLabel&) = delete;
+
+    void set(const std::string& label)
+    {
+        m_label = label;
+        if (m_page)
+            std::snprintf(m_page, kStatusBytes, "%s", label.c_str());
+    }
+    const std::string& get() const { return m_label; }
+
+private:
+    std::string m_label = "rendezvous";
+    char* m_page = nullptr;
+};
+
+bool isLoopback(const std::string& host)
+{
+    return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1";
+}
+
+c10::intrusive_ptr<c10d::Store> rendezvousStore(const DistSettings& s, bool server)
+{
+    c10d::TCPStoreOptions o;
+    o.port = static_cast<std::uint16_t>(s.masterPort);
+    o.isServer = server;
+    o.numWorkers = static_cast<std::size_t>(s.worldSize);
+    o.waitWorkers = false; // the backend's own rendezvous waits for every rank, within the timeout
+    o.timeout = s.timeout;
+    auto tcp = c10::make_intrusive<c10d::TCPStore>(s.masterAddr, o);
+    return c10::make_intrusive<c10d::PrefixStore>("stackscope", tcp);
+}
+
+template <typename PG>
+class Group final : public DistGroup {
+public:
+    Group(c10::intrusive_ptr<PG> pg, const DistSettings& s, torch::Device device, std::string name,
+          std::unique_ptr<CollectiveLabel> label)
+        : m_pg(std::move(pg))
+        , m_s(s)
+        , m_device(device)
+        , m_name(std::move(name))
+        , m_label(std::move(label))
+    {
+    }
+
+    void allReduceSum(torch::Tensor& t, const std::string& label) override
+    {
+        run(label, [&] {
+            std::vector<at::Tensor> v {t};
+            c10d::AllreduceOptions o;
+            o.timeout = m_s.timeout;
+            return m_pg->allreduce(v, o);
+        });
+    }
+    void broadcast(torch::Tensor& t, int root, const std::string& label) override
+    {
+        run(label, [&] {
+            std::vector<at::Tensor> v {t};
+            c10d::BroadcastOptions o;
+            o.rootRank = root;
+            o.timeout = m_s.timeout;
+            return m_pg->broadcast(v, o);
+        });
+    }
+    void barrier(const std::string& label) override
+    {
+        run(label, [&] {
+            c10d::BarrierOptions o;
+            o.timeout = m_s.timeout;
+            if (m_device.is_cuda())
+                o.device_ids = {m_device.index()};
+            return m_pg->barrier(o);
+        });
+    }
+    int rank() const override { return m_s.rank; }
+    int worldSize() const override { return m_s.worldSize; }
+    std::string backendName() const override { return m_name; }
+    std::string lastCollective() const override { return m_label->get(); }
+
+private:
+    template <typename Start>
+    void run(const std::string& label, Start start)
+    {
+        m_label->set(label);
+        try {
+            auto work = start();
+            // Gloo: wait on the host within the timeout. NCCL: wait() only orders this stream after the
+            // collective (a timeout argument would block the host every step); NCCL's watchdog enforces the
+            // options' timeout and ends the process with the operation it timed out in.
+            if (m_name == "nccl")
+                work->wait();
+            else if (!work->wait(m_s.timeout))
+                throw std::runtime_error("not finished within the timeout");
+        } catch (const c10::Error& e) { // its what() carries a C++ backtrace no person needs here
+            throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what_without_backtrace()));
+        } catch (const std::exception& e) {
+            throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what()));
+        }
+    }
+
+    static std::string collectiveFailure(const DistSettings& s, const std::string& backend, const std::string& label,
+                                         const std::string& what)
+    {
+        return "rank " + std::to_string(s.rank) + " of " + std::to_string(s.worldSize) + ": " + backend + " " +
+               label + " failed (timeout " + std::to_string(s.timeout.count() / 1000) + " s): " + what +
+               "; another rank died or hangs: look for its own message, fix that, then rerun with --resume";
+    }
+
+    c10::intrusive_ptr<PG> m_pg;
+    DistSettings m_s;
+    torch::Device m_device;
+    std::string m_name;
+    std::unique_ptr<CollectiveLabel> m_label;
+};
+
+#ifdef STACKSCOPE_HAVE_GLOO
+std::shared_ptr<::gloo::transport::Device> glooDevice(const DistSettings& s)
+{
+    if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME"); ifname && *ifname)
+        return c10d::ProcessGroupGloo::createDeviceForInterface(ifname);
+    if (isLoopback(s.masterAddr)) // every rank on this machine: no need to resolve the host name
+        return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
+    return c10d::ProcessGroupGloo::createDefaultDevice();
+}
+#endif
+
+std::string chooseBackend(const DistSettings& s, const torch::Device& device)
+{
+    if (s.backend == "gloo" || s.backend == "nccl")
+        return s.backend;
+    return device.is_cuda() && ncclAvailable() ? "nccl" : "gloo";
+}
+
+} // namespace
+
+bool glooAvailable()
+{
+#ifdef STACKSCOPE_HAVE_GLOO
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool ncclAvailable()
+{
+#ifdef STACKSCOPE_HAVE_NCCL
+    return true;
+#else
+    return false;
+#endif
+}
+
+DistSettings parseDistSettings(const char* text)
+{
+    const auto j = nlohmann::json::parse(text);
+    DistSettings s;
+    const auto it = j.find("dist");
+    if (it == j.end() || !it->is_object()) {
+        s.worldSize = 0;
+        return s;
+    }
+    const auto& d = *it;
+    s.rank = d.at("rank").get<int>();
+    s.worldSize = d.at("world_size").get<int>();
+    s.localRank = d.value("local_rank", 0);
+    s.masterAddr = d.value("master_addr", std::string("127.0.0.1"));
+    s.masterPort = d.value("master_port", 29500);
+    s.backend = d.value("backend", std::string("auto"));
+    s.timeout = std::chrono::milliseconds(static_cast<int64_t>(d.value("timeout_s", 300.0) * 1000.0));
+    s.statusFile = d.value("status_file", std::string());
+    s.storeServer = d.value("store_server", s.rank == 0);
+    return s;
+}
+
+std::unique_ptr<DistGroup> DistGroup::join(const DistSettings& s, const torch::Device& device)
+{
+    const std::string backend = chooseBackend(s, device);
+    auto label = std::make_unique<CollectiveLabel>(s.statusFile);
+    label->set("rendezvous at " + s.masterAddr + ":" + std::to_string(s.masterPort));
+    const std::string where = "rank " + std::to_string(s.rank) + " of " + std::to_string(s.worldSize) + ": ";
+    try {
+        auto store = rendezvousStore(s, s.storeServer);
+        if (backend == "nccl") {
+#ifdef STACKSCOPE_HAVE_NCCL
+            if (!device.is_cuda())
+                throw std::runtime_error("the nccl backend needs a GPU; use --dist-backend gloo on the CPU");
+            auto o = c10d::ProcessGroupNCCL::Options::create();
+            o->timeout = s.timeout;
+            auto pg = c10::make_intrusive<c10d::ProcessGroupNCCL>(store, s.rank, s.worldSize, o);
+            return std::make_unique<Group<c10d::ProcessGroupNCCL>>(pg, s, device, "nccl", std::move(label));
+#else
+            throw std::runtime_error("this libtorch (" TORCH_VERSION ") has no NCCL/RCCL process group; use "
+                                     "--dist-backend gloo, or build StackScope against a CUDA or ROCm PyTorch");
+#endif
+        }
+#ifdef STACKSCOPE_HAVE_GLOO
+        auto o = c10d::ProcessGroupGloo::Options::create(s.timeout);
+        o->devices.push_back(glooDevice(s));
+        auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>(store, s.rank, s.worldSize, o);
+        return std::make_unique<Group<c10d::ProcessGroupGloo>>(pg, s, device, "gloo", std::move(label));
+#else
+        throw std::runtime_error("this build has no Gloo process group (libtorch " TORCH_VERSION
+                                 " without USE_C10D_GLOO, or its gloo headers were not found: install libgloo-dev "
+                                 "and rebuild)");
+#endif
+    } catch (const CollectiveError&) {
+        throw;
+    } catch (const c10::Error& e) {
+        throw CollectiveError(where + backend + " rendezvous at " + s.masterAddr + ":" + std::to_string(s.masterPort) +
+                              " failed (" + e.what_without_backtrace() + "); check that every rank was started with "
+                              "the same MASTER_ADDR, MASTER_PORT and WORLD_SIZE, that the port is free on rank 0's "
+                              "host, and that --dist-timeout covers the ranks' start-up");
+    } catch (const std::exception& e) {
+        throw CollectiveError(where + backend + " rendezvous at " + s.masterAddr + ":" + std::to_string(s.masterPort) +
+                              " failed (" + e.what() + "); check that every rank was started with the same "
+                              "MASTER_ADDR, MASTER_PORT and WORLD_SIZE and that the port is free on rank 0's host");
+    }
+}
+
+} // namespace stackscope::trainer

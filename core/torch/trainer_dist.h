@@ -1,0 +1,58 @@
+// The trainer's process group: env:// rendezvous over c10d's TCPStore, Gloo on the CPU, NCCL (RCCL on ROCm)
+// on GPUs, every collective with a timeout and a "last collective" label per rank.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace stackscope::trainer {
+
+// What core/training/training_launch.cpp passes in the module's JSON under "dist" (absent: one process).
+struct DistSettings {
+    int rank = 0;
+    int worldSize = 1;
+    int localRank = 0;
+    std::string masterAddr = "127.0.0.1";
+    int masterPort = 29500;
+    std::string backend = "auto"; // auto | nccl | gloo
+    std::chrono::milliseconds timeout {std::chrono::seconds(300)};
+    std::string statusFile; // where the last collective's label is kept for the launcher; may be empty
+    bool storeServer = true; // rank 0 hosts the TCPStore, unless a launcher's agent already does (torchrun)
+};
+// Reads "dist" of the module's JSON; worldSize 0 when the key is absent (one process, no group).
+DistSettings parseDistSettings(const char* json);
+
+// A collective that failed or timed out: the message names this rank and the collective it was in.
+class CollectiveError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class DistGroup {
+public:
+    virtual ~DistGroup() = default;
+    // Joins the group (blocks until every rank has joined, or the timeout). `device` picks the backend
+    // for "auto": nccl for a GPU where this libtorch has it, gloo otherwise. Throws CollectiveError.
+    static std::unique_ptr<DistGroup> join(const DistSettings& s, const torch::Device& device);
+
+    // Each call labels itself (the label is what a failure or the launcher reports) and waits for completion
+    // within the timeout.
+    virtual void allReduceSum(torch::Tensor& t, const std::string& label) = 0;
+    virtual void broadcast(torch::Tensor& t, int root, const std::string& label) = 0;
+    virtual void barrier(const std::string& label) = 0;
+
+    virtual int rank() const = 0;
+    virtual int worldSize() const = 0;
+    virtual std::string backendName() const = 0;
+    virtual std::string lastCollective() const = 0;
+};
+
+// Whether this libtorch build can make each backend here (compiled in and its headers were found).
+bool glooAvailable();
+bool ncclAvailable();
+
+} // namespace stackscope::trainer

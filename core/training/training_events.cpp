@@ -1,0 +1,118 @@
+// RunObserver: one JSON event at a time into TrainingProgress, TrainingResult and model_metadata.json.
+#include "core/training/training_events.h"
+
+#include "core/training/training_metadata.h"
+
+namespace stackscope::training {
+
+RunObserver::RunObserver(TrainingMetadata* metadata, const TrainingProgressCallback& progress, int epochs,
+                         const std::atomic<bool>* cancel)
+    : m_metadata(metadata)
+    , m_progress(progress)
+    , m_cancel(cancel)
+    , m_epochs(epochs)
+    , m_start(std::chrono::steady_clock::now())
+{
+}
+
+int RunObserver::stopRequested(void* self)
+{
+    const auto* cancel = static_cast<RunObserver*>(self)->m_cancel;
+    return cancel && cancel->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+void RunObserver::handle(const std::string& text)
+{
+    TrainingProgress p;
+    p.raw = nlohmann::json::parse(text);
+    const std::string kind = p.raw.value("event", "");
+    p.epochs = m_epochs;
+    p.elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    if (kind == "started") {
+        started(p);
+    } else if (kind == "note") {
+        p.kind = TrainingProgress::Kind::Note;
+        p.message = p.raw.value("message", "");
+        m_result.notes.push_back(p.message);
+        if (m_metadata)
+            m_metadata->note(p.message);
+    } else if (kind == "step") {
+        step(p);
+    } else if (kind == "epoch") {
+        epoch(p);
+    } else if (kind == "finished") {
+        finished(p);
+    } else {
+        return;
+    }
+    if (m_progress)
+        m_progress(p);
+}
+
+void RunObserver::started(TrainingProgress& p)
+{
+    const auto& e = p.raw;
+    p.kind = TrainingProgress::Kind::Started;
+    m_firstEpoch = e.value("first_epoch", 1);
+    m_stepsPerEpoch = e.value("steps_per_epoch", int64_t {0});
+    if (m_metadata)
+        m_metadata->started(e);
+    std::string devices;
+    for (const auto& d : e.value("devices", nlohmann::json::array()))
+        devices += (devices.empty() ? "" : ", ") + d.get<std::string>();
+    const int world = e.value("world_size", 1);
+    if (world > 1) // rank 0's device; the others are named by --device (one process each)
+        devices += " (rank 0 of " + std::to_string(world) + " processes, " + e.value("dist_backend", "") + ")";
+    p.message = devices;
+}
+
+void RunObserver::step(TrainingProgress& p) const
+{
+    const auto& e = p.raw;
+    p.kind = TrainingProgress::Kind::Step;
+    p.epoch = e.value("epoch", 0);
+    p.step = e.value("step", int64_t {0});
+    p.stepsPerEpoch = e.value("steps_per_epoch", int64_t {0});
+    p.loss = e.value("loss", 0.0);
+    p.samplesPerS = e.value("samples_per_s", 0.0);
+    p.allocatedBytes = e.value("allocated_bytes", -1.0);
+    p.reservedBytes = e.value("reserved_bytes", -1.0);
+    p.deviceUsedBytes = e.value("device_used_bytes", -1.0);
+    p.deviceTotalBytes = e.value("device_total_bytes", -1.0);
+    const int64_t done = (p.epoch - m_firstEpoch) * m_stepsPerEpoch + p.step;
+    const int64_t total = (m_epochs - m_firstEpoch + 1) * m_stepsPerEpoch;
+    if (done > 0 && total > done)
+        p.etaS = p.elapsedS * static_cast<double>(total - done) / static_cast<double>(done);
+    else if (total == done)
+        p.etaS = 0;
+}
+
+void RunObserver::epoch(TrainingProgress& p)
+{
+    const auto& e = p.raw;
+    p.kind = TrainingProgress::Kind::Epoch;
+    EpochMetrics m;
+    m.epoch = p.epoch = e.value("epoch", 0);
+    m.trainLoss = p.loss = e.value("train_loss", 0.0);
+    m.valLoss = p.valLoss = e.value("val_loss", 0.0);
+    m.samplesPerS = p.samplesPerS = e.value("samples_per_s", 0.0);
+    m.seconds = e.value("seconds", 0.0);
+    m_result.epochs.push_back(m);
+    if (m_metadata)
+        m_metadata->epochDone(e); // writes model_metadata.json
+}
+
+void RunObserver::finished(TrainingProgress& p)
+{
+    const auto& e = p.raw;
+    p.kind = TrainingProgress::Kind::Finished;
+    m_result.status = e.value("status", "finished");
+    m_result.bestEpoch = e.value("best_epoch", 0);
+    m_result.bestValLoss = e.value("best_val_loss", 0.0);
+    m_result.stepsPerS = e.value("steps_per_s", 0.0);
+    m_result.execution = e.value("execution", "");
+    if (m_metadata)
+        m_metadata->finished(e);
+}
+
+} // namespace stackscope::training

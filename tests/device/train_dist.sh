@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Training over several processes through c10d on one GPU (issue 15): the single-process run, NCCL with world
+# size 1, Gloo with 2 ranks sharing the GPU; steps/s and per-epoch validation losses of each, then the c10d
+# collective probes with NCCL_DEBUG=INFO. Writes $OUT/train_dist.txt. Usage (repo root): tests/device/train_dist.sh
+set -u -o pipefail
+OUT=${OUT:-/tmp/stackscope-out}
+mkdir -p "$OUT"
+exec > >(tee "$OUT/train_dist.txt") 2>&1
+BUILD=${BUILD:-/tmp/build-dist}
+W=/tmp/train-dist
+rm -rf "$W"; mkdir -p "$W"
+PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)');${STACKSCOPE_DEVICE_PREFIX:-$PWD/.deps/usr}"
+export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+echo "== train dist $(date -u +%FT%TZ)"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -c 'import torch; print("torch", torch.__version__, "nccl", torch.cuda.nccl.version())'
+if [ -z "${STACKSCOPE_CLI:-}" ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DSTACKSCOPE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
+    "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/td-cmake.log" 2>&1 || { tail -30 "$OUT/td-cmake.log"; exit 1; }
+  grep -E "gloo headers|NCCL" "$OUT/td-cmake.log"
+  ninja -C "$BUILD" stackscope-cli stackscope_torch >"$OUT/td-build.log" 2>&1 || { grep -A5 error "$OUT/td-build.log" | head -40; exit 1; }
+fi
+CLI=${STACKSCOPE_CLI:-$BUILD/bin/stackscope-cli}
+"$CLI" sample-data --out "$W/bars.csv" --days 60 >/dev/null
+ARGS=(train --input "$W/bars.csv" --epochs 3 --batch-size 256 --patience 0 --device gpu:0 --json-progress)
+
+# One line per run: steps/s from the finished event, the validation loss of every epoch from model_metadata.json.
+summary() {  # name output-dir json-lines-file rc
+  python3 - "$@" <<'PY'
+import json, sys
+name, out, lines, rc = sys.argv[1:5]
+fin = [json.loads(l) for l in open(lines) if l.startswith('{"') and '"finished"' in l]
+try:
+    meta = json.load(open(out + "/model_metadata.json"))
+    val = ["%.9g" % e["val_loss"] for e in meta["epochs"]]
+except Exception as e:
+    val = ["no metadata: %s" % e]
+sps = fin[-1]["steps_per_s"] if fin else float("nan")
+print("RESULT %-26s rc=%s steps/s=%.1f execution=%s val_loss=%s" % (name, rc, sps, fin[-1]["execution"] if fin else "-", ",".join(val)))
+PY
+}
+run() {  # name output-dir env... -- extra args
+  local name=$1 out=$2; shift 2
+  local envs=()
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
+  env "${envs[@]}" timeout 300 "$CLI" "${ARGS[@]}" --output "$out" "$@" > "$out.jsonl" 2> "$out.err"
+  local rc=$?
+  [ $rc -eq 0 ] || tail -5 "$out.err"
+  summary "$name" "$out" "$out.jsonl" $rc
+}
+echo "== single process, GPU 0 (CUDA graph)"
+run single "$W/single" X=1 --
+echo "== single process, GPU 0, eager (--no-cuda-graphs: the same execution as the ranks)"
+run single-eager "$W/single-eager" X=1 -- --no-cuda-graphs
+echo "== NCCL, world size 1 (env:// as torchrun sets it)"
+run nccl-ws1 "$W/nccl1" RANK=0 WORLD_SIZE=1 LOCAL_RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=29531 -- --dist-backend nccl
+echo "== Gloo, 2 ranks sharing GPU 0 (--nproc 2)"
+run gloo-2-ranks-one-gpu "$W/gloo2" X=1 -- --nproc 2 --dist-backend gloo
+echo "== c10d collective probes (NCCL over every GPU, Gloo on the CPU), NCCL_DEBUG=INFO kept in details"
+timeout 600 "$CLI" probe --probe all_reduce --probe broadcast --probe barrier --json > "$W/probes.json"; echo "rc=$?"
+python3 - "$W/probes.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for r in doc.get("results", []):
+    d = r.get("details", {})
+    print("PROBE %-10s device=%-4s outcome=%-11s %s" % (r.get("probe"), r.get("device"), r.get("outcome"), r.get("message", "")[:160]))
+    for line in d.get("nccl_debug", [])[:12]:
+        print("   ", line)
+PY
