@@ -28,6 +28,7 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -177,10 +178,8 @@ void MainWindow::createMenus()
         if (!path.isEmpty())
             m_replay->open(path);
     });
-    file->addAction(tr("&Export support report…"), this, [this] {
-        showPage(tr("Report"));
-        m_reportPage->exportInteractive();
-    });
+    // A place holder: the Run menu's export action (with Ctrl+E) takes its place, so both menus show the key.
+    file->addAction(tr("&Export support report…"))->setObjectName(QStringLiteral("fileExportPlace"));
     file->addAction(tr("&Compare…"), this, [this] {
         auto* dialog = new CompareDialog(this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -241,6 +240,17 @@ void MainWindow::createRunMenu()
     });
     exportReport->setObjectName(QStringLiteral("exportAction"));
     exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    // One action in both menus: a second action with Ctrl+E would make the key ambiguous (neither fires), and
+    // one without it left the File menu showing no shortcut.
+    if (auto* place = findChild<QAction*>(QStringLiteral("fileExportPlace"))) {
+        for (QObject* owner : place->associatedObjects()) {
+            if (auto* menu = qobject_cast<QMenu*>(owner)) {
+                menu->insertAction(place, exportReport);
+                menu->removeAction(place);
+            }
+        }
+        delete place;
+    }
     auto* paste = run->addAction(tr("&Paste a log or error…"), this, [this] { openLogDiagnosis(); });
     paste->setObjectName(QStringLiteral("pasteLogAction"));
     paste->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));

@@ -70,7 +70,9 @@ int main(int argc, char** argv)
             return 2;
         }
         window.resize(w, h);
-    } else if (const QScreen* screen = window.screen()) {
+    } else if (const QScreen* screen = window.screen();
+               screen && !parser.isSet(screenshotOption) && !parser.isSet(reportOption)) {
+        // On a real screen only: an offscreen grab keeps the default size (the offscreen screen is 800x600).
         window.fitInto(screen->availableGeometry());
     }
     if (parser.isSet(monitorOption) && window.monitorDock())

@@ -734,6 +734,7 @@ private Q_SLOTS:
         dialog.setFiles(a, dir.filePath(QStringLiteral("missing.json")));
         QCOMPARE(dialog.model()->rowCount(), 0);
         QVERIFY(dialog.statusText().contains(QStringLiteral("missing.json")));
+        QCOMPARE(dialog.statusText().count(QStringLiteral("missing.json")), 1); // the path once, not twice
     }
 };
 

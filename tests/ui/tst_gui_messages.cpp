@@ -4,6 +4,7 @@
 #include "core/probes/probe_runner.h"
 #include "ui/main_window.h"
 #include "ui/probes/probe_grid_model.h"
+#include "ui/probes/probes_page.h"
 #include "ui/report/compare_dialog.h"
 #include "ui/report/diff_model.h"
 #include "ui/report/report_page.h"
@@ -11,6 +12,8 @@
 #include "ui/widgets/gui_message.h"
 
 #include <QAbstractItemModelTester>
+#include <QPlainTextEdit>
+#include <QTableView>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -87,6 +90,28 @@ private Q_SLOTS:
         // behind it "the run ended before this probe (cancelled or stopped)", after a run that was not).
         QCOMPARE(cellText(m, "torch_compile_fn", "cpu"), QStringLiteral("Python only"));
         QVERIFY(cellText(m, "torch_compile_fn", "cpu", ProbeGridModel::MessageRole).contains(QStringLiteral("--python")));
+    }
+
+    // A click on a cell without a result says why below the grid (it kept "Select a cell to see its message").
+    void emptyCellClickSaysWhy()
+    {
+        MainWindow window;
+        auto* page = window.probesPage();
+        page->gridModel()->setLayout({{"baseline", "cpu"}});
+        page->gridModel()->setFinished(true);
+        QTableView* grid = nullptr;
+        for (auto* view : page->findChildren<QTableView*>())
+            grid = view->model() == page->gridModel() ? view : grid;
+        QVERIFY(grid);
+        int row = -1;
+        for (int r = 0; r < page->gridModel()->rowCount(); ++r)
+            row = page->gridModel()->index(r, 0).data(ProbeGridModel::ProbeIdRole).toString() == QLatin1String("torch_compile_fn") ? r : row;
+        QVERIFY(row >= 0);
+        grid->setCurrentIndex(page->gridModel()->index(row, ProbeGridModel::NUM_COLUMNS));
+        QString shown;
+        for (auto* text : page->findChildren<QPlainTextEdit*>())
+            shown += text->toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("Python environment")), qPrintable(shown));
     }
 
     // A text file given to Open report: one line saying what to open, the loader's text behind Details.

@@ -69,6 +69,15 @@ private Q_SLOTS:
         QAction* a = menuAction(window, action);
         QVERIFY2(a, qPrintable(action));
         QCOMPARE(a->shortcut(), keys);
+        // Every menu that offers it shows the key (File > Export support report showed none).
+        if (action == QStringLiteral("exportAction")) {
+            int menus = 0;
+            for (auto* menu : window.menuBar()->findChildren<QMenu*>())
+                menus += menu->actions().contains(a) ? 1 : 0;
+            QCOMPARE(menus, 2); // File and Run
+            for (auto* other : window.findChildren<QAction*>())
+                QVERIFY(other == a || other->text() != a->text());
+        }
     }
 
     void pageShortcutsSwitchPages()

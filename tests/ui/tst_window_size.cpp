@@ -10,7 +10,9 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QHeaderView>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QtTest>
 
 using namespace stackscope::ui;
@@ -20,6 +22,28 @@ namespace {
 QSize minimumOf(QMainWindow& w)
 {
     return w.minimumSizeHint().expandedTo(w.minimumSize());
+}
+
+// Cells of the visible tables whose text does not fit their column (drawn elided, "0...." at 1280x720 before).
+QStringList elidedCells(QWidget* page)
+{
+    QStringList out;
+    for (auto* view : page->findChildren<QTableView*>()) {
+        if (!view->isVisible() || !view->model())
+            continue;
+        const auto* model = view->model();
+        for (int c = 0; c < model->columnCount(); ++c) {
+            if (view->isColumnHidden(c) || view->horizontalHeader()->sectionResizeMode(c) == QHeaderView::Stretch)
+                continue;
+            for (int r = 0; r < std::min(model->rowCount(), 30); ++r) {
+                const QString text = model->index(r, c).data().toString();
+                // 2 x 3 px of cell margin (QStyle::PM_FocusFrameHMargin + 1 on Fusion) around the text.
+                if (view->fontMetrics().horizontalAdvance(text) + 6 > view->columnWidth(c))
+                    out << QStringLiteral("%1 [%2,%3] '%4' in %5 px").arg(view->objectName()).arg(r).arg(c).arg(text).arg(view->columnWidth(c));
+            }
+        }
+    }
+    return out;
 }
 
 bool shownInside(QWidget* widget, QWidget* window)
@@ -155,6 +179,8 @@ private Q_SLOTS:
             QTest::qWait(150); // charts lay out on the event loop
             auto* scroll = window.findChild<QScrollArea*>(page + QStringLiteral("Scroll"));
             QVERIFY(scroll);
+            const QStringList elided = elidedCells(scroll);
+            QVERIFY2(elided.isEmpty(), qPrintable(page + QStringLiteral(": ") + elided.join(QStringLiteral("; "))));
             if (noSideways)
                 QVERIFY2(!scroll->horizontalScrollBar()->isVisible(),
                          qPrintable(QStringLiteral("%1 scrolls sideways at %2x%3").arg(page).arg(size.width()).arg(size.height())));

@@ -169,8 +169,10 @@ bool CompareDialog::compare()
         } catch (const std::exception& e) {
             m_model->setRows({});
             m_model->setHeaders(tr("A"), tr("B")); // the old files' names would label an empty table
-            m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>")
-                                  .arg(tr("Cannot read %1: %2").arg(path, QString::fromUtf8(e.what())).toHtmlEscaped()));
+            // The loader's message usually starts with the path already ("Cannot read x: x: no such file").
+            const QString why = QString::fromUtf8(e.what());
+            const QString text = why.startsWith(path) ? tr("Cannot read %1").arg(why) : tr("Cannot read %1: %2").arg(path, why);
+            m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(text.toHtmlEscaped()));
             return false;
         }
     }
