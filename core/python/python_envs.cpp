@@ -2,6 +2,7 @@
 #include "core/python/python_envs.h"
 
 #include "core/probes/probe_runner.h"
+#include "core/python/python_files.h"
 #include "core/python/python_queries.h"
 #include "core/util/subprocess.h"
 
@@ -201,16 +202,32 @@ json gpuEnvironment()
     return env;
 }
 
-json queryOne(const PythonCandidate& c, const PythonQueryOptions& o)
+// The quick answer: from the files where they say everything, else from the interpreter; false with e["error"] set
+// when the interpreter could not be asked.
+bool quickLook(const PythonCandidate& c, const PythonQueryOptions& o, const PythonFileContext& files, json& e)
 {
-    json e {{"path", c.path}, {"source", c.source}, {"has_torch", nullptr}};
+    if (o.readFiles) {
+        if (auto answer = quickLookFromFiles(c.path, files)) {
+            e.update(*answer);
+            return true;
+        }
+    }
     const auto quick = runProcess({c.path, "-c", pyquery::kQuick}, o.quickTimeout);
     auto answer = lastJsonObject(quick.out);
     if (auto why = failureOf(quick, c.path, o.quickTimeout); !why.empty() || answer.is_null()) {
         e["error"] = why.empty() ? fmt::format("{} printed no answer: {}", c.path, tail(quick.out + quick.err)) : why;
-        return e;
+        return false;
     }
+    answer["looked_up"] = "interpreter";
     e.update(answer);
+    return true;
+}
+
+json queryOne(const PythonCandidate& c, const PythonQueryOptions& o, const PythonFileContext& files)
+{
+    json e {{"path", c.path}, {"source", c.source}, {"has_torch", nullptr}};
+    if (!quickLook(c, o, files, e))
+        return e;
     if (e["has_torch"] != json(true)) // false, or null with the script's "error" (Python 2, a broken site)
         return e;
     if (o.details) {
@@ -236,10 +253,13 @@ json queryOne(const PythonCandidate& c, const PythonQueryOptions& o)
 
 json queryPythonEnvs(const std::vector<PythonCandidate>& candidates, const PythonQueryOptions& options)
 {
+    PythonFileContext files;
+    files.pythonPath = splitPath(envOr("PYTHONPATH"));
+    files.home = envOr("HOME");
     std::vector<json> results(candidates.size());
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < candidates.size(); ++i)
-        threads.emplace_back([&, i] { results[i] = queryOne(candidates[i], options); });
+        threads.emplace_back([&, i] { results[i] = queryOne(candidates[i], options, files); });
     for (auto& t : threads)
         t.join();
     return json(results);
