@@ -206,16 +206,21 @@ json gpuEnvironment()
 // when the interpreter could not be asked.
 bool quickLook(const PythonCandidate& c, const PythonQueryOptions& o, const PythonFileContext& files, json& e)
 {
+    std::string path = c.path;
     if (o.readFiles) {
-        if (auto answer = quickLookFromFiles(c.path, files)) {
+        if (auto target = pyenvShimTarget(c.path, files)) {
+            e["shim_for"] = *target; // what the shim runs is asked instead: the shim itself adds seconds of bash
+            path = *target;
+        }
+        if (auto answer = quickLookFromFiles(path, files)) {
             e.update(*answer);
             return true;
         }
     }
-    const auto quick = runProcess({c.path, "-c", pyquery::kQuick}, o.quickTimeout);
+    const auto quick = runProcess({path, "-c", pyquery::kQuick}, o.quickTimeout);
     auto answer = lastJsonObject(quick.out);
-    if (auto why = failureOf(quick, c.path, o.quickTimeout); !why.empty() || answer.is_null()) {
-        e["error"] = why.empty() ? fmt::format("{} printed no answer: {}", c.path, tail(quick.out + quick.err)) : why;
+    if (auto why = failureOf(quick, path, o.quickTimeout); !why.empty() || answer.is_null()) {
+        e["error"] = why.empty() ? fmt::format("{} printed no answer: {}", path, tail(quick.out + quick.err)) : why;
         return false;
     }
     answer["looked_up"] = "interpreter";
@@ -232,7 +237,8 @@ json queryOne(const PythonCandidate& c, const PythonQueryOptions& o, const Pytho
         return e;
     if (o.details) {
         e["env"] = gpuEnvironment();
-        const auto details = runProcess({c.path, "-c", pyquery::kDetails}, o.detailsTimeout);
+        const std::string python = e.value("shim_for", c.path);
+        const auto details = runProcess({python, "-c", pyquery::kDetails}, o.detailsTimeout);
         auto d = lastJsonObject(details.out);
         if (auto why = failureOf(details, c.path, o.detailsTimeout); !why.empty() || d.is_null())
             e["details_error"] = why.empty() ? "no answer: " + tail(details.out + details.err) : why;
@@ -240,7 +246,7 @@ json queryOne(const PythonCandidate& c, const PythonQueryOptions& o, const Pytho
             e.update(d);
     }
     if (o.collectEnv) {
-        const auto ce = runProcess({c.path, "-m", "torch.utils.collect_env"}, o.collectEnvTimeout);
+        const auto ce = runProcess({e.value("shim_for", c.path), "-m", "torch.utils.collect_env"}, o.collectEnvTimeout);
         const auto why = failureOf(ce, c.path, o.collectEnvTimeout);
         e["collect_env"] = why.empty() ? json(ce.out) : json(nullptr);
         if (!why.empty())
@@ -253,9 +259,7 @@ json queryOne(const PythonCandidate& c, const PythonQueryOptions& o, const Pytho
 
 json queryPythonEnvs(const std::vector<PythonCandidate>& candidates, const PythonQueryOptions& options)
 {
-    PythonFileContext files;
-    files.pythonPath = splitPath(envOr("PYTHONPATH"));
-    files.home = envOr("HOME");
+    const auto files = PythonFileContext::fromEnvironment();
     std::vector<json> results(candidates.size());
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < candidates.size(); ++i)

@@ -7,6 +7,9 @@
 #include <regex>
 #include <sstream>
 
+#include <cstdlib>
+#include <unistd.h>
+
 namespace stackscope {
 
 namespace fs = std::filesystem;
@@ -152,7 +155,88 @@ bool hasModule(const std::vector<fs::path>& dirs, const std::string& name)
     return false;
 }
 
+std::string envOr(const char* name, const std::string& fallback = {})
+{
+    const char* v = std::getenv(name);
+    return v && *v ? std::string(v) : fallback;
+}
+
+std::vector<std::string> splitOn(const std::string& s, char sep)
+{
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    std::string part;
+    while (std::getline(in, part, sep)) {
+        part = trim(part);
+        if (!part.empty())
+            out.push_back(part);
+    }
+    return out;
+}
+
+// The versions pyenv would pick, in its order of precedence; empty means "system".
+std::vector<std::string> pyenvVersions(const PythonFileContext& c)
+{
+    if (!c.pyenvVersion.empty())
+        return splitOn(c.pyenvVersion, ':');
+    std::error_code ec;
+    for (fs::path dir = c.cwd; !dir.empty(); dir = dir.parent_path()) {
+        if (fs::exists(dir / ".python-version", ec))
+            return splitOn(readText(dir / ".python-version"), '\n');
+        if (dir == dir.root_path())
+            break;
+    }
+    return splitOn(readText(fs::path(c.pyenvRoot) / "version"), '\n');
+}
+
+bool executable(const fs::path& p)
+{
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
 } // namespace
+
+PythonFileContext PythonFileContext::fromEnvironment()
+{
+    PythonFileContext c;
+    c.pythonPath = splitOn(envOr("PYTHONPATH"), ':');
+    c.home = envOr("HOME");
+    c.pyenvRoot = envOr("PYENV_ROOT", c.home.empty() ? std::string() : c.home + "/.pyenv");
+    c.pyenvVersion = envOr("PYENV_VERSION");
+    std::error_code ec;
+    c.cwd = fs::current_path(ec).string();
+    c.pathDirs = splitOn(envOr("PATH"), ':');
+    return c;
+}
+
+std::optional<std::string> pyenvShimTarget(const std::string& interpreter, const PythonFileContext& c)
+{
+    std::error_code ec;
+    const fs::path p(interpreter);
+    if (c.pyenvRoot.empty() || fs::canonical(p.parent_path(), ec) != fs::canonical(fs::path(c.pyenvRoot) / "shims", ec) || ec)
+        return std::nullopt;
+    const auto name = p.filename();
+    for (const auto& v : pyenvVersions(c)) {
+        if (v.empty() || v[0] == '#')
+            continue;
+        if (v != "system") {
+            const auto target = fs::path(c.pyenvRoot) / "versions" / v / "bin" / name;
+            return executable(target) ? std::optional<std::string>(target.string()) : std::nullopt;
+        }
+        break;
+    }
+    // "system": the first python3 on PATH outside pyenv's own folders.
+    const auto root = fs::canonical(c.pyenvRoot, ec).string();
+    for (const auto& dir : c.pathDirs) {
+        const auto real = fs::canonical(dir, ec).string();
+        if (ec || (!root.empty() && real.compare(0, root.size(), root) == 0))
+            continue;
+        if (executable(fs::path(dir) / name))
+            return (fs::path(dir) / name).string();
+    }
+    return std::nullopt;
+}
 
 std::optional<json> parseTorchVersionPy(const std::string& text)
 {

@@ -161,6 +161,34 @@ private Q_SLOTS:
         QCOMPARE(asked.at(0).contains("error"), lookedUp == "files");
     }
 
+    // pyenv's shim is resolved as pyenv resolves it, without starting the shim (a bash script).
+    void pyenvShim_data()
+    {
+        QTest::addColumn<QString>("interpreter");
+        QTest::addColumn<QString>("version"); // PYENV_VERSION
+        QTest::addColumn<QString>("target");  // relative to the fixture tree; empty: none
+        const QString shim = QStringLiteral("files/pyenv-root/shims/python3");
+        QTest::newRow("the root's version file") << shim << "" << "files/pyenv-root/versions/3.11.9/bin/python3";
+        QTest::newRow("PYENV_VERSION first of two") << shim << "3.11.9:3.12" << "files/pyenv-root/versions/3.11.9/bin/python3";
+        QTest::newRow("system: next python3 on PATH") << shim << "system" << "files/venv-cuda/bin/python3";
+        QTest::newRow("a version not installed") << shim << "3.99.0" << "";
+        QTest::newRow("not a shim") << "files/venv-cuda/bin/python3" << "" << "";
+    }
+
+    void pyenvShim()
+    {
+        QFETCH(QString, interpreter);
+        QFETCH(QString, version);
+        QFETCH(QString, target);
+        PythonFileContext c;
+        c.pyenvRoot = kTree + "/files/pyenv-root";
+        c.pyenvVersion = version.toStdString();
+        c.cwd = "/";
+        c.pathDirs = {kTree + "/files/pyenv-root/shims", kTree + "/files/venv-cuda/bin"};
+        const auto got = pyenvShimTarget(kTree + "/" + interpreter.toStdString(), c);
+        QCOMPARE(got ? QString::fromStdString(relative(*got)) : QString(), target);
+    }
+
     void torchVersionPy_data()
     {
         QTest::addColumn<QString>("text");
