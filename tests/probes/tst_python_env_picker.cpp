@@ -2,6 +2,8 @@
 // validating an interpreter by running it, added ones remembered, the run and the grid's columns following the choice.
 #include "ui/probes/probes_page.h"
 
+#include "core/probes/probe_catalogue.h"
+
 #include <QListWidget>
 #include <QSettings>
 #include <QSignalSpy>
@@ -153,6 +155,7 @@ private Q_SLOTS:
         QCOMPARE(grid->headerData(1, Qt::Horizontal).toString(), QStringLiteral("libtorch \u00b7 gpu 0"));
         QCOMPARE(grid->headerData(2, Qt::Horizontal).toString(), QStringLiteral("libtorch \u00b7 cpu"));
         QCOMPARE(grid->headerData(3, Qt::Horizontal).toString(), QStringLiteral("cuda-torch \u00b7 cpu"));
+        QVERIFY(page.environmentPicker()->list()->item(1)->text().startsWith(QStringLiteral("cuda-torch \u2014 ")));
         QCOMPARE(grid->index(0, 3).data(ProbeGridModel::EnvironmentRole).toString(), QStringLiteral("python:") + kCudaTorch);
         auto* view = page.findChild<QTableView*>(QStringLiteral("probeGrid"));
         QVERIFY(view);
@@ -162,6 +165,55 @@ private Q_SLOTS:
         QVERIFY(!view->isColumnHidden(1));
         page.environmentPicker()->setEnvironmentChecked(QStringLiteral("python:") + kCudaTorch, true);
         QVERIFY(!view->isColumnHidden(3));
+    }
+
+    // The page at the two window sizes people use, with two Python environments and a filled grid: saved under the
+    // build folder's screenshots/ to be looked at; the list, Add... and the grid must all be in view.
+    void screenshots_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+    }
+
+    void screenshots()
+    {
+        QFETCH(QSize, size);
+        QSettings().setValue(QStringLiteral("probes/pythonInterpreters"), QStringList {kCudaTorch, kRocmTorch});
+        ProbesPage page(nullptr);
+        page.gridModel()->setEnvironmentOrder({"libtorch", "python:" + kCudaTorch.toStdString(), "python:" + kRocmTorch.toStdString()});
+        std::vector<ProbeRecord> records;
+        for (const auto& env : {std::string("libtorch"), "python:" + kCudaTorch.toStdString()}) {
+            for (const auto& id : probesForDevice("cpu", {}, env != "libtorch")) {
+                records.push_back(record(env, "cpu"));
+                records.back().outcome.probeId = id;
+                records.back().seconds = 0.25;
+            }
+        }
+        page.showRecords(records, QStringLiteral("Made-up results: every probe ok on the CPU in two environments."));
+        page.resize(size);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QTest::qWait(200);
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        const QString file = QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/probes-environments-%1x%2.png")
+                                 .arg(size.width()).arg(size.height());
+        QVERIFY(page.grab().save(file));
+        auto* list = page.findChild<QListWidget*>(QStringLiteral("pythonEnvironments"));
+        auto* view = page.findChild<QTableView*>(QStringLiteral("probeGrid"));
+        QVERIFY(list && view);
+        const QRect pageRect = page.rect();
+        // Every environment's row is in view, and the grid shows more rows than the list takes.
+        QVERIFY2(list->visualItemRect(list->item(2)).bottom() <= list->viewport()->height(),
+                 qPrintable(QStringLiteral("list viewport %1 px high").arg(list->viewport()->height())));
+        QVERIFY2(view->viewport()->height() > list->height(), qPrintable(QStringLiteral("grid %1 px, list %2 px")
+                                                                              .arg(view->viewport()->height()).arg(list->height())));
+        QVERIFY(pageRect.contains(QRect(list->mapTo(&page, QPoint(0, 0)), list->size())));
+        // A Python-only probe in the libtorch column says so instead of "not run".
+        const int compileRow = static_cast<int>(std::find_if(probeCatalogue().begin(), probeCatalogue().end(),
+                                                             [](const ProbeSpec& p) { return p.id == "torch_compile_fn"; }) -
+                                                probeCatalogue().begin());
+        QCOMPARE(page.gridModel()->index(compileRow, 1).data().toString(), QStringLiteral("Python only"));
     }
 };
 

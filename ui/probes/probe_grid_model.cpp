@@ -66,6 +66,12 @@ QString ProbeGridModel::emptyCellText(const std::string& probeId, const ProbeCol
         return longForm ? tr("needs two or more GPUs; this run had %1").arg(gpuCount()) : tr("needs 2 GPUs");
     if (scope == ProbeScope::GpuOnly && key.device == "cpu")
         return longForm ? tr("runs on a GPU only; this column is the CPU") : tr("no GPU");
+    const auto runtime = spec ? spec->runtime : ProbeRuntime::Any;
+    if (runtime == ProbeRuntime::PythonOnly && key.environment == "libtorch")
+        return longForm ? tr("runs in Python environments only (torch.compile, SDPA backends, torch.distributed)")
+                        : tr("Python only");
+    if (runtime == ProbeRuntime::LibtorchOnly && key.environment != "libtorch")
+        return longForm ? tr("runs in StackScope's libtorch only (its own kernels)") : tr("libtorch only");
     return longForm ? tr("the run ended before this probe (cancelled or stopped)") : tr("not run");
 }
 

@@ -96,7 +96,7 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     left->addWidget(m_picker);
     left->addWidget(m_gridView);
     left->addWidget(m_cellText);
-    left->setStretchFactor(0, 1);
+    left->setStretchFactor(0, 0); // the picker keeps its (small) height; the grid grows
     left->setStretchFactor(1, 4);
     left->setStretchFactor(2, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);

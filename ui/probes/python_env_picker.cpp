@@ -2,6 +2,7 @@
 #include "ui/probes/python_env_picker.h"
 
 #include "core/python/python_envs.h"
+#include "ui/probes/probe_results.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -49,8 +50,9 @@ QString environmentItemText(const nlohmann::json& env)
     QString kind = build == QLatin1String("rocm") ? QStringLiteral("ROCm %1").arg(str(env, "hip_version").section(QLatin1Char('-'), 0, 0))
         : build == QLatin1String("cuda")          ? QStringLiteral("CUDA %1").arg(str(env, "cuda_version"))
                                                   : QStringLiteral("CPU only");
-    return QStringLiteral("python %1 \u00b7 torch %2 (%3) \u00b7 %4")
-        .arg(str(env, "python_version"), str(env, "torch_version"), kind, homeShortened(str(env, "path")));
+    return QStringLiteral("%1 \u2014 python %2 \u00b7 torch %3 (%4) \u00b7 %5")
+        .arg(QString::fromStdString(environmentShortName("python:" + str(env, "path").toStdString())),
+             str(env, "python_version"), str(env, "torch_version"), kind, homeShortened(str(env, "path")));
 }
 
 PythonEnvPicker::PythonEnvPicker(QWidget* parent)
@@ -60,6 +62,11 @@ PythonEnvPicker::PythonEnvPicker(QWidget* parent)
     , m_status(new QLabel(this))
 {
     m_list->setObjectName(QStringLiteral("pythonEnvironments"));
+    // Long interpreter paths are shortened in the middle (the full path is the tooltip), never scrolled sideways.
+    m_list->setTextElideMode(Qt::ElideMiddle);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Room for five environments before the list scrolls; the grid below gets the rest of the height.
+    m_list->setMaximumHeight(5 * m_list->fontMetrics().height() + 4 * m_list->frameWidth() + 8);
     m_add->setToolTip(tr("Add a Python interpreter (or an environment's folder) whose PyTorch to probe"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -148,8 +155,10 @@ QListWidgetItem* PythonEnvPicker::addEnvironment(const nlohmann::json& env)
         item->setData(Qt::UserRole, id);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
     }
-    item->setText(env.contains("torch_version") ? environmentItemText(env)
-                                                : tr("python \u00b7 %1 (added earlier; not looked at yet)").arg(homeShortened(path)));
+    item->setText(env.contains("torch_version")
+                      ? environmentItemText(env)
+                      : tr("%1 \u2014 added earlier, not looked at yet \u00b7 %2")
+                            .arg(QString::fromStdString(environmentShortName(id.toStdString())), homeShortened(path)));
     item->setToolTip(tr("%1\nfound as: %2").arg(path, str(env, "source")));
     item->setCheckState(m_unchecked.contains(id) ? Qt::Unchecked : Qt::Checked);
     return item;
