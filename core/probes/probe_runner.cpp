@@ -641,6 +641,15 @@ std::vector<ProbeDevice> listPythonProbeDevices(const std::string& python, const
     return devicesFrom(body, why, error, backend);
 }
 
+std::vector<ProbeCellPlan> planProbeCells(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
+                                          const std::vector<std::string>& probeIds, bool python)
+{
+    std::vector<ProbeCellPlan> out;
+    for (auto& job : scheduleJobs(variants, devices, probeIds, python))
+        out.push_back({job.device, job.variant->name, std::move(job.probes)});
+    return out;
+}
+
 std::string environmentLabel(const ProbeRunOptions& options)
 {
     return options.python.empty() ? std::string("libtorch") : "python:" + options.python;
