@@ -117,8 +117,9 @@ for run in cold warm threads1; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 res = d["results"]
-print("  %s: wall %.2f s, %d results, %d failures (goal: cold <= 60 s, warm <= 20 s)" % (sys.argv[2], d["wall_seconds"],
-      len(res), d["failures"]))
+goal = 60.0 if sys.argv[2] == "cold" else 20.0
+print("  %s: wall %.2f s, %d results, %d failures; goal <= %.0f s: %s" % (sys.argv[2], d["wall_seconds"], len(res),
+      d["failures"], goal, "met" if d["wall_seconds"] <= goal else "NOT met"))
 cells = {}
 for r in res:
     key = ("libtorch" if r["environment"] == "libtorch" else "python", r["device"])
@@ -137,6 +138,7 @@ for r in res:
     if r["probe"] == "dist_nccl" and sys.argv[2] == "cold":
         lines = [l for l in r["stderr"].splitlines() if "NCCL INFO" in l]
         print("    NCCL INFO lines: %d, first: %s" % (len(lines), lines[:6]))
+sys.exit(1 if d["failures"] else 0)
 PY
 done
 
