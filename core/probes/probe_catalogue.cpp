@@ -54,7 +54,7 @@ const std::vector<ProbeSpec>& probeCatalogue()
     static const std::vector<ProbeSpec> c {
         {"device_info", "device and properties", "libtorch sees the device, a first op runs, name, memory, compute capability", "none", S::AnyDevice},
         {"alloc_zeros", "zeros", "a zero-filled 4 MiB tensor reads back as zeros", "exact", S::AnyDevice},
-        {"alloc_empty_1gib", "empty 1 GiB", "1 GiB is allocated, filled and summed", "exact", S::AnyDevice},
+        {"alloc_empty_1gib", "empty 1 GiB", "1 GiB is allocated, filled and summed (on the CPU 64 MiB of host memory)", "exact", S::AnyDevice},
         {"randn", "randn", "the random generator's mean and standard deviation", "stat", S::AnyDevice},
         {"elementwise", "elementwise", "a*b + sin(a) - exp(b/4) on 512x512", "elementwise", S::AnyDevice},
         {"reduction", "reduction", "sum, mean and max over 1024x1024", "sum", S::AnyDevice},
@@ -68,8 +68,8 @@ const std::vector<ProbeSpec>& probeCatalogue()
         {"layer_norm", "layer_norm", "layer norm over 512 features", "norm", S::AnyDevice},
         {"softmax", "softmax", "softmax over 1000 classes", "softmax", S::AnyDevice},
         {"autocast_bf16_mlp", "autocast bf16 MLP", "a two-layer MLP forward under autocast(bfloat16)", "dot16", S::AnyDevice},
-        {"copy_h2d", "copy host to device", "256 MiB from pinned host memory, bandwidth and equality", "exact", S::AnyDevice},
-        {"copy_d2h", "copy device to host", "256 MiB to host memory, bandwidth and equality", "exact", S::AnyDevice},
+        {"copy_h2d", "copy host to device", "256 MiB from pinned host memory, bandwidth and equality (on the CPU 16 MiB host to host, equality only)", "exact", S::AnyDevice},
+        {"copy_d2h", "copy device to host", "256 MiB to host memory, bandwidth and equality (on the CPU 16 MiB host to host, equality only)", "exact", S::AnyDevice},
         {"peer_copy", "peer copy", "64 MiB from this GPU to the next one", "exact", S::MultiGpu},
         {"all_reduce", "all-reduce", "c10d all_reduce (sum) over one rank per visible GPU with NCCL/RCCL (NCCL_DEBUG=INFO lines kept), two Gloo ranks on the CPU", "sum", S::AnyDevice, R::Any, kDistributedSeconds},
         {"broadcast", "broadcast", "c10d broadcast from rank 0 over the same ranks, bit-exact on every rank", "exact", S::AnyDevice, R::LibtorchOnly, kDistributedSeconds},
@@ -108,6 +108,11 @@ std::vector<std::string> probesForDevice(const std::string& device, const std::v
         out.push_back(p.id);
     }
     return out;
+}
+
+bool runsApartOnCpu(const std::string& id)
+{
+    return id == "torch_compile_fn" || id == "torch_compile_mlp";
 }
 
 std::chrono::milliseconds probeTimeout(const std::string& id, std::chrono::milliseconds timeout)

@@ -44,6 +44,12 @@ const ErrorModelSpec* findErrorModel(const std::string& key);
 // python: the Python worker's list (its own probes, not StackScope's kernel); else the libtorch worker's.
 std::vector<std::string> probesForDevice(const std::string& device, const std::vector<std::string>& wanted = {},
                                          bool python = false);
+// Probes that run in a worker of their own on the CPU column, started before every other cell: torch.compile on the
+// CPU builds C++ with g++ and checks each vector ISA with a g++ build and a fresh `import torch` (55.7 s of a 63.4 s
+// probe on the H100 machine's 16 vCPUs, tests/bench/RESULTS.md), longer than every other cell of the default grid,
+// and nothing else in the cell needs it. On a GPU they stay in the cell's worker: a second worker would hold the
+// same GPU at the same time.
+bool runsApartOnCpu(const std::string& id);
 // The per-probe limit: `timeout`, raised to the probe's minTimeoutSeconds.
 std::chrono::milliseconds probeTimeout(const std::string& id, std::chrono::milliseconds timeout);
 

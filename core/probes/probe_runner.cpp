@@ -11,11 +11,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
 #include <poll.h>
+#include <set>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
@@ -225,6 +227,74 @@ struct CellJob {
     std::vector<std::string> probes;
 };
 
+// One worker at a time per GPU in this process, across variants and environments (libtorch and every Python
+// environment): two workers on one GPU share its memory bandwidth and queues, so copy bandwidths and timings would
+// depend on what else ran. The CPU column is not gated: its copies cross no link (their bandwidth is not a
+// result) and its cells mostly wait on process start-up and compilers.
+class GpuGate {
+public:
+    // False when cancelled before the GPU was free.
+    bool acquire(const std::string& device, const std::atomic<bool>& cancelled)
+    {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        while (m_busy.count(device)) {
+            if (cancelled.load())
+                return false;
+            m_freed.wait_for(lock, std::chrono::milliseconds(100));
+        }
+        m_busy.insert(device);
+        return true;
+    }
+    void release(const std::string& device)
+    {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_busy.erase(device);
+        }
+        m_freed.notify_all();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_freed;
+    std::set<std::string> m_busy;
+};
+
+GpuGate& gpuGate()
+{
+    static GpuGate gate;
+    return gate;
+}
+
+// The cells of a run, longest first so the slowest worker starts at once (longest-processing-time-first order): the
+// CPU column's torch.compile probes in a worker of their own (runsApartOnCpu), then the GPU cells, then the CPU cells.
+std::vector<CellJob> scheduleJobs(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
+                                  const std::vector<std::string>& probeIds, bool python)
+{
+    std::vector<CellJob> apart, gpu, cpu;
+    for (const auto& v : variants) {
+        for (const auto& d : devices) {
+            CellJob job {d.id, d.name, &v, probesForDevice(d.id, probeIds, python)};
+            if (d.id != "cpu") {
+                gpu.push_back(std::move(job));
+                continue;
+            }
+            CellJob slow {d.id, d.name, &v, {}};
+            auto keep = std::stable_partition(job.probes.begin(), job.probes.end(),
+                                              [](const std::string& id) { return !runsApartOnCpu(id); });
+            slow.probes.assign(keep, job.probes.end());
+            job.probes.erase(keep, job.probes.end());
+            if (!slow.probes.empty())
+                apart.push_back(std::move(slow));
+            if (!job.probes.empty())
+                cpu.push_back(std::move(job));
+        }
+    }
+    apart.insert(apart.end(), std::make_move_iterator(gpu.begin()), std::make_move_iterator(gpu.end()));
+    apart.insert(apart.end(), std::make_move_iterator(cpu.begin()), std::make_move_iterator(cpu.end()));
+    return apart;
+}
+
 class CellRunner {
 public:
     CellRunner(const ProbeRunOptions& options, const std::string& program, const std::atomic<bool>& cancelled,
@@ -241,6 +311,17 @@ public:
         m_job = &job;
         m_env = childEnvironment(*job.variant);
         m_gpuEnv = gpuEnvironment(m_env);
+        const bool gated = job.device != "cpu";
+        if (gated && !gpuGate().acquire(job.device, m_cancelled))
+            return;
+        struct Release {
+            const std::string* device;
+            ~Release()
+            {
+                if (device)
+                    gpuGate().release(*device);
+            }
+        } release {gated ? &job.device : nullptr};
         std::vector<std::string> remaining = job.probes;
         while (!remaining.empty() && !m_cancelled.load())
             runWorker(remaining);
@@ -560,6 +641,15 @@ std::vector<ProbeDevice> listPythonProbeDevices(const std::string& python, const
     return devicesFrom(body, why, error, backend);
 }
 
+std::vector<ProbeCellPlan> planProbeCells(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
+                                          const std::vector<std::string>& probeIds, bool python)
+{
+    std::vector<ProbeCellPlan> out;
+    for (auto& job : scheduleJobs(variants, devices, probeIds, python))
+        out.push_back({job.device, job.variant->name, std::move(job.probes)});
+    return out;
+}
+
 std::string environmentLabel(const ProbeRunOptions& options)
 {
     return options.python.empty() ? std::string("libtorch") : "python:" + options.python;
@@ -596,11 +686,7 @@ std::vector<ProbeRecord> ProbeRunner::run(const ProbeResultCallback& onResult)
             m_devices.push_back({d, d == "cpu" ? "CPU" : "GPU " + d});
     }
 
-    std::vector<CellJob> jobs;
-    for (const auto& v : m_options.variants) {
-        for (const auto& d : m_devices)
-            jobs.push_back({d.id, d.name, &v, probesForDevice(d.id, m_options.probeIds, !m_options.python.empty())});
-    }
+    const auto jobs = scheduleJobs(m_options.variants, m_devices, m_options.probeIds, !m_options.python.empty());
 
     std::mutex mutex;
     std::vector<ProbeRecord> records;

@@ -87,6 +87,16 @@ std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std:
 std::vector<ProbeDevice> listPythonProbeDevices(const std::string& python, const std::string& script,
                                                 std::chrono::milliseconds timeout, std::string* error,
                                                 std::string* backend = nullptr);
+// One worker's share of a run, in the order the runner starts them (longest first): a device under a variant and
+// the probes that worker runs. The CPU column's torch.compile probes are a cell of their own, first; then the GPU
+// cells; then the CPU cells.
+struct ProbeCellPlan {
+    std::string device;
+    std::string variant;
+    std::vector<std::string> probes;
+};
+std::vector<ProbeCellPlan> planProbeCells(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
+                                          const std::vector<std::string>& probeIds, bool python);
 // "libtorch" or "python:" + the interpreter: ProbeOutcome::environment of a run with these options.
 std::string environmentLabel(const ProbeRunOptions& options);
 // A Python worker's start (python, then `import torch`) counts against the first probe's limit: at least this.

@@ -2,6 +2,7 @@
 #include "core/python/python_envs.h"
 
 #include "core/probes/probe_runner.h"
+#include "core/python/python_files.h"
 #include "core/python/python_queries.h"
 #include "core/util/subprocess.h"
 
@@ -201,21 +202,43 @@ json gpuEnvironment()
     return env;
 }
 
-json queryOne(const PythonCandidate& c, const PythonQueryOptions& o)
+// The quick answer: from the files where they say everything, else from the interpreter; false with e["error"] set
+// when the interpreter could not be asked.
+bool quickLook(const PythonCandidate& c, const PythonQueryOptions& o, const PythonFileContext& files, json& e)
+{
+    std::string path = c.path;
+    if (o.readFiles) {
+        if (auto target = pyenvShimTarget(c.path, files)) {
+            e["shim_for"] = *target; // what the shim runs is asked instead: the shim itself adds seconds of bash
+            path = *target;
+        }
+        if (auto answer = quickLookFromFiles(path, files)) {
+            e.update(*answer);
+            return true;
+        }
+    }
+    const auto quick = runProcess({path, "-c", pyquery::kQuick}, o.quickTimeout);
+    auto answer = lastJsonObject(quick.out);
+    if (auto why = failureOf(quick, path, o.quickTimeout); !why.empty() || answer.is_null()) {
+        e["error"] = why.empty() ? fmt::format("{} printed no answer: {}", path, tail(quick.out + quick.err)) : why;
+        return false;
+    }
+    answer["looked_up"] = "interpreter";
+    e.update(answer);
+    return true;
+}
+
+json queryOne(const PythonCandidate& c, const PythonQueryOptions& o, const PythonFileContext& files)
 {
     json e {{"path", c.path}, {"source", c.source}, {"has_torch", nullptr}};
-    const auto quick = runProcess({c.path, "-c", pyquery::kQuick}, o.quickTimeout);
-    auto answer = lastJsonObject(quick.out);
-    if (auto why = failureOf(quick, c.path, o.quickTimeout); !why.empty() || answer.is_null()) {
-        e["error"] = why.empty() ? fmt::format("{} printed no answer: {}", c.path, tail(quick.out + quick.err)) : why;
+    if (!quickLook(c, o, files, e))
         return e;
-    }
-    e.update(answer);
     if (e["has_torch"] != json(true)) // false, or null with the script's "error" (Python 2, a broken site)
         return e;
     if (o.details) {
         e["env"] = gpuEnvironment();
-        const auto details = runProcess({c.path, "-c", pyquery::kDetails}, o.detailsTimeout);
+        const std::string python = e.value("shim_for", c.path);
+        const auto details = runProcess({python, "-c", pyquery::kDetails}, o.detailsTimeout);
         auto d = lastJsonObject(details.out);
         if (auto why = failureOf(details, c.path, o.detailsTimeout); !why.empty() || d.is_null())
             e["details_error"] = why.empty() ? "no answer: " + tail(details.out + details.err) : why;
@@ -223,7 +246,7 @@ json queryOne(const PythonCandidate& c, const PythonQueryOptions& o)
             e.update(d);
     }
     if (o.collectEnv) {
-        const auto ce = runProcess({c.path, "-m", "torch.utils.collect_env"}, o.collectEnvTimeout);
+        const auto ce = runProcess({e.value("shim_for", c.path), "-m", "torch.utils.collect_env"}, o.collectEnvTimeout);
         const auto why = failureOf(ce, c.path, o.collectEnvTimeout);
         e["collect_env"] = why.empty() ? json(ce.out) : json(nullptr);
         if (!why.empty())
@@ -236,10 +259,11 @@ json queryOne(const PythonCandidate& c, const PythonQueryOptions& o)
 
 json queryPythonEnvs(const std::vector<PythonCandidate>& candidates, const PythonQueryOptions& options)
 {
+    const auto files = PythonFileContext::fromEnvironment();
     std::vector<json> results(candidates.size());
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < candidates.size(); ++i)
-        threads.emplace_back([&, i] { results[i] = queryOne(candidates[i], options); });
+        threads.emplace_back([&, i] { results[i] = queryOne(candidates[i], options, files); });
     for (auto& t : threads)
         t.join();
     return json(results);

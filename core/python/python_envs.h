@@ -31,7 +31,11 @@ struct PythonCandidate {
 std::vector<PythonCandidate> pythonCandidates(const PythonPlaces& places);
 
 struct PythonQueryOptions {
-    // Each interpreter runs a short script that finds torch without importing it and reads torch/version.py, all in
+    // The quick look reads the environment's files where they say everything (a venv, a conda env, a pyenv version:
+    // core/python/python_files.h) and starts the interpreter only for the rest: starting twelve interpreters at once
+    // took 2.9 s on the 2-core build machine (RESULTS.md). False: always ask the interpreter.
+    bool readFiles = true;
+    // Otherwise each interpreter runs a short script that finds torch without importing it and reads torch/version.py, all in
     // parallel: 0.22 s for one interpreter alone, so discovery ends in well under 2 s on an idle machine. Eleven at
     // once on the 2-core build machine under load (a load average of 10-16) needed more than 1.5 s each (RESULTS.md):
     // 5 s keeps a busy machine's interpreters from being called unusable.

@@ -252,14 +252,17 @@ def probe_alloc_zeros(ctx):
 
 def probe_alloc_empty(ctx):
     torch = ctx.torch
-    n = 1 << 30
+    # 1 GiB on a GPU; on the CPU 64 MiB of host memory, which the GPU stack has no part in (a 1 GiB fill took 22 s
+    # on the loaded 2-core machine), as the libtorch module does (core/torch/probe_ops.cpp).
+    n = 1 << (26 if ctx.is_cpu else 30)
+    size = "64 MiB" if ctx.is_cpu else "1 GiB"
     t = torch.empty(n, dtype=torch.uint8, device=ctx.dev)
     t.fill_(3)
     lo, hi = int(t.min()), int(t.max())
     ctx.details["bytes"] = n
-    ctx.check_exact("min and max after fill_(3) of 1 GiB", torch.tensor([float(lo), float(hi)]),
+    ctx.check_exact("min and max after fill_(3) of " + size, torch.tensor([float(lo), float(hi)]),
                     torch.tensor([3.0, 3.0], dtype=torch.float64))
-    ctx.note = "1 GiB allocated and filled"
+    ctx.note = size + " allocated and filled"
 
 
 def probe_randn(ctx):
@@ -414,7 +417,10 @@ def probe_autocast_mlp(ctx):
 
 def probe_copy(ctx, to_device):
     torch = ctx.torch
-    n = 64 << 20
+    # 256 MiB to or from a GPU. On the CPU it is a host-to-host copy that crosses no link, so its bandwidth says
+    # nothing about the stack and only equality is checked: 16 MiB, still past every cache (256 MiB took 19.5 s on
+    # the loaded 2-core build machine with PyTorch 1.13), as the libtorch module does (core/torch/probe_ops.cpp).
+    n = (4 if ctx.is_cpu else 64) << 20
     host = torch.arange(n, dtype=torch.float32)
     if not ctx.is_cpu:
         host = host.pin_memory()
@@ -435,8 +441,8 @@ def probe_copy(ctx, to_device):
     ctx.details.update({"bytes": n * 4, "gb_per_s": gbs})
     differing = int(checked.cpu().ne(host).sum())
     ctx.check_exact("elements that differ after the copy", torch.tensor([float(differing)]), torch.zeros(1, dtype=torch.float64))
-    ctx.note = "%.1f GB/s (%s, 256 MiB)" % (gbs, "host to host" if ctx.is_cpu else (
-        "host to device, pinned" if to_device else "device to host, pinned"))
+    ctx.note = "%.1f GB/s (%s, %d MiB)" % (gbs, "host to host" if ctx.is_cpu else (
+        "host to device, pinned" if to_device else "device to host, pinned"), n * 4 >> 20)
 
 
 def need_gpus(ctx, n, why):
@@ -513,9 +519,50 @@ def timed(ctx, fn):
     return out, time.perf_counter() - t0
 
 
+def inductor_cache_dir(torch):
+    """Where inductor keeps compiled kernels (TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_$USER), and how many
+    entries it held before this probe: a warm cache makes a first compile mostly a cache hit."""
+    for mod, name in (("torch._inductor.runtime.cache_dir_utils", "cache_dir"), ("torch._inductor.codecache", "cache_dir")):
+        try:
+            d = getattr(__import__(mod, fromlist=[name]), name)()
+        except (ImportError, AttributeError):
+            continue
+        try:
+            return d, len(os.listdir(d))
+        except OSError:
+            return d, 0
+    return None, None
+
+
+def compile_setup(ctx):
+    """The parts of a first torch.compile that are the same for every graph, timed apart so the grid's wall time can
+    be explained: importing dynamo and inductor, and on the CPU inductor's vector-ISA check (one g++ build and one
+    `python -c "import torch"` subprocess per candidate ISA, cached on disk only for the build:
+    https://github.com/pytorch/pytorch/issues/100378). Calling it first changes nothing: inductor caches the pick."""
+    torch = ctx.torch
+    t0 = time.perf_counter()
+    import torch._dynamo  # noqa: F401
+    import torch._inductor.config as inductor_config
+    ctx.details["import_dynamo_inductor_seconds"] = time.perf_counter() - t0
+    ctx.details["compile_threads"] = getattr(inductor_config, "compile_threads", None)
+    ctx.details["inductor_cache_dir"], ctx.details["inductor_cache_entries_before"] = inductor_cache_dir(torch)
+    if not ctx.is_cpu:
+        return
+    for mod in ("torch._inductor.cpu_vec_isa", "torch._inductor.codecache"):
+        try:
+            pick = getattr(__import__(mod, fromlist=["pick_vec_isa"]), "pick_vec_isa")
+        except (ImportError, AttributeError):
+            continue
+        t0 = time.perf_counter()
+        ctx.details["vec_isa"] = str(pick())
+        ctx.details["vec_isa_check_seconds"] = time.perf_counter() - t0
+        return
+
+
 def probe_compile_fn(ctx):
     torch = ctx.torch
     need_compile(ctx)
+    compile_setup(ctx)
     f = torch.compile(lambda a, b: a * b + torch.sin(a) - torch.exp(b / 4))
     a, b = ctx.randn((512, 512), 1), ctx.randn((512, 512), 2)
     da, db = a.to(ctx.dev), b.to(ctx.dev)
@@ -525,7 +572,10 @@ def probe_compile_fn(ctx):
     ref, bound = elementwise_reference(torch, a, b)
     ctx.check("compiled a*b + sin(a) - exp(b/4), first call", out, ref, bound, "elementwise, 16 u of the terms' magnitudes")
     ctx.check("the same, second call", out2, ref, bound, "elementwise, 16 u of the terms' magnitudes")
-    ctx.note = "first call (compile) %.2f s, second %.4f s" % (first, second)
+    setup = ctx.details.get("import_dynamo_inductor_seconds", 0.0) + ctx.details.get("vec_isa_check_seconds", 0.0)
+    ctx.note = "first call (compile) %.2f s after %.2f s of set-up%s, second %.4f s" % (
+        first, setup, " (vector ISA check %.2f s)" % ctx.details["vec_isa_check_seconds"]
+        if "vec_isa_check_seconds" in ctx.details else "", second)
 
 
 def probe_compile_mlp(ctx):
@@ -682,7 +732,10 @@ def run_distributed(ctx, what, backend, world, limit):
         env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
                    WORLD_SIZE=str(world), LOCAL_RANK=str(rank))
         if backend == "nccl":
+            # INFO names the transports (P2P, SHM, NET/IB/Socket) and why P2P is off (IOMMU, ACS); a user's own
+            # NCCL_DEBUG/NCCL_DEBUG_SUBSYS win. NCCL writes these lines to stdout unless NCCL_DEBUG_FILE says otherwise.
             env.setdefault("NCCL_DEBUG", "INFO")
+            env.setdefault("NCCL_DEBUG_SUBSYS", "INIT,BOOTSTRAP,ENV,NET,P2P")
         cmd = [sys.executable, os.path.abspath(__file__), "--dist-child", what, "--dist-backend", backend,
                "--device", ctx.device, "--timeout", str(limit)]
         if ctx.inject:
@@ -699,18 +752,23 @@ def run_distributed(ctx, what, backend, world, limit):
             p.kill()
             out, err = p.communicate()
             hung.append(rank)
-        texts.append(err)
-        sys.stderr.write("--- rank %d ---\n%s" % (rank, err))
-        answer = None
+        answer, printed = None, []
         for line in out.splitlines():
             if line.startswith("{"):
                 answer = json.loads(line)
+            else:
+                printed.append(line + "\n")  # NCCL's INFO lines go to stdout: kept with the rank's stderr
+        text = "".join(printed) + err
+        texts.append(text)
+        sys.stderr.write("--- rank %d ---\n%s" % (rank, text))
         if answer is None and rank not in hung:
             answer = {"outcome": "crash" if p.returncode < 0 else "error",
                       "message": "rank %d ended with %s before it answered" % (
                           rank, "signal %d" % -p.returncode if p.returncode < 0 else "exit code %d" % p.returncode)}
         answers.append(answer)
     ctx.details["ranks_stderr_tail"] = [t[-2000:] for t in texts]
+    if backend == "nccl":
+        ctx.details["nccl_info_lines"] = sum(1 for t in texts for l in t.splitlines() if "NCCL INFO" in l)
     if hung:
         raise Hang("rank%s %s did not finish within %.0f s (a collective waits for a rank that never joined: see "
                    "the NCCL/RCCL lines in the captured output)" % ("s" if len(hung) > 1 else "",
@@ -734,6 +792,11 @@ def probe_distributed(ctx, backend, limit):
     ctx.note = "%s: init_process_group, all_reduce, broadcast, barrier over %d process%s" % (
         backend if backend == "gloo" or not getattr(torch.version, "hip", None) else "nccl (RCCL)", world,
         "" if world == 1 else "es")
+    if backend == "nccl":
+        n = ctx.details.get("nccl_info_lines", 0)
+        ctx.note += ("; %d NCCL INFO lines kept" % n) if n else (
+            "; NCCL printed no INFO lines (NCCL_DEBUG=%s, NCCL_DEBUG_FILE=%s): its transport choice is not known"
+            % (os.environ.get("NCCL_DEBUG", "INFO"), os.environ.get("NCCL_DEBUG_FILE", "unset")))
 
 
 def probe_fsdp(ctx, limit):

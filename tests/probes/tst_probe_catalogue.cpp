@@ -1,6 +1,7 @@
 // Tests of the probe catalogue, the variants built from the diagnosis rules, the A/B view and the protocol.
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_protocol.h"
+#include "core/probes/probe_runner.h"
 #include "core/probes/probe_variants.h"
 
 #include <QtTest>
@@ -12,6 +13,45 @@ using namespace stackscope;
 class TestProbeCatalogue : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Longest first: the CPU column's torch.compile in a worker of its own, then GPU cells, then the CPU's rest.
+    void cellPlan_data()
+    {
+        QTest::addColumn<bool>("python");
+        QTest::addColumn<QStringList>("probes"); // empty: the whole catalogue
+        QTest::addColumn<QStringList>("expected"); // device:first probe:count per worker, in start order
+        const auto n = [](const std::string& device, bool python) { return probesForDevice(device, {}, python).size(); };
+        QTest::newRow("python, cpu + gpu 0")
+            << true << QStringList {}
+            << QStringList {QStringLiteral("cpu:torch_compile_fn:2"), QStringLiteral("0:device_info:%1").arg(n("0", true)),
+                            QStringLiteral("cpu:device_info:%1").arg(n("cpu", true) - 2)};
+        QTest::newRow("libtorch, cpu + gpu 0")
+            << false << QStringList {}
+            << QStringList {QStringLiteral("0:device_info:%1").arg(n("0", false)), QStringLiteral("cpu:device_info:%1").arg(n("cpu", false))};
+        QTest::newRow("python, no compile probe asked")
+            << true << QStringList {QStringLiteral("matmul_bf16"), QStringLiteral("sdpa")}
+            << QStringList {QStringLiteral("0:matmul_bf16:2"), QStringLiteral("cpu:matmul_bf16:2")};
+        QTest::newRow("python, only the compile probes")
+            << true << QStringList {QStringLiteral("torch_compile_mlp")}
+            << QStringList {QStringLiteral("cpu:torch_compile_mlp:1"), QStringLiteral("0:torch_compile_mlp:1")};
+    }
+
+    void cellPlan()
+    {
+        QFETCH(bool, python);
+        QFETCH(QStringList, probes);
+        QFETCH(QStringList, expected);
+        std::vector<std::string> ids;
+        for (const auto& p : probes)
+            ids.push_back(p.toStdString());
+        const std::vector<ProbeVariant> variants {ProbeVariant {}};
+        const std::vector<ProbeDevice> devices {{"cpu", "CPU"}, {"0", "GPU"}};
+        QStringList got;
+        for (const auto& c : planProbeCells(variants, devices, ids, python))
+            got << QStringLiteral("%1:%2:%3").arg(QString::fromStdString(c.device), QString::fromStdString(c.probes.front()))
+                       .arg(c.probes.size());
+        QCOMPARE(got, expected);
+    }
+
     void catalogueIsConsistent()
     {
         std::set<std::string> ids;

@@ -1,6 +1,7 @@
 // Discovery of Python environments: candidates from made-up trees (venvs, conda, pyenv, a broken, a hung and a
 // torch-less interpreter), the parallel quick query with its time limit, and the real /usr/bin/python3.
 #include "core/python/python_envs.h"
+#include "core/python/python_files.h"
 
 #include <QtTest>
 
@@ -113,6 +114,105 @@ private Q_SLOTS:
                  hung.dump().c_str());
         const auto withTorch = pythonEnvsWithTorch(envs);
         QCOMPARE(withTorch.size(), std::size_t(3)); // rocm-torch, cuda-torch, and ./.venv (a symlink to rocm-torch's)
+    }
+
+    // Environments laid out as real ones are: answered from their files; their interpreters fail if started.
+    void quickLookFromFiles_data()
+    {
+        QTest::addColumn<QString>("env");
+        QTest::addColumn<QString>("lookedUp");
+        QTest::addColumn<QString>("python");
+        QTest::addColumn<bool>("hasTorch");
+        QTest::addColumn<QString>("torch");
+        QTest::addColumn<QString>("build");
+        QTest::addColumn<bool>("amdsmi");
+        QTest::addColumn<bool>("pynvml");
+        QTest::newRow("venv, CUDA wheel") << "venv-cuda" << "files" << "3.12.3" << true << "2.11.0+cu130" << "cuda" << false << true;
+        QTest::newRow("conda prefix, ROCm wheel") << "conda-rocm" << "files" << "3.11" << true << "2.5.1+rocm6.2" << "rocm" << true << false;
+        QTest::newRow("prefix without torch, .pth folder") << "prefix-no-torch" << "files" << "3.10" << false << "" << "" << false << false;
+        QTest::newRow("venv, torch in a .pth folder") << "venv-pth" << "files" << "3.11.9" << true << "1.13.0a0" << "cpu" << false << false;
+        QTest::newRow("venv with system site-packages: asked") << "venv-system-site" << "interpreter" << "3.11.2" << false << "" << "" << false << false;
+    }
+
+    void quickLookFromFiles()
+    {
+        QFETCH(QString, env);
+        QFETCH(QString, lookedUp);
+        QFETCH(QString, python);
+        QFETCH(bool, hasTorch);
+        QFETCH(QString, torch);
+        QFETCH(QString, build);
+        QFETCH(bool, amdsmi);
+        QFETCH(bool, pynvml);
+        const auto envs = queryPythonEnvs({{kTree + "/files/" + env.toStdString() + "/bin/python3", "added"}});
+        const auto& e = envs.at(0);
+        QVERIFY2(!e.contains("error"), e.dump().c_str());
+        QCOMPARE(QString::fromStdString(e.value("looked_up", std::string())), lookedUp);
+        QCOMPARE(QString::fromStdString(e.value("python_version", std::string())), python);
+        QCOMPARE(e["has_torch"], json(hasTorch));
+        QCOMPARE(QString::fromStdString(e.value("torch_version", std::string())), torch);
+        QCOMPARE(QString::fromStdString(e.value("build", std::string())), build);
+        QCOMPARE(e["amdsmi_installed"], json(amdsmi));
+        QCOMPARE(e["pynvml_installed"], json(pynvml));
+        // With the file look turned off the interpreter is started, and these fail as they must.
+        PythonQueryOptions o;
+        o.readFiles = false;
+        const auto asked = queryPythonEnvs({{kTree + "/files/" + env.toStdString() + "/bin/python3", "added"}}, o);
+        QCOMPARE(asked.at(0).contains("error"), lookedUp == "files");
+    }
+
+    // pyenv's shim is resolved as pyenv resolves it, without starting the shim (a bash script).
+    void pyenvShim_data()
+    {
+        QTest::addColumn<QString>("interpreter");
+        QTest::addColumn<QString>("version"); // PYENV_VERSION
+        QTest::addColumn<QString>("target");  // relative to the fixture tree; empty: none
+        const QString shim = QStringLiteral("files/pyenv-root/shims/python3");
+        QTest::newRow("the root's version file") << shim << "" << "files/pyenv-root/versions/3.11.9/bin/python3";
+        QTest::newRow("PYENV_VERSION first of two") << shim << "3.11.9:3.12" << "files/pyenv-root/versions/3.11.9/bin/python3";
+        QTest::newRow("system: next python3 on PATH") << shim << "system" << "files/venv-cuda/bin/python3";
+        QTest::newRow("a version not installed") << shim << "3.99.0" << "";
+        QTest::newRow("not a shim") << "files/venv-cuda/bin/python3" << "" << "";
+    }
+
+    void pyenvShim()
+    {
+        QFETCH(QString, interpreter);
+        QFETCH(QString, version);
+        QFETCH(QString, target);
+        PythonFileContext c;
+        c.pyenvRoot = kTree + "/files/pyenv-root";
+        c.pyenvVersion = version.toStdString();
+        c.cwd = "/";
+        c.pathDirs = {kTree + "/files/pyenv-root/shims", kTree + "/files/venv-cuda/bin"};
+        const auto got = pyenvShimTarget(kTree + "/" + interpreter.toStdString(), c);
+        QCOMPARE(got ? QString::fromStdString(relative(*got)) : QString(), target);
+    }
+
+    void torchVersionPy_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("version"); // empty: not readable
+        QTest::addColumn<QString>("cuda");
+        QTest::newRow("2.x annotated") << "__version__ = '2.11.0+cu130'\ncuda: Optional[str] = '13.0'\nhip: Optional[str] = None\n"
+                                       << "2.11.0+cu130" << "13.0";
+        QTest::newRow("1.13 plain") << "__version__ = '1.13.0a0'\ndebug = False\ncuda = None\nhip = None\n" << "1.13.0a0" << "";
+        QTest::newRow("double quotes, no hip line") << "__version__ = \"2.0.1\"\ncuda = \"11.8\"\n" << "2.0.1" << "11.8";
+        QTest::newRow("computed version") << "__version__ = get_version()\n" << "" << "";
+        QTest::newRow("computed cuda") << "__version__ = '2.1.0'\ncuda = _cuda()\n" << "" << "";
+    }
+
+    void torchVersionPy()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, version);
+        QFETCH(QString, cuda);
+        const auto v = parseTorchVersionPy(text.toStdString());
+        QCOMPARE(v.has_value(), !version.isEmpty());
+        if (!v)
+            return;
+        QCOMPARE(QString::fromStdString((*v)["__version__"].get<std::string>()), version);
+        QCOMPARE(QString::fromStdString((*v)["cuda"].is_null() ? std::string() : (*v)["cuda"].get<std::string>()), cuda);
     }
 
     // Debian's python3-torch: the real interpreter, its torch found without importing it, then imported.

@@ -26,6 +26,9 @@ class TestMainPages : public QObject {
 private Q_SLOTS:
     void pages()
     {
+        // The pages' wiring with libtorch alone: a Python environment's grid (about 90 s on the 2-core machine) is
+        // tst_python_probes' job, so the Probes page does not look for Python environments here.
+        qputenv("STACKSCOPE_PYTHON_ENVS", "off");
         MainWindow window;
         window.resize(1280, 820);
         QSignalSpy inspected(window.snapshots(), &SnapshotController::snapshotChanged);

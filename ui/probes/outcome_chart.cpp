@@ -3,6 +3,8 @@
 
 #include "ui/probes/probe_grid_model.h"
 
+#include <algorithm>
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -47,8 +49,10 @@ OutcomeChart::OutcomeChart(QWidget* parent)
 void OutcomeChart::setCounts(const OutcomeCounts& counts)
 {
     QStringList labels;
+    const bool named = std::any_of(counts.columns.begin(), counts.columns.end(),
+                                   [](const ProbeColumnKey& c) { return c.environment != "libtorch"; });
     for (const auto& c : counts.columns)
-        labels << QString::fromStdString(columnLabel(c));
+        labels << QString::fromStdString(columnLabel(c, named));
     for (std::size_t i = 0; i < m_sets.size(); ++i) {
         QList<qreal> values;
         for (std::size_t col = 0; col < counts.columns.size(); ++col)

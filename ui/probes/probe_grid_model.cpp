@@ -66,12 +66,12 @@ QString ProbeGridModel::emptyCellText(const std::string& probeId, const ProbeCol
         return longForm ? tr("needs two or more GPUs; this run had %1").arg(gpuCount()) : tr("needs 2 GPUs");
     if (scope == ProbeScope::GpuOnly && key.device == "cpu")
         return longForm ? tr("runs on a GPU only; this column is the CPU") : tr("no GPU");
-    // This page runs StackScope's libtorch module; the Python-only probes were never started, so "the run
-    // ended before this probe" would be false.
-    if (spec && spec->runtime == ProbeRuntime::PythonOnly)
-        return longForm ? tr("runs in a Python environment with PyTorch only: `stackscope-cli probe --python auto` "
-                             "probes your environments; this page runs StackScope's libtorch module")
+    const auto runtime = spec ? spec->runtime : ProbeRuntime::Any;
+    if (runtime == ProbeRuntime::PythonOnly && key.environment == "libtorch")
+        return longForm ? tr("runs in Python environments only (torch.compile, SDPA backends, torch.distributed)")
                         : tr("Python only");
+    if (runtime == ProbeRuntime::LibtorchOnly && key.environment != "libtorch")
+        return longForm ? tr("runs in StackScope's libtorch only (its own kernels)") : tr("libtorch only");
     return longForm ? tr("the run ended before this probe (cancelled or stopped)") : tr("not run");
 }
 
@@ -100,6 +100,40 @@ int ProbeGridModel::columnOf(const ProbeColumnKey& key) const
     return it == m_columns.end() ? -1 : NUM_COLUMNS + static_cast<int>(it - m_columns.begin());
 }
 
+std::size_t ProbeGridModel::environmentRank(const std::string& environment) const
+{
+    return static_cast<std::size_t>(std::find(m_environmentOrder.begin(), m_environmentOrder.end(), environment) -
+                                    m_environmentOrder.begin());
+}
+
+bool ProbeGridModel::showsEnvironments() const
+{
+    return std::any_of(m_columns.begin(), m_columns.end(), [](const ProbeColumnKey& c) { return c.environment != "libtorch"; });
+}
+
+// Inserts the column after the last one of its environment or of an earlier one; the cells' column numbers move.
+int ProbeGridModel::insertColumn(const ProbeColumnKey& key)
+{
+    const auto rank = environmentRank(key.environment);
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < m_columns.size(); ++i) {
+        if (environmentRank(m_columns[i].environment) <= rank)
+            at = i + 1;
+    }
+    const int column = NUM_COLUMNS + static_cast<int>(at);
+    const bool labelsChange = !showsEnvironments() && key.environment != "libtorch";
+    beginInsertColumns({}, column, column);
+    m_columns.insert(m_columns.begin() + static_cast<std::ptrdiff_t>(at), key);
+    std::map<std::pair<int, int>, std::size_t> moved;
+    for (const auto& [cell, i] : m_cells)
+        moved[{cell.first, cell.second >= column ? cell.second + 1 : cell.second}] = i;
+    m_cells = std::move(moved);
+    endInsertColumns();
+    if (labelsChange)
+        Q_EMIT headerDataChanged(Qt::Horizontal, NUM_COLUMNS, columnCount() - 1);
+    return column;
+}
+
 void ProbeGridModel::addRecord(const ProbeRecord& record)
 {
     int row = rowOf(record.outcome.probeId);
@@ -109,14 +143,10 @@ void ProbeGridModel::addRecord(const ProbeRecord& record)
         m_probes.push_back(record.outcome.probeId);
         endInsertRows();
     }
-    const ProbeColumnKey key {record.outcome.variant, record.outcome.device};
+    const ProbeColumnKey key = columnKeyOf(record);
     int column = columnOf(key);
-    if (column < 0) {
-        column = NUM_COLUMNS + static_cast<int>(m_columns.size());
-        beginInsertColumns({}, column, column);
-        m_columns.push_back(key);
-        endInsertColumns();
-    }
+    if (column < 0)
+        column = insertColumn(key);
     auto it = m_cells.find({row, column});
     if (it != m_cells.end()) {
         m_records[it->second] = record; // a re-run (Try this fix) replaces the cell
@@ -184,17 +214,24 @@ QVariant ProbeGridModel::data(const QModelIndex& index, int role) const
     case ProbeIdRole: return QString::fromStdString(probeId);
     case DeviceRole: return QString::fromStdString(key.device);
     case VariantRole: return QString::fromStdString(key.variant);
+    case EnvironmentRole: return QString::fromStdString(key.environment);
     default: return {};
     }
 }
 
 QVariant ProbeGridModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return {};
+    if (role == Qt::ToolTipRole && section >= NUM_COLUMNS) {
+        const auto& env = m_columns[static_cast<std::size_t>(section - NUM_COLUMNS)].environment;
+        return env == "libtorch" ? tr("StackScope's own libtorch") : QString::fromStdString(env.substr(env.find(':') + 1));
+    }
+    if (role != Qt::DisplayRole)
         return {};
     if (section == ProbeColumn)
         return tr("Probe");
-    return QString::fromStdString(columnLabel(m_columns[static_cast<std::size_t>(section - NUM_COLUMNS)]));
+    return QString::fromStdString(columnLabel(m_columns[static_cast<std::size_t>(section - NUM_COLUMNS)], showsEnvironments()));
 }
 
 } // namespace stackscope::ui

@@ -15,12 +15,17 @@ class ProbeGridModel : public QAbstractTableModel {
 public:
     // Column 0 names the probe; every further column is a (device, variant) cell column.
     enum Columns { ProbeColumn, NUM_COLUMNS };
-    enum Roles { SortRole = Qt::UserRole, OutcomeRole, SecondsRole, MessageRole, StderrRole, ProbeIdRole, DeviceRole, VariantRole };
+    enum Roles { SortRole = Qt::UserRole, OutcomeRole, SecondsRole, MessageRole, StderrRole, ProbeIdRole, DeviceRole, VariantRole, EnvironmentRole };
 
     explicit ProbeGridModel(QObject* parent = nullptr);
 
     // Fixes the columns before results arrive, so the grid shows pending cells.
     void setLayout(const std::vector<ProbeColumnKey>& columns);
+    // The environments' order ("libtorch", "python:/path", ...): their columns are kept in this order, whatever
+    // order their results arrive in; an environment not listed goes last.
+    void setEnvironmentOrder(const std::vector<std::string>& environments) { m_environmentOrder = environments; }
+    // True when the columns come from more than one PyTorch, or from a Python one: headers then name it.
+    bool showsEnvironments() const;
     // One result; a new column or a new probe row is inserted when needed.
     void addRecord(const ProbeRecord& record);
     void clear();
@@ -42,9 +47,12 @@ public:
 private:
     int rowOf(const std::string& probeId) const;
     int columnOf(const ProbeColumnKey& key) const;
+    std::size_t environmentRank(const std::string& environment) const;
+    int insertColumn(const ProbeColumnKey& key);
 
     std::vector<std::string> m_probes; // row order: catalogue order
     std::vector<ProbeColumnKey> m_columns;
+    std::vector<std::string> m_environmentOrder;
     std::vector<ProbeRecord> m_records;
     std::map<std::pair<int, int>, std::size_t> m_cells; // (row, column) -> index in m_records
     bool m_finished = false;

@@ -2,12 +2,13 @@
 #include "ui/probes/probe_results.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace stackscope::ui {
 
 void OutcomeCounts::add(const ProbeRecord& r)
 {
-    const ProbeColumnKey key {r.outcome.variant, r.outcome.device};
+    const ProbeColumnKey key = columnKeyOf(r);
     auto it = std::find(columns.begin(), columns.end(), key);
     if (it == columns.end()) {
         columns.push_back(key);
@@ -44,9 +45,29 @@ int OutcomeCounts::maxTotal() const
     return best;
 }
 
-std::string columnLabel(const ProbeColumnKey& key)
+ProbeColumnKey columnKeyOf(const ProbeRecord& r)
+{
+    return {r.outcome.variant, r.outcome.device, r.outcome.environment};
+}
+
+std::string environmentShortName(const std::string& environment)
+{
+    const std::string prefix = "python:";
+    if (environment.compare(0, prefix.size(), prefix) != 0)
+        return environment;
+    const std::filesystem::path interpreter(environment.substr(prefix.size()));
+    const auto bin = interpreter.parent_path();
+    const auto env = bin.parent_path().filename().string();
+    if (bin.filename() != "bin" || env.empty() || env == "usr" || env == "local" || env == "/")
+        return interpreter.string();
+    return env;
+}
+
+std::string columnLabel(const ProbeColumnKey& key, bool withEnvironment)
 {
     std::string out = key.device == "cpu" ? "cpu" : "gpu " + key.device;
+    if (withEnvironment)
+        out = environmentShortName(key.environment) + " \u00b7 " + out;
     if (key.variant != "baseline")
         out += " \u00b7 " + key.variant;
     return out;

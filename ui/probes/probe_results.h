@@ -9,12 +9,18 @@
 
 namespace stackscope::ui {
 
-// A column of the grid: one device under one environment variant.
+// A column of the grid: one device under one environment variant, in one PyTorch ("libtorch" or "python:" + path).
 struct ProbeColumnKey {
     std::string variant;
     std::string device;
-    bool operator==(const ProbeColumnKey& o) const { return variant == o.variant && device == o.device; }
+    std::string environment = "libtorch";
+    bool operator==(const ProbeColumnKey& o) const
+    {
+        return variant == o.variant && device == o.device && environment == o.environment;
+    }
 };
+
+ProbeColumnKey columnKeyOf(const ProbeRecord& r);
 
 // Outcome counts per column for the stacked bar chart (ok/error/crash/hang/wrong; unsupported is
 // left out: it says nothing about the stack's health).
@@ -29,7 +35,11 @@ struct OutcomeCounts {
     int maxTotal() const; // the tallest bar, for the axis range
 };
 
-// "cpu", "gpu 0", with " · VAR=1" for a variant other than baseline.
-std::string columnLabel(const ProbeColumnKey& key);
+// "cpu", "gpu 0", with " · VAR=1" for a variant other than baseline; withEnvironment: after the environment's
+// short name ("libtorch · cpu", ".venv · gpu 0").
+std::string columnLabel(const ProbeColumnKey& key, bool withEnvironment = false);
+// "libtorch", or a Python environment's folder name (".venv", "rocm-torch"), or its interpreter's path when the
+// interpreter is the system's (/usr/bin/python3).
+std::string environmentShortName(const std::string& environment);
 
 } // namespace stackscope::ui

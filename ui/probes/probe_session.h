@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <vector>
@@ -22,6 +23,9 @@ public:
 public Q_SLOTS:
     // Cancels a running session (its late results are dropped) and starts a new one on the thread pool.
     void start(stackscope::ProbeRunOptions options);
+    // The same for several environments (libtorch and Python ones), each runner on its own pool thread, side by
+    // side as `stackscope-cli probe` runs them; finished() follows the last.
+    void start(std::vector<stackscope::ProbeRunOptions> runs);
     // Returns at once; running workers are killed within about 100 ms and finished() follows.
     void cancel();
 
@@ -32,7 +36,14 @@ Q_SIGNALS:
     void runningChanged(bool running);
 
 private:
-    std::shared_ptr<ProbeRunner> m_runner;
+    void runnerDone(quint64 generation, bool cancelled, const std::vector<stackscope::ProbeDevice>& devices,
+                    const QString& listError);
+
+    std::vector<std::shared_ptr<ProbeRunner>> m_runners;
+    std::size_t m_pending = 0; // runners of this generation still running
+    bool m_anyCancelled = false;
+    std::vector<stackscope::ProbeDevice> m_devices;
+    QStringList m_listErrors;
     quint64 m_generation = 0;
     bool m_running = false;
 };

@@ -19,7 +19,9 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <map>
 #include <set>
+#include <utility>
 
 namespace stackscope::ui {
 
@@ -52,6 +54,7 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     bar->addStretch(1);
 
     m_gridView = new QTableView(this);
+    m_gridView->setObjectName(QStringLiteral("probeGrid"));
     m_gridView->setModel(m_grid);
     m_gridView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_gridView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -88,12 +91,15 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(m_chart);
     right->addWidget(findingsBox);
+    m_picker = new PythonEnvPicker(this);
     auto* left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(m_picker);
     left->addWidget(m_gridView);
     left->addWidget(m_cellText);
-    left->setStretchFactor(0, 3);
-    left->setStretchFactor(1, 1);
-    left->setSizes({3000, 1000}); // the grid first: at 1280x720 the empty message pane took half the height
+    left->setStretchFactor(0, 0); // the picker keeps its (small) height; the grid grows
+    left->setStretchFactor(1, 3);
+    left->setStretchFactor(2, 1);
+    left->setSizes({0, 3000, 1000}); // the grid first: at 1280x720 the empty message pane took half the height
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
@@ -121,6 +127,12 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     m_chartTimer->setInterval(40);
     connect(m_chartTimer, &QTimer::timeout, this, [this] { m_chart->setCounts(m_counts); });
 
+    connect(m_picker, &PythonEnvPicker::choiceChanged, this, &ProbesPage::applyEnvironmentChoice);
+    connect(m_picker, &PythonEnvPicker::discoveryFinished, this, [this] {
+        if (std::exchange(m_runWhenDiscovered, false))
+            startRun();
+    });
+    connect(m_grid, &QAbstractItemModel::columnsInserted, this, &ProbesPage::applyEnvironmentChoice);
     connect(m_runButton, &QPushButton::clicked, this, &ProbesPage::runAll);
     connect(m_cancelButton, &QPushButton::clicked, this, &ProbesPage::cancel);
     connect(m_tryFixButton, &QPushButton::clicked, this, &ProbesPage::tryFix);
@@ -140,9 +152,54 @@ ProbeRunOptions ProbesPage::baseOptions() const
     return o;
 }
 
+void ProbesPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (!m_picker->hasDiscovered())
+        m_picker->discover();
+}
+
+// Columns of environments the picker has unchecked are hidden; the results stay (a report still has them).
+void ProbesPage::applyEnvironmentChoice()
+{
+    const QStringList checked = m_picker->checkedEnvironments();
+    const auto& columns = m_grid->cellColumns();
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const bool off = m_resultsLive && !checked.contains(QString::fromStdString(columns[i].environment));
+        m_gridView->setColumnHidden(ProbeGridModel::NUM_COLUMNS + static_cast<int>(i), off);
+    }
+}
+
+std::vector<ProbeRunOptions> ProbesPage::runOptions() const
+{
+    std::vector<ProbeRunOptions> out;
+    for (const auto& env : m_picker->checkedEnvironments()) {
+        ProbeRunOptions o = baseOptions();
+        if (env != QLatin1String("libtorch"))
+            o.python = env.mid(env.indexOf(QLatin1Char(':')) + 1).toStdString();
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
 void ProbesPage::runAll()
 {
     Q_ASSERT(QThread::currentThread() == thread());
+    if (m_picker->isDiscovering()) {
+        m_runWhenDiscovered = true;
+        m_status->setText(tr("Still looking for Python environments; the run starts as soon as that is done\u2026"));
+        return;
+    }
+    startRun();
+}
+
+void ProbesPage::startRun()
+{
+    auto runs = runOptions();
+    if (runs.empty()) {
+        m_status->setText(tr("No environment is checked: check libtorch (StackScope) or a Python environment, then run again."));
+        return;
+    }
     ProbeRunOptions o = baseOptions();
     o.variants.push_back(ProbeVariant {});
     // Rule variants follow this machine's GPUs: a loaded snapshot describes another machine.
@@ -159,16 +216,23 @@ void ProbesPage::runAll()
     m_tryingFix.clear();
     m_resultsLive = true;
     m_resultsOrigin.clear();
+    std::vector<std::string> order;
+    for (auto& r : runs) {
+        r.variants = o.variants;
+        order.push_back(environmentLabel(r));
+    }
     m_grid->setLayout({});
+    m_grid->setEnvironmentOrder(order);
     m_grid->setTimeoutSeconds(m_timeout->value());
     m_counts = OutcomeCounts {};
     m_chart->setCounts(m_counts);
     m_findings->setFindings({});
     m_cellText->clear();
-    m_status->setText(o.variants.size() == 1 ? tr("Running on this machine\u2026")
-                                             : tr("Running %1 variants on this machine\u2026").arg(o.variants.size()));
+    const QString where = runs.size() == 1 ? tr("on this machine") : tr("in %1 environments on this machine").arg(runs.size());
+    m_status->setText(o.variants.size() == 1 ? tr("Running %1\u2026").arg(where)
+                                             : tr("Running %1 variants %2\u2026").arg(o.variants.size()).arg(where));
     updateMachineLabel();
-    m_session->start(std::move(o));
+    m_session->start(std::move(runs));
 }
 
 void ProbesPage::cancel()
@@ -184,11 +248,13 @@ void ProbesPage::tryFix()
     if (!finding || fixIndex < 0 || fixIndex >= static_cast<int>(finding->fixes.size()))
         return;
     const auto& fix = finding->fixes[static_cast<std::size_t>(fixIndex)];
-    // The cells that failed in the baseline are the ones the fix has to turn ok.
-    std::set<std::string> devices, probes;
+    // The cells that failed in the baseline are the ones the fix has to turn ok, in the environment they failed in.
+    std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> failed; // env -> devices, probes
+    std::set<std::string> probes;
     for (const auto& r : m_grid->records()) {
         if (r.outcome.variant == "baseline" && isFailure(r.outcome.outcome)) {
-            devices.insert(r.outcome.device);
+            failed[r.outcome.environment].first.insert(r.outcome.device);
+            failed[r.outcome.environment].second.insert(r.outcome.probeId);
             probes.insert(r.outcome.probeId);
         }
     }
@@ -196,18 +262,25 @@ void ProbesPage::tryFix()
         m_status->setText(tr("Nothing failed in the baseline, so there is nothing for this fix to repair."));
         return;
     }
-    ProbeRunOptions o = baseOptions();
-    o.devices.assign(devices.begin(), devices.end());
-    o.probeIds.assign(probes.begin(), probes.end());
     ProbeVariant v;
     v.env = fix.env;
     v.name = variantName(fix.env);
     v.ruleIds = {finding->ruleId};
     m_tryingFix = QString::fromStdString(v.name);
-    o.variants = {v};
+    std::vector<ProbeRunOptions> runs;
+    for (const auto& [env, cells] : failed) {
+        ProbeRunOptions o = baseOptions();
+        const std::string prefix = "python:";
+        if (env.compare(0, prefix.size(), prefix) == 0)
+            o.python = env.substr(prefix.size());
+        o.devices.assign(cells.first.begin(), cells.first.end());
+        o.probeIds.assign(cells.second.begin(), cells.second.end());
+        o.variants = {v};
+        runs.push_back(std::move(o));
+    }
     m_status->setText(probes.size() == 1 ? tr("Trying %1 on the failing probe\u2026").arg(m_tryingFix)
                                          : tr("Trying %1 on %2 failing probes\u2026").arg(m_tryingFix).arg(probes.size()));
-    m_session->start(std::move(o));
+    m_session->start(std::move(runs));
 }
 
 void ProbesPage::showRecords(const std::vector<ProbeRecord>& records, const QString& status)

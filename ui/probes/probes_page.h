@@ -6,6 +6,7 @@
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/probe_results.h"
 #include "ui/probes/probe_session.h"
+#include "ui/probes/python_env_picker.h"
 
 #include <QWidget>
 
@@ -37,6 +38,10 @@ public:
     explicit ProbesPage(SnapshotController* snapshots, QWidget* parent = nullptr);
 
     ProbeGridModel* gridModel() const { return m_grid; }
+    PythonEnvPicker* environmentPicker() const { return m_picker; }
+    // What "Run all probes" starts: one run per checked environment (libtorch, then the Python ones in the list's
+    // order), each with the page's timeout and variants.
+    std::vector<ProbeRunOptions> runOptions() const;
     ProbeFindingsModel* findingsModel() const { return m_findings; }
     bool isRunning() const { return m_session->isRunning(); }
     // False when the results come from another machine than the System page's snapshot (a run here while
@@ -54,7 +59,12 @@ public Q_SLOTS:
 Q_SIGNALS:
     void runFinished();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    void startRun();
+    void applyEnvironmentChoice();
     void onRecord(const ProbeRecord& record);
     void onFinished(bool cancelled, const std::vector<ProbeDevice>& devices, const QString& listError);
     void rediagnose();
@@ -73,6 +83,8 @@ private:
     bool m_resultsLive = true; // run here (true) or shown from a report (false)
     QString m_resultsOrigin;   // the report's origin when not live
     QLabel* m_machine = nullptr;
+    PythonEnvPicker* m_picker = nullptr;
+    bool m_runWhenDiscovered = false; // Run was pressed while the picker was still looking
     QTimer* m_chartTimer = nullptr;
 
     QPushButton* m_runButton = nullptr;
