@@ -99,7 +99,8 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     left->setStretchFactor(0, 0); // the picker keeps its (small) height; the grid grows
     left->setStretchFactor(1, 3);
     left->setStretchFactor(2, 1);
-    left->setSizes({0, 3000, 1000}); // the grid first: at 1280x720 the empty message pane took half the height
+    // The picker at its own height, then the grid first: at 1280x720 the empty message pane took half the height.
+    left->setSizes({m_picker->sizeHint().height(), 3000, 1000});
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
