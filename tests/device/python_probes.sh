@@ -50,6 +50,8 @@ print("failures:", d["failures"])
 sys.exit(1 if d["failures"] else 0)'
 }
 
+# ONLY_DEFAULT=1: only the default-grid timings (RUNS="cold warm" picks which), for a short device budget.
+if [ "${ONLY_DEFAULT:-0}" != 1 ]; then
 echo "== inspect: python_envs with details and collect_env"
 /usr/bin/time -f "inspect wall %e s" "$CLI" inspect --json --no-archscan --python-details --collect-env \
     >"$OUT/python-inspect.json" 2>/tmp/python-inspect.err || { echo "FAIL: inspect"; cat /tmp/python-inspect.err; fail=1; }
@@ -99,6 +101,7 @@ for kind, expect in want.items():
 sys.exit(0 if ok else 1)
 PY
 
+fi
 # The default grid three times: a cold inductor/Triton cache (emptied first), the same cache warm, and warm with
 # TORCHINDUCTOR_COMPILE_THREADS=1 (no pool of compile workers, each importing torch). The cache lives under /tmp, not
 # $OUT (only a few files come back from $OUT). Per run: wall time, each cell's seconds (environment, device: the sum
@@ -106,7 +109,7 @@ PY
 echo "== default grid (libtorch + $PY, CPU + GPU 0): cold inductor/Triton cache, warm, warm with one compile thread"
 CACHE=/tmp/stackscope-compile-cache
 rm -rf "$CACHE"
-for run in cold warm threads1; do
+for run in ${RUNS:-cold warm threads1}; do
     extra=()
     [ "$run" = threads1 ] && extra=(--no-baseline --env TORCHINDUCTOR_COMPILE_THREADS=1)
     TORCHINDUCTOR_CACHE_DIR="$CACHE/inductor" TRITON_CACHE_DIR="$CACHE/triton" \

@@ -56,6 +56,7 @@ echo "== NCCL, world size 1 (env:// as torchrun sets it)"
 run nccl-ws1 "$W/nccl1" RANK=0 WORLD_SIZE=1 LOCAL_RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=29531 -- --dist-backend nccl
 echo "== Gloo, 2 ranks sharing GPU 0 (--nproc 2)"
 run gloo-2-ranks-one-gpu "$W/gloo2" X=1 -- --nproc 2 --dist-backend gloo
+[ "${SKIP_PROBES:-0}" = 1 ] && exit 0
 echo "== c10d collective probes (NCCL over every GPU, Gloo on the CPU), NCCL_DEBUG=INFO kept in details"
 timeout 600 "$CLI" probe --probe all_reduce --probe broadcast --probe barrier --json > "$W/probes.json"; echo "rc=$?"
 python3 - "$W/probes.json" <<'PY'
