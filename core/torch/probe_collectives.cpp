@@ -134,7 +134,7 @@ void probeCollective(ProbeContext& ctx, const std::string& op)
     const int gpus = ctx.isCpu ? 0 : static_cast<int>(torch::cuda::device_count());
     const bool nccl = !ctx.isCpu;
     if (nccl && !stackscope::trainer::ncclAvailable())
-        throw Unsupported("this libtorch has no NCCL/RCCL process group for C++ (or nccl.h was not found at build time)");
+        throw Unsupported("this build has no NCCL/RCCL process group (a CPU libtorch, nccl.h not found, or built without -DSTACKSCOPE_NCCL=ON)");
     if (!nccl && !stackscope::trainer::glooAvailable())
         throw Unsupported("this build has no Gloo process group (install libgloo-dev and rebuild StackScope)");
     // World size: every visible GPU (one included); the CPU column uses two ranks, the fewest that exchange data.

@@ -13,7 +13,10 @@
 #define STACKSCOPE_HAVE_GLOO 1
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #endif
-#if defined(USE_C10D_NCCL) && (__has_include(<nccl.h>) || __has_include(<rccl/rccl.h>))
+// NCCL/RCCL only when asked for (-DSTACKSCOPE_NCCL=ON): this path has not yet been compiled against a PyTorch
+// 2.x wheel by the developers, and a compile error there would stop the whole torch module from building.
+#if defined(STACKSCOPE_ENABLE_NCCL) && defined(USE_C10D_NCCL) && \
+    (__has_include(<nccl.h>) || __has_include(<rccl/rccl.h>))
 #define STACKSCOPE_HAVE_NCCL 1
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
@@ -247,8 +250,9 @@ std::unique_ptr<DistGroup> DistGroup::join(const DistSettings& s, const torch::D
             auto pg = c10::make_intrusive<c10d::ProcessGroupNCCL>(store, s.rank, s.worldSize, o);
             return std::make_unique<Group<c10d::ProcessGroupNCCL>>(pg, s, device, "nccl", std::move(label));
 #else
-            throw std::runtime_error("this libtorch (" TORCH_VERSION ") has no NCCL/RCCL process group; use "
-                                     "--dist-backend gloo, or build StackScope against a CUDA or ROCm PyTorch");
+            throw std::runtime_error("this build (libtorch " TORCH_VERSION ") has no NCCL/RCCL process group; use "
+                                     "--dist-backend gloo, or build StackScope against a CUDA or ROCm PyTorch with "
+                                     "-DSTACKSCOPE_NCCL=ON");
 #endif
         }
 #ifdef STACKSCOPE_HAVE_GLOO
