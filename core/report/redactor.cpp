@@ -491,7 +491,9 @@ std::string Redactor::redactPatterns(const std::string& s)
     std::size_t i = 0;
     const std::string_view v(s);
     while (i < s.size()) {
-        const bool atBoundary = i == 0 || !isWordChar(s[i - 1]);
+        // The character before is the one already written: after a placeholder ('>') a label or /home/ starts a
+        // new token, as it will when the redacted text is redacted again (redacting twice changes nothing).
+        const bool atBoundary = out.empty() || !isWordChar(out.back());
         std::size_t len = 0;
         std::string kind;
         std::string prefix; // kept before the placeholder (the "/home/" of a path)
