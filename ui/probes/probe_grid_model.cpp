@@ -68,7 +68,8 @@ QString ProbeGridModel::emptyCellText(const std::string& probeId, const ProbeCol
         return longForm ? tr("runs on a GPU only; this column is the CPU") : tr("no GPU");
     const auto runtime = spec ? spec->runtime : ProbeRuntime::Any;
     if (runtime == ProbeRuntime::PythonOnly && key.environment == "libtorch")
-        return longForm ? tr("runs in Python environments only (torch.compile, SDPA backends, torch.distributed)")
+        return longForm ? tr("runs in Python environments only (torch.compile, SDPA backends, torch.distributed): "
+                             "check one under Environments, or run `stackscope-cli probe --python auto`")
                         : tr("Python only");
     if (runtime == ProbeRuntime::LibtorchOnly && key.environment != "libtorch")
         return longForm ? tr("runs in StackScope's libtorch only (its own kernels)") : tr("libtorch only");
