@@ -29,8 +29,10 @@ std::map<std::string, std::string> readAmdgpuFirmware(const SystemRoot& root, co
 // The PCIe links from a GPU's device folder up to its root port (current/max speed and width); `address`
 // names the device when the folder is not a link into /sys/devices (recorded roots).
 std::vector<PcieLink> readPcieLinks(const SystemRoot& root, const std::string& devicePath, const std::string& address);
-// "Video BIOS" (-> "vbios") and "GPU Firmware" (GSP, -> "gsp") of /proc/driver/nvidia/gpus/<bus>/information.
-std::map<std::string, std::string> readNvidiaFirmware(const std::string& information);
+// The "Key: value" fields of /proc/driver/nvidia/gpus/<bus>/information ("Model", "Video BIOS", ...), trimmed.
+std::map<std::string, std::string> nvidiaInformationFields(const std::string& information);
+// "Video BIOS" (-> "vbios") and "GPU Firmware" (GSP, -> "gsp") of those fields.
+std::map<std::string, std::string> readNvidiaFirmware(const std::map<std::string, std::string>& fields);
 
 // NVIDIA GPUs and driver from /proc/driver/nvidia.
 std::vector<GpuInfo> readNvidiaProcGpus(const SystemRoot& root);

@@ -82,25 +82,30 @@ std::vector<PcieLink> readPcieLinks(const SystemRoot& root, const std::string& d
     return links;
 }
 
-std::map<std::string, std::string> readNvidiaFirmware(const std::string& information)
+std::map<std::string, std::string> nvidiaInformationFields(const std::string& information)
 {
-    // /proc/driver/nvidia/gpus/<bus>/information: "Video BIOS: \t 96.00.da.00.0c", and on drivers with GSP
-    // firmware "GPU Firmware: \t 580.159.04"; "??.??.??.??.??" when the driver could not read the VBIOS.
-    std::map<std::string, std::string> fw;
+    std::map<std::string, std::string> fields;
     std::istringstream in(information);
     std::string line;
     while (std::getline(in, line)) {
         const auto colon = line.find(':');
-        if (colon == std::string::npos)
+        if (colon != std::string::npos)
+            fields.emplace(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
+    }
+    return fields;
+}
+
+std::map<std::string, std::string> readNvidiaFirmware(const std::map<std::string, std::string>& fields)
+{
+    // "Video BIOS: \t 96.00.da.00.0c", and on drivers with GSP firmware "GPU Firmware: \t 580.159.04";
+    // "??.??.??.??.??" when the driver could not read the VBIOS.
+    std::map<std::string, std::string> fw;
+    for (const auto& [key, name] : {std::pair<const char*, const char*> {"Video BIOS", "vbios"}, {"GPU Firmware", "gsp"}}) {
+        const auto it = fields.find(key);
+        if (it == fields.end() || it->second.empty() || it->second.find("??") != std::string::npos ||
+            it->second.size() > 64)
             continue;
-        const auto key = trim(line.substr(0, colon));
-        const auto value = trim(line.substr(colon + 1));
-        if (value.empty() || value.find("??") != std::string::npos || value.size() > 64)
-            continue;
-        if (key == "Video BIOS")
-            fw["vbios"] = value;
-        else if (key == "GPU Firmware")
-            fw["gsp"] = value;
+        fw[name] = it->second;
     }
     return fw;
 }

@@ -213,18 +213,10 @@ std::vector<GpuInfo> readNvidiaProcGpus(const SystemRoot& root)
         g.source = "procfs";
         g.pcieLinks = readPcieLinks(root, "/sys/bus/pci/devices/" + *g.pciBus, *g.pciBus);
         if (auto text = root.readText("/proc/driver/nvidia/gpus/" + bus + "/information")) {
-            g.firmware = readNvidiaFirmware(*text);
-            std::istringstream in(*text);
-            std::string line;
-            while (std::getline(in, line)) {
-                const auto colon = line.find(':');
-                if (colon == std::string::npos)
-                    continue;
-                const auto key = trim(line.substr(0, colon));
-                const auto value = trim(line.substr(colon + 1));
-                if (key == "Model")
-                    g.name = value;
-            }
+            const auto fields = nvidiaInformationFields(*text);
+            g.firmware = readNvidiaFirmware(fields);
+            if (const auto model = fields.find("Model"); model != fields.end())
+                g.name = model->second;
         }
         if (g.name.empty())
             g.name = "NVIDIA GPU";

@@ -175,7 +175,7 @@ private Q_SLOTS:
         QCOMPARE(s.gpus.size(), std::size_t(1));
         QCOMPARE(QString::fromStdString(s.gpus[0].firmware.at("vbios")), QString("96.00.da.00.0c"));
         QCOMPARE(QString::fromStdString(s.gpus[0].firmware.at("gsp")), QString("580.159.04"));
-        QVERIFY(readNvidiaFirmware("Video BIOS: \t ??.??.??.??.??\n").empty()); // the driver could not read it
+        QVERIFY(readNvidiaFirmware(nvidiaInformationFields("Video BIOS: \t ??.??.??.??.??\n")).empty()); // the driver could not read it
     }
 
     void wslRoot()
