@@ -30,6 +30,18 @@ struct SerialPar {
             total += f(i);
         return total;
     }
+    template <class F> void rows(int64_t n, F f)
+    {
+        for (int64_t r = 0; r < n; ++r)
+            f(r, OneLane {});
+    }
+    template <class F> float rowsSum(int64_t n, F f)
+    {
+        float total = 0;
+        for (int64_t r = 0; r < n; ++r)
+            total += f(r, OneLane {});
+        return total;
+    }
     template <class F> void single(F f) { f(); }
     template <class D, class T, class Fin> float rowSums(int64_t n, int rows, D decode, T term, Fin finish)
     {

@@ -10,6 +10,21 @@ namespace {
 
 constexpr int kThreads = 1024;
 
+// A row's lane group on the GPU: `lanes` consecutive threads of one warp (a power of two up to 32).
+struct WarpLanes {
+    int lane;
+    int lanes;
+    unsigned mask; // the group's threads in the warp
+
+    __device__ float total(float v) const
+    {
+        for (int o = lanes >> 1; o > 0; o >>= 1)
+            v += __shfl_xor_sync(mask, v, o);
+        return v;
+    }
+    __device__ void sync() const { __syncwarp(mask); }
+};
+
 // fused::step's phases for one thread block: items strided over the threads, a barrier after each phase.
 struct BlockPar {
     float* partial; // [kThreads / 32]
@@ -64,6 +79,35 @@ struct BlockPar {
         }
         return blockTotal(mine);
     }
+    // Rows over lane groups as wide as the block allows (n rows x lanes <= threads): a LayerNorm row's three
+    // passes over its width then run `lanes` times shorter than on one thread.
+    template <bool Sum, class F> __device__ float rowGroups(int64_t n, F f)
+    {
+        int lanes = 1;
+        while (lanes < 32 && n * lanes * 2 <= static_cast<int64_t>(blockDim.x))
+            lanes <<= 1;
+        const int warpLane = threadIdx.x & 31;
+        const WarpLanes g {static_cast<int>(threadIdx.x) & (lanes - 1), lanes,
+                           lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1u) << (warpLane & ~(lanes - 1))};
+        float mine = 0;
+        for (int64_t r = threadIdx.x / lanes; r < n; r += blockDim.x / lanes) {
+            const float v = f(r, g);
+            if (g.lane == 0)
+                mine += v;
+        }
+        if (Sum)
+            return blockTotal(mine);
+        __syncthreads();
+        return 0;
+    }
+    template <class F> __device__ void rows(int64_t n, F f)
+    {
+        rowGroups<false>(n, [&](int64_t r, const WarpLanes& g) {
+            f(r, g);
+            return 0.0f;
+        });
+    }
+    template <class F> __device__ float rowsSum(int64_t n, F f) { return rowGroups<true>(n, f); }
     template <class F> __device__ void single(F f)
     {
         if (threadIdx.x == 0)

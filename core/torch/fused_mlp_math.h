@@ -134,22 +134,37 @@ STACKSCOPE_HD void forwardLinear(const Shape& s, const Buffers& b, int l, int j,
     at(s, b, s.h(l) + j, r) = z;
 }
 
+// A batch row's item can be shared by `lanes` workers (a group of GPU threads): worker `lane` takes the row's
+// elements lane, lane + lanes, ...; `total(v)` returns the sum of v over the group to each of them; `sync()` makes
+// the group's writes visible to the group. On the CPU a row has one worker (OneLane).
+struct OneLane {
+    int lane = 0;
+    int lanes = 1;
+    float total(float v) const { return v; }
+    void sync() const {}
+};
+
 // Forward, item r: LayerNorm of row r (mean and 1/sqrt(biased variance + eps)), its affine output, SiLU.
-STACKSCOPE_HD void forwardNorm(const Shape& s, const Buffers& b, int l, int r)
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class G> STACKSCOPE_HD void forwardNorm(const Shape& s, const Buffers& b, int l, int r, const G& g)
 {
     const int w = s.width[l];
     float mean = 0;
-    for (int j = 0; j < w; ++j)
+    for (int j = g.lane; j < w; j += g.lanes)
         mean += at(s, b, s.h(l) + j, r);
-    mean /= static_cast<float>(w);
+    mean = g.total(mean) / static_cast<float>(w);
     float var = 0;
-    for (int j = 0; j < w; ++j) {
+    for (int j = g.lane; j < w; j += g.lanes) {
         const float d = at(s, b, s.h(l) + j, r) - mean;
         var += d * d;
     }
+    var = g.total(var);
     const float rstd = 1.0f / sqrtf(var / static_cast<float>(w) + kLayerNormEps);
-    at(s, b, s.rstd(l), r) = rstd;
-    for (int j = 0; j < w; ++j) {
+    if (g.lane == 0)
+        at(s, b, s.rstd(l), r) = rstd;
+    for (int j = g.lane; j < w; j += g.lanes) {
         const float nv = (at(s, b, s.h(l) + j, r) - mean) * rstd;
         const float hv = nv * b.params[s.gamma[l] + j] + b.params[s.beta[l] + j];
         at(s, b, s.n(l) + j, r) = nv;
@@ -158,40 +173,51 @@ STACKSCOPE_HD void forwardNorm(const Shape& s, const Buffers& b, int l, int r)
     }
 }
 
-// Forward, item r: the output, d loss / d output (mean squared error over the batch) and the squared error.
-STACKSCOPE_HD float forwardOutput(const Shape& s, const Buffers& b, int r, int64_t first)
+// Forward, item r: the output, d loss / d output (mean squared error over the batch) and the squared error, which
+// every worker of the row returns.
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class G>
+STACKSCOPE_HD float forwardOutput(const Shape& s, const Buffers& b, int r, int64_t first, const G& g)
 {
     const int last = s.layers - 1;
-    float out = b.params[s.outBias];
-    for (int k = 0; k < s.width[last]; ++k)
-        out += b.params[s.outWeight + k] * at(s, b, s.a(last) + k, r);
+    float dot = 0;
+    for (int k = g.lane; k < s.width[last]; k += g.lanes)
+        dot += b.params[s.outWeight + k] * at(s, b, s.a(last) + k, r);
+    const float out = b.params[s.outBias] + g.total(dot);
     const float err = out - b.y[b.perm[first + r]];
-    at(s, b, s.outSlot, r) = 2.0f * err / static_cast<float>(s.batch);
-    at(s, b, s.errSlot, r) = err * err;
+    if (g.lane == 0) {
+        at(s, b, s.outSlot, r) = 2.0f * err / static_cast<float>(s.batch);
+        at(s, b, s.errSlot, r) = err * err;
+    }
     return err * err;
 }
 
 // Backward, item r: through SiLU (dh = da silu'(h); da is d loss/d out times the output weights for the last
 // layer, else waiting in the dz slot) and LayerNorm (dz = rstd (dn - mean(dn) - n mean(dn n)), dn = dh gamma).
-STACKSCOPE_HD void backwardNorm(const Shape& s, const Buffers& b, int l, int r)
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class G> STACKSCOPE_HD void backwardNorm(const Shape& s, const Buffers& b, int l, int r, const G& g)
 {
     const int w = s.width[l];
     const bool last = l == s.layers - 1;
     const float dout = at(s, b, s.outSlot, r);
     float m1 = 0, m2 = 0;
-    for (int j = 0; j < w; ++j) {
+    for (int j = g.lane; j < w; j += g.lanes) {
         const float da = last ? dout * b.params[s.outWeight + j] : at(s, b, s.dz(l) + j, r);
         const float hv = at(s, b, s.h(l) + j, r), sg = sigmoid(hv);
-        const float g = da * sg * (1.0f + hv * (1.0f - sg));
-        at(s, b, s.dh(l) + j, r) = g;
-        const float dn = g * b.params[s.gamma[l] + j];
+        const float gr = da * sg * (1.0f + hv * (1.0f - sg));
+        at(s, b, s.dh(l) + j, r) = gr;
+        const float dn = gr * b.params[s.gamma[l] + j];
         m1 += dn;
         m2 += dn * at(s, b, s.n(l) + j, r);
     }
-    m1 /= static_cast<float>(w);
-    m2 /= static_cast<float>(w);
+    m1 = g.total(m1) / static_cast<float>(w);
+    m2 = g.total(m2) / static_cast<float>(w);
     const float rstd = at(s, b, s.rstd(l), r);
-    for (int j = 0; j < w; ++j) {
+    for (int j = g.lane; j < w; j += g.lanes) {
         const float dn = at(s, b, s.dh(l) + j, r) * b.params[s.gamma[l] + j];
         at(s, b, s.dz(l) + j, r) = rstd * (dn - m1 - at(s, b, s.n(l) + j, r) * m2);
     }
@@ -273,7 +299,9 @@ STACKSCOPE_HD void adamUpdate(const Hyper& hp, const Buffers& b, int64_t p, floa
 }
 
 // One whole step. `par.each(n, f)` runs f(0..n-1) in any order and returns when all are done; `par.sum(n, f)`
-// returns the sum of f(0..n-1) to every caller; `par.single(f)` runs f once, done when it returns;
+// returns the sum of f(0..n-1) to every caller; `par.rows(n, f)` runs f(r, g) for each row r < n, the row shared by
+// the workers of a lane group g (OneLane's interface), and `par.rowsSum(n, f)` also returns the sum over rows of
+// what f returned (the same value on each worker of a row); `par.single(f)` runs f once, done when it returns;
 // `par.rowSums(n, rows, decode, term, finish)` computes for each item i the sum over r < rows of term(decode(i), r),
 // hands it to finish(i, sum) and returns the sum of what finish returned.
 #if defined(__CUDACC__)
@@ -289,16 +317,17 @@ STACKSCOPE_HD void step(const Shape& s, const Buffers& b, const Hyper& hp, int64
     for (int l = 0; l < last; ++l) {
         par.each(static_cast<int64_t>(s.width[l]) * B,
                  [&](int64_t i) { forwardLinear(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });
-        par.each(B, [&](int64_t r) { forwardNorm(s, b, l, static_cast<int>(r)); });
+        par.rows(B, [&](int64_t r, const auto& g) { forwardNorm(s, b, l, static_cast<int>(r), g); });
     }
     par.each(static_cast<int64_t>(s.width[last]) * B,
              [&](int64_t i) { forwardLinear(s, b, last, static_cast<int>(i / B), static_cast<int>(i % B)); });
-    const float loss = par.sum(B, [&](int64_t r) { // the row's last LayerNorm, then its output
-        forwardNorm(s, b, last, static_cast<int>(r));
-        return forwardOutput(s, b, static_cast<int>(r), first);
+    const float loss = par.rowsSum(B, [&](int64_t r, const auto& g) { // the row's last LayerNorm, then its output
+        forwardNorm(s, b, last, static_cast<int>(r), g);
+        g.sync(); // the output reads the other workers' activations
+        return forwardOutput(s, b, static_cast<int>(r), first, g);
     });
     for (int l = s.layers - 1; l >= 0; --l) {
-        par.each(B, [&](int64_t r) { backwardNorm(s, b, l, static_cast<int>(r)); });
+        par.rows(B, [&](int64_t r, const auto& g) { backwardNorm(s, b, l, static_cast<int>(r), g); });
         if (l > 0)
             par.each(static_cast<int64_t>(s.in(l)) * B,
                      [&](int64_t i) { backwardLinear(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });

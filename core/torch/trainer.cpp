@@ -530,6 +530,9 @@ extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTr
     } catch (const stackscope::FileWriteError& e) { // a full disk, an unwritable folder: the message names it
         setError(error, errorLen, e.what());
         return 2;
+    } catch (const stackscope::trainer::DistConfigError& e) { // a backend this build lacks: bad configuration
+        setError(error, errorLen, e.what());
+        return 2;
     } catch (const stackscope::trainer::CollectiveError& e) { // names the rank and the collective
         setError(error, errorLen, e.what());
         return 3;

@@ -5,6 +5,7 @@
 #include "core/torch/trainer_dist.h"
 
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/Types.hpp> // AllreduceOptions & co.: no backend header brings them in 2.x wheels
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/version.h>
 
@@ -13,8 +14,7 @@
 #define STACKSCOPE_HAVE_GLOO 1
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #endif
-// NCCL/RCCL only when asked for (-DSTACKSCOPE_NCCL=ON): this path has not yet been compiled against a PyTorch
-// 2.x wheel by the developers, and a compile error there would stop the whole torch module from building.
+// NCCL on CUDA builds of libtorch (-DSTACKSCOPE_NCCL, on by default there) when nccl.h is found.
 #if defined(STACKSCOPE_ENABLE_NCCL) && defined(USE_C10D_NCCL) && \
     (__has_include(<nccl.h>) || __has_include(<rccl/rccl.h>))
 #define STACKSCOPE_HAVE_NCCL 1
@@ -193,6 +193,23 @@ std::string chooseBackend(const DistSettings& s, const torch::Device& device)
 
 } // namespace
 
+static void refuseUnavailable(const std::string& backend, const torch::Device& device, const std::string& where)
+{
+    if (backend == "nccl" && !device.is_cuda())
+        throw DistConfigError(where + "the nccl backend needs a GPU; use --dist-backend gloo on the CPU");
+    if (backend == "nccl" && !ncclAvailable())
+        throw DistConfigError(where + "this build (libtorch " TORCH_VERSION ") has no NCCL process group; use "
+                              "--dist-backend gloo, or build StackScope against a CUDA PyTorch (nccl.h beside it, "
+                              "-DSTACKSCOPE_NCCL=ON, the default)");
+    if (backend == "gloo" && !glooAvailable())
+        throw DistConfigError(where + "this build (libtorch " TORCH_VERSION ") has no Gloo process group: PyTorch "
+                              "wheels ship no gloo headers to build it against; on GPUs use --dist-backend nccl, "
+                              "for several CPU processes build against a libtorch with them (Debian: libtorch-dev "
+                              "and libgloo-dev)");
+    if (backend != "nccl" && backend != "gloo")
+        throw DistConfigError(where + "unknown --dist-backend '" + backend + "'; use auto, nccl or gloo");
+}
+
 bool glooAvailable()
 {
 #ifdef STACKSCOPE_HAVE_GLOO
@@ -239,32 +256,26 @@ std::unique_ptr<DistGroup> DistGroup::join(const DistSettings& s, const torch::D
     auto label = std::make_unique<CollectiveLabel>(s.statusFile);
     label->set("rendezvous at " + s.masterAddr + ":" + std::to_string(s.masterPort));
     const std::string where = "rank " + std::to_string(s.rank) + " of " + std::to_string(s.worldSize) + ": ";
+    refuseUnavailable(backend, device, where);
     try {
         auto store = rendezvousStore(s, s.storeServer);
         if (backend == "nccl") {
 #ifdef STACKSCOPE_HAVE_NCCL
-            if (!device.is_cuda())
-                throw std::runtime_error("the nccl backend needs a GPU; use --dist-backend gloo on the CPU");
             auto o = c10d::ProcessGroupNCCL::Options::create();
             o->timeout = s.timeout;
             auto pg = c10::make_intrusive<c10d::ProcessGroupNCCL>(store, s.rank, s.worldSize, o);
             return std::make_unique<Group<c10d::ProcessGroupNCCL>>(pg, s, device, "nccl", std::move(label));
-#else
-            throw std::runtime_error("this build (libtorch " TORCH_VERSION ") has no NCCL/RCCL process group; use "
-                                     "--dist-backend gloo, or build StackScope against a CUDA or ROCm PyTorch with "
-                                     "-DSTACKSCOPE_NCCL=ON");
 #endif
         }
 #ifdef STACKSCOPE_HAVE_GLOO
-        auto o = c10d::ProcessGroupGloo::Options::create(s.timeout);
-        o->devices.push_back(glooDevice(s));
-        auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>(store, s.rank, s.worldSize, o);
-        return std::make_unique<Group<c10d::ProcessGroupGloo>>(pg, s, device, "gloo", std::move(label));
-#else
-        throw std::runtime_error("this build has no Gloo process group (libtorch " TORCH_VERSION
-                                 " without USE_C10D_GLOO, or its gloo headers were not found: install libgloo-dev "
-                                 "and rebuild)");
+        if (backend == "gloo") {
+            auto o = c10d::ProcessGroupGloo::Options::create(s.timeout);
+            o->devices.push_back(glooDevice(s));
+            auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>(store, s.rank, s.worldSize, o);
+            return std::make_unique<Group<c10d::ProcessGroupGloo>>(pg, s, device, "gloo", std::move(label));
+        }
 #endif
+        throw std::logic_error("backend " + backend + " passed refuseUnavailable but is not built in");
     } catch (const CollectiveError&) {
         throw;
     } catch (const c10::Error& e) {

@@ -27,6 +27,13 @@ struct DistSettings {
 DistSettings parseDistSettings(const char* json);
 
 // A collective that failed or timed out: the message names this rank and the collective it was in.
+// The asked-for backend is not in this build or does not fit the device: bad configuration (exit 2), refused
+// before the rendezvous so the other ranks are ended at once.
+class DistConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 class CollectiveError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

@@ -253,7 +253,11 @@ std::string howItEnded(const RankProcess& p, bool killedByUs)
     return fmt::format("exited with code {}", p.exitCode);
 }
 
-// Polls the ranks' pipes and exits until all have ended; after the first failure the rest get the timeout.
+// Seconds the other ranks get to end by themselves after one failed: 4x the longest a healthy rank took to see a
+// killed peer in tst_train_dist (1.22 s at load 6-8).
+constexpr double kGraceAfterFailureS = 5.0;
+
+// Polls the ranks' pipes and exits until all have ended; after the first failure the rest get a short grace.
 bool supervise(std::vector<RankProcess>& ranks, RunObserver& observer, const TrainingConfig& config,
                const std::atomic<bool>* cancel)
 {
@@ -283,8 +287,13 @@ bool supervise(std::vector<RankProcess>& ranks, RunObserver& observer, const Tra
         if (!deadline && std::any_of(ranks.begin(), ranks.end(), failed)) {
             // A rank refusing the configuration (exit 2: a GPU it cannot see, a full disk) leaves the others
             // waiting at the rendezvous or in a collective: end them now.
+            // Any other failure: the rest get a short grace to end with their own message (a peer's closed
+            // connection fails Gloo's next collective at once: 0.27-1.22 s after a SIGKILL in tst_train_dist),
+            // then they are killed. Waiting the whole --dist-timeout kept ranks blocked where no socket tells
+            // them (the TCPStore rendezvous, an NCCL kernel on a dead peer) alive for 300 s by default.
             const bool refused = std::any_of(ranks.begin(), ranks.end(), refusedConfiguration);
-            deadline = Clock::now() + std::chrono::milliseconds(refused ? 0 : static_cast<int64_t>(config.distTimeoutS * 1000));
+            const double grace = std::min(config.distTimeoutS, kGraceAfterFailureS);
+            deadline = Clock::now() + std::chrono::milliseconds(refused ? 0 : static_cast<int64_t>(grace * 1000));
         }
         if (deadline && Clock::now() > *deadline && !killed) {
             for (auto& p : ranks)

@@ -209,7 +209,7 @@ private Q_SLOTS:
         QVERIFY(victim > 0);
         QCOMPARE(::kill(victim, SIGSTOP), 0);
         clock.restart();
-        // Rank 0 gives up after one timeout, the launcher ends rank 1 one timeout later.
+        // Rank 0 gives up after one timeout, the launcher ends rank 1 after its grace (at most one more timeout).
         QVERIFY2(launcher.waitForFinished((2 * kTimeoutS + 10) * 1000), "the launcher outlived two timeouts");
         qInfo("the run ended %.2f s after rank 1 stopped (timeout %d s)", clock.elapsed() / 1000.0, kTimeoutS);
         QVERIFY(clock.elapsed() >= kTimeoutS * 1000); // it waited for the timeout, not less

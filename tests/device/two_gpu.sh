@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Several GPUs through c10d (issue 15's scaling goal): a model big enough to need it (--hidden 2048,2048,2048,
+# batch 4096) on one GPU, then one rank per GPU on GPUs 0 and 1 (NCCL, then Gloo), same global batch; steps/s and
+# every epoch's validation loss of each; then the default model the same way. Needs 2 GPUs and a build with
+# -DSTACKSCOPE_NCCL=ON for the NCCL rows (the script builds one unless STACKSCOPE_CLI is set).
+# Writes $OUT/two_gpu.txt. Usage (repo root): tests/device/two_gpu.sh
+set -u -o pipefail
+OUT=${OUT:-/tmp/stackscope-out}
+mkdir -p "$OUT"
+exec > >(tee "$OUT/two_gpu.txt") 2>&1
+BUILD=${BUILD:-/tmp/build-two-gpu}
+W=/tmp/two-gpu
+rm -rf "$W"; mkdir -p "$W"
+PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)');${STACKSCOPE_DEVICE_PREFIX:-$PWD/.deps/usr}"
+export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+echo "== two GPUs $(date -u +%FT%TZ)"
+nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader
+nvidia-smi topo -m 2>/dev/null | head -5
+python3 -c 'import torch; print("torch", torch.__version__, "nccl", torch.cuda.nccl.version())'
+if [ -z "${STACKSCOPE_CLI:-}" ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DSTACKSCOPE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
+    -DSTACKSCOPE_NCCL=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/tg-cmake.log" 2>&1 \
+    || { tail -30 "$OUT/tg-cmake.log"; exit 1; }
+  grep -E "NCCL|nccl" "$OUT/tg-cmake.log"
+  ninja -C "$BUILD" stackscope-cli stackscope_torch >"$OUT/tg-build.log" 2>&1 \
+    || { grep -B2 -A8 -E "error" "$OUT/tg-build.log" | head -80; exit 1; }
+fi
+CLI=${STACKSCOPE_CLI:-$BUILD/bin/stackscope-cli}
+"$CLI" sample-data --out "$W/bars.csv" --days ${DAYS:-250} >/dev/null
+
+summary() {  # name output-dir json-lines-file rc seconds batch
+  python3 - "$@" <<'PY'
+import json, sys
+name, out, lines, rc, secs = sys.argv[1:6]
+fin = [json.loads(l) for l in open(lines) if l.startswith('{"') and '"finished"' in l]
+try:
+    meta = json.load(open(out + "/model_metadata.json"))
+    val = ["%.9g" % e["val_loss"] for e in meta["epochs"]]
+except Exception as e:
+    val = ["no metadata: %s" % e]
+sps = fin[-1]["steps_per_s"] if fin else float("nan")
+# Steady rate: the median of the progress intervals after the first epoch (warm-up, lazy kernel loading and
+# NCCL's first collectives fall in epoch 1), as steps/s of the global batch.
+ev = [json.loads(l) for l in open(lines) if l.startswith('{"') and '"event":"step"' in l.replace(" ", "")]
+rates = sorted(e["samples_per_s"] / float(sys.argv[6]) for e in ev if e.get("epoch", 1) > 1)
+steady = rates[len(rates) // 2] if rates else float("nan")
+print("RESULT %-24s rc=%s wall=%ss steps/s=%.2f steady=%.2f setup=%s execution=%s val_loss=%s" % (name, rc, secs,
+      sps, steady, fin[-1].get("setup_seconds", "-") if fin else "-", fin[-1].get("execution", "-") if fin else "-",
+      ",".join(val)))
+PY
+}
+run() {  # name output-dir batch -- args
+  local name=$1 out=$2 batch=$3; shift 4
+  local t0=$(date +%s.%N)
+  timeout 400 "$CLI" train --input "$W/bars.csv" --patience 0 --json-progress --output "$out" "$@" > "$out.jsonl" 2> "$out.err"
+  local rc=$?
+  [ $rc -eq 0 ] || tail -8 "$out.err"
+  summary "$name" "$out" "$out.jsonl" $rc "$(python3 -c "import time; print('%.1f' % (time.time() - $t0))")" "$batch"
+}
+BIG=(--hidden 2048,2048,2048 --batch-size 4096 --epochs ${EPOCHS:-20})
+echo "== big model (hidden 2048,2048,2048, batch 4096): one GPU, then 2 ranks (NCCL), then 2 ranks (Gloo)"
+run big-1gpu "$W/big1" 4096 -- "${BIG[@]}" --device gpu:0
+run big-1gpu-eager "$W/big1e" 4096 -- "${BIG[@]}" --device gpu:0 --no-cuda-graphs
+NCCL_DEBUG=${NCCL_DEBUG:-WARN} run big-2gpu-nccl "$W/big2" 4096 -- "${BIG[@]}" --device gpu:0,1 --dist-backend nccl
+echo "== Gloo where the build has none (a wheel ships no gloo headers): refused at once with exit 2, or trained"
+run big-2gpu-gloo "$W/big2g" 4096 -- "${BIG[@]}" --device gpu:0,1 --dist-backend gloo
+echo "== default model (32,16), batch 256, 3 epochs: one GPU vs 2 ranks (NCCL)"
+run small-1gpu "$W/s1" 256 -- --epochs 3 --device gpu:0
+run small-2gpu-nccl "$W/s2" 256 -- --epochs 3 --device gpu:0,1 --dist-backend nccl
