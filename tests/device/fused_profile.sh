@@ -14,8 +14,8 @@ W=/tmp/fused-profile
 mkdir -p "$W"
 "$CLI" sample-data --out "$W/bars.csv" --days 60 >/dev/null
 for batch in ${BATCHES:-256 8}; do
-  echo "== batch $batch: one launch of fusedSteps (50 steps), launch 20 of the run"
-  timeout 240 "$NCU" -k regex:fusedSteps --launch-skip 20 --launch-count 1 \
+  echo "== batch $batch: one launch of fusedSteps (50 steps), launch 3 of the run"
+  timeout 240 "$NCU" -k regex:fusedSteps --launch-skip 2 --launch-count 1 \
     --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section LaunchStats --section Occupancy \
     "$CLI" train --input "$W/bars.csv" --output "$W/out-$batch" --epochs 1 --batch-size "$batch" --device gpu:0 \
     --patience 0 > "$W/ncu-$batch.txt" 2>&1; echo "ncu rc=$?"
