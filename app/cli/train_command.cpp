@@ -160,6 +160,9 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--dist-timeout", c.distTimeoutS, "Seconds any collective may wait for the other ranks before "
                                                       "the run stops with the rank and the collective")
         ->capture_default_str();
+    cmd->add_option("--dist-bucket-mb", c.distBucketMb, "Gradient bucket size (MB): each bucket's all-reduce starts "
+                                                        "while backward computes the layers below")
+        ->capture_default_str();
     cmd->add_option("--precision", c.precision, "fp32 or bf16 (autocast)")->capture_default_str();
     cmd->add_flag("--no-cuda-graphs", o->noGraphs, "Run every step eagerly instead of replaying a CUDA graph");
     cmd->add_flag("--no-fused-step", o->noFused,

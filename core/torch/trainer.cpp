@@ -5,6 +5,7 @@
 
 #include "core/torch/probe_runtime.h"
 #include "core/torch/trainer_device.h"
+#include "core/torch/trainer_buckets.h"
 #include "core/torch/trainer_dist.h"
 #include "core/torch/trainer_fused.h"
 #include "core/torch/trainer_model.h"
@@ -91,6 +92,7 @@ private:
     TrainSettings m_s;
     DistSettings m_ds;
     std::unique_ptr<DistGroup> m_dist;
+    std::unique_ptr<stackscope::trainer::GradientBuckets> m_buckets; // with m_dist: all-reduce during backward
     int64_t m_step = 0;         // this epoch's step, for the collectives' labels
     int m_epoch = 0;
     int64_t m_shardBegin = 0;   // this rank's rows start here in every batch
@@ -206,6 +208,8 @@ void Trainer::selectBatch(int64_t offset)
 // calls can be captured as a CUDA graph and replayed.
 void Trainer::stepOnSelectedBatch()
 {
+    if (m_buckets)
+        m_buckets->beginStep("epoch " + std::to_string(m_epoch) + " step " + std::to_string(m_step + 1));
     for (auto& r : m_replicas)
         r.forwardBackward(m_s.bf16);
     allReduceGradients();
@@ -214,18 +218,12 @@ void Trainer::stepOnSelectedBatch()
 }
 
 // Data parallel: every rank gets the global batch's mean gradient, the sum over ranks of each shard's mean
-// gradient weighted by its share of the batch (exact for unequal shards too). The all-reduce gives every
-// rank the same bits, so their clipping and Adam steps stay identical.
+// gradient weighted by its share of the batch (exact for unequal shards too). The buckets' all-reduces started
+// during backward; this waits for them. They give every rank the same bits, so clipping and Adam stay identical.
 void Trainer::allReduceGradients()
 {
-    if (!m_dist)
-        return;
-    torch::NoGradGuard noGrad;
-    auto& g = m_replicas[0].flatGrads;
-    if (m_shardWeight != 1.0)
-        g.mul_(m_shardWeight);
-    m_dist->allReduceSum(g, "all_reduce(gradients) epoch " + std::to_string(m_epoch) + " step " +
-                                std::to_string(m_step + 1));
+    if (m_buckets)
+        m_buckets->finishStep();
 }
 
 double Trainer::validate()
@@ -332,6 +330,10 @@ void Trainer::run(bool resume)
         m_batchIdx.push_back(torch::zeros({m_shard.back()}, torch::TensorOptions().dtype(torch::kLong).device(device)));
         m_replicas.back().bindBatch(m_batchIdx.back());
     }
+
+    if (m_dist)
+        m_buckets = std::make_unique<stackscope::trainer::GradientBuckets>(
+            m_replicas[0], *m_dist, m_shardWeight, m_ds.bucketBytes);
 
     stackscope::trainer::TrainingState state;
     const std::string checkpoint = m_dir + "/checkpoint.pt";

@@ -21,6 +21,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -103,14 +104,16 @@ public:
     {
     }
 
-    void allReduceSum(torch::Tensor& t, const std::string& label) override
+    void allReduceSum(torch::Tensor& t, const std::string& label) override { startAllReduceSum(t, label)->wait(); }
+    std::unique_ptr<PendingCollective> startAllReduceSum(torch::Tensor& t, const std::string& label) override
     {
-        run(label, [&] {
+        auto work = begin(label, [&] {
             std::vector<at::Tensor> v {t};
             c10d::AllreduceOptions o;
             o.timeout = m_s.timeout;
             return m_pg->allreduce(v, o);
         });
+        return std::make_unique<Pending<decltype(work)>>(this, std::move(work), label);
     }
     void broadcast(torch::Tensor& t, int root, const std::string& label) override
     {
@@ -138,12 +141,36 @@ public:
     std::string lastCollective() const override { return m_label->get(); }
 
 private:
-    template <typename Start>
-    void run(const std::string& label, Start start)
+    template <typename Work> class Pending : public PendingCollective {
+    public:
+        Pending(Group* group, Work work, std::string label)
+            : m_group(group)
+            , m_work(std::move(work))
+            , m_label(std::move(label))
+        {
+        }
+        void wait() override { m_group->finish(m_work, m_label); }
+
+    private:
+        Group* m_group;
+        Work m_work;
+        std::string m_label;
+    };
+
+    template <typename Start> auto begin(const std::string& label, Start start)
     {
         m_label->set(label);
         try {
-            auto work = start();
+            return start();
+        } catch (const c10::Error& e) { // its what() carries a C++ backtrace no person needs here
+            throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what_without_backtrace()));
+        } catch (const std::exception& e) {
+            throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what()));
+        }
+    }
+    template <typename Work> void finish(Work& work, const std::string& label)
+    {
+        try {
             // Gloo: wait on the host within the timeout. NCCL: wait() only orders this stream after the
             // collective (a timeout argument would block the host every step); NCCL's watchdog enforces the
             // options' timeout and ends the process with the operation it timed out in.
@@ -151,11 +178,16 @@ private:
                 work->wait();
             else if (!work->wait(m_s.timeout))
                 throw std::runtime_error("not finished within the timeout");
-        } catch (const c10::Error& e) { // its what() carries a C++ backtrace no person needs here
+        } catch (const c10::Error& e) {
             throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what_without_backtrace()));
         } catch (const std::exception& e) {
             throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what()));
         }
+    }
+    template <typename Start> void run(const std::string& label, Start start)
+    {
+        auto work = begin(label, start);
+        finish(work, label);
     }
 
     static std::string collectiveFailure(const DistSettings& s, const std::string& backend, const std::string& label,
@@ -245,6 +277,7 @@ DistSettings parseDistSettings(const char* text)
     s.masterPort = d.value("master_port", 29500);
     s.backend = d.value("backend", std::string("auto"));
     s.timeout = std::chrono::milliseconds(static_cast<int64_t>(d.value("timeout_s", 300.0) * 1000.0));
+    s.bucketBytes = std::max<int64_t>(4, d.value("bucket_bytes", int64_t {4000000}));
     s.statusFile = d.value("status_file", std::string());
     s.storeServer = d.value("store_server", s.rank == 0);
     return s;

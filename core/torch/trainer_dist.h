@@ -20,6 +20,7 @@ struct DistSettings {
     int masterPort = 29500;
     std::string backend = "auto"; // auto | nccl | gloo
     std::chrono::milliseconds timeout {std::chrono::seconds(300)};
+    int64_t bucketBytes = 4000000; // gradient buckets (trainer_buckets.h)
     std::string statusFile; // where the last collective's label is kept for the launcher; may be empty
     bool storeServer = true; // rank 0 hosts the TCPStore, unless a launcher's agent already does (torchrun)
 };
@@ -39,6 +40,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A collective started and not yet waited for.
+class PendingCollective {
+public:
+    virtual ~PendingCollective() = default;
+    // Waits as the blocking calls do (Gloo: within the timeout on the host; NCCL: this stream after it).
+    virtual void wait() = 0;
+};
+
 class DistGroup {
 public:
     virtual ~DistGroup() = default;
@@ -49,6 +58,8 @@ public:
     // Each call labels itself (the label is what a failure or the launcher reports) and waits for completion
     // within the timeout.
     virtual void allReduceSum(torch::Tensor& t, const std::string& label) = 0;
+    // Starts an all-reduce (sum) of t in place; the caller waits on the result before reading t.
+    virtual std::unique_ptr<PendingCollective> startAllReduceSum(torch::Tensor& t, const std::string& label) = 0;
     virtual void broadcast(torch::Tensor& t, int root, const std::string& label) = 0;
     virtual void barrier(const std::string& label) = 0;
 

@@ -120,6 +120,8 @@ void validate(const TrainingConfig& c)
         throw ConfigError(fmt::format("--dist-backend '{}': use auto, nccl or gloo", c.distBackend));
     if (!(c.distTimeoutS >= 1.0 && c.distTimeoutS <= 86400.0))
         throw ConfigError(fmt::format("--dist-timeout {}: use 1 to 86400 seconds", c.distTimeoutS));
+    if (!(c.distBucketMb > 0 && c.distBucketMb <= 4096))
+        throw ConfigError(fmt::format("--dist-bucket-mb {}: use more than 0 and at most 4096 MB", c.distBucketMb));
     if (c.processes > 1 && c.device != "auto" && parseDevices(c.device).size() > 1 &&
         parseDevices(c.device).size() != static_cast<size_t>(c.processes))
         throw ConfigError(fmt::format("--nproc {} with --device {}: name one GPU per process, or one GPU for all "
@@ -164,6 +166,7 @@ nlohmann::json toJson(const TrainingConfig& c)
             {"processes", c.processes},
             {"dist_backend", c.distBackend},
             {"dist_timeout_s", c.distTimeoutS},
+            {"dist_bucket_mb", c.distBucketMb},
             {"notes", c.notes}};
 }
 
@@ -197,6 +200,7 @@ TrainingConfig configFromJson(const nlohmann::json& j)
         c.processes = j.value("processes", 0);
         c.distBackend = j.value("dist_backend", std::string("auto"));
         c.distTimeoutS = j.value("dist_timeout_s", 300.0);
+        c.distBucketMb = j.value("dist_bucket_mb", 4.0);
         c.notes = j.value("notes", std::vector<std::string> {});
     } catch (const nlohmann::json::exception& e) {
         throw ConfigError(fmt::format("the rank's configuration is incomplete ({}); start ranks with the same "

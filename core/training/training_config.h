@@ -50,6 +50,7 @@ struct TrainingConfig {
     int processes = 0;               // ranks to start here (--nproc); 0: one per GPU of --device
     std::string distBackend = "auto"; // auto | nccl | gloo: the c10d backend between processes
     double distTimeoutS = 300;        // the longest any collective may wait for the other ranks
+    double distBucketMb = 4;          // gradient bucket size: all-reduce overlapped with backward per bucket
 
     std::vector<std::string> notes; // what the seed's aliases were mapped to, fallbacks taken
 };

@@ -410,6 +410,7 @@ nlohmann::json distJson(const TrainingConfig& config, const RankEnvironment& env
             {"master_port", env.masterPort},
             {"backend", config.distBackend},
             {"timeout_s", config.distTimeoutS},
+            {"bucket_bytes", static_cast<int64_t>(config.distBucketMb * 1e6)},
             {"status_file", env.statusFile},
             {"store_server", env.rank == 0 && !env.agentStore}};
 }

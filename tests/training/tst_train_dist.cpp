@@ -137,16 +137,22 @@ private Q_SLOTS:
     void sameLossesAsOneProcess_data()
     {
         QTest::addColumn<int>("ranks");
-        QTest::newRow("2 ranks") << 2;
-        QTest::newRow("4 ranks") << 4;
+        QTest::addColumn<QString>("bucketMb");
+        QTest::newRow("2 ranks") << 2 << "4";
+        QTest::newRow("4 ranks") << 4 << "4";
+        // Every parameter its own bucket (10 of them): the all-reduces start one by one during backward and must
+        // each take their own slice of the flat gradients, in the same order on every rank.
+        QTest::newRow("2 ranks, a bucket per parameter") << 2 << "0.000001";
     }
     void sameLossesAsOneProcess()
     {
         if (!m_haveGloo)
             QSKIP("no libtorch module with c10d's Gloo process group in this build (Debian: install libgloo-dev, rebuild)");
         QFETCH(int, ranks);
-        const QString out = path(QString("ranks%1").arg(ranks));
-        const auto r = runCli(trainArgs(out) << "--nproc" << QString::number(ranks) << "--dist-backend" << "gloo");
+        QFETCH(QString, bucketMb);
+        const QString out = path(QString("ranks%1-%2").arg(ranks).arg(bucketMb));
+        const auto r = runCli(trainArgs(out) << "--nproc" << QString::number(ranks) << "--dist-backend" << "gloo"
+                                             << "--dist-bucket-mb" << bucketMb);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains(QByteArray("rank 0 of ") + QByteArray::number(ranks) + " processes, gloo"),
                  r.out.constData());
