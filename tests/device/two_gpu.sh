@@ -3,7 +3,8 @@
 # batch 4096) on one GPU, then one rank per GPU on GPUs 0 and 1 (NCCL, then Gloo), same global batch; steps/s and
 # every epoch's validation loss of each; then the default model the same way. Needs 2 GPUs and a build with
 # -DSTACKSCOPE_NCCL=ON for the NCCL rows (the script builds one unless STACKSCOPE_CLI is set).
-# Writes $OUT/two_gpu.txt. Usage (repo root): tests/device/two_gpu.sh
+# ONLY_SCALING=1: the big model on one GPU and on two only. Writes $OUT/two_gpu.txt.
+# Usage (repo root): tests/device/two_gpu.sh
 set -u -o pipefail
 OUT=${OUT:-/tmp/stackscope-out}
 mkdir -p "$OUT"
@@ -19,7 +20,7 @@ nvidia-smi topo -m 2>/dev/null | head -5
 python3 -c 'import torch; print("torch", torch.__version__, "nccl", torch.cuda.nccl.version())'
 if [ -z "${STACKSCOPE_CLI:-}" ]; then
   cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DSTACKSCOPE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
-    -DSTACKSCOPE_NCCL=ON -DCMAKE_CUDA_ARCHITECTURES=90-real "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/tg-cmake.log" 2>&1 \
+    -DSTACKSCOPE_NCCL=ON -DSTACKSCOPE_HIP=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/tg-cmake.log" 2>&1 \
     || { tail -30 "$OUT/tg-cmake.log"; exit 1; }
   grep -E "NCCL|nccl" "$OUT/tg-cmake.log"
   ninja -C "$BUILD" stackscope-cli stackscope_torch >"$OUT/tg-build.log" 2>&1 \
@@ -60,8 +61,9 @@ run() {  # name output-dir batch -- args
 BIG=(--hidden 2048,2048,2048 --batch-size 4096 --epochs ${EPOCHS:-20})
 echo "== big model (hidden 2048,2048,2048, batch 4096): one GPU, then 2 ranks (NCCL), then 2 ranks (Gloo)"
 run big-1gpu "$W/big1" 4096 -- "${BIG[@]}" --device gpu:0
-run big-1gpu-eager "$W/big1e" 4096 -- "${BIG[@]}" --device gpu:0 --no-cuda-graphs
+[ "${ONLY_SCALING:-0}" = 1 ] || run big-1gpu-eager "$W/big1e" 4096 -- "${BIG[@]}" --device gpu:0 --no-cuda-graphs
 NCCL_DEBUG=${NCCL_DEBUG:-WARN} run big-2gpu-nccl "$W/big2" 4096 -- "${BIG[@]}" --device gpu:0,1 --dist-backend nccl
+[ "${ONLY_SCALING:-0}" = 1 ] && exit 0
 echo "== Gloo where the build has none (a wheel ships no gloo headers): refused at once with exit 2, or trained"
 run big-2gpu-gloo "$W/big2g" 4096 -- "${BIG[@]}" --device gpu:0,1 --dist-backend gloo
 echo "== default model (32,16), batch 256, 3 epochs: one GPU vs 2 ranks (NCCL)"
