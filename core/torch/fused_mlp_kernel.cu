@@ -69,18 +69,9 @@ struct BlockPar {
         float mine = 0;
         for (int64_t i = threadIdx.x >> 5; i < n; i += blockDim.x >> 5) {
             const auto d = decode(i);
-            // Four independent partial sums: four loads in flight per lane instead of one at a time.
-            float v0 = 0, v1 = 0, v2 = 0, v3 = 0;
-            int r = lane;
-            for (; r + 96 < rows; r += 128) {
-                v0 += term(d, r);
-                v1 += term(d, r + 32);
-                v2 += term(d, r + 64);
-                v3 += term(d, r + 96);
-            }
-            for (; r < rows; r += 32)
-                v0 += term(d, r);
-            float v = (v0 + v1) + (v2 + v3);
+            float v = 0;
+            for (int r = lane; r < rows; r += 32)
+                v += term(d, r);
             for (int o = 16; o > 0; o >>= 1)
                 v += __shfl_xor_sync(0xffffffffu, v, o);
             if (lane == 0)

@@ -11,12 +11,8 @@
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define STACKSCOPE_HD __host__ __device__ inline
-// On the GPU a loop over a row's values is unrolled so several loads are in flight per thread (the phases are
-// latency bound: one block, 32 warps); the sums keep their order.
-#define STACKSCOPE_UNROLL _Pragma("unroll 4")
 #else
 #define STACKSCOPE_HD inline
-#define STACKSCOPE_UNROLL
 #endif
 
 namespace stackscope::trainer::fused {
@@ -133,7 +129,6 @@ STACKSCOPE_HD void forwardLinear(const Shape& s, const Buffers& b, int l, int j,
     const int n = s.in(l);
     const float* W = b.params + s.weight[l] + static_cast<int64_t>(j) * n;
     float z = b.params[s.bias[l] + j];
-    STACKSCOPE_UNROLL
     for (int k = 0; k < n; ++k)
         z += W[k] * layerInput(s, b, l, k, r);
     at(s, b, s.h(l) + j, r) = z;
@@ -157,12 +152,10 @@ template <class G> STACKSCOPE_HD void forwardNorm(const Shape& s, const Buffers&
 {
     const int w = s.width[l];
     float mean = 0;
-    STACKSCOPE_UNROLL
     for (int j = g.lane; j < w; j += g.lanes)
         mean += at(s, b, s.h(l) + j, r);
     mean = g.total(mean) / static_cast<float>(w);
     float var = 0;
-    STACKSCOPE_UNROLL
     for (int j = g.lane; j < w; j += g.lanes) {
         const float d = at(s, b, s.h(l) + j, r) - mean;
         var += d * d;
@@ -171,7 +164,6 @@ template <class G> STACKSCOPE_HD void forwardNorm(const Shape& s, const Buffers&
     const float rstd = 1.0f / sqrtf(var / static_cast<float>(w) + kLayerNormEps);
     if (g.lane == 0)
         at(s, b, s.rstd(l), r) = rstd;
-    STACKSCOPE_UNROLL
     for (int j = g.lane; j < w; j += g.lanes) {
         const float nv = (at(s, b, s.h(l) + j, r) - mean) * rstd;
         const float hv = nv * b.params[s.gamma[l] + j] + b.params[s.beta[l] + j];
@@ -191,7 +183,6 @@ STACKSCOPE_HD float forwardOutput(const Shape& s, const Buffers& b, int r, int64
 {
     const int last = s.layers - 1;
     float dot = 0;
-    STACKSCOPE_UNROLL
     for (int k = g.lane; k < s.width[last]; k += g.lanes)
         dot += b.params[s.outWeight + k] * at(s, b, s.a(last) + k, r);
     const float out = b.params[s.outBias] + g.total(dot);
@@ -214,7 +205,6 @@ template <class G> STACKSCOPE_HD void backwardNorm(const Shape& s, const Buffers
     const bool last = l == s.layers - 1;
     const float dout = at(s, b, s.outSlot, r);
     float m1 = 0, m2 = 0;
-    STACKSCOPE_UNROLL
     for (int j = g.lane; j < w; j += g.lanes) {
         const float da = last ? dout * b.params[s.outWeight + j] : at(s, b, s.dz(l) + j, r);
         const float hv = at(s, b, s.h(l) + j, r), sg = sigmoid(hv);
@@ -227,7 +217,6 @@ template <class G> STACKSCOPE_HD void backwardNorm(const Shape& s, const Buffers
     m1 = g.total(m1) / static_cast<float>(w);
     m2 = g.total(m2) / static_cast<float>(w);
     const float rstd = at(s, b, s.rstd(l), r);
-    STACKSCOPE_UNROLL
     for (int j = g.lane; j < w; j += g.lanes) {
         const float dn = at(s, b, s.dh(l) + j, r) * b.params[s.gamma[l] + j];
         at(s, b, s.dz(l) + j, r) = rstd * (dn - m1 - at(s, b, s.n(l) + j, r) * m2);
@@ -240,7 +229,6 @@ STACKSCOPE_HD void backwardLinear(const Shape& s, const Buffers& b, int l, int k
     const int n = s.in(l), w = s.width[l];
     const float* W = b.params + s.weight[l] + k;
     float g = 0;
-    STACKSCOPE_UNROLL
     for (int j = 0; j < w; ++j)
         g += at(s, b, s.dz(l) + j, r) * W[static_cast<int64_t>(j) * n];
     at(s, b, s.dz(l - 1) + k, r) = g;
