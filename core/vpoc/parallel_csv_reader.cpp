@@ -50,7 +50,7 @@ struct CsvChunk {
 namespace {
 
 constexpr size_t kMinChunk = 1 << 16;
-constexpr size_t kWindowPerThread = 16u << 20;
+constexpr size_t kWindowPerThread = 8u << 20; // two windows are held: one merged, one read and parsed
 
 int64_t mtimeNs(const struct stat& st) { return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec; }
 
@@ -150,11 +150,26 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
     size_t window = options.windowBytes ? options.windowBytes : kWindowPerThread * m_threads;
     window = std::max(window, 4 * options.maxLineBytes + 4);
     window = std::min<size_t>(window, size_t(1) << 31); // chunk offsets are 32-bit
-    m_window.resize(static_cast<size_t>(std::min<uint64_t>(window, m_totalBytes - m_fileOffset + options.maxLineBytes + 4)));
-    m_window.resize(std::max(m_window.size(), 4 * options.maxLineBytes + 4));
+    window = static_cast<size_t>(std::min<uint64_t>(window, m_totalBytes - m_fileOffset + options.maxLineBytes + 4));
+    window = std::max(window, 4 * options.maxLineBytes + 4);
+    for (auto& w : m_windows)
+        w.resize(window);
 }
 
-ParallelCsvReader::~ParallelCsvReader() = default;
+ParallelCsvReader::~ParallelCsvReader()
+{
+    if (m_next.valid())
+        m_next.wait(); // it writes into the windows
+}
+
+namespace {
+
+// The file changed under the reader; the merge side adds the line (the first not yet merged).
+struct FileChanged {
+    std::string message;
+};
+
+} // namespace
 
 void ParallelCsvReader::checkUnchanged(const char* when)
 {
@@ -162,16 +177,15 @@ void ParallelCsvReader::checkUnchanged(const char* when)
     if (::fstat(m_file.fd, &st) != 0)
         throw std::runtime_error(fmt::format("{}: cannot check the file {} ({})", m_path, when, std::strerror(errno)));
     if (static_cast<uint64_t>(st.st_size) != m_totalBytes || mtimeNs(st) != m_mtimeNs)
-        throw InputError(m_path, m_lineNo + 1, 1,
-                         fmt::format("the file changed while it was being read (size {} -> {} bytes{}); results "
-                                     "would be incomplete, so nothing is reported: run again once whatever writes "
-                                     "the file has finished",
-                                     m_totalBytes, st.st_size, mtimeNs(st) != m_mtimeNs ? ", modified" : ""));
+        throw FileChanged {fmt::format("the file changed while it was being read (size {} -> {} bytes{}); results "
+                                       "would be incomplete, so nothing is reported: run again once whatever writes "
+                                       "the file has finished",
+                                       m_totalBytes, st.st_size, mtimeNs(st) != m_mtimeNs ? ", modified" : "")};
 }
 
-size_t ParallelCsvReader::fillWindow()
+size_t ParallelCsvReader::fillWindow(std::vector<char>& window)
 {
-    const size_t room = m_window.size() - m_carry;
+    const size_t room = window.size() - m_carry;
     const size_t want = static_cast<size_t>(std::min<uint64_t>(room, m_totalBytes - m_fileOffset));
     const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_threads, want / kMinChunk));
     std::vector<int> errs(pieces, 0);
@@ -180,7 +194,7 @@ size_t ParallelCsvReader::fillWindow()
         size_t pos = want * i / pieces;
         const size_t stop = want * (i + 1) / pieces;
         while (pos < stop) {
-            const ssize_t got = ::pread(m_file.fd, m_window.data() + m_carry + pos, stop - pos,
+            const ssize_t got = ::pread(m_file.fd, window.data() + m_carry + pos, stop - pos,
                                         static_cast<off_t>(m_fileOffset + pos));
             if (got < 0 && errno == EINTR)
                 continue;
@@ -218,13 +232,14 @@ void ParallelCsvReader::reject(int64_t line, int64_t column, const std::string& 
         m_skipped.first.push_back(fmt::format("{}:{}:{}: {}", m_path, line, column, message));
 }
 
-void ParallelCsvReader::parseChunks(size_t begin, size_t usable)
+size_t ParallelCsvReader::parseChunks(std::vector<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks,
+                                      size_t begin, size_t usable)
 {
     const size_t bytes = usable - begin;
     const size_t n = std::max<size_t>(1, std::min<size_t>(m_threads, bytes / kMinChunk));
-    while (m_chunks.size() < n)
-        m_chunks.push_back(std::make_unique<CsvChunk>());
-    const char* base = m_window.data();
+    while (chunks.size() < n)
+        chunks.push_back(std::make_unique<CsvChunk>());
+    const char* base = window.data();
     size_t from = begin;
     for (size_t i = 0; i < n; ++i) {
         size_t to = i + 1 == n ? usable : std::max(from, begin + bytes * (i + 1) / n);
@@ -232,13 +247,12 @@ void ParallelCsvReader::parseChunks(size_t begin, size_t usable)
             const void* nl = std::memchr(base + to, '\n', usable - to);
             to = nl ? static_cast<size_t>(static_cast<const char*>(nl) - base) + 1 : usable;
         }
-        m_chunks[i]->clear();
-        m_chunks[i]->text = std::string_view(base + from, to - from);
+        chunks[i]->clear();
+        chunks[i]->text = std::string_view(base + from, to - from);
         from = to;
     }
-    onThreads(n, m_threads, [&](size_t i) { parseChunk(*m_chunks[i], m_layout, m_options); });
-    for (size_t i = 0; i < n; ++i)
-        mergeChunk(*m_chunks[i]);
+    onThreads(n, m_threads, [&](size_t i) { parseChunk(*chunks[i], m_layout, m_options); });
+    return n;
 }
 
 void ParallelCsvReader::acceptRow(const CsvChunk& c, size_t r, int64_t line)
@@ -312,13 +326,22 @@ void ParallelCsvReader::mergeChunk(CsvChunk& c)
     m_consumed += c.text.size();
 }
 
-bool ParallelCsvReader::nextWindow()
+// Reads the next window into m_windows[buffer] (after the partial line the last one left), cuts it at its last
+// line end and parses the chunks. Touches only the read side's state (offset, carry, over-long line), so it runs
+// while the window before is merged.
+ParallelCsvReader::Prepared ParallelCsvReader::prepareWindow(int buffer)
 {
-    if (m_fileOffset >= m_totalBytes && m_carry == 0 && m_longDropped < 0)
-        return false;
-    const size_t n = m_fileOffset < m_totalBytes ? fillWindow() : m_carry;
+    auto& window = m_windows[buffer];
+    if (m_carry && buffer != m_filled)
+        std::memcpy(window.data(), m_windows[m_filled].data() + m_carryAt, m_carry);
+    else if (m_carry && m_carryAt)
+        std::memmove(window.data(), window.data() + m_carryAt, m_carry);
+    m_filled = buffer;
+    Prepared p;
+    p.buffer = buffer;
+    const size_t n = m_fileOffset < m_totalBytes ? fillWindow(window) : m_carry;
     const bool atEnd = m_fileOffset >= m_totalBytes;
-    const char* base = m_window.data();
+    const char* base = window.data();
     size_t begin = 0;
     m_carry = 0;
     if (m_longDropped >= 0) {
@@ -326,35 +349,73 @@ bool ParallelCsvReader::nextWindow()
         const void* nl = std::memchr(base, '\n', n);
         begin = nl ? static_cast<size_t>(static_cast<const char*>(nl) - base) + 1 : n;
         m_longDropped += static_cast<int64_t>(begin);
-        m_consumed += begin;
+        p.consumedBefore = begin;
         if (!nl && !atEnd)
-            return true;
-        const size_t dropped = static_cast<size_t>(m_longDropped);
+            return p;
+        p.longLineEnded = m_longDropped;
         m_longDropped = -1;
-        ++m_lineNo;
-        reject(m_lineNo, static_cast<int64_t>(m_options.maxLineBytes) + 1, longLineMessage(m_options.maxLineBytes, dropped));
     }
     size_t usable = n;
     if (!atEnd) {
         const char* last = nullptr;
-        for (const char* p = base + n; p > base + begin; --p)
-            if (p[-1] == '\n') {
-                last = p;
+        for (const char* q = base + n; q > base + begin; --q)
+            if (q[-1] == '\n') {
+                last = q;
                 break;
             }
         usable = last ? static_cast<size_t>(last - base) : begin;
         const size_t tail = n - usable;
         if (tail > m_options.maxLineBytes) {
             m_longDropped = static_cast<int64_t>(tail); // a line too long to be a row: skip to its end
-            m_consumed += tail;
+            p.consumedAfter = tail;
         } else {
             m_carry = tail;
+            m_carryAt = usable;
         }
     }
     if (usable > begin)
-        parseChunks(begin, usable);
-    if (m_carry)
-        std::memmove(m_window.data(), base + usable, m_carry);
+        p.chunks = parseChunks(window, m_chunkSets[buffer], begin, usable);
+    return p;
+}
+
+// In file order: the over-long line that ended in this window, then its chunks' rows and errors.
+void ParallelCsvReader::mergeWindow(const Prepared& p)
+{
+    m_consumed += p.consumedBefore;
+    if (p.longLineEnded >= 0) {
+        ++m_lineNo;
+        reject(m_lineNo, static_cast<int64_t>(m_options.maxLineBytes) + 1,
+               longLineMessage(m_options.maxLineBytes, static_cast<size_t>(p.longLineEnded)));
+    }
+    auto& chunks = m_chunkSets[p.buffer];
+    size_t rows = 0;
+    for (size_t i = 0; i < p.chunks; ++i)
+        rows += chunks[i]->rec.size();
+    m_ready.reserve(rows);
+    m_readyLines.reserve(rows);
+    for (size_t i = 0; i < p.chunks; ++i)
+        mergeChunk(*chunks[i]);
+    m_consumed += p.consumedAfter;
+}
+
+bool ParallelCsvReader::nextWindow()
+{
+    const auto more = [this] { return m_fileOffset < m_totalBytes || m_carry != 0 || m_longDropped >= 0; };
+    if (!m_next.valid()) {
+        if (!more())
+            return false;
+        m_next = std::async(std::launch::deferred, [this, b = 1 - m_filled] { return prepareWindow(b); });
+    }
+    Prepared p;
+    try {
+        p = m_next.get(); // deferred: the first window is read here; later ones were started on a thread
+    } catch (const FileChanged& e) {
+        throw InputError(m_path, m_lineNo + 1, 1, e.message);
+    }
+    if (more()) // on a thread of its own unless one thread was asked for
+        m_next = std::async(m_threads > 1 ? std::launch::async : std::launch::deferred,
+                            [this, b = 1 - p.buffer] { return prepareWindow(b); });
+    mergeWindow(p);
     return true;
 }
 
@@ -376,7 +437,11 @@ bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std
         m_readyPos = 0;
         m_readyFrom = m_consumed;
         if (!nextWindow()) {
-            checkUnchanged("at its end");
+            try {
+                checkUnchanged("at its end");
+            } catch (const FileChanged& e) {
+                throw InputError(m_path, m_lineNo + 1, 1, e.message);
+            }
             return false;
         }
     }

@@ -8,6 +8,7 @@
 #include "core/vpoc/unique_fd.h"
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,10 +51,22 @@ public:
     unsigned threads() const { return m_threads; }
 
 private:
+    // A window read and parsed, waiting to be merged: the next one is prepared on the threads while the rows of
+    // the one before are merged and handed out (the merge and the caller's work are serial, the parse is not).
+    struct Prepared {
+        int buffer = 0;
+        size_t chunks = 0;           // parsed chunks of m_chunkSets[buffer]
+        uint64_t consumedBefore = 0; // bytes of an over-long line's end, skipped before the chunks
+        int64_t longLineEnded = -1;  // >= 0: an over-long line ended here, its length (one rejected line)
+        uint64_t consumedAfter = 0;  // bytes of the start of an over-long line, skipped after the chunks
+    };
     bool nextWindow();
-    size_t fillWindow();
+    Prepared prepareWindow(int buffer);
+    size_t fillWindow(std::vector<char>& window);
     void checkUnchanged(const char* when);
-    void parseChunks(size_t begin, size_t usable);
+    size_t parseChunks(std::vector<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks, size_t begin,
+                       size_t usable);
+    void mergeWindow(const Prepared& p);
     void mergeChunk(CsvChunk& chunk);
     void reject(int64_t line, int64_t column, const std::string& message);
     void acceptRow(const CsvChunk& chunk, size_t row, int64_t line);
@@ -71,10 +84,14 @@ private:
     uint64_t m_readyFrom = 0;  // m_consumed before the window now in m_ready was merged
     int64_t m_lineNo = 0;      // lines merged so far (header included)
 
-    std::vector<char> m_window;
-    size_t m_carry = 0;        // bytes of a partial last line kept at the window's start
+    // Two windows and their chunks: one being merged and handed out, the next one being read and parsed.
+    std::vector<char> m_windows[2];
+    std::vector<std::unique_ptr<CsvChunk>> m_chunkSets[2];
+    int m_filled = 1;          // the buffer the last prepared window went to
+    size_t m_carry = 0;        // bytes of a partial last line, at m_carryAt in m_windows[m_filled]
+    size_t m_carryAt = 0;
     int64_t m_longDropped = -1; // >= 0 while skipping the rest of a line longer than maxLineBytes
-    std::vector<std::unique_ptr<CsvChunk>> m_chunks;
+    std::future<Prepared> m_next; // the window being prepared
 
     std::vector<MarketRecord> m_ready;
     std::vector<double> m_readyExtras;
