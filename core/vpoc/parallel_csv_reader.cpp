@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
@@ -144,6 +145,8 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
         m_layout = header.layout();
         m_lineNo = header.linesRead();
         m_consumed = m_fileOffset = header.bytesConsumed();
+        m_shown.lineNo = m_lineNo;
+        m_shown.consumed = m_consumed;
     }
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     m_threads = std::max(1u, options.threads ? options.threads : hw);
@@ -158,8 +161,9 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
 
 ParallelCsvReader::~ParallelCsvReader()
 {
-    if (m_next.valid())
-        m_next.wait(); // it writes into the windows
+    // A window being read on a thread writes into the buffers: wait for it (a deferred one never started).
+    if (m_next.valid() && m_next.wait_for(std::chrono::seconds(0)) != std::future_status::deferred)
+        m_next.wait();
 }
 
 namespace {
@@ -305,10 +309,10 @@ void ParallelCsvReader::acceptRow(const CsvChunk& c, size_t r, int64_t line)
             return;
         }
     for (int k : m_extraKeep)
-        m_readyExtras.push_back(c.extraValue[r * nExtra + static_cast<size_t>(k)]);
+        m_into->extras.push_back(c.extraValue[r * nExtra + static_cast<size_t>(k)]);
     rec.timeUs = us;
-    m_ready.push_back(rec);
-    m_readyLines.push_back(line);
+    m_into->rec.push_back(rec);
+    m_into->lines.push_back(line);
     m_previousUs = us;
     ++m_accepted;
 }
@@ -391,51 +395,66 @@ void ParallelCsvReader::mergeWindow(const Prepared& p)
     size_t rows = 0;
     for (size_t i = 0; i < p.chunks; ++i)
         rows += chunks[i]->rec.size();
-    m_ready.reserve(rows);
-    m_readyLines.reserve(rows);
+    m_into->rec.reserve(rows);
+    m_into->lines.reserve(rows);
     for (size_t i = 0; i < p.chunks; ++i)
         mergeChunk(*chunks[i]);
     m_consumed += p.consumedAfter;
 }
 
+// One window read, parsed and merged into m_rows[buffer], with the figures after it. Windows are merged one after
+// the other (the next is started only once this one is done), so the merge state needs no lock.
+int ParallelCsvReader::readAndMerge(int buffer)
+{
+    const Prepared p = prepareWindow(buffer);
+    Rows& rows = m_rows[buffer];
+    rows.rec.clear();
+    rows.extras.clear();
+    rows.lines.clear();
+    rows.consumedBefore = m_consumed;
+    m_into = &rows;
+    mergeWindow(p);
+    rows.after = {m_lineNo, m_consumed, m_accepted, m_skipped};
+    return buffer;
+}
+
+// Hands out the window read and merged on another thread, and starts the next one: the caller's work on these
+// rows overlaps the reading, parsing and merging of the next. An error of the next window (a bad row, a changed
+// file) is thrown when the caller asks for it, after every row before it.
 bool ParallelCsvReader::nextWindow()
 {
     const auto more = [this] { return m_fileOffset < m_totalBytes || m_carry != 0 || m_longDropped >= 0; };
     if (!m_next.valid()) {
         if (!more())
             return false;
-        m_next = std::async(std::launch::deferred, [this, b = 1 - m_filled] { return prepareWindow(b); });
+        m_next = std::async(std::launch::deferred, [this, b = 1 - m_filled] { return readAndMerge(b); });
     }
-    Prepared p;
     try {
-        p = m_next.get(); // deferred: the first window is read here; later ones were started on a thread
+        m_current = m_next.get(); // deferred: the first window is read here; later ones were started on a thread
     } catch (const FileChanged& e) {
         throw InputError(m_path, m_lineNo + 1, 1, e.message);
     }
+    m_readyPos = 0;
+    m_shown = m_rows[m_current].after;
     if (more()) // on a thread of its own unless one thread was asked for
         m_next = std::async(m_threads > 1 ? std::launch::async : std::launch::deferred,
-                            [this, b = 1 - p.buffer] { return prepareWindow(b); });
-    mergeWindow(p);
+                            [this, b = 1 - m_current] { return readAndMerge(b); });
     return true;
 }
 
 uint64_t ParallelCsvReader::bytesParsed() const
 {
-    if (m_ready.empty())
-        return m_consumed;
-    const double handedOut = static_cast<double>(m_readyPos) / static_cast<double>(m_ready.size());
-    return m_readyFrom + static_cast<uint64_t>(handedOut * static_cast<double>(m_consumed - m_readyFrom));
+    if (m_current < 0 || m_rows[m_current].rec.empty())
+        return m_shown.consumed;
+    const Rows& r = m_rows[m_current];
+    const double handedOut = static_cast<double>(m_readyPos) / static_cast<double>(r.rec.size());
+    return r.consumedBefore + static_cast<uint64_t>(handedOut * static_cast<double>(r.after.consumed - r.consumedBefore));
 }
 
 bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras,
                              std::vector<int64_t>* lines)
 {
-    while (m_readyPos >= m_ready.size()) {
-        m_ready.clear();
-        m_readyExtras.clear();
-        m_readyLines.clear();
-        m_readyPos = 0;
-        m_readyFrom = m_consumed;
+    while (m_current < 0 || m_readyPos >= m_rows[m_current].rec.size()) {
         if (!nextWindow()) {
             try {
                 checkUnchanged("at its end");
@@ -445,16 +464,16 @@ bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std
             return false;
         }
     }
-    const size_t n = std::min(maxRows, m_ready.size() - m_readyPos);
-    out.insert(out.end(), m_ready.begin() + static_cast<long>(m_readyPos), m_ready.begin() + static_cast<long>(m_readyPos + n));
+    const Rows& r = m_rows[m_current];
+    const size_t n = std::min(maxRows, r.rec.size() - m_readyPos);
+    const auto from = static_cast<long>(m_readyPos), to = static_cast<long>(m_readyPos + n);
+    out.insert(out.end(), r.rec.begin() + from, r.rec.begin() + to);
     if (extras) {
-        const size_t k = m_extraNames.size();
-        extras->insert(extras->end(), m_readyExtras.begin() + static_cast<long>(m_readyPos * k),
-                       m_readyExtras.begin() + static_cast<long>((m_readyPos + n) * k));
+        const auto k = static_cast<long>(m_extraNames.size());
+        extras->insert(extras->end(), r.extras.begin() + from * k, r.extras.begin() + to * k);
     }
     if (lines)
-        lines->insert(lines->end(), m_readyLines.begin() + static_cast<long>(m_readyPos),
-                      m_readyLines.begin() + static_cast<long>(m_readyPos + n));
+        lines->insert(lines->end(), r.lines.begin() + from, r.lines.begin() + to);
     m_readyPos += n;
     return n > 0;
 }

@@ -38,13 +38,14 @@ public:
     bool read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras = nullptr,
               std::vector<int64_t>* lines = nullptr) override;
     [[noreturn]] void failAt(int64_t line, const std::string& message) const override;
-    int64_t endPosition() const override { return m_lineNo; }
+    int64_t endPosition() const override { return m_shown.lineNo; }
     const std::string& path() const { return m_path; }
 
-    const SkipReport& skipped() const override { return m_skipped; }
-    int64_t rowsAccepted() const override { return m_accepted; }
-    int64_t linesRead() const { return m_lineNo; }
-    uint64_t bytesConsumed() const override { return m_consumed; }
+    // The figures of the windows handed out so far (the next window may be merging on another thread).
+    const SkipReport& skipped() const override { return m_shown.skipped; }
+    int64_t rowsAccepted() const override { return m_shown.accepted; }
+    int64_t linesRead() const { return m_shown.lineNo; }
+    uint64_t bytesConsumed() const override { return m_shown.consumed; }
     // The window's bytes in proportion to its rows handed out (a window is 16 MiB a thread, parsed at once).
     uint64_t bytesParsed() const override;
     uint64_t totalBytes() const override { return m_totalBytes; }
@@ -60,7 +61,22 @@ private:
         int64_t longLineEnded = -1;  // >= 0: an over-long line ended here, its length (one rejected line)
         uint64_t consumedAfter = 0;  // bytes of the start of an over-long line, skipped after the chunks
     };
+    // A window's merged rows and the reader's figures after it: one being handed out, the next being merged.
+    struct Figures {
+        int64_t lineNo = 0;
+        uint64_t consumed = 0;
+        int64_t accepted = 0;
+        SkipReport skipped;
+    };
+    struct Rows {
+        std::vector<MarketRecord> rec;
+        std::vector<double> extras;
+        std::vector<int64_t> lines;
+        uint64_t consumedBefore = 0; // bytes merged before this window
+        Figures after;
+    };
     bool nextWindow();
+    int readAndMerge(int buffer);
     Prepared prepareWindow(int buffer);
     size_t fillWindow(std::vector<char>& window);
     void checkUnchanged(const char* when);
@@ -81,7 +97,6 @@ private:
     int64_t m_mtimeNs = 0;
     uint64_t m_fileOffset = 0; // next byte to read
     uint64_t m_consumed = 0;   // bytes whose rows were merged
-    uint64_t m_readyFrom = 0;  // m_consumed before the window now in m_ready was merged
     int64_t m_lineNo = 0;      // lines merged so far (header included)
 
     // Two windows and their chunks: one being merged and handed out, the next one being read and parsed.
@@ -91,12 +106,13 @@ private:
     size_t m_carry = 0;        // bytes of a partial last line, at m_carryAt in m_windows[m_filled]
     size_t m_carryAt = 0;
     int64_t m_longDropped = -1; // >= 0 while skipping the rest of a line longer than maxLineBytes
-    std::future<Prepared> m_next; // the window being prepared
+    std::future<int> m_next; // the window being read, parsed and merged (its buffer)
 
-    std::vector<MarketRecord> m_ready;
-    std::vector<double> m_readyExtras;
-    std::vector<int64_t> m_readyLines;
+    Rows m_rows[2];
+    Rows* m_into = nullptr;  // where the merge puts its rows
+    int m_current = -1;      // the buffer whose rows are handed out
     size_t m_readyPos = 0;
+    Figures m_shown;         // of the windows handed out (all that other threads may ask for)
 
     bool m_extrasDecided = false;
     std::vector<int> m_extraKeep; // positions in m_layout.extraIndex
