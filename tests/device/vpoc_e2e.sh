@@ -3,7 +3,8 @@
 # generates 60 days of sample trades (352 MB), and runs `bench vpoc-e2e` on 1, 2, 4, 8 and 16 threads for
 # the cpu and gpu backends with DuckDB on the same file in the same run; writes $OUT/vpoc-e2e.txt and .json.
 # DUCKDB (default build-duckdb/libduckdb.so, carried in that ignored folder as libduckdb.so.xz, which is
-# unpacked first) is the libduckdb.so of the npm package @duckdb/node-api. SRC, B, JOBS, SOURCE_REV as in vpoc.sh.
+# unpacked first) is the libduckdb.so of the npm package @duckdb/node-api. SRC, B, JOBS, SOURCE_REV as in vpoc.sh;
+# REPEATS (default 3) per case; JSON=0 skips the second (JSON) run.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -29,9 +30,9 @@ PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev
   DATA=/tmp/vpoc-e2e-60d.csv
   "$B/bin/stackscope-cli" sample-data --out "$DATA" --days 60 --trades
   CMD=("$B/bin/stackscope-cli" bench vpoc-e2e --input "$DATA" --threads 1,2,4,8,16 --backends cpu,gpu --duckdb "$DUCKDB")
-  echo "command: ${CMD[*]} --repeats 3"
-  "${CMD[@]}" --repeats 3; echo "rc=$?"
-  "${CMD[@]}" --repeats 1 --json > "$OUT/vpoc-e2e.json"; echo "json rc=$?"
+  echo "command: ${CMD[*]} --repeats ${REPEATS:-3}"
+  "${CMD[@]}" --repeats "${REPEATS:-3}"; echo "rc=$?"
+  if [ "${JSON:-1}" = 1 ]; then "${CMD[@]}" --repeats 1 --json > "$OUT/vpoc-e2e.json"; echo "json rc=$?"; fi
   echo "== peak memory of one vpoc run on 16 threads (GNU time, max resident KiB)"
   /usr/bin/time -f "cpu: %e s, %M KiB" "$B/bin/stackscope-cli" vpoc --input "$DATA" --backend cpu --threads 16 --json > /dev/null
   /usr/bin/time -f "gpu: %e s, %M KiB" "$B/bin/stackscope-cli" vpoc --input "$DATA" --backend gpu --threads 16 --json > /dev/null
