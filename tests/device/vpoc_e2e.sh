@@ -13,7 +13,8 @@ B=${B:-build-device-vpoc-e2e}
 JOBS=${JOBS:-$(nproc)}
 DUCKDB=${DUCKDB:-$SRC/build-duckdb/libduckdb.so}
 LOG="$OUT/vpoc-e2e.txt"
-PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)"
+PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null);${STACKSCOPE_DEVICE_PREFIX:-$PWD/.deps/usr}"
+export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 {
   echo "== vpoc-e2e device run $(date -u +%FT%TZ) on $(hostname), $(nproc) CPUs, source ${SOURCE_REV:-$(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo "unknown (set SOURCE_REV)")}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
