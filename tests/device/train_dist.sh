@@ -24,21 +24,6 @@ CLI=${STACKSCOPE_CLI:-$BUILD/bin/stackscope-cli}
 "$CLI" sample-data --out "$W/bars.csv" --days 60 >/dev/null
 ARGS=(train --input "$W/bars.csv" --epochs 3 --batch-size 256 --patience 0 --device gpu:0 --json-progress)
 
-# One line per run: steps/s from the finished event, the validation loss of every epoch from model_metadata.json.
-summary() {  # name output-dir json-lines-file rc
-  python3 - "$@" <<'PY'
-import json, sys
-name, out, lines, rc = sys.argv[1:5]
-fin = [json.loads(l) for l in open(lines) if l.startswith('{"') and '"finished"' in l]
-try:
-    meta = json.load(open(out + "/model_metadata.json"))
-    val = ["%.9g" % e["val_loss"] for e in meta["epochs"]]
-except Exception as e:
-    val = ["no metadata: %s" % e]
-sps = fin[-1]["steps_per_s"] if fin else float("nan")
-print("RESULT %-26s rc=%s steps/s=%.1f execution=%s val_loss=%s" % (name, rc, sps, fin[-1]["execution"] if fin else "-", ",".join(val)))
-PY
-}
 run() {  # name output-dir env... -- extra args
   local name=$1 out=$2; shift 2
   local envs=()
@@ -46,7 +31,7 @@ run() {  # name output-dir env... -- extra args
   env "${envs[@]}" timeout 300 "$CLI" "${ARGS[@]}" --output "$out" "$@" > "$out.jsonl" 2> "$out.err"
   local rc=$?
   [ $rc -eq 0 ] || tail -5 "$out.err"
-  summary "$name" "$out" "$out.jsonl" $rc
+  python3 tests/device/train_summary.py "$name" "$out" "$out.jsonl" $rc --batch 256
 }
 echo "== single process, GPU 0 (CUDA graph)"
 run single "$W/single" X=1 --

@@ -29,34 +29,14 @@ fi
 CLI=${STACKSCOPE_CLI:-$BUILD/bin/stackscope-cli}
 "$CLI" sample-data --out "$W/bars.csv" --days ${DAYS:-250} >/dev/null
 
-summary() {  # name output-dir json-lines-file rc seconds batch
-  python3 - "$@" <<'PY'
-import json, sys
-name, out, lines, rc, secs = sys.argv[1:6]
-fin = [json.loads(l) for l in open(lines) if l.startswith('{"') and '"finished"' in l]
-try:
-    meta = json.load(open(out + "/model_metadata.json"))
-    val = ["%.9g" % e["val_loss"] for e in meta["epochs"]]
-except Exception as e:
-    val = ["no metadata: %s" % e]
-sps = fin[-1]["steps_per_s"] if fin else float("nan")
-# Steady rate: the median of the progress intervals after the first epoch (warm-up, lazy kernel loading and
-# NCCL's first collectives fall in epoch 1), as steps/s of the global batch.
-ev = [json.loads(l) for l in open(lines) if l.startswith('{"') and '"event":"step"' in l.replace(" ", "")]
-rates = sorted(e["samples_per_s"] / float(sys.argv[6]) for e in ev if e.get("epoch", 1) > 1)
-steady = rates[len(rates) // 2] if rates else float("nan")
-print("RESULT %-24s rc=%s wall=%ss steps/s=%.2f steady=%.2f setup=%s execution=%s val_loss=%s" % (name, rc, secs,
-      sps, steady, fin[-1].get("setup_seconds", "-") if fin else "-", fin[-1].get("execution", "-") if fin else "-",
-      ",".join(val)))
-PY
-}
 run() {  # name output-dir batch -- args
   local name=$1 out=$2 batch=$3; shift 4
   local t0=$(date +%s.%N)
   timeout 400 "$CLI" train --input "$W/bars.csv" --patience 0 --json-progress --output "$out" "$@" > "$out.jsonl" 2> "$out.err"
   local rc=$?
   [ $rc -eq 0 ] || tail -8 "$out.err"
-  summary "$name" "$out" "$out.jsonl" $rc "$(python3 -c "import time; print('%.1f' % (time.time() - $t0))")" "$batch"
+  python3 tests/device/train_summary.py "$name" "$out" "$out.jsonl" $rc --batch "$batch" \
+    --wall "$(python3 -c "import time; print('%.1f' % (time.time() - $t0))")"
 }
 BIG=(--hidden 2048,2048,2048 --batch-size 4096 --epochs ${EPOCHS:-20})
 echo "== big model (hidden 2048,2048,2048, batch 4096): one GPU, then 2 ranks (NCCL), then 2 ranks (Gloo)"
