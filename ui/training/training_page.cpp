@@ -22,7 +22,9 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPushButton>
+#include <QEvent>
 #include <QScrollArea>
+#include <QShowEvent>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
@@ -148,6 +150,65 @@ TrainingPage::TrainingPage(SnapshotController* snapshots, QWidget* parent)
     setRunning(false);
 }
 
+namespace {
+
+// The form's scroll area: as wide as the form and a vertical scroll bar where the window allows, following the
+// form's minimum width as it fills in after the first layout (the device list, the processes row). Only a window
+// too narrow for it scrolls the form sideways.
+class FormScrollArea : public QScrollArea {
+public:
+    explicit FormScrollArea(QWidget* form, QWidget* parent)
+        : QScrollArea(parent)
+    {
+        setWidget(form);
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setMinimumWidth(220);
+        form->installEventFilter(this);
+    }
+    QSize sizeHint() const override { return {wanted(), QScrollArea::sizeHint().height()}; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest)
+            fit();
+        return QScrollArea::eventFilter(watched, event);
+    }
+    void showEvent(QShowEvent* event) override
+    {
+        QScrollArea::showEvent(event);
+        fit();
+    }
+
+private:
+    int wanted() const
+    {
+        return widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth();
+    }
+    // Widens this pane of the splitter by what the form lacks, taken from the other pane's room above its minimum.
+    void fit()
+    {
+        setMaximumWidth(std::max(400, wanted()));
+        updateGeometry();
+        auto* split = qobject_cast<QSplitter*>(parentWidget());
+        if (!split || !isVisible() || split->count() != 2)
+            return;
+        const int need = wanted() - width();
+        const int self = split->indexOf(this), other = 1 - self;
+        auto sizes = split->sizes();
+        const int spare = sizes[other] - split->widget(other)->minimumSizeHint().width();
+        const int give = std::min(need, spare);
+        if (give <= 0)
+            return;
+        sizes[self] += give;
+        sizes[other] -= give;
+        split->setSizes(sizes);
+    }
+};
+
+} // namespace
+
 // The job may outlive the page by one training step: JobTracker's destructor cancels it, and its posts find no
 // owner.
 TrainingPage::~TrainingPage() = default;
@@ -172,16 +233,8 @@ QWidget* TrainingPage::createControls()
     connect(m_resume, &QPushButton::clicked, this, &TrainingPage::resume);
     v->addStretch(1);
 
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(panel);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
     // Narrow windows scroll the form sideways rather than push the window wider than the screen.
-    scroll->setMinimumWidth(220);
-    // Wide enough for the form and its vertical scroll bar where the window allows (at 1280x720 a fixed
-    // 400 px left a sideways scroll bar of a few pixels under the form).
-    scroll->setMaximumWidth(std::max(400, panel->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2));
-    return scroll;
+    return new FormScrollArea(panel, this);
 }
 
 QWidget* TrainingPage::createResults()
