@@ -121,6 +121,50 @@ private Q_SLOTS:
         QCOMPARE(axis->tickInterval(), 1.0);
         QCOMPARE(axis->max(), 1.0);
     }
+
+    void outcomeTickStep_data()
+    {
+        QTest::addColumn<int>("top");
+        QTest::addColumn<int>("maxIntervals");
+        QTest::addColumn<int>("step");
+        QTest::newRow("23 in 5") << 23 << 5 << 5;
+        QTest::newRow("23 in 3") << 23 << 3 << 10;
+        QTest::newRow("23 in 2") << 23 << 2 << 20;
+        QTest::newRow("1 in 5") << 1 << 5 << 1;
+        QTest::newRow("7 in 5") << 7 << 5 << 2;
+        QTest::newRow("100 in 3") << 100 << 3 << 50;
+        QTest::newRow("3 in 1") << 3 << 1 << 5;
+    }
+    void outcomeTickStep()
+    {
+        QFETCH(int, top);
+        QFETCH(int, maxIntervals);
+        QFETCH(int, step);
+        QCOMPARE(ui::OutcomeChart::tickStep(top, maxIntervals), step);
+    }
+
+    // At the Probes page's height (220 px) with 47 results in a column the axis has no more labels than fit (it read
+    // 0, 10, 15, 25: QtCharts hid the overlapping 5 and 20).
+    void outcomeLabelsFitTheHeight()
+    {
+        ui::OutcomeChart chart;
+        chart.resize(420, 220);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        ui::OutcomeCounts counts;
+        counts.columns.resize(2);
+        counts.counts = {{23, 0, 0, 0, 0}, {22, 0, 0, 0, 0}};
+        chart.setCounts(counts);
+        QTest::qWait(50);
+        auto* axis = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first());
+        const double intervals = axis->max() / axis->tickInterval();
+        // A label and the gap QtCharts needs before it hides the next: 1.5 lines (0, 10, 15, 25 had 1.2).
+        const double labelHeight = 1.5 * QFontMetricsF(axis->labelsFont()).height();
+        QVERIFY2(intervals * labelHeight <= chart.chart()->plotArea().height(),
+                 qPrintable(QStringLiteral("%1 intervals of %2 px labels in a %3 px plot").arg(intervals)
+                                .arg(labelHeight).arg(chart.chart()->plotArea().height())));
+        QVERIFY(axis->max() >= 23);
+    }
 };
 
 QTEST_MAIN(TestMonitorCharts)

@@ -8,6 +8,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
@@ -61,19 +62,38 @@ void OutcomeChart::setCounts(const OutcomeCounts& counts)
         m_sets[i]->append(values);
     }
     m_categories->setCategories(labels);
-    // Whole-number ticks (a "%d" label on fractional ticks repeats numbers): a step of 1, 2 or 5 x 10^k giving
-    // at most five intervals, anchored at 0, and the range rounded up to a whole step.
-    const int top = std::max(1, counts.maxTotal());
-    int step = 1;
-    for (int base = 1; base < (1 << 24); base *= 10) {
-        step = top <= 5 * base ? base : top <= 10 * base ? 2 * base : 5 * base;
-        if (top <= 25 * base)
-            break;
-    }
+    m_top = std::max(1, counts.maxTotal());
+    fitTicks();
+}
+
+int OutcomeChart::tickStep(int top, int maxIntervals)
+{
+    for (int base = 1; base < (1 << 24); base *= 10)
+        for (int m : {1, 2, 5})
+            if ((top + m * base - 1) / (m * base) <= maxIntervals)
+                return m * base;
+    return 1 << 24;
+}
+
+// Whole-number ticks (a "%d" label on fractional ticks repeats numbers): a step of 1, 2 or 5 x 10^k, anchored at
+// 0, the range rounded up to a whole step, and no more intervals than labels fit in the plot's height (QtCharts
+// hides a label that would overlap the one below: 0, 10, 15, 25 at 220 px high with steps of 5).
+void OutcomeChart::fitTicks()
+{
+    const double labelHeight = 1.5 * QFontMetricsF(m_values->labelsFont()).height();
+    const double plot = chart()->plotArea().height();
+    const int room = plot > 0 ? std::clamp(static_cast<int>(plot / labelHeight), 1, 5) : 5;
+    const int step = tickStep(m_top, room);
     m_values->setTickType(QValueAxis::TicksDynamic);
     m_values->setTickAnchor(0);
     m_values->setTickInterval(step);
-    m_values->setRange(0, (top + step - 1) / step * step);
+    m_values->setRange(0, (m_top + step - 1) / step * step);
+}
+
+void OutcomeChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    fitTicks();
 }
 
 } // namespace stackscope::ui
