@@ -85,15 +85,18 @@ QWidget* VpocPage::createForm()
     auto* v = new QVBoxLayout(form);
     v->setContentsMargins(0, 0, 0, 0);
 
-    auto* inputBox = new QGroupBox(tr("Market data (CSV; drop a file here)"), form);
+    auto* inputBox = new QGroupBox(tr("Market data (drop a file here)"), form);
     m_input = new QLineEdit(inputBox);
     m_input->setObjectName(QStringLiteral("vpocInput"));
-    m_input->setPlaceholderText(tr("bars or trades .csv"));
+    // Formats are recognised by content (core/vpoc/market_source.h).
+    m_input->setPlaceholderText(tr("CSV, DBN, SCID or NinjaTrader file"));
+    m_input->setToolTip(tr("Bars or trades: CSV (TradeStation/Barchart too), Databento .dbn or .dbn.zst, Sierra Chart "
+                           ".scid, NinjaTrader .txt exports"));
     auto* browse = new QPushButton(tr("Browse…"), inputBox);
     auto* sample = new QPushButton(tr("Sample data"), inputBox);
     sample->setToolTip(tr("Synthetic ES futures 1-minute bars (20 trading days, deterministic)"));
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Market data"), QString(), tr("CSV (*.csv *.txt);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Market data"), QString(), tr("Market data (*.csv *.txt *.dbn *.zst *.scid);;All files (*)"));
         if (!path.isEmpty())
             setInputFile(path);
     });
