@@ -28,15 +28,6 @@ const char* quantityKey(Quantity q)
     return "?";
 }
 
-std::optional<Quantity> quantityFromKey(const std::string& key)
-{
-    for (Quantity q : kAllQuantities) {
-        if (key == quantityKey(q))
-            return q;
-    }
-    return std::nullopt;
-}
-
 const char* quantityUnit(Quantity q)
 {
     switch (q) {

@@ -33,7 +33,6 @@ constexpr std::array<Quantity, kQuantityCount> kAllQuantities {
 
 // Stable identifier used in JSON and CSV ("vram_used", "power" ...).
 const char* quantityKey(Quantity q);
-std::optional<Quantity> quantityFromKey(const std::string& key);
 // Unit written after values ("B", "%", "C", "W", "MHz").
 const char* quantityUnit(Quantity q);
 // Human label for charts and tables.

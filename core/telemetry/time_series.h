@@ -62,14 +62,6 @@ public:
     // Summary of the block holding absolute index `abs`; only valid while the block's first point is
     // still retained (the caller checks absoluteIndex(0) <= block start).
     const BlockSummary& blockOf(std::uint64_t abs) const { return m_blocks[(abs / kBlockPoints) % m_blocks.size()]; }
-    // Time of point i without the bounds check of at().
-    TimeMs timeAt(std::size_t i) const
-    {
-        std::size_t k = m_head + i;
-        if (k >= m_times.size())
-            k -= m_times.size();
-        return m_times[k];
-    }
 
     // Calls fn(t, v) for points [from, to) in order, without copying the buffer.
     template <typename Fn>

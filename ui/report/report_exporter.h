@@ -52,8 +52,6 @@ public:
     using GrabObserver = std::function<void(const QString& name, QWidget* widget)>;
 
     void setGrabObserver(GrabObserver observer) { m_observer = std::move(observer); }
-    // The page size the screenshots are drawn at (the main window's page area by default).
-    void setPageSize(QSize size) { m_pageSize = size; }
 
     // The report document only (no screenshots, nothing written): the preview and "Copy summary".
     // `redactor` receives the one used (so its placeholder list can be shown); may be null.

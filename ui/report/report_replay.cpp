@@ -155,11 +155,6 @@ ProbeRunOptions ReportReplay::runHereOptions() const
     return o;
 }
 
-bool ReportReplay::isRunningHere() const
-{
-    return m_session->isRunning();
-}
-
 void ReportReplay::runHere()
 {
     if (!m_loaded)

@@ -30,7 +30,6 @@ public:
     ProbeSideBySide* sideBySide() const { return m_sideBySide; }
     // The options "Run these probes here" uses: the report's probe ids and variants, every device here.
     ProbeRunOptions runHereOptions() const;
-    bool isRunningHere() const;
 
     // Whether a dropped path looks like something open() reads.
     static bool canOpen(const QString& path);

@@ -26,7 +26,6 @@ public:
     bool isThisMachine() const { return m_snapshot && m_origin.isEmpty() && !m_snapshot->root; }
     // "this machine", the file or report it came from, or the recorded root.
     QString originText() const;
-    bool isBusy() const { return m_jobs.isRunning(); }
 
 public Q_SLOTS:
     // Inspects this machine in a worker thread; snapshotChanged() follows.
