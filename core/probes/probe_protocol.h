@@ -9,7 +9,9 @@
 namespace stackscope {
 
 // One line on the worker's stdout, one JSON object each:
-//   {"type":"hello","backend":"cuda","torch_version":"2.11.0","pid":123}   (or with "error": why no module)
+//   {"type":"hello","protocol":1,"pid":123}   (or with "error": why no module; the Python worker adds "python",
+//    "python_version"). The runner refuses a worker whose "protocol" is not kProbeProtocolVersion (every probe of
+//    the cell is an error saying so, and the worker is stopped): the worker and the runner come from one build.
 //   {"type":"start","probe":"matmul_fp16"}
 //   {"type":"result","probe":"matmul_fp16","outcome":"ok","message":"","seconds":0.01,
 //    "max_error":0.12,"tolerance":0.4,"error_ratio":0.3,"details":{"error_model":[...],...}}

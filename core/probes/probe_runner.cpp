@@ -32,6 +32,18 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
+// Empty when a worker's hello speaks this runner's protocol (kProbeProtocolVersion), else what to do about it.
+std::string protocolMismatch(const json& hello, const std::string& program)
+{
+    const auto it = hello.find("protocol");
+    if (it != hello.end() && it->is_number_integer() && it->get<int>() == kProbeProtocolVersion)
+        return {};
+    return fmt::format("the probe worker ({}) speaks protocol {}, this StackScope expects {}: the worker and "
+                       "stackscope-cli come from different builds; reinstall or rebuild StackScope so both are "
+                       "from one build",
+                       program, it != hello.end() ? it->dump() : std::string("(none)"), kProbeProtocolVersion);
+}
+
 struct ChildProcess {
     pid_t pid = -1;
     int out = -1;
@@ -392,13 +404,18 @@ private:
         bool killedForTimeout = false, killedForCancel = false;
         bool outOpen = true, errOpen = true;
 
+        std::string protocolError; // the worker speaks another protocol: every probe of the cell says so
         auto handleLine = [&](const std::string& line) {
             auto msg = parseWorkerLine(line);
             if (!msg) {
                 stray += line + "\n";
                 return;
             }
-            if (msg->type == "start") {
+            if (msg->type == "hello") {
+                protocolError = protocolMismatch(msg->body, python ? m_options.python : m_program);
+                if (!protocolError.empty())
+                    killGroup(child.pid);
+            } else if (msg->type == "start") {
                 current = msg->body.value("probe", std::string());
                 started = Clock::now();
                 deadline = started + probeTimeout(current, m_options.timeout);
@@ -459,6 +476,11 @@ private:
         const int status = reap(child);
         if (killedForCancel)
             return;
+        if (!protocolError.empty()) { // a retry would meet the same worker
+            for (auto p : std::vector<std::string>(remaining))
+                finish(remaining, p, record(p, ProbeResult::Error, protocolError));
+            return;
+        }
 
         const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
         std::string victim = current;
@@ -540,8 +562,14 @@ std::optional<json> queryDevices(const std::string& program, const std::vector<s
         pos = nl + 1;
         if (msg && msg->type == "devices")
             return msg->body;
-        if (msg && msg->type == "hello" && msg->body.contains("error") && error)
-            *error = msg->body.value("error", std::string());
+        if (msg && msg->type == "hello" && error) {
+            if (auto mismatch = protocolMismatch(msg->body, program); !mismatch.empty()) {
+                *error = mismatch;
+                return std::nullopt;
+            }
+            if (msg->body.contains("error"))
+                *error = msg->body.value("error", std::string());
+        }
     }
     if (error && error->empty()) {
         if (timedOut)

@@ -5,6 +5,9 @@
 #include "core/probes/probe_runner.h"
 #include "core/util/program_paths.h"
 
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <chrono>
@@ -53,6 +56,36 @@ private Q_SLOTS:
             QSKIP(qPrintable(QStringLiteral("/usr/bin/python3 cannot run the worker (install python3-torch): ") +
                              QString::fromStdString(error)));
         QCOMPARE(devices.front().id, std::string("cpu"));
+    }
+
+    // A worker of another build (its hello says protocol 99) is refused at once with what to do, in the grid and
+    // when listing devices; before, its lines were read as if it spoke this protocol.
+    void workerOfAnotherProtocolIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString script = dir.filePath(QStringLiteral("old_worker.py"));
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("import json, sys, time\n"
+                "print(json.dumps({'type': 'hello', 'protocol': 99, 'pid': 0}), flush=True)\n"
+                "if '--list-devices' not in sys.argv:\n"
+                "    time.sleep(20)  # a grid worker waits: the runner must stop it at its hello\n");
+        f.close();
+        auto o = pythonRun({"alloc_zeros"});
+        o.pythonScript = script.toStdString();
+        QElapsedTimer clock;
+        clock.start();
+        const auto records = ProbeRunner(o).run();
+        const auto* r = find(records, "alloc_zeros");
+        QVERIFY(r);
+        QCOMPARE(r->outcome.outcome, ProbeResult::Error);
+        QVERIFY2(r->outcome.message.find("speaks protocol 99, this StackScope expects 1") != std::string::npos,
+                 r->outcome.message.c_str());
+        QVERIFY2(clock.elapsed() < 10000, "the worker was not stopped at its hello");
+        std::string error, backend;
+        const auto devices = listPythonProbeDevices(kPython, script.toStdString(), kPythonStartupTimeout, &error, &backend);
+        QCOMPARE(devices.size(), size_t(1)); // the CPU column that every listing failure falls back to, with the why
+        QVERIFY2(error.find("speaks protocol 99") != std::string::npos, error.c_str());
     }
 
     // The same catalogue and error model as libtorch, plus the seed user's checks; the environment is recorded.
