@@ -78,7 +78,7 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--va", o->va, "Value area percentage");
     cmd->add_option("--va-method", o->vaMethod, "dual (two levels a side) or single")
         ->check(CLI::IsMember({"dual", "single"}));
-    cmd->add_option("--backend", o->backend, "auto (GPU when there is one), cpu or gpu")
+    cmd->add_option("--backend", o->backend, "auto (the CPU: faster end to end from a file, as measured), cpu or gpu")
         ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     cmd->add_option("--vram-budget", o->vramBudget, "GPU memory to use in MiB, allocated once");
     cmd->add_option("--developing", o->developing, "Write POC/VAH/VAL after each bar to this CSV file");

@@ -252,16 +252,21 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
     auto reader = openMarketFile(options.input, read);
     result->format = reader->format();
 
+    // auto is the CPU: a run from a file is bound by reading and parsing it, and the GPU backend (upload and
+    // kernel after the same parse) measured slower end to end at every thread count, 1 to 16, on 352 MB of
+    // trades (tests/bench/RESULTS.md, "VPOC end to end"); its kernel only wins on data already on the GPU.
     std::unique_ptr<GpuProfiler> gpu;
-    if (options.backend != Backend::Cpu) {
+    if (options.backend == Backend::Gpu) {
         std::string why;
         gpu = GpuProfiler::open(options.vramBudgetMiB << 20, why);
-        if (!gpu && options.backend == Backend::Gpu)
+        if (!gpu)
             throw std::runtime_error(fmt::format("--backend gpu: no usable GPU module ({}); build StackScope with "
                                                  "CUDA or HIP, or use --backend cpu",
                                                  why.empty() ? "none found" : why));
-        result->backendNote = gpu ? fmt::format("{} via {}", gpu->deviceName(), gpu->modulePath())
-                                  : fmt::format("no GPU, so the CPU was used ({})", why);
+        result->backendNote = fmt::format("{} via {}", gpu->deviceName(), gpu->modulePath());
+    } else if (options.backend == Backend::Auto) {
+        result->backendNote = "auto: the CPU (reading the file bounds the run; the GPU backend measured slower end to "
+                              "end; choose gpu to use it)";
     }
     result->backend = gpu ? gpu->vendor() : "cpu";
 
