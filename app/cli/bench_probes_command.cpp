@@ -17,7 +17,7 @@ void addBenchProbes(CLI::App& bench, CommandContext& ctx)
 {
     auto* cmd = bench.add_subcommand("probes", "Wall time of the default probe grid (goal: at most 15 s)");
     auto repeats = std::make_shared<int>(3);
-    auto jobs = std::make_shared<int>(2);
+    auto jobs = std::make_shared<int>(4);
     cmd->add_option("--repeat", *repeats, "Runs to time")->check(CLI::Range(1, 50));
     cmd->add_option("--jobs", *jobs, "Child processes at once")->check(CLI::Range(1, 16));
     cmd->callback([repeats, jobs, &ctx] {

@@ -33,7 +33,7 @@ struct ProbeCliOptions {
     std::vector<std::string> envs;
     std::vector<std::string> probes;
     double timeout = 30.0;
-    int jobs = 2;
+    int jobs = 4;
     bool json = false;
     bool noBaseline = false;
     std::vector<std::string> pythons; // "auto" or interpreters/environment folders

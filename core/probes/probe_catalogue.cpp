@@ -2,6 +2,7 @@
 #include "core/probes/probe_catalogue.h"
 
 #include <algorithm>
+#include <map>
 
 namespace stackscope {
 
@@ -112,7 +113,20 @@ std::vector<std::string> probesForDevice(const std::string& device, const std::v
 
 bool runsApartOnCpu(const std::string& id)
 {
-    return id == "torch_compile_fn" || id == "torch_compile_mlp";
+    return gpuWorkerGroup(id) == GpuWorkerGroup::Compile;
+}
+
+GpuWorkerGroup gpuWorkerGroup(const std::string& id)
+{
+    using G = GpuWorkerGroup;
+    static const std::map<std::string, G> groups {
+        {"alloc_empty_1gib", G::Alone}, {"copy_h2d", G::Alone}, {"copy_d2h", G::Alone}, {"peer_copy", G::Alone},
+        {"torch_compile_fn", G::Compile}, {"torch_compile_mlp", G::Compile},
+        {"all_reduce", G::Distributed}, {"broadcast", G::Distributed}, {"barrier", G::Distributed},
+        {"dist_gloo", G::Distributed}, {"dist_nccl", G::Distributed}, {"fsdp_step", G::Distributed},
+    };
+    auto it = groups.find(id);
+    return it == groups.end() ? G::Shared : it->second;
 }
 
 std::chrono::milliseconds probeTimeout(const std::string& id, std::chrono::milliseconds timeout)

@@ -47,9 +47,21 @@ std::vector<std::string> probesForDevice(const std::string& device, const std::v
 // Probes that run in a worker of their own on the CPU column, started before every other cell: torch.compile on the
 // CPU builds C++ with g++ and checks each vector ISA with a g++ build and a fresh `import torch` (55.7 s of a 63.4 s
 // probe on the H100 machine's 16 vCPUs, tests/bench/RESULTS.md), longer than every other cell of the default grid,
-// and nothing else in the cell needs it. On a GPU they stay in the cell's worker: a second worker would hold the
-// same GPU at the same time.
+// and nothing else in the cell needs it.
 bool runsApartOnCpu(const std::string& id);
+
+// The worker a probe of a GPU column runs in. A GPU column is split into one worker per group, started side by side
+// (environments too), so its wall time is its longest group's rather than the sum (issue 14: 8.8 s libtorch + 25.3 s
+// Python one after the other on the H200, RESULTS.md). Only Alone probes measure what another process on the GPU
+// would change (copy bandwidth, filling 1 GiB, a peer link): their worker holds the GPU alone; the others share it,
+// their results are numbers checked against a bound, which another process's load does not move.
+enum class GpuWorkerGroup {
+    Shared,      // ops checked against a reference
+    Compile,     // torch.compile: import of dynamo/inductor and the compiles, seconds when healthy
+    Distributed, // c10d/torch.distributed: every rank a fresh process, seconds when healthy
+    Alone,       // bandwidths and memory fills: nothing else on the GPU while they run
+};
+GpuWorkerGroup gpuWorkerGroup(const std::string& id);
 // The per-probe limit: `timeout`, raised to the probe's minTimeoutSeconds.
 std::chrono::milliseconds probeTimeout(const std::string& id, std::chrono::milliseconds timeout);
 

@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <mutex>
 #include <poll.h>
 #include <set>
@@ -237,31 +238,39 @@ struct CellJob {
     std::string deviceName;
     const ProbeVariant* variant = nullptr;
     std::vector<std::string> probes;
+    bool gpuAlone = false; // a GPU's Alone worker: nothing else on that GPU while it runs
 };
 
-// One worker at a time per GPU in this process, across variants and environments (libtorch and every Python
-// environment): two workers on one GPU share its memory bandwidth and queues, so copy bandwidths and timings would
-// depend on what else ran. The CPU column is not gated: its copies cross no link (their bandwidth is not a
-// result) and its cells mostly wait on process start-up and compilers.
+// Who holds each GPU in this process, across variants and environments (libtorch and every Python environment).
+// Workers of the Shared, Compile and Distributed groups share a GPU; an Alone worker (bandwidths, memory fills) waits
+// until no other worker holds it and keeps it to itself, so copy bandwidths do not depend on what else ran. The CPU
+// column is not gated: its copies cross no link (their bandwidth is not a result) and its cells mostly wait on
+// process start-up and compilers.
 class GpuGate {
 public:
-    // False when cancelled before the GPU was free.
-    bool acquire(const std::string& device, const std::atomic<bool>& cancelled)
+    // False when cancelled before the GPU could be had.
+    bool acquire(const std::string& device, bool alone, const std::atomic<bool>& cancelled)
     {
         std::unique_lock<std::mutex> lock(m_mutex);
-        while (m_busy.count(device)) {
+        while (m_alone.count(device) || (alone && m_shared[device] > 0)) {
             if (cancelled.load())
                 return false;
             m_freed.wait_for(lock, std::chrono::milliseconds(100));
         }
-        m_busy.insert(device);
+        if (alone)
+            m_alone.insert(device);
+        else
+            ++m_shared[device];
         return true;
     }
-    void release(const std::string& device)
+    void release(const std::string& device, bool alone)
     {
         {
             std::lock_guard<std::mutex> lock(m_mutex);
-            m_busy.erase(device);
+            if (alone)
+                m_alone.erase(device);
+            else
+                --m_shared[device];
         }
         m_freed.notify_all();
     }
@@ -269,7 +278,8 @@ public:
 private:
     std::mutex m_mutex;
     std::condition_variable m_freed;
-    std::set<std::string> m_busy;
+    std::set<std::string> m_alone;
+    std::map<std::string, int> m_shared;
 };
 
 GpuGate& gpuGate()
@@ -278,32 +288,45 @@ GpuGate& gpuGate()
     return gate;
 }
 
-// The cells of a run, longest first so the slowest worker starts at once (longest-processing-time-first order): the
-// CPU column's torch.compile probes in a worker of their own (runsApartOnCpu), then the GPU cells, then the CPU cells.
+// The workers of a run, longest first so the slowest start at once (longest-processing-time-first order): the CPU
+// column's torch.compile probes in a worker of their own (runsApartOnCpu); then one worker per group of each GPU
+// column (distributed, compile, the shared rest); then the CPU cells; last each GPU's Alone worker, which waits
+// until the others have left its GPU.
 std::vector<CellJob> scheduleJobs(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
                                   const std::vector<std::string>& probeIds, bool python)
 {
-    std::vector<CellJob> apart, gpu, cpu;
+    using G = GpuWorkerGroup;
+    std::vector<CellJob> apart, gpu, cpu, alone;
+    auto keep = [](std::vector<CellJob>& into, CellJob job) {
+        if (!job.probes.empty())
+            into.push_back(std::move(job));
+    };
     for (const auto& v : variants) {
         for (const auto& d : devices) {
-            CellJob job {d.id, d.name, &v, probesForDevice(d.id, probeIds, python)};
-            if (d.id != "cpu") {
-                gpu.push_back(std::move(job));
+            const auto probes = probesForDevice(d.id, probeIds, python);
+            const CellJob empty {d.id, d.name, &v, {}};
+            if (d.id == "cpu") {
+                CellJob slow = empty, rest = empty;
+                for (const auto& p : probes)
+                    (runsApartOnCpu(p) ? slow : rest).probes.push_back(p);
+                keep(apart, std::move(slow));
+                keep(cpu, std::move(rest));
                 continue;
             }
-            CellJob slow {d.id, d.name, &v, {}};
-            auto keep = std::stable_partition(job.probes.begin(), job.probes.end(),
-                                              [](const std::string& id) { return !runsApartOnCpu(id); });
-            slow.probes.assign(keep, job.probes.end());
-            job.probes.erase(keep, job.probes.end());
-            if (!slow.probes.empty())
-                apart.push_back(std::move(slow));
-            if (!job.probes.empty())
-                cpu.push_back(std::move(job));
+            std::map<G, CellJob> groups;
+            for (const auto& p : probes)
+                groups.try_emplace(gpuWorkerGroup(p), empty).first->second.probes.push_back(p);
+            for (G g : {G::Distributed, G::Compile, G::Shared})
+                if (auto it = groups.find(g); it != groups.end())
+                    keep(gpu, std::move(it->second));
+            if (auto it = groups.find(G::Alone); it != groups.end()) {
+                it->second.gpuAlone = true;
+                keep(alone, std::move(it->second));
+            }
         }
     }
-    apart.insert(apart.end(), std::make_move_iterator(gpu.begin()), std::make_move_iterator(gpu.end()));
-    apart.insert(apart.end(), std::make_move_iterator(cpu.begin()), std::make_move_iterator(cpu.end()));
+    for (auto* part : {&gpu, &cpu, &alone})
+        apart.insert(apart.end(), std::make_move_iterator(part->begin()), std::make_move_iterator(part->end()));
     return apart;
 }
 
@@ -324,16 +347,16 @@ public:
         m_env = childEnvironment(*job.variant);
         m_gpuEnv = gpuEnvironment(m_env);
         const bool gated = job.device != "cpu";
-        if (gated && !gpuGate().acquire(job.device, m_cancelled))
+        if (gated && !gpuGate().acquire(job.device, job.gpuAlone, m_cancelled))
             return;
         struct Release {
-            const std::string* device;
+            const CellJob* job;
             ~Release()
             {
-                if (device)
-                    gpuGate().release(*device);
+                if (job)
+                    gpuGate().release(job->device, job->gpuAlone);
             }
-        } release {gated ? &job.device : nullptr};
+        } release {gated ? &job : nullptr};
         std::vector<std::string> remaining = job.probes;
         while (!remaining.empty() && !m_cancelled.load())
             runWorker(remaining);
@@ -674,7 +697,7 @@ std::vector<ProbeCellPlan> planProbeCells(const std::vector<ProbeVariant>& varia
 {
     std::vector<ProbeCellPlan> out;
     for (auto& job : scheduleJobs(variants, devices, probeIds, python))
-        out.push_back({job.device, job.variant->name, std::move(job.probes)});
+        out.push_back({job.device, job.variant->name, std::move(job.probes), job.gpuAlone});
     return out;
 }
 

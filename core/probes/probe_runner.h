@@ -46,7 +46,7 @@ struct ProbeRunOptions {
     std::vector<ProbeVariant> variants;   // empty: baseline only
     std::vector<std::string> probeIds;    // empty: the whole catalogue
     std::chrono::milliseconds timeout {30000}; // per probe; a probe past it is killed and is a hang
-    int parallelCells = 2;                // children at once (the CPU cell and a GPU cell overlap)
+    int parallelCells = 4;                // children at once (a GPU column runs up to four workers, scheduleJobs)
     // A Python environment instead of StackScope's libtorch: the interpreter runs the Python worker
     // (pythonScript, empty: pythonWorkerScript()) and the records say environment "python:" + python.
     std::string python;
@@ -88,12 +88,14 @@ std::vector<ProbeDevice> listPythonProbeDevices(const std::string& python, const
                                                 std::chrono::milliseconds timeout, std::string* error,
                                                 std::string* backend = nullptr);
 // One worker's share of a run, in the order the runner starts them (longest first): a device under a variant and
-// the probes that worker runs. The CPU column's torch.compile probes are a cell of their own, first; then the GPU
-// cells; then the CPU cells.
+// the probes that worker runs. The CPU column's torch.compile probes are a worker of their own, first; then a worker
+// per GpuWorkerGroup of each GPU column (distributed, compile, shared); then the CPU cells; last the GPUs' Alone
+// workers (gpuAlone), which hold their GPU to themselves.
 struct ProbeCellPlan {
     std::string device;
     std::string variant;
     std::vector<std::string> probes;
+    bool gpuAlone = false;
 };
 std::vector<ProbeCellPlan> planProbeCells(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
                                           const std::vector<std::string>& probeIds, bool python);

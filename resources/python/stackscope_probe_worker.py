@@ -11,6 +11,7 @@ of a result is compared with a float64 reference of the same rounded inputs.
     python3 stackscope_probe_worker.py --device cpu --probe matmul_bf16 --probe sdpa
 """
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -18,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import traceback
 
@@ -534,11 +536,124 @@ def inductor_cache_dir(torch):
     return None, None
 
 
+def stackscope_cache_dir():
+    """STACKSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/stackscope, else ~/.cache/stackscope."""
+    d = os.environ.get("STACKSCOPE_CACHE_DIR")
+    if not d:
+        d = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "stackscope")
+    return d
+
+
+def vec_isa_module():
+    """inductor's module with VecISA and pick_vec_isa (torch._inductor.cpu_vec_isa from 2.4, codecache before)."""
+    for name in ("torch._inductor.cpu_vec_isa", "torch._inductor.codecache"):
+        try:
+            mod = __import__(name, fromlist=["pick_vec_isa"])
+        except ImportError:
+            continue
+        if hasattr(mod, "pick_vec_isa"):
+            return mod
+    return None
+
+
+class VecIsaChecks(object):
+    """inductor's vector-ISA check, run in parallel and remembered across processes.
+
+    To pick a vector ISA, inductor tries every candidate the CPU's flags allow (AMX, AVX-512 VNNI, AVX-512, AVX2 on
+    x86) one after another: each `check_build` builds a small C++ file with that ISA's flags (the binary is cached on
+    disk) and loads it with torch in a fresh `python -c "import torch"`; about 11 such processes with AMX, 42-51 s of
+    the CPU column on the H200 machine, paid again by every new process
+    (https://github.com/pytorch/pytorch/issues/100378). Here the candidates are checked in one thread each (the work is
+    in subprocesses), and each `check_build` answer is kept in StackScope's cache, keyed by inductor's own fingerprint
+    (compiler version, ISA flags, torch version) plus this interpreter, the CPU's ISA flags and the code checked; a
+    later run answers from the cache. Only the answer is cached: every compile still builds and runs C++."""
+
+    CACHE_NAME = "inductor-vec-isa.json"
+
+    def __init__(self, mod):
+        self.mod = mod
+        self.path = os.path.join(stackscope_cache_dir(), self.CACHE_NAME)
+        self.lock = threading.Lock()
+        self.answers, self.cached, self.run, self.first_seconds = {}, 0, 0, None
+        try:
+            with open(self.path) as f:
+                doc = json.load(f)
+            self.answers = dict(doc.get("answers", {}))
+            self.first_seconds = doc.get("check_seconds")
+        except (OSError, ValueError, AttributeError):
+            pass
+        cpu = self.mod.x86_isa_checker() if hasattr(self.mod, "x86_isa_checker") else []
+        self.context = "%s|%s" % (sys.executable, " ".join(cpu))
+
+    def key(self, isa, code):
+        fingerprint = getattr(self.mod, "_get_isa_dry_compile_fingerprint", lambda flags: flags)(isa._arch_flags)
+        text = "%s|%s|%s|%s" % (fingerprint, self.context, isa._arch_flags, code)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def pick(self):
+        """inductor's pick, its checks answered from the cache or run side by side; returns (isa, seconds)."""
+        original = self.mod.VecISA.check_build
+        checks = self
+
+        def check_build(isa, code):
+            k = checks.key(isa, code)
+            with checks.lock:
+                hit = checks.answers.get(k)
+                checks.cached += hit is not None
+            if hit is not None:
+                return hit
+            ok = bool(original(isa, code))
+            with checks.lock:
+                checks.answers[k] = ok
+                checks.run += 1
+            return ok
+
+        t0 = time.perf_counter()
+        self.mod.VecISA.check_build = check_build
+        try:
+            candidates = list(getattr(self.mod, "supported_vec_isa_list", []))
+            errors = []
+            threads = [threading.Thread(target=self.evaluate, args=(isa, errors)) for isa in candidates]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            picked = self.mod.pick_vec_isa()
+        finally:
+            self.mod.VecISA.check_build = original
+        seconds = time.perf_counter() - t0
+        if self.run:  # the time is what the whole check costs only when nothing came from the cache
+            self.save(seconds if self.cached == 0 else self.first_seconds)
+        return picked, seconds
+
+    def evaluate(self, isa, errors):
+        """bool(isa) as valid_vec_isa_list would: only candidates whose flags the CPU has (the rest fail to load)."""
+        try:
+            cpu = self.mod.x86_isa_checker() if hasattr(self.mod, "x86_isa_checker") else None
+            if cpu is not None and not all(flag in cpu for flag in str(isa).split()):
+                return
+            bool(isa)
+        except Exception as e:  # inductor's own pick below runs the check again and reports what it finds
+            errors.append("%s: %s" % (isa, e))
+
+    def save(self, seconds):
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            tmp = "%s.%d.tmp" % (self.path, os.getpid())
+            with open(tmp, "w") as f:
+                json.dump({"about": "answers of torch inductor's vector-ISA check_build, written by StackScope's probe "
+                                    "worker; delete the file to check again",
+                           "check_seconds": seconds, "answers": self.answers}, f, indent=1, sort_keys=True)
+            os.replace(tmp, self.path)
+        except OSError as e:
+            sys.stderr.write("stackscope: could not keep the vector-ISA answers in %s (%s); the next run checks "
+                             "again\n" % (self.path, e))
+
+
 def compile_setup(ctx):
     """The parts of a first torch.compile that are the same for every graph, timed apart so the grid's wall time can
-    be explained: importing dynamo and inductor, and on the CPU inductor's vector-ISA check (one g++ build and one
-    `python -c "import torch"` subprocess per candidate ISA, cached on disk only for the build:
-    https://github.com/pytorch/pytorch/issues/100378). Calling it first changes nothing: inductor caches the pick."""
+    be explained: importing dynamo and inductor, and on the CPU inductor's vector-ISA check (VecIsaChecks). Calling
+    it first changes nothing: inductor caches the pick."""
     torch = ctx.torch
     t0 = time.perf_counter()
     import torch._dynamo  # noqa: F401
@@ -548,15 +663,31 @@ def compile_setup(ctx):
     ctx.details["inductor_cache_dir"], ctx.details["inductor_cache_entries_before"] = inductor_cache_dir(torch)
     if not ctx.is_cpu:
         return
-    for mod in ("torch._inductor.cpu_vec_isa", "torch._inductor.codecache"):
-        try:
-            pick = getattr(__import__(mod, fromlist=["pick_vec_isa"]), "pick_vec_isa")
-        except (ImportError, AttributeError):
-            continue
+    mod = vec_isa_module()
+    if mod is None:
+        return
+    if not hasattr(mod, "VecISA") or not hasattr(mod.VecISA, "check_build"):
         t0 = time.perf_counter()
-        ctx.details["vec_isa"] = str(pick())
+        ctx.details["vec_isa"] = str(mod.pick_vec_isa())
         ctx.details["vec_isa_check_seconds"] = time.perf_counter() - t0
         return
+    checks = VecIsaChecks(mod)
+    picked, seconds = checks.pick()
+    ctx.details.update({"vec_isa": str(picked), "vec_isa_check_seconds": seconds, "vec_isa_checks_run": checks.run,
+                        "vec_isa_checks_cached": checks.cached, "vec_isa_cache": checks.path})
+    if checks.run == 0 and checks.first_seconds is not None:
+        ctx.details["vec_isa_check_seconds_uncached"] = checks.first_seconds
+
+
+def vec_isa_note(d):
+    """What the set-up spent on the vector-ISA check, and what a process of the user's pays for it."""
+    if "vec_isa_check_seconds" not in d:
+        return ""
+    if d.get("vec_isa_checks_run", 1) == 0 and "vec_isa_check_seconds_uncached" in d:
+        return (" (vector ISA %s from StackScope's cache; checked, it took %.1f s, which each new process of yours "
+                "pays on its first CPU compile: https://github.com/pytorch/pytorch/issues/100378)"
+                % (d.get("vec_isa"), d["vec_isa_check_seconds_uncached"]))
+    return " (vector ISA check %.2f s)" % d["vec_isa_check_seconds"]
 
 
 def probe_compile_fn(ctx):
@@ -574,8 +705,7 @@ def probe_compile_fn(ctx):
     ctx.check("the same, second call", out2, ref, bound, "elementwise, 16 u of the terms' magnitudes")
     setup = ctx.details.get("import_dynamo_inductor_seconds", 0.0) + ctx.details.get("vec_isa_check_seconds", 0.0)
     ctx.note = "first call (compile) %.2f s after %.2f s of set-up%s, second %.4f s" % (
-        first, setup, " (vector ISA check %.2f s)" % ctx.details["vec_isa_check_seconds"]
-        if "vec_isa_check_seconds" in ctx.details else "", second)
+        first, setup, vec_isa_note(ctx.details), second)
 
 
 def probe_compile_mlp(ctx):

@@ -14,7 +14,8 @@ mkdir -p "$OUT"
 REPORT="$OUT/python-probes.txt"
 BUILD=${BUILD:-build-device-probes}
 PY=${PY:-$(command -v python3)}
-PREFIX="$("$PY" -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)"
+PREFIX="$("$PY" -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null);${STACKSCOPE_DEVICE_PREFIX:-$PWD/.deps/usr}"
+export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 exec > >(tee "$REPORT") 2>&1
 echo "== python probes device run $(date -u +%FT%TZ) on $(hostname -s 2>/dev/null || echo ?)"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not available"
@@ -106,13 +107,14 @@ fi
 # TORCHINDUCTOR_COMPILE_THREADS=1 (no pool of compile workers, each importing torch). The cache lives under /tmp, not
 # $OUT (only a few files come back from $OUT). Per run: wall time, each cell's seconds (environment, device: the sum
 # of its probes), the slowest probes, and torch.compile's set-up (dynamo/inductor import, the CPU's vector-ISA check).
+# "cold" also empties StackScope's own cache (the vector-ISA answers): it is a first run on the machine.
 echo "== default grid (libtorch + $PY, CPU + GPU 0): cold inductor/Triton cache, warm, warm with one compile thread"
 CACHE=/tmp/stackscope-compile-cache
 rm -rf "$CACHE"
 for run in ${RUNS:-cold warm threads1}; do
     extra=()
     [ "$run" = threads1 ] && extra=(--no-baseline --env TORCHINDUCTOR_COMPILE_THREADS=1)
-    TORCHINDUCTOR_CACHE_DIR="$CACHE/inductor" TRITON_CACHE_DIR="$CACHE/triton" \
+    TORCHINDUCTOR_CACHE_DIR="$CACHE/inductor" TRITON_CACHE_DIR="$CACHE/triton" STACKSCOPE_CACHE_DIR="$CACHE/stackscope" \
         "$CLI" probe --python "$PY" --device cpu --device 0 "${extra[@]}" --json >"$OUT/python-default-$run.json" \
         2>/tmp/python-default-$run.err
     tail -5 /tmp/python-default-$run.err
@@ -123,18 +125,26 @@ res = d["results"]
 goal = 60.0 if sys.argv[2] == "cold" else 20.0
 print("  %s: wall %.2f s, %d results, %d failures; goal <= %.0f s: %s" % (sys.argv[2], d["wall_seconds"], len(res),
       d["failures"], goal, "met" if d["wall_seconds"] <= goal else "NOT met"))
+# The worker each probe ran in (core/probes/probe_catalogue.cpp gpuWorkerGroup; on the CPU only compile is apart).
+groups = {"alloc_empty_1gib": "alone", "copy_h2d": "alone", "copy_d2h": "alone", "peer_copy": "alone",
+          "torch_compile_fn": "compile", "torch_compile_mlp": "compile", "all_reduce": "dist", "broadcast": "dist",
+          "barrier": "dist", "dist_gloo": "dist", "dist_nccl": "dist", "fsdp_step": "dist"}
 cells = {}
 for r in res:
-    key = ("libtorch" if r["environment"] == "libtorch" else "python", r["device"])
+    g = groups.get(r["probe"], "shared")
+    if r["device"] == "cpu" and g != "compile":
+        g = "rest"
+    key = ("libtorch" if r["environment"] == "libtorch" else "python", r["device"], g)
     cells[key] = cells.get(key, 0.0) + r["seconds"]
-for (env, dev), s in sorted(cells.items(), key=lambda kv: -kv[1]):
-    print("    cell %-8s %-3s %7.2f s (sum of its probes)" % (env, dev, s))
+for (env, dev, g), s in sorted(cells.items(), key=lambda kv: -kv[1]):
+    print("    worker %-8s %-3s %-7s %7.2f s (sum of its probes)" % (env, dev, g, s))
 for r in sorted(res, key=lambda r: -r["seconds"])[:8]:
     print("    probe %-18s %-3s %-8s %7.2f s  %s" % (r["probe"], r["device"], "libtorch" if r["environment"] == "libtorch"
           else "python", r["seconds"], r["message"][:150]))
 for r in res:
     if r["probe"] in ("torch_compile_fn", "torch_compile_mlp", "dist_nccl"):
-        keys = ("import_dynamo_inductor_seconds", "vec_isa", "vec_isa_check_seconds", "compile_threads",
+        keys = ("import_dynamo_inductor_seconds", "vec_isa", "vec_isa_check_seconds", "vec_isa_checks_run",
+                "vec_isa_checks_cached", "vec_isa_check_seconds_uncached", "compile_threads",
                 "inductor_cache_dir", "inductor_cache_entries_before", "first_call_seconds", "second_call_seconds",
                 "first_step_seconds", "nccl_info_lines")
         print("    %s %s %s" % (r["probe"], r["device"], {k: r["details"][k] for k in keys if k in r["details"]}))

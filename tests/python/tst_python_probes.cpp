@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -86,6 +87,49 @@ private Q_SLOTS:
         const auto devices = listPythonProbeDevices(kPython, script.toStdString(), kPythonStartupTimeout, &error, &backend);
         QCOMPARE(devices.size(), size_t(1)); // the CPU column that every listing failure falls back to, with the why
         QVERIFY2(error.find("speaks protocol 99") != std::string::npos, error.c_str());
+    }
+
+    // inductor's vector-ISA check (torch.compile on the CPU) against a stand-in module (tests/python/vec_isa_fake.py):
+    // the candidates are checked side by side, the answers kept; a second process answers every check from the
+    // cache and picks the same ISA; a check whose code changed runs again; a cache that cannot be written is said on
+    // stderr and the pick is still made.
+    void vecIsaChecksSideBySideThenCached()
+    {
+        QTemporaryDir dir;
+        const QString fake = QStringLiteral(STACKSCOPE_TEST_FIXTURES "/../python/vec_isa_fake.py");
+        auto run = [&](const QString& cacheDir, const QString& suffix, QByteArray* err = nullptr) {
+            QProcess p;
+            QStringList args {fake, QString::fromStdString(pythonWorkerScript()), cacheDir};
+            if (!suffix.isEmpty())
+                args << suffix;
+            p.start(QString::fromStdString(kPython), args);
+            p.waitForFinished(60000);
+            if (err)
+                *err = p.readAllStandardError();
+            return nlohmann::json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+        };
+        const auto first = run(dir.path(), {});
+        QVERIFY2(first.is_object(), first.dump().c_str());
+        QCOMPARE(first["picked"], nlohmann::json("avx512")); // AMX's own check fails, as inductor would find
+        QCOMPARE(first["run"], nlohmann::json(6));
+        QCOMPARE(first["cached"], nlohmann::json(0));
+        QVERIFY2(first["most_at_once"].get<int>() > 1, "the candidates were checked one after another");
+        const auto second = run(dir.path(), {});
+        QCOMPARE(second["picked"], first["picked"]);
+        QCOMPARE(second["run"], nlohmann::json(0));
+        QCOMPARE(second["calls"], nlohmann::json(0));
+        QCOMPARE(second["cached"], nlohmann::json(6));
+        QVERIFY(second["first_seconds"].is_number()); // the note tells the user what a process of theirs pays
+        const auto changed = run(dir.path(), QStringLiteral("v2"));
+        QCOMPARE(changed["run"], nlohmann::json(3)); // the three base checks changed, the others did not
+        QCOMPARE(changed["cached"], nlohmann::json(3));
+        QFile blocker(dir.filePath(QStringLiteral("a-file")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        QByteArray err;
+        const auto unwritable = run(blocker.fileName() + QStringLiteral("/cache"), {}, &err);
+        QCOMPARE(unwritable["picked"], first["picked"]);
+        QVERIFY2(err.contains("could not keep the vector-ISA answers"), err.constData());
     }
 
     // The same catalogue and error model as libtorch, plus the seed user's checks; the environment is recorded.
