@@ -17,9 +17,9 @@ void addBenchProbes(CLI::App& bench, CommandContext& ctx)
 {
     auto* cmd = bench.add_subcommand("probes", "Wall time of the default probe grid (goal: at most 15 s)");
     auto repeats = std::make_shared<int>(3);
-    auto jobs = std::make_shared<int>(4);
+    auto jobs = std::make_shared<int>(0);
     cmd->add_option("--repeat", *repeats, "Runs to time")->check(CLI::Range(1, 50));
-    cmd->add_option("--jobs", *jobs, "Child processes at once")->check(CLI::Range(1, 16));
+    cmd->add_option("--jobs", *jobs, "Child processes at once; 0: half the CPU's threads, 2 to 8")->check(CLI::Range(0, 16));
     cmd->callback([repeats, jobs, &ctx] {
         double best = 1e300, total = 0;
         std::size_t failures = 0, cells = 0;

@@ -33,7 +33,7 @@ struct ProbeCliOptions {
     std::vector<std::string> envs;
     std::vector<std::string> probes;
     double timeout = 30.0;
-    int jobs = 4;
+    int jobs = 0;
     bool json = false;
     bool noBaseline = false;
     std::vector<std::string> pythons; // "auto" or interpreters/environment folders
@@ -203,7 +203,8 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--probe", opts->probes, "Run only these probe ids (repeatable; see --list)");
     cmd->add_option("--timeout", opts->timeout, "Seconds a probe may run before it is killed and reported as a hang")
         ->check(CLI::Range(0.1, 3600.0));
-    cmd->add_option("--jobs", opts->jobs, "Child processes at once, per environment (environments run side by side)")->check(CLI::Range(1, 16));
+    cmd->add_option("--jobs", opts->jobs, "Child processes at once, per environment (environments run side by side); "
+                                          "0: half the CPU's threads, 2 to 8")->check(CLI::Range(0, 16));
     cmd->add_flag("--no-baseline", opts->noBaseline, "Run only the variants given");
     cmd->add_flag("--json", opts->json, "Print the results as JSON");
     cmd->add_option("--python", opts->pythons,

@@ -16,6 +16,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
+#include <string>
 #include <thread>
 #include <unistd.h>
 
@@ -119,6 +121,7 @@ void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
         std::string inject;
         std::string injectProbe;
         bool listDevices = false;
+        bool waitGo = false;
     };
     auto opts = std::make_shared<Options>();
     cmd->add_option("--device", opts->device, "cpu or a GPU index");
@@ -127,6 +130,7 @@ void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
         ->check(CLI::IsMember({"crash", "abort", "hang", "wrong", "perturb", "oom"}));
     cmd->add_option("--inject-probe", opts->injectProbe, "Tests only: the probe that gets the fault (default: the first)");
     cmd->add_flag("--list-devices", opts->listDevices, "Print the devices libtorch sees and exit");
+    cmd->add_flag(kWaitGoFlag, opts->waitGo, "After the hello, run the probes only when stdin says 'go'");
     cmd->callback([opts, &ctx] {
         ProtocolOut out;
         const auto module = openModule();
@@ -145,6 +149,11 @@ void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
             }
             out.send({{"type", "done"}});
             return;
+        }
+        if (opts->waitGo) {
+            std::string line;
+            if (!std::getline(std::cin, line) || line != "go")
+                return; // the runner stopped before this worker's turn
         }
         auto probes = opts->probes.empty() ? probesForDevice(opts->device) : opts->probes;
         const std::string injectProbe = opts->injectProbe.empty() && !probes.empty() ? probes.front() : opts->injectProbe;

@@ -17,6 +17,7 @@
 #include "core/report/telemetry_summary.h"
 #include "core/python/python_envs.h"
 #include "core/snapshot/snapshot_json.h"
+#include "core/training/training_files_check.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -184,6 +185,9 @@ void addReportCommand(CLI::App& app, CommandContext& ctx)
         if (training) {
             in.trainingRun = readJsonInput(*training, "--training", "a model_metadata.json (stackscope.training/1)");
             used.push_back("training run from " + training->string());
+            const auto note = stackscope::training::checkTrainingFiles(in.trainingRun, training->parent_path().string());
+            if (!note.empty())
+                used.push_back("training run: " + note);
         }
         for (const auto& log : opts->logs) {
             auto lines = readLines(log, "--log");

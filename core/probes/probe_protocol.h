@@ -22,8 +22,12 @@ namespace stackscope {
 //   {"type":"done"}
 // Before each probe the worker also writes kStderrMarker + id + "\n" to stderr, so the runner can
 // give each probe the text the libraries printed while it ran (both streams are ordered).
+// Started with --wait-go (protocol 2), the worker reads one line from stdin after its hello and starts its probes
+// only when that line is "go" (anything else, or end of file: it exits): the runner lets a GPU worker start up
+// (python, `import torch`, the module) while another worker still holds the GPU, and gives it the GPU afterwards.
 inline constexpr const char* kStderrMarker = "\x1e" "stackscope-probe-begin ";
-inline constexpr int kProbeProtocolVersion = 1;
+inline constexpr const char* kWaitGoFlag = "--wait-go";
+inline constexpr int kProbeProtocolVersion = 2;
 
 struct WorkerMessage {
     std::string type;

@@ -5,6 +5,7 @@
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_protocol.h"
 #include "core/util/program_paths.h"
+#include "core/util/sigpipe_block.h"
 #include "core/util/subprocess.h"
 
 #include <fmt/format.h>
@@ -49,6 +50,7 @@ struct ChildProcess {
     pid_t pid = -1;
     int out = -1;
     int err = -1;
+    int in = -1; // the write end of the worker's stdin, when it was started with --wait-go
 };
 
 void closeFd(int& fd)
@@ -91,31 +93,37 @@ std::map<std::string, std::string> gpuEnvironment(const std::vector<std::string>
     return out;
 }
 
-// Throws std::runtime_error saying what to do when the worker cannot be started.
+// Throws std::runtime_error saying what to do when the worker cannot be started. withStdin: the worker's stdin is
+// a pipe whose write end is returned in `in` (for --wait-go), else /dev/null.
 ChildProcess spawnWorker(const std::string& program, const std::vector<std::string>& args,
-                         const std::vector<std::string>& env)
+                         const std::vector<std::string>& env, bool withStdin = false)
 {
-    int outPipe[2], errPipe[2];
-    if (::pipe2(outPipe, O_CLOEXEC) != 0)
-        throw std::runtime_error(fmt::format("cannot create a pipe for the probe worker: {}", std::strerror(errno)));
-    if (::pipe2(errPipe, O_CLOEXEC) != 0) {
-        ::close(outPipe[0]);
-        ::close(outPipe[1]);
-        throw std::runtime_error(fmt::format("cannot create a pipe for the probe worker: {}", std::strerror(errno)));
+    int pipes[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}}; // stdout, stderr, stdin
+    auto closeAll = [&] {
+        for (auto& p : pipes)
+            for (int& fd : p)
+                closeFd(fd);
+    };
+    for (int i = 0; i < (withStdin ? 3 : 2); ++i) {
+        if (::pipe2(pipes[i], O_CLOEXEC) != 0) {
+            const int e = errno;
+            closeAll();
+            throw std::runtime_error(fmt::format("cannot create a pipe for the probe worker: {}", std::strerror(e)));
+        }
     }
     std::vector<std::string> argv {program};
     argv.insert(argv.end(), args.begin(), args.end());
     int rc = 0;
-    const pid_t pid = spawnInOwnGroup(argv, env, outPipe[1], errPipe[1], rc);
-    ::close(outPipe[1]);
-    ::close(errPipe[1]);
+    const pid_t pid = spawnInOwnGroup(argv, env, pipes[0][1], pipes[1][1], rc, pipes[2][0]);
+    closeFd(pipes[0][1]);
+    closeFd(pipes[1][1]);
+    closeFd(pipes[2][0]);
     if (rc != 0) {
-        ::close(outPipe[0]);
-        ::close(errPipe[0]);
+        closeAll();
         throw std::runtime_error(fmt::format("cannot start the probe worker {}: {}; build stackscope-cli next to this "
                                              "program or reinstall StackScope", program, std::strerror(rc)));
     }
-    return {pid, outPipe[0], errPipe[0]};
+    return {pid, pipes[0][0], pipes[1][0], pipes[2][1]};
 }
 
 void killGroup(pid_t pid)
@@ -175,6 +183,7 @@ int reap(ChildProcess& child)
 {
     closeFd(child.out);
     closeFd(child.err);
+    closeFd(child.in);
     int status = 0;
     while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -288,6 +297,46 @@ GpuGate& gpuGate()
     return gate;
 }
 
+// A worker's hold on its GPU, taken when the worker has started up and released when the worker has ended.
+class GpuHold {
+public:
+    GpuHold(std::string device, bool alone)
+        : m_device(std::move(device))
+        , m_alone(alone)
+    {
+    }
+    ~GpuHold()
+    {
+        if (m_taken)
+            gpuGate().release(m_device, m_alone);
+    }
+    GpuHold(const GpuHold&) = delete;
+    GpuHold& operator=(const GpuHold&) = delete;
+    // False when cancelled before the GPU could be had.
+    bool take(const std::atomic<bool>& cancelled)
+    {
+        m_taken = gpuGate().acquire(m_device, m_alone, cancelled);
+        return m_taken;
+    }
+
+private:
+    std::string m_device;
+    bool m_alone;
+    bool m_taken = false;
+};
+
+// Lets a worker started with --wait-go run its probes, and closes its stdin. False when the worker is gone.
+bool tellToGo(ChildProcess& child)
+{
+    bool ok;
+    {
+        SigpipeBlock noSigpipe;
+        ok = ::write(child.in, "go\n", 3) == 3;
+    }
+    closeFd(child.in);
+    return ok;
+}
+
 // The workers of a run, longest first so the slowest start at once (longest-processing-time-first order): the CPU
 // column's torch.compile probes in a worker of their own (runsApartOnCpu); then one worker per group of each GPU
 // column (distributed, compile, the shared rest); then the CPU cells; last each GPU's Alone worker, which waits
@@ -346,17 +395,6 @@ public:
         m_job = &job;
         m_env = childEnvironment(*job.variant);
         m_gpuEnv = gpuEnvironment(m_env);
-        const bool gated = job.device != "cpu";
-        if (gated && !gpuGate().acquire(job.device, job.gpuAlone, m_cancelled))
-            return;
-        struct Release {
-            const CellJob* job;
-            ~Release()
-            {
-                if (job)
-                    gpuGate().release(job->device, job->gpuAlone);
-            }
-        } release {gated ? &job : nullptr};
         std::vector<std::string> remaining = job.probes;
         while (!remaining.empty() && !m_cancelled.load())
             runWorker(remaining);
@@ -399,6 +437,10 @@ private:
             if (!m_options.injectProbe.empty())
                 args.insert(args.end(), {"--inject-probe", m_options.injectProbe});
         }
+        // A GPU worker starts up (python, `import torch`, the module) at once and takes its GPU after its hello.
+        const bool gated = m_job->device != "cpu";
+        if (gated)
+            args.push_back(kWaitGoFlag);
         if (python && m_options.pythonScript.empty()) {
             for (auto p : std::vector<std::string>(remaining))
                 finish(remaining, p, record(p, ProbeResult::Error, "the Python probe worker (stackscope_probe_worker.py) "
@@ -406,8 +448,9 @@ private:
             return;
         }
         ChildProcess child;
+        GpuHold hold {m_job->device, m_job->gpuAlone};
         try {
-            child = spawnWorker(python ? m_options.python : m_program, args, m_env);
+            child = spawnWorker(python ? m_options.python : m_program, args, m_env, gated);
         } catch (const std::runtime_error& e) {
             for (auto p : std::vector<std::string>(remaining))
                 finish(remaining, p, record(p, ProbeResult::Error, e.what()));
@@ -436,8 +479,20 @@ private:
             }
             if (msg->type == "hello") {
                 protocolError = protocolMismatch(msg->body, python ? m_options.python : m_program);
-                if (!protocolError.empty())
+                if (!protocolError.empty()) {
                     killGroup(child.pid);
+                } else if (gated) {
+                    // Waiting for the GPU is not the worker's time: its limit starts again when it may go. A
+                    // worker that cannot be told has died; its end is read below like any other.
+                    if (!hold.take(m_cancelled)) {
+                        killGroup(child.pid);
+                        killedForCancel = true;
+                    } else {
+                        tellToGo(child);
+                    }
+                    started = Clock::now();
+                    deadline = started + m_options.timeout;
+                }
             } else if (msg->type == "start") {
                 current = msg->body.value("probe", std::string());
                 started = Clock::now();
@@ -714,7 +769,7 @@ ProbeRunner::ProbeRunner(ProbeRunOptions options)
     if (m_options.variants.empty())
         m_options.variants.push_back(ProbeVariant {});
     if (m_options.parallelCells < 1)
-        m_options.parallelCells = 1;
+        m_options.parallelCells = static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 2, 2u, 8u));
     if (!m_options.python.empty() && m_options.pythonScript.empty())
         m_options.pythonScript = pythonWorkerScript();
     // A fault goes into one probe, so the restart after it runs the rest normally.

@@ -46,7 +46,9 @@ struct ProbeRunOptions {
     std::vector<ProbeVariant> variants;   // empty: baseline only
     std::vector<std::string> probeIds;    // empty: the whole catalogue
     std::chrono::milliseconds timeout {30000}; // per probe; a probe past it is killed and is a hang
-    int parallelCells = 4;                // children at once (a GPU column runs up to four workers, scheduleJobs)
+    // Children at once; 0: every worker of the plan (a GPU column runs up to four, scheduleJobs), at most half the
+    // CPU's threads and at least 2 (a worker's start is mostly `import torch` or loading libtorch: CPU work).
+    int parallelCells = 0;
     // A Python environment instead of StackScope's libtorch: the interpreter runs the Python worker
     // (pythonScript, empty: pythonWorkerScript()) and the records say environment "python:" + python.
     std::string python;

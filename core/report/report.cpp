@@ -78,7 +78,7 @@ json trimTraining(const json& t)
         return nullptr;
     json out = json::object();
     for (const char* key : {"schema", "status", "config", "features", "target", "data", "versions", "devices", "epochs",
-                            "best_epoch", "best_val_loss"}) {
+                            "best_epoch", "best_val_loss", "files_note", "epochs_not_in_files"}) {
         if (t.contains(key))
             out[key] = t[key];
     }
@@ -519,6 +519,8 @@ std::string reportHtml(const json& report, const std::vector<ReportImage>& image
     auto section = [&](const char* title, const char* key) {
         const auto& v = at(report, key);
         h += fmt::format("<h2>{}</h2>\n", title);
+        if (v.is_object() && v.contains("files_note") && v["files_note"].is_string())
+            h += fmt::format("<p class=\"warning\">{}</p>\n", e(v["files_note"].get<std::string>()));
         if (v.is_null())
             h += "<p>Not included.</p>\n";
         else

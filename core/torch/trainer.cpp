@@ -471,8 +471,9 @@ void Trainer::run(bool resume)
             ++state.badEpochs;
         }
         state.epoch = epoch;
+        std::string checkpointSha256;
         if (rank() == 0)
-            stackscope::trainer::saveCheckpoint(files, checkpoint, m_replicas[0], state);
+            checkpointSha256 = stackscope::trainer::saveCheckpoint(files, checkpoint, m_replicas[0], state);
         const bool early = m_s.patience > 0 && state.badEpochs >= m_s.patience;
         emit({{"event", "epoch"},
               {"epoch", epoch},
@@ -483,7 +484,8 @@ void Trainer::run(bool resume)
               {"best_epoch", state.bestEpoch},
               {"best_val_loss", state.bestValLoss},
               {"improved", improved},
-              {"early_stop", early}});
+              {"early_stop", early},
+              {"checkpoint_sha256", checkpointSha256}});
         files.commit();
         if (early)
             break;

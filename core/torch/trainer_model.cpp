@@ -3,6 +3,7 @@
 
 #include "core/torch/torch_save_format.h"
 #include "core/util/atomic_file.h"
+#include "core/util/sha256.h"
 
 #include <ATen/autocast_mode.h>
 #include <nlohmann/json.hpp>
@@ -189,7 +190,8 @@ double Replica::validationLoss(int64_t begin, int64_t count, bool bf16)
     return sse.item<double>() / static_cast<double>(std::max<int64_t>(count, 1));
 }
 
-void saveCheckpoint(stackscope::StagedOutputs& set, const std::string& path, const Replica& r, const TrainingState& s)
+std::string saveCheckpoint(stackscope::StagedOutputs& set, const std::string& path, const Replica& r,
+                           const TrainingState& s)
 {
     torch::serialize::OutputArchive archive;
     archive.write("flat_params", r.flatParams.detach().to(torch::kCPU));
@@ -207,6 +209,9 @@ void saveCheckpoint(stackscope::StagedOutputs& set, const std::string& path, con
         return n;
     });
     set.stage(path, bytes);
+    stackscope::Sha256 hash;
+    hash.update(bytes.data(), bytes.size());
+    return hash.hexDigest();
 }
 
 TrainingState loadCheckpoint(const std::string& path, std::vector<Replica>& replicas)

@@ -61,7 +61,10 @@ struct TrainingState {
 };
 
 // Stages the file in `set` (written to a temporary file, renamed when the set is committed).
-void saveCheckpoint(stackscope::StagedOutputs& set, const std::string& path, const Replica& r, const TrainingState& s);
+// Stages checkpoint.pt in `set`; returns the SHA-256 (hex) of the staged bytes, which the epoch event carries so
+// that readers can tell which epoch the file holds (core/training/training_folder.h).
+std::string saveCheckpoint(stackscope::StagedOutputs& set, const std::string& path, const Replica& r,
+                           const TrainingState& s);
 // Restores every replica's parameters and optimiser state; throws with what to do when the file does not fit.
 TrainingState loadCheckpoint(const std::string& path, std::vector<Replica>& replicas);
 // model.pt: a state dict Python's torch.load reads (weights_only), from flat parameters laid out as in `layout`.

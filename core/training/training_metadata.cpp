@@ -127,7 +127,8 @@ void TrainingMetadata::epochDone(const nlohmann::json& e)
                                 {"train_loss", e.value("train_loss", 0.0)},
                                 {"val_loss", e.value("val_loss", 0.0)},
                                 {"samples_per_s", e.value("samples_per_s", 0.0)},
-                                {"seconds", e.value("seconds", 0.0)}});
+                                {"seconds", e.value("seconds", 0.0)},
+                                {"checkpoint_sha256", e.value("checkpoint_sha256", "")}});
     m_json["best_epoch"] = e.value("best_epoch", 0);
     m_json["best_val_loss"] = e.value("best_val_loss", 0.0);
     write();

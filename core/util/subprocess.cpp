@@ -54,11 +54,14 @@ bool readSome(int fd, std::string& buf, std::size_t cap)
 } // namespace
 
 pid_t spawnInOwnGroup(const std::vector<std::string>& argv, const std::vector<std::string>& env, int outFd, int errFd,
-                      int& rc)
+                      int& rc, int inFd)
 {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (inFd >= 0)
+        posix_spawn_file_actions_adddup2(&actions, inFd, 0);
+    else
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, outFd, 1);
     posix_spawn_file_actions_adddup2(&actions, errFd, 2);
     posix_spawnattr_t attr;

@@ -28,10 +28,11 @@ ProcessResult runProcess(const std::vector<std::string>& argv, std::chrono::mill
 // This process's environment with `extra` ("NAME=VALUE") added or replacing, as spawnInOwnGroup takes it.
 std::vector<std::string> mergedEnvironment(const std::vector<std::string>& extra);
 
-// Starts argv (a path, or a name looked up on PATH) with stdin /dev/null, stdout/stderr on the given descriptors,
-// exactly `env` as its environment, its own process group (a hang is killed with all it started), default signal
-// handling and an empty signal mask whatever the parent (a GUI) set. Returns the pid, or -1 with the errno in rc.
+// Starts argv (a path, or a name looked up on PATH) with stdin `inFd` (-1: /dev/null), stdout/stderr on the given
+// descriptors, exactly `env` as its environment, its own process group (a hang is killed with all it started),
+// default signal handling and an empty signal mask whatever the parent (a GUI) set. Returns the pid, or -1 with the
+// errno in rc.
 pid_t spawnInOwnGroup(const std::vector<std::string>& argv, const std::vector<std::string>& env, int outFd, int errFd,
-                      int& rc);
+                      int& rc, int inFd = -1);
 
 } // namespace stackscope

@@ -24,7 +24,7 @@ import time
 import traceback
 
 MARKER = "\x1estackscope-probe-begin "
-PROTOCOL = 1
+PROTOCOL = 2  # core/probes/probe_protocol.h kProbeProtocolVersion
 
 # --- the error model: the same constants as core/probes/error_model.h -------------------------------------------
 U_FP64 = 2.0 ** -53
@@ -1204,6 +1204,8 @@ def parse_args(argv):
     p.add_argument("--inject-probe", default="", help="tests only: the probe that gets the fault (default: the first)")
     p.add_argument("--timeout", type=float, default=30.0, help="the runner's limit per probe in seconds")
     p.add_argument("--list-devices", action="store_true", help="print the devices this PyTorch sees and exit")
+    p.add_argument("--wait-go", action="store_true",
+                   help="after the hello, start the probes only when stdin says 'go' (the runner's GPU turn)")
     p.add_argument("--dist-child", default="", help=argparse.SUPPRESS)
     p.add_argument("--dist-backend", default="gloo", help=argparse.SUPPRESS)
     return p.parse_args(argv)
@@ -1235,6 +1237,8 @@ def main(argv):
                       "devices": list_devices(torch)})
         out.send({"type": "done"})
         return 0
+    if args.wait_go and sys.stdin.readline().strip() != "go":
+        return 0  # the runner stopped before this worker's turn
     table = probes(torch, args.timeout) if torch is not None else {}
     wanted = args.probe or list(table)
     inject_probe = args.inject_probe or (wanted[0] if wanted else "")

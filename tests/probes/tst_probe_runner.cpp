@@ -1,12 +1,16 @@
 // Tests of the probe runner with the real worker (stackscope-cli probe-worker): injected faults,
 // timeouts, crash signals, restart after a fault, stderr capture, cancel, and the CPU column.
 #include "core/probes/probe_catalogue.h"
+#include "core/probes/probe_protocol.h"
 #include "core/probes/probe_runner.h"
 #include "core/probes/probe_variants.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <chrono>
+#include <map>
 #include <thread>
 
 using namespace stackscope;
@@ -249,6 +253,43 @@ private Q_SLOTS:
         QCOMPARE(records.size(), std::size_t(1));
         QCOMPARE(records[0].outcome.outcome, ProbeResult::Error);
         QVERIFY(records[0].outcome.message.find("cannot start the probe worker") != std::string::npos);
+    }
+
+    // GPU workers start up at once and take their GPU after their hello: the shared worker and the Alone worker
+    // (copies) of GPU 0 both say hello at the start, the Alone one is told to go only after the shared one ended;
+    // the CPU worker is not gated (no --wait-go). A stand-in worker (fake_turn_worker.py) logs what it did.
+    void gpuWorkersTakeTheirTurnAfterTheirHello()
+    {
+        QTemporaryDir dir;
+        const QString log = dir.filePath(QStringLiteral("turns.log"));
+        qputenv("FAKE_WORKER_LOG", log.toLocal8Bit());
+        qputenv("FAKE_WORKER_PROTOCOL", QByteArray::number(kProbeProtocolVersion));
+        ProbeRunOptions o;
+        o.workerProgram = STACKSCOPE_TEST_FIXTURES "/../probes/fake_turn_worker.py";
+        o.devices = {"cpu", "0"};
+        o.probeIds = {"alloc_zeros", "softmax", "copy_h2d", "copy_d2h"};
+        o.parallelCells = 4;
+        const auto records = ProbeRunner(o).run();
+        QCOMPARE(records.size(), std::size_t(8));
+        for (const auto& r : records)
+            QVERIFY2(r.outcome.outcome == ProbeResult::Ok, (r.outcome.probeId + ": " + r.outcome.message).c_str());
+        QFile f(log);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        std::map<QString, double> at; // "event worker" -> time
+        for (const auto& line : QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            const auto parts = line.split(QLatin1Char(' '));
+            const bool gpu = line.contains(QLatin1String("--device 0"));
+            QCOMPARE(line.contains(QLatin1String("--wait-go")), gpu);
+            const QString worker = !gpu ? QStringLiteral("cpu") : parts[2].startsWith(QLatin1String("copy")) ? QStringLiteral("alone")
+                                                                                                               : QStringLiteral("shared");
+            at[parts[0] + QLatin1Char(' ') + worker] = parts[1].toDouble();
+        }
+        QVERIFY2(at.count(QStringLiteral("go alone")) && at.count(QStringLiteral("end shared")), qPrintable(log));
+        QVERIFY2(at[QStringLiteral("go alone")] >= at[QStringLiteral("end shared")], "the copies ran beside other probes");
+        QVERIFY2(at[QStringLiteral("hello alone")] < at[QStringLiteral("end shared")],
+                 "the Alone worker did not start up while the GPU was held");
+        qunsetenv("FAKE_WORKER_LOG");
+        qunsetenv("FAKE_WORKER_PROTOCOL");
     }
 
     void cancelWithinASecond()

@@ -80,7 +80,7 @@ private Q_SLOTS:
         const auto* r = find(records, "alloc_zeros");
         QVERIFY(r);
         QCOMPARE(r->outcome.outcome, ProbeResult::Error);
-        QVERIFY2(r->outcome.message.find("speaks protocol 99, this StackScope expects 1") != std::string::npos,
+        QVERIFY2(r->outcome.message.find("speaks protocol 99, this StackScope expects 2") != std::string::npos,
                  r->outcome.message.c_str());
         QVERIFY2(clock.elapsed() < 10000, "the worker was not stopped at its hello");
         std::string error, backend;

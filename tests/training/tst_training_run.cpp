@@ -1,7 +1,9 @@
 // The trainer through the torch module: it learns, it is deterministic, resume equals an uninterrupted
 // run, stop keeps the last checkpoint, model.pt round-trips, and bad configurations write nothing.
+#include "core/training/training_files_check.h"
 #include "core/training/training_metadata.h"
 #include "core/training/training_run.h"
+#include "core/util/sha256.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,6 +14,7 @@
 #include <fstream>
 
 using namespace stackscope::training;
+using stackscope::sha256File;
 
 namespace {
 
@@ -175,6 +178,11 @@ private Q_SLOTS:
         QVERIFY(metadata["target"].contains("std"));
         QVERIFY(metadata["versions"].contains("libtorch"));
         QVERIFY(QFile::exists(QString::fromStdString(c.output + "/checkpoint.pt")));
+        // Each epoch records the hash of the checkpoint it staged: the last one is the file's.
+        QCOMPARE(metadata["epochs"].back()["checkpoint_sha256"].get<std::string>(), sha256File(c.output + "/checkpoint.pt"));
+        auto checked = metadata;
+        QCOMPARE(checkTrainingFiles(checked, c.output), std::string());
+        QCOMPARE(checked, metadata);
     }
 
     void badConfigurationsWriteNothing_data()

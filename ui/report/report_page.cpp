@@ -2,6 +2,7 @@
 #include "ui/report/report_page.h"
 
 #include "core/report/report.h"
+#include "core/training/training_files_check.h"
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/recent_log.h"
@@ -215,8 +216,12 @@ ReportRequest ReportPage::request() const
                 auto doc = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
                 if (doc.is_discarded())
                     r.logLines.push_back("report: training run " + folder.toStdString() + ": model_metadata.json is not valid JSON; left out");
-                else
+                else {
+                    const auto note = training::checkTrainingFiles(doc, folder.toStdString());
+                    if (!note.empty())
+                        r.logLines.push_back("report: training run " + folder.toStdString() + ": " + note);
                     r.trainingRun = std::move(doc);
+                }
             }
         }
     }
