@@ -116,6 +116,11 @@ bool runsApartOnCpu(const std::string& id)
     return gpuWorkerGroup(id) == GpuWorkerGroup::Compile;
 }
 
+bool startsRankProcesses(const std::string& id)
+{
+    return id == "dist_gloo" || id == "dist_nccl" || id == "fsdp_step";
+}
+
 GpuWorkerGroup gpuWorkerGroup(const std::string& id)
 {
     using G = GpuWorkerGroup;

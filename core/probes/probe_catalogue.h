@@ -62,6 +62,10 @@ enum class GpuWorkerGroup {
     Alone,       // bandwidths and memory fills: nothing else on the GPU while they run
 };
 GpuWorkerGroup gpuWorkerGroup(const std::string& id);
+// Probes that start rank processes of their own (torch.distributed through the Python worker: each rank a fresh
+// interpreter importing torch, 4.3-7.2 s a probe on the H200 machine): each runs in a worker of its own, on every
+// column, so two of them do not wait on each other (tests/bench/RESULTS.md, issue 14).
+bool startsRankProcesses(const std::string& id);
 // The per-probe limit: `timeout`, raised to the probe's minTimeoutSeconds.
 std::chrono::milliseconds probeTimeout(const std::string& id, std::chrono::milliseconds timeout);
 

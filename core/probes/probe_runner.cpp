@@ -81,6 +81,11 @@ std::vector<std::string> childEnvironment(const ProbeVariant& variant)
     return out;
 }
 
+bool hasVariable(const std::vector<std::string>& env, const std::string& name)
+{
+    return std::any_of(env.begin(), env.end(), [&](const std::string& kv) { return kv.rfind(name + "=", 0) == 0; });
+}
+
 std::map<std::string, std::string> gpuEnvironment(const std::vector<std::string>& env)
 {
     std::map<std::string, std::string> out;
@@ -248,6 +253,11 @@ struct CellJob {
     const ProbeVariant* variant = nullptr;
     std::vector<std::string> probes;
     bool gpuAlone = false; // a GPU's Alone worker: nothing else on that GPU while it runs
+    // A Python GPU column's torch.compile worker: inductor compiles in its own process (TORCHINDUCTOR_COMPILE_THREADS=1
+    // unless the variant or the user set it), since the CPU column's compile worker already starts inductor's pool of
+    // compile processes; two pools of a process per CPU thread each, all importing torch, slowed every other worker
+    // (27.5 s vs 21.0 s for the default grid on the H200 machine, RESULTS.md).
+    bool compileInProcess = false;
 };
 
 // Who holds each GPU in this process, across variants and environments (libtorch and every Python environment).
@@ -338,22 +348,31 @@ bool tellToGo(ChildProcess& child)
 }
 
 // The workers of a run, longest first so the slowest start at once (longest-processing-time-first order): the CPU
-// column's torch.compile probes in a worker of their own (runsApartOnCpu); then one worker per group of each GPU
-// column (distributed, compile, the shared rest); then the CPU cells; last each GPU's Alone worker, which waits
-// until the others have left its GPU.
+// column's torch.compile probes in a worker of their own (runsApartOnCpu); a worker per probe that starts rank
+// processes (startsRankProcesses); then one worker per group of each GPU column (compile, distributed, the shared
+// rest); then the CPU cells; last each GPU's Alone worker, which takes its GPU when the others have left it.
 std::vector<CellJob> scheduleJobs(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
                                   const std::vector<std::string>& probeIds, bool python)
 {
     using G = GpuWorkerGroup;
-    std::vector<CellJob> apart, gpu, cpu, alone;
+    std::vector<CellJob> apart, ranks, gpu, cpu, alone;
     auto keep = [](std::vector<CellJob>& into, CellJob job) {
         if (!job.probes.empty())
             into.push_back(std::move(job));
     };
     for (const auto& v : variants) {
         for (const auto& d : devices) {
-            const auto probes = probesForDevice(d.id, probeIds, python);
             const CellJob empty {d.id, d.name, &v, {}};
+            std::vector<std::string> probes;
+            for (const auto& p : probesForDevice(d.id, probeIds, python)) {
+                if (!startsRankProcesses(p)) {
+                    probes.push_back(p);
+                    continue;
+                }
+                CellJob own = empty;
+                own.probes = {p};
+                keep(ranks, std::move(own));
+            }
             if (d.id == "cpu") {
                 CellJob slow = empty, rest = empty;
                 for (const auto& p : probes)
@@ -365,16 +384,14 @@ std::vector<CellJob> scheduleJobs(const std::vector<ProbeVariant>& variants, con
             std::map<G, CellJob> groups;
             for (const auto& p : probes)
                 groups.try_emplace(gpuWorkerGroup(p), empty).first->second.probes.push_back(p);
-            for (G g : {G::Distributed, G::Compile, G::Shared})
-                if (auto it = groups.find(g); it != groups.end())
-                    keep(gpu, std::move(it->second));
-            if (auto it = groups.find(G::Alone); it != groups.end()) {
-                it->second.gpuAlone = true;
-                keep(alone, std::move(it->second));
-            }
+            groups.try_emplace(G::Compile, empty).first->second.compileInProcess = python;
+            groups.try_emplace(G::Alone, empty).first->second.gpuAlone = true;
+            for (G g : {G::Compile, G::Distributed, G::Shared})
+                keep(gpu, std::move(groups[g]));
+            keep(alone, std::move(groups[G::Alone]));
         }
     }
-    for (auto* part : {&gpu, &cpu, &alone})
+    for (auto* part : {&ranks, &gpu, &cpu, &alone})
         apart.insert(apart.end(), std::make_move_iterator(part->begin()), std::make_move_iterator(part->end()));
     return apart;
 }
@@ -394,6 +411,8 @@ public:
     {
         m_job = &job;
         m_env = childEnvironment(*job.variant);
+        if (job.compileInProcess && !hasVariable(m_env, "TORCHINDUCTOR_COMPILE_THREADS"))
+            m_env.insert(m_env.end(), {"TORCHINDUCTOR_COMPILE_THREADS=1", "STACKSCOPE_COMPILE_IN_PROCESS=1"});
         m_gpuEnv = gpuEnvironment(m_env);
         std::vector<std::string> remaining = job.probes;
         while (!remaining.empty() && !m_cancelled.load())
@@ -694,7 +713,7 @@ bool isGpuEnvironmentVariable(const std::string& name)
 {
     static const char* const prefixes[] = {"HIP_", "HSA_", "ROCR_", "ROCM_", "ROCBLAS_", "HIPBLASLT_", "MIOPEN_",
                                            "AMD_", "GPU_", "CUDA_", "CUBLAS", "CUDNN_", "NCCL_", "RCCL_", "TORCH_",
-                                           "PYTORCH_", "DISABLE_ADDMM_", "NVIDIA_", "LD_LIBRARY_PATH", "OMP_NUM_THREADS"};
+                                           "PYTORCH_", "TORCHINDUCTOR_", "DISABLE_ADDMM_", "NVIDIA_", "LD_LIBRARY_PATH", "OMP_NUM_THREADS"};
     for (const char* p : prefixes) {
         if (name.compare(0, std::strlen(p), p) == 0)
             return true;
@@ -752,7 +771,7 @@ std::vector<ProbeCellPlan> planProbeCells(const std::vector<ProbeVariant>& varia
 {
     std::vector<ProbeCellPlan> out;
     for (auto& job : scheduleJobs(variants, devices, probeIds, python))
-        out.push_back({job.device, job.variant->name, std::move(job.probes), job.gpuAlone});
+        out.push_back({job.device, job.variant->name, std::move(job.probes), job.gpuAlone, job.compileInProcess});
     return out;
 }
 

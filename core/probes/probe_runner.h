@@ -98,6 +98,7 @@ struct ProbeCellPlan {
     std::string variant;
     std::vector<std::string> probes;
     bool gpuAlone = false;
+    bool compileInProcess = false; // TORCHINDUCTOR_COMPILE_THREADS=1 unless set (CellJob, probe_runner.cpp)
 };
 std::vector<ProbeCellPlan> planProbeCells(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
                                           const std::vector<std::string>& probeIds, bool python);

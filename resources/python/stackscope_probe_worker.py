@@ -660,6 +660,9 @@ def compile_setup(ctx):
     import torch._inductor.config as inductor_config
     ctx.details["import_dynamo_inductor_seconds"] = time.perf_counter() - t0
     ctx.details["compile_threads"] = getattr(inductor_config, "compile_threads", None)
+    # The runner sets TORCHINDUCTOR_COMPILE_THREADS=1 for a GPU column (core/probes/probe_runner.cpp CellJob): the CPU
+    # column's compile probes start inductor's pool of compile processes; one pool per run is enough to probe it.
+    ctx.details["compile_in_process"] = os.environ.get("STACKSCOPE_COMPILE_IN_PROCESS") == "1"
     ctx.details["inductor_cache_dir"], ctx.details["inductor_cache_entries_before"] = inductor_cache_dir(torch)
     if not ctx.is_cpu:
         return
@@ -704,8 +707,10 @@ def probe_compile_fn(ctx):
     ctx.check("compiled a*b + sin(a) - exp(b/4), first call", out, ref, bound, "elementwise, 16 u of the terms' magnitudes")
     ctx.check("the same, second call", out2, ref, bound, "elementwise, 16 u of the terms' magnitudes")
     setup = ctx.details.get("import_dynamo_inductor_seconds", 0.0) + ctx.details.get("vec_isa_check_seconds", 0.0)
-    ctx.note = "first call (compile) %.2f s after %.2f s of set-up%s, second %.4f s" % (
-        first, setup, vec_isa_note(ctx.details), second)
+    ctx.note = "first call (compile) %.2f s after %.2f s of set-up%s, second %.4f s%s" % (
+        first, setup, vec_isa_note(ctx.details), second,
+        "; compiled in this process (inductor's pool of compile processes is probed on the CPU column)"
+        if ctx.details.get("compile_in_process") else "")
 
 
 def probe_compile_mlp(ctx):

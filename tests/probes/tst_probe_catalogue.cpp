@@ -15,13 +15,15 @@ using namespace stackscope;
 class TestProbeCatalogue : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // Longest first: the CPU column's torch.compile in a worker of its own, then a worker per group of the GPU column
-    // (distributed, compile, shared), then the CPU's rest, last the GPU's Alone worker (bandwidths and fills).
+    // Longest first: the CPU column's torch.compile in a worker of its own, a worker per probe that starts rank
+    // processes, then a worker per group of the GPU column (compile, distributed, shared), then the CPU's rest, last
+    // the GPU's Alone worker (bandwidths and fills).
     void cellPlan_data()
     {
         QTest::addColumn<bool>("python");
         QTest::addColumn<QStringList>("probes"); // empty: the whole catalogue
-        QTest::addColumn<QStringList>("expected"); // device:first probe:count per worker, in start order ("!": alone)
+        // device:first probe:count per worker, in start order ("!": alone on the GPU, "*": compiles in its process)
+        QTest::addColumn<QStringList>("expected");
         const auto n = [](const std::string& device, bool python, std::optional<GpuWorkerGroup> group = {}) {
             auto ids = probesForDevice(device, {}, python);
             return std::count_if(ids.begin(), ids.end(), [&](const std::string& id) {
@@ -31,9 +33,11 @@ private Q_SLOTS:
         using G = GpuWorkerGroup;
         QTest::newRow("python, cpu + gpu 0")
             << true << QStringList {}
-            << QStringList {QStringLiteral("cpu:torch_compile_fn:2"), QStringLiteral("0:all_reduce:%1").arg(n("0", true, G::Distributed)),
-                            QStringLiteral("0:torch_compile_fn:2"), QStringLiteral("0:device_info:%1").arg(n("0", true, G::Shared)),
-                            QStringLiteral("cpu:device_info:%1").arg(n("cpu", true) - 2),
+            << QStringList {QStringLiteral("cpu:torch_compile_fn:2"), QStringLiteral("cpu:dist_gloo:1"), QStringLiteral("0:dist_gloo:1"),
+                            QStringLiteral("0:dist_nccl:1"), QStringLiteral("0:fsdp_step:1"), QStringLiteral("0*torch_compile_fn:2"),
+                            QStringLiteral("0:all_reduce:%1").arg(n("0", true, G::Distributed) - 3),
+                            QStringLiteral("0:device_info:%1").arg(n("0", true, G::Shared)),
+                            QStringLiteral("cpu:device_info:%1").arg(n("cpu", true) - 3),
                             QStringLiteral("0!alloc_empty_1gib:4")};
         QTest::newRow("libtorch, cpu + gpu 0")
             << false << QStringList {}
@@ -44,7 +48,7 @@ private Q_SLOTS:
             << QStringList {QStringLiteral("0:matmul_bf16:2"), QStringLiteral("cpu:matmul_bf16:2")};
         QTest::newRow("python, only the compile probes")
             << true << QStringList {QStringLiteral("torch_compile_mlp")}
-            << QStringList {QStringLiteral("cpu:torch_compile_mlp:1"), QStringLiteral("0:torch_compile_mlp:1")};
+            << QStringList {QStringLiteral("cpu:torch_compile_mlp:1"), QStringLiteral("0*torch_compile_mlp:1")};
         QTest::newRow("libtorch, only a copy")
             << false << QStringList {QStringLiteral("copy_d2h")}
             << QStringList {QStringLiteral("cpu:copy_d2h:1"), QStringLiteral("0!copy_d2h:1")};
@@ -65,7 +69,7 @@ private Q_SLOTS:
         const std::vector<ProbeDevice> devices {{"cpu", "CPU"}, {"0", "GPU"}};
         QStringList got;
         for (const auto& c : planProbeCells(variants, devices, ids, python))
-            got << QStringLiteral("%1%2%3:%4").arg(QString::fromStdString(c.device), QString::fromLatin1(c.gpuAlone ? "!" : ":"),
+            got << QStringLiteral("%1%2%3:%4").arg(QString::fromStdString(c.device), QString::fromLatin1(c.gpuAlone ? "!" : c.compileInProcess ? "*" : ":"),
                                                    QString::fromStdString(c.probes.front()))
                        .arg(c.probes.size());
         QCOMPARE(got, expected);
