@@ -75,6 +75,16 @@ std::vector<std::string> childEnvironment(const ProbeVariant& variant)
         else
             env.erase(k);
     }
+    // PYTHONDONTWRITEBYTECODE (set in many container images) with a torch installed without bytecode (uv's default)
+    // makes every interpreter compile torch's Python sources again: 7.7 s of CPU per `import torch` on the H200
+    // machine (cProfile: builtins.compile; tests/bench/RESULTS.md), paid by each worker, each rank it starts and each
+    // inductor compile process. Workers keep bytecode in StackScope's cache instead, unless the user chose a
+    // PYTHONPYCACHEPREFIX; bytecode is the same program, so no result changes.
+    if (auto it = env.find("PYTHONDONTWRITEBYTECODE"); it != env.end() && !it->second.empty() &&
+        !env.count("PYTHONPYCACHEPREFIX")) {
+        env.erase(it);
+        env["PYTHONPYCACHEPREFIX"] = cacheDirectory() + "/pycache";
+    }
     std::vector<std::string> out;
     for (const auto& [k, v] : env)
         out.push_back(k + "=" + v);

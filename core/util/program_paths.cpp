@@ -69,4 +69,14 @@ std::string siblingProgram(const std::string& name)
     return name;
 }
 
+std::string cacheDirectory()
+{
+    if (const char* d = std::getenv("STACKSCOPE_CACHE_DIR"); d && *d)
+        return d;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+        return std::string(x) + "/stackscope";
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : "/tmp") + "/.cache/stackscope";
+}
+
 } // namespace stackscope

@@ -18,5 +18,8 @@ std::string dataFile(const std::string& relative);
 std::string pythonWorkerScript();
 // Path of a sibling program (stackscope-cli beside stackscope), or the bare name for PATH lookup.
 std::string siblingProgram(const std::string& name);
+// StackScope's cache (answers it keeps between runs, e.g. the Python worker's): $STACKSCOPE_CACHE_DIR, else
+// $XDG_CACHE_HOME/stackscope, else $HOME/.cache/stackscope; the Python worker computes the same. Not created here.
+std::string cacheDirectory();
 
 } // namespace stackscope

@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -851,6 +852,24 @@ def probe_data_parallel(ctx):
 
 
 def free_port():
+    """A port for rank 0's store that is free now, below the kernel's ephemeral range: between this check and rank
+    0's bind (seconds: the rank imports torch first) the kernel hands ephemeral ports to other sockets (NCCL's and
+    Gloo's own, of another probe running beside this one), never this one. Falls back to an ephemeral port."""
+    low = 32768
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    for port in random.sample(range(20000, max(20001, low)), min(50, max(1, low - 20000))):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            s.bind(("127.0.0.1", port))
+            return port
+        except OSError:
+            continue
+        finally:
+            s.close()
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
@@ -858,10 +877,24 @@ def free_port():
     return port
 
 
+def address_in_use(answers):
+    return any(a and "EADDRINUSE" in a.get("message", "") for a in answers)
+
+
 def run_distributed(ctx, what, backend, world, limit):
+    """The ranks' answers of run_ranks, run again on another port (at most twice) when rank 0 could not listen on
+    the one chosen: another program took it between the choice and the bind, which is not the stack's fault."""
+    for attempt in range(3):
+        answers = run_ranks(ctx, what, backend, world, limit, free_port())
+        if not address_in_use(answers):
+            break
+    ctx.details["rendezvous_attempts"] = attempt + 1
+    return answers
+
+
+def run_ranks(ctx, what, backend, world, limit, port):
     """One process per rank (env:// rendezvous on this host), each running dist_child; their stderr (NCCL_DEBUG
     output) is copied to this probe's stderr and kept in the details. Returns the ranks' answers."""
-    port = free_port()
     procs = []
     for rank in range(world):
         env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # A stand-in probe worker for tst_probe_runner's GPU-turn test: speaks the probe protocol (core/probes/probe_protocol.h)
 # without torch (its version from $FAKE_WORKER_PROTOCOL), each probe a 0.4 s sleep, and appends what it did with the time to $FAKE_WORKER_LOG:
-# "hello T PROBES", "go T" (after stdin said go, with --wait-go), "end T".
+# "hello T PROBES ARGS bytecode:PYTHONDONTWRITEBYTECODE:PYTHONPYCACHEPREFIX", "go T ..." (after stdin said go,
+# with --wait-go), "end T ...".
 import json
 import os
 import sys
@@ -13,7 +14,9 @@ probes = [args[i + 1] for i, a in enumerate(args) if a == "--probe"]
 
 def log(what):
     with open(os.environ["FAKE_WORKER_LOG"], "a") as f:
-        f.write("%s %.6f %s %s\n" % (what, time.time(), ",".join(probes), " ".join(args)))
+        f.write("%s %.6f %s %s bytecode:%s:%s\n" % (what, time.time(), ",".join(probes), " ".join(args),
+                                                    os.environ.get("PYTHONDONTWRITEBYTECODE", "-"),
+                                                    os.environ.get("PYTHONPYCACHEPREFIX", "-")))
 
 
 def send(message):

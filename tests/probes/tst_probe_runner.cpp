@@ -292,6 +292,40 @@ private Q_SLOTS:
         qunsetenv("FAKE_WORKER_PROTOCOL");
     }
 
+    // A worker is not left to compile Python's sources again in every process: PYTHONDONTWRITEBYTECODE (container
+    // images) is replaced by a bytecode cache in StackScope's cache folder, unless the user chose PYTHONPYCACHEPREFIX.
+    void bytecodeIsKeptForWorkers_data()
+    {
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<QString>("expected"); // bytecode:<PYTHONDONTWRITEBYTECODE>:<PYTHONPYCACHEPREFIX>, CACHE = the cache
+        QTest::newRow("dont-write set") << "PYTHONDONTWRITEBYTECODE=1" << "bytecode:-:CACHE/pycache";
+        QTest::newRow("the user's prefix") << "PYTHONPYCACHEPREFIX=/tmp/mine" << "bytecode:1:/tmp/mine";
+    }
+    void bytecodeIsKeptForWorkers()
+    {
+        QFETCH(QString, variant);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString log = dir.filePath(QStringLiteral("turns.log"));
+        qputenv("FAKE_WORKER_LOG", log.toLocal8Bit());
+        qputenv("FAKE_WORKER_PROTOCOL", QByteArray::number(kProbeProtocolVersion));
+        qputenv("STACKSCOPE_CACHE_DIR", dir.path().toLocal8Bit());
+        qputenv("PYTHONDONTWRITEBYTECODE", "1");
+        ProbeRunOptions o;
+        o.workerProgram = STACKSCOPE_TEST_FIXTURES "/../probes/fake_turn_worker.py";
+        o.devices = {"cpu"};
+        o.probeIds = {"alloc_zeros"};
+        o.variants = {variantFromEnvSpec(variant.toStdString())};
+        const auto records = ProbeRunner(o).run();
+        qunsetenv("PYTHONDONTWRITEBYTECODE");
+        qunsetenv("STACKSCOPE_CACHE_DIR");
+        QCOMPARE(records.size(), std::size_t(1));
+        QFile f(log);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY2(text.contains(QString(expected).replace(QStringLiteral("CACHE"), dir.path())), qPrintable(text));
+    }
+
     void cancelWithinASecond()
     {
         ProbeRunOptions o;

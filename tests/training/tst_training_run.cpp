@@ -182,7 +182,7 @@ private Q_SLOTS:
         QCOMPARE(metadata["epochs"].back()["checkpoint_sha256"].get<std::string>(), sha256File(c.output + "/checkpoint.pt"));
         auto checked = metadata;
         QCOMPARE(checkTrainingFiles(checked, c.output), std::string());
-        QCOMPARE(checked, metadata);
+        QVERIFY(checked == metadata); // left as it was
     }
 
     void badConfigurationsWriteNothing_data()
