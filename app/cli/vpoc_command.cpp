@@ -30,6 +30,7 @@ struct VpocCliOptions {
     std::string vaMethod = "dual";
     std::string backend = "auto";
     uint64_t vramBudget = 1024;
+    int64_t gpuSessionRows = int64_t(1) << 22;
     std::string developing;
     bool json = false;
     std::string csv;
@@ -81,6 +82,10 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--backend", o->backend, "auto (the CPU: faster end to end from a file, as measured), cpu or gpu")
         ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     cmd->add_option("--vram-budget", o->vramBudget, "GPU memory to use in MiB, allocated once");
+    cmd->add_option("--gpu-session-rows", o->gpuSessionRows,
+                    "With the GPU: a session of more rows is profiled on the CPU (memory: its price range, not its "
+                    "rows; 32 B a row on the GPU path)")
+        ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
     cmd->add_option("--developing", o->developing, "Write POC/VAH/VAL after each bar to this CSV file");
     auto* json = cmd->add_flag("--json", o->json, "Print the results as JSON");
     cmd->add_option("--csv", o->csv, "Write the session table to this CSV file")->excludes(json);
@@ -121,11 +126,12 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
         v.valueAreaPercent = o->va;
         v.backend = backends.at(o->backend);
         v.vramBudgetMiB = o->vramBudget;
+        v.maxGpuSessionRows = o->gpuSessionRows;
         v.developing = !o->developing.empty();
         v.threads = o->threads;
         // Both outputs appear together or neither does (an unwritable --csv leaves no --developing behind): both
         // are opened before the run (a bad target fails at once), the developing rows are written to their
-        // temporary file as each session is done (memory: one session's values), and commit() renames both.
+        // temporary file as they are made (memory: a piece of kDevelopingPiece values), and commit() renames both.
         StagedOutputs outputs;
         std::optional<std::size_t> developingOut, csvOut;
         if (!o->csv.empty())
@@ -134,8 +140,8 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
         if (!o->developing.empty()) {
             developingOut = outputs.open(o->developing);
             outputs.append(*developingOut, vpoc::DevelopingCsv::header());
-            v.developingSink = [&](const vpoc::SessionResult& s, const std::vector<vpoc::DevelopingPoint>& points) {
-                outputs.append(*developingOut, developingCsv->rows(s, points));
+            v.developingSink = [&](int32_t day, const vpoc::DevelopingPoint* points, std::size_t count) {
+                outputs.append(*developingOut, developingCsv->rows(day, points, count));
             };
         }
         std::shared_ptr<const vpoc::VpocResult> r;

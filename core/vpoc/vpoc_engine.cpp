@@ -116,13 +116,25 @@ struct Job {
         report(true, VpocPhase::Finishing);
         return false;
     }
-    // A finished session's developing values: to the sink when there is one, else kept in the result.
+    // A finished session's developing values (or its last piece, after passOn): to the sink when there is one, else
+    // kept in the result.
     void keepDeveloping(const SessionResult& session, std::vector<DevelopingPoint>&& points)
     {
-        if (options.developingSink)
-            options.developingSink(session, points);
-        else
+        if (!options.developingSink) {
             result.developing.push_back(std::move(points));
+            return;
+        }
+        if (!points.empty())
+            options.developingSink(session.day, points.data(), points.size());
+        points.clear();
+    }
+    // The values of the session in progress, `day`: handed to the sink a piece at a time when there is one.
+    void passOn(int32_t day, std::vector<DevelopingPoint>& points)
+    {
+        if (!options.developingSink || points.size() < kDevelopingPiece)
+            return;
+        options.developingSink(day, points.data(), points.size());
+        points.clear();
     }
     void checkWidth(int64_t width, int32_t day, size_t row) const
     {
@@ -161,15 +173,19 @@ void runStreaming(Job& job)
                 close();
             job.checkWidth(acc.widthWith(r), *day, i);
             acc.add(*day, r);
-            if (job.options.developing)
+            if (job.options.developing) {
                 developing.push_back(acc.developing(r));
+                job.passOn(*day, developing);
+            }
         }
     }
     if (!acc.empty())
         close();
 }
 
-// GPU: sessions gathered into batches (about 4 M elements) profiled on the device while the next is read.
+// GPU: sessions gathered into batches (about 4 M elements) profiled on the device while the next is read. A session
+// that outgrows options.maxGpuSessionRows moves to a SessionAccumulator on the CPU (the batches before it are sent
+// first and collected before its result, so the order of sessions is kept).
 void runBatched(Job& job, GpuProfiler& gpu)
 {
     const auto& options = job.options;
@@ -198,13 +214,17 @@ void runBatched(Job& job, GpuProfiler& gpu)
     std::vector<MarketRecord> current;
     int32_t currentDay = 0;
     int32_t low = 0, high = 0; // of the session in `current`
-    auto closeSession = [&] {
-        if (current.empty())
-            return;
-        batch->profile.appendSession(currentDay, current.data(), current.size(), options.profile.distribution);
-        if (options.developing)
-            batch->records.push_back(current);
-        current.clear();
+    SessionAccumulator large(options.profile); // the session in progress, when it outgrew the GPU path
+    std::vector<DevelopingPoint> largeDeveloping;
+    auto addLarge = [&](const MarketRecord& r) {
+        large.add(currentDay, r);
+        if (options.developing) {
+            largeDeveloping.push_back(large.developing(r));
+            if (largeDeveloping.size() >= kDevelopingPiece && options.developingSink) {
+                collect(); // the sessions before this one are written first
+                job.passOn(currentDay, largeDeveloping);
+            }
+        }
     };
     auto dispatch = [&] {
         if (batch->profile.sessions.empty())
@@ -212,6 +232,28 @@ void runBatched(Job& job, GpuProfiler& gpu)
         collect();
         inFlight = std::async(std::launch::async, profileBatch, batch);
         batch = std::make_shared<Batch>();
+    };
+    auto moveToCpu = [&] {
+        dispatch(); // the sessions before this one
+        for (const auto& r : current)
+            addLarge(r);
+        std::vector<MarketRecord>().swap(current);
+    };
+    auto closeSession = [&] {
+        if (!large.empty()) {
+            collect();
+            result.sessions.push_back(large.finish());
+            if (options.developing)
+                job.keepDeveloping(result.sessions.back(), std::move(largeDeveloping));
+            largeDeveloping = {};
+            return;
+        }
+        if (current.empty())
+            return;
+        batch->profile.appendSession(currentDay, current.data(), current.size(), options.profile.distribution);
+        if (options.developing)
+            batch->records.push_back(current);
+        current.clear();
     };
     const WaitOnExit guard {inFlight};
     while (job.next()) {
@@ -222,16 +264,23 @@ void runBatched(Job& job, GpuProfiler& gpu)
                 ++result.outsideSessions;
                 continue;
             }
-            if (!current.empty() && *day != currentDay) {
+            if ((!current.empty() || !large.empty()) && *day != currentDay) {
                 closeSession();
                 if (batch->profile.elementCount() >= kBatchElements)
                     dispatch();
             }
             currentDay = *day;
+            if (!large.empty()) {
+                job.checkWidth(large.widthWith(r), *day, i);
+                addLarge(r);
+                continue;
+            }
             low = current.empty() ? r.low : std::min(low, r.low);
             high = current.empty() ? r.high : std::max(high, r.high);
             job.checkWidth(static_cast<int64_t>(high) - low + 1, *day, i);
             current.push_back(r);
+            if (static_cast<int64_t>(current.size()) > options.maxGpuSessionRows)
+                moveToCpu();
         }
     }
     closeSession();

@@ -27,12 +27,20 @@ struct VpocOptions {
     Backend backend = Backend::Auto;
     uint64_t vramBudgetMiB = 1024;
     bool developing = false;
-    // With `developing`: when set, each session's developing values go here as soon as the session is done (in
-    // session order, on the job's thread) and VpocResult::developing stays empty, so memory holds one session's
-    // values at most (vpoc --developing streams them to its file this way).
-    std::function<void(const SessionResult&, const std::vector<DevelopingPoint>&)> developingSink;
+    // With `developing`: when set, the developing values go here in order, on the job's thread, as they are made:
+    // a session's values in consecutive pieces of at most kDevelopingPiece points (a GPU batch's session whole, at
+    // most maxGpuSessionRows), and VpocResult::developing stays empty, so memory holds one piece, not a session
+    // (vpoc --developing streams them to its file this way).
+    std::function<void(int32_t day, const DevelopingPoint* points, std::size_t count)> developingSink;
     unsigned threads = 0; // 0 = every hardware thread
+    // The GPU backend gathers a session's rows (32 B each) into a batch; a session with more rows than this is
+    // profiled on the CPU instead (SessionAccumulator: memory is its price range, at most 8 MiB), in its place among
+    // the others, with the same results. 2^22 rows = 128 MiB, the size of one batch.
+    int64_t maxGpuSessionRows = int64_t(1) << 22;
 };
+
+// The most developing values the CPU path holds before it hands them to VpocOptions::developingSink (1.5 MiB).
+inline constexpr std::size_t kDevelopingPiece = std::size_t(1) << 16;
 
 struct VpocResult {
     std::string backend;     // "cpu", "cuda" or "hip"

@@ -78,13 +78,13 @@ DevelopingCsv::DevelopingCsv(const VpocOptions& options)
 {
 }
 
-std::string DevelopingCsv::rows(const SessionResult& session, const std::vector<DevelopingPoint>& points) const
+std::string DevelopingCsv::rows(int32_t day, const DevelopingPoint* points, std::size_t count) const
 {
-    const std::string date = formatDate(session.day);
+    const std::string date = formatDate(day);
     std::string out;
-    for (const auto& p : points)
-        out += fmt::format("{},{},{},{},{}\n", date, formatIso(p.timeUs, m_clock.clock()), priceText(m_tick, p.pocTick),
-                           priceText(m_tick, p.vahTick), priceText(m_tick, p.valTick));
+    for (const DevelopingPoint* p = points; p != points + count; ++p)
+        out += fmt::format("{},{},{},{},{}\n", date, formatIso(p->timeUs, m_clock.clock()), priceText(m_tick, p->pocTick),
+                           priceText(m_tick, p->vahTick), priceText(m_tick, p->valTick));
     return out;
 }
 

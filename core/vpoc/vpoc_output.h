@@ -19,7 +19,11 @@ class DevelopingCsv {
 public:
     explicit DevelopingCsv(const VpocOptions& options);
     static const char* header() { return "session,time,poc,vah,val\n"; }
-    std::string rows(const SessionResult& session, const std::vector<DevelopingPoint>& points) const;
+    std::string rows(int32_t day, const DevelopingPoint* points, std::size_t count) const;
+    std::string rows(const SessionResult& session, const std::vector<DevelopingPoint>& points) const
+    {
+        return rows(session.day, points.data(), points.size());
+    }
 
 private:
     Tick m_tick;

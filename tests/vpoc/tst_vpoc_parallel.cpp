@@ -358,10 +358,14 @@ private Q_SLOTS:
 
         const DevelopingCsv csv(vo);
         std::string streamed = DevelopingCsv::header();
-        std::vector<int32_t> days;
-        vo.developingSink = [&](const SessionResult& s, const std::vector<DevelopingPoint>& points) {
-            days.push_back(s.day);
-            streamed += csv.rows(s, points);
+        std::vector<int32_t> days; // a session's pieces come one after another
+        std::size_t pieces = 0, largest = 0;
+        vo.developingSink = [&](int32_t day, const DevelopingPoint* points, std::size_t count) {
+            if (days.empty() || days.back() != day)
+                days.push_back(day);
+            ++pieces;
+            largest = std::max(largest, count);
+            streamed += csv.rows(day, points, count);
         };
         const auto r = runVpoc(vo);
         QVERIFY(r->developing.empty());
@@ -369,6 +373,9 @@ private Q_SLOTS:
         QCOMPARE(days.size(), r->sessions.size());
         for (size_t i = 0; i < days.size(); ++i)
             QCOMPARE(days[i], r->sessions[i].day);
+        // A session of trades (about 145,000) comes in pieces: memory holds a piece, not the session.
+        QVERIFY(largest <= kDevelopingPiece);
+        QCOMPARE(pieces > days.size(), trades);
         QVERIFY(kept.size() > 1000);
         QCOMPARE(QString::fromStdString(streamed), QString::fromStdString(kept));
     }
