@@ -34,6 +34,7 @@ struct ProbeDevice {
 struct ProbeRecord {
     ProbeOutcome outcome;
     double seconds = 0.0;
+    double endedAt = 0.0; // seconds from the start of its run (ProbeRunner::run) to this result: the grid's timeline
     std::optional<double> maxError;   // the worst compared element: |out - ref|
     std::optional<double> errorRatio; // its error / bound (ok <= 1)
     std::optional<double> tolerance;

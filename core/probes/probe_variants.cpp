@@ -140,6 +140,7 @@ nlohmann::json toJson(const ProbeRecord& r)
 {
     auto j = toJson(r.outcome);
     j["seconds"] = r.seconds;
+    j["ended_s"] = r.endedAt;
     j["max_error"] = r.maxError ? nlohmann::json(*r.maxError) : nlohmann::json(nullptr);
     j["tolerance"] = r.tolerance ? nlohmann::json(*r.tolerance) : nlohmann::json(nullptr);
     j["error_ratio"] = r.errorRatio ? nlohmann::json(*r.errorRatio) : nlohmann::json(nullptr);

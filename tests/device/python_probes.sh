@@ -136,8 +136,19 @@ for r in res:
         g = "rest"
     key = ("libtorch" if r["environment"] == "libtorch" else "python", r["device"], g)
     cells[key] = cells.get(key, 0.0) + r["seconds"]
-for (env, dev, g), s in sorted(cells.items(), key=lambda kv: -kv[1]):
-    print("    worker %-8s %-3s %-7s %7.2f s (sum of its probes)" % (env, dev, g, s))
+spans = {}
+for r in res:
+    g = groups.get(r["probe"], "shared")
+    if r["device"] == "cpu" and g != "compile":
+        g = "rest"
+    if r["probe"] in ("dist_gloo", "dist_nccl", "fsdp_step"):
+        g = r["probe"]  # a worker of its own (startsRankProcesses)
+    key = ("libtorch" if r["environment"] == "libtorch" else "python", r["device"], g)
+    a, b = spans.get(key, (1e9, 0.0))
+    spans[key] = (min(a, r.get("ended_s", 0.0) - r["seconds"]), max(b, r.get("ended_s", 0.0)))
+for (env, dev, g), (a, b) in sorted(spans.items(), key=lambda kv: kv[1][1]):
+    print("    worker %-8s %-3s %-9s first probe began %6.2f s, last result %6.2f s, probes %6.2f s" % (
+          env, dev, g, a, b, cells.get((env, dev, g), 0.0) if g not in ("dist_gloo", "dist_nccl", "fsdp_step") else 0.0))
 for r in sorted(res, key=lambda r: -r["seconds"])[:8]:
     print("    probe %-18s %-3s %-8s %7.2f s  %s" % (r["probe"], r["device"], "libtorch" if r["environment"] == "libtorch"
           else "python", r["seconds"], r["message"][:150]))

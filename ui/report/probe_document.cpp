@@ -83,6 +83,7 @@ std::vector<ProbeRecord> probeRecordsFromDocument(const nlohmann::json& document
                 return k->get<double>();
             };
             r.seconds = number("seconds").value_or(0.0);
+            r.endedAt = number("ended_s").value_or(0.0);
             r.maxError = number("max_error");
             r.tolerance = number("tolerance");
             r.errorRatio = number("error_ratio");
