@@ -2,6 +2,7 @@
 // keeps the last checkpoint, Resume, and the run's end with its output folder.
 #include "ui/training/training_page.h"
 
+#include "core/training/training_files_check.h"
 #include "core/training/training_metadata.h"
 #include "core/util/atomic_file.h"
 #include "core/vpoc/market_data.h"
@@ -320,7 +321,7 @@ void TrainingPage::setRunning(bool running)
     m_form->setEditable(!running);
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
-    m_resume->setEnabled(!running && m_lastStatus == QStringLiteral("stopped") && m_checkpointEpoch > 0);
+    m_resume->setEnabled(!running && m_lastStatus == training::TrainingStatus::Stopped && m_checkpointEpoch > 0);
 }
 
 void TrainingPage::start()
@@ -337,8 +338,8 @@ void TrainingPage::start()
         training::validate(config);
     } catch (const std::exception& e) {
         showError(TrainingForm::explainError(QString::fromStdString(e.what())));
-        m_lastStatus = QStringLiteral("failed");
-        Q_EMIT runEnded(m_lastStatus);
+        m_lastStatus = training::TrainingStatus::Failed;
+        Q_EMIT runEnded();
         return;
     }
 
@@ -356,7 +357,7 @@ void TrainingPage::start()
     m_haveStep = false;
     m_devices.clear();
     m_notes.clear();
-    m_lastStatus.clear();
+    m_lastStatus.reset();
     m_checkpointEpoch = 0;
     m_finishedOutput.clear();
     m_outputLabel->setText(tr("Output folder: %1 (being written)").arg(QString::fromStdString(config.output)));
@@ -388,7 +389,9 @@ void TrainingPage::start()
                 if (config.resume) {
                     // A page opened after the stop has no rows yet: show the checkpoint's epochs before the
                     // run continues (a bad folder throws here with the message runTraining would give).
-                    auto saved = tableFromMetadata(training::readMetadata(config.output + "/model_metadata.json"));
+                    auto metadata = training::readMetadata(config.output + "/model_metadata.json");
+                    training::checkTrainingFiles(metadata, config.output); // only the epochs the files hold
+                    auto saved = tableFromMetadata(metadata);
                     control.post([this, saved = std::move(saved)] {
                         if (!m_table.epochs.empty())
                             return;
@@ -423,7 +426,12 @@ void TrainingPage::start()
             out.stopRequested = control.isCancelled();
             return out;
         },
-        [this](RunOutcome out) { onRunEnded(std::move(out)); });
+        [this](RunOutcome out) { onRunEnded(std::move(out)); },
+        [this](const QString& error) { // the job catches what it expects; this is anything else
+            RunOutcome out;
+            out.error = error;
+            onRunEnded(std::move(out));
+        });
 }
 
 void TrainingPage::stop()
@@ -485,7 +493,7 @@ void TrainingPage::handle(const training::TrainingProgress& p)
     case Kind::Started: {
         m_devices = QString::fromStdString(p.message);
         m_charts->setDevices(m_devices);
-        m_firstEpoch = p.raw.value("first_epoch", 1);
+        m_firstEpoch = p.firstEpoch;
         // A resumed run redoes the epoch a stop interrupted: what came after the checkpoint goes.
         m_charts->truncateAfterEpoch(m_firstEpoch - 1);
         auto& epochs = m_table.epochs;
@@ -509,14 +517,14 @@ void TrainingPage::handle(const training::TrainingProgress& p)
         m.trainLoss = p.loss;
         m.valLoss = p.valLoss;
         m.samplesPerS = p.samplesPerS;
-        m.seconds = p.raw.value("seconds", 0.0);
+        m.seconds = p.seconds;
         m_table.epochs.push_back(m);
-        m_table.bestEpoch = p.raw.value("best_epoch", m_table.bestEpoch);
+        m_table.bestEpoch = p.bestEpoch;
         m_tableDirty = true;
         break;
     }
     case Kind::Finished:
-        if (const QString execution = QString::fromStdString(p.raw.value("execution", std::string())); !execution.isEmpty())
+        if (const QString execution = QString::fromStdString(p.execution); !execution.isEmpty())
             m_notes << tr("execution: %1").arg(execution);
         break;
     }
@@ -582,19 +590,19 @@ void TrainingPage::onRunEnded(RunOutcome out)
     if (!out.result) {
         if (out.stopRequested) {
             // A stop while the data were read leaves no error; any other failure is worth showing.
-            m_lastStatus = QStringLiteral("stopped");
+            m_lastStatus = training::TrainingStatus::Stopped;
             QString text = tr("Stopped before training started (while the data was read); no checkpoint was "
                               "written. Press Start to run again.");
             if (!out.error.isEmpty())
                 text += tr(" The run said: %1").arg(out.error);
             m_status->setText(text);
         } else {
-            m_lastStatus = QStringLiteral("failed");
+            m_lastStatus = training::TrainingStatus::Failed;
             showError(out.error);
         }
         repaint();
         setRunning(false);
-        Q_EMIT runEnded(m_lastStatus);
+        Q_EMIT runEnded();
         return;
     }
 
@@ -603,7 +611,7 @@ void TrainingPage::onRunEnded(RunOutcome out)
     m_table = tableFromMetadata(r.metadata);
     m_tableDirty = true;
     m_checkpointEpoch = m_table.epochs.empty() ? 0 : m_table.epochs.back().epoch;
-    m_lastStatus = QString::fromStdString(r.status);
+    m_lastStatus = r.status;
     m_finishedOutput = QDir(QString::fromStdString(r.outputDir)).absolutePath();
     repaint();
 
@@ -611,7 +619,7 @@ void TrainingPage::onRunEnded(RunOutcome out)
                                                .arg(r.bestEpoch)
                                                .arg(r.bestValLoss, 0, 'g', 5)
                                          : tr("no epoch finished");
-    if (m_lastStatus == QStringLiteral("stopped")) {
+    if (r.status == training::TrainingStatus::Stopped) {
         const QString when = stopSeconds >= 0 ? tr(" %1 s after Stop").arg(stopSeconds, 0, 'f', 2) : QString();
         m_status->setText(m_checkpointEpoch > 0
                               ? tr("Stopped%1, last checkpoint: epoch %2; %3. Resume continues from it.")
@@ -621,7 +629,7 @@ void TrainingPage::onRunEnded(RunOutcome out)
                               : tr("Stopped%1 before the first epoch finished: no checkpoint was written. Press Start "
                                    "to run again.")
                                     .arg(when));
-    } else if (m_lastStatus == QStringLiteral("early_stopped")) {
+    } else if (r.status == training::TrainingStatus::EarlyStopped) {
         m_status->setText(tr("Stopped early after epoch %1: the validation loss did not improve for the patience's "
                              "epochs; %2.")
                               .arg(m_checkpointEpoch)
@@ -644,7 +652,12 @@ void TrainingPage::onRunEnded(RunOutcome out)
     m_outputLabel->setText(tr("Output folder: %1").arg(m_finishedOutput));
     m_openFolder->setEnabled(true);
     setRunning(false);
-    Q_EMIT runEnded(m_lastStatus);
+    Q_EMIT runEnded();
+}
+
+QString TrainingPage::lastStatus() const
+{
+    return m_lastStatus ? QString::fromLatin1(training::trainingStatusName(*m_lastStatus)) : QString();
 }
 
 void TrainingPage::showError(const QString& message)
