@@ -89,7 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
     // The peak is the highest allocated figure reported so far (the trainer reports current values only).
     training->setStepObserver([feed = m_monitor->torchFeed(), snapshots = m_snapshots,
                                peak = 0.0](const training::TrainingProgress& p) mutable {
-        const int device = p.raw.value("device", -1);
+        const int device = p.device;
         const auto snapshot = snapshots->snapshot();
         if (!feed || p.allocatedBytes < 0 || device < 0 || !snapshot)
             return;

@@ -67,7 +67,7 @@ void printProgress(const training::TrainingProgress& p, bool json)
         } else {
             line["loss"] = p.loss;
             line["val_loss"] = p.valLoss;
-            line["best_epoch"] = p.raw.value("best_epoch", 0);
+            line["best_epoch"] = p.bestEpoch;
         }
         std::cout << line.dump() << std::endl;
         return;
@@ -75,14 +75,14 @@ void printProgress(const training::TrainingProgress& p, bool json)
     switch (p.kind) {
     case Kind::Started:
         std::cout << fmt::format("training on {} ({} steps per epoch)\n", p.message,
-                                 p.raw.value("steps_per_epoch", int64_t {0}));
+                                 p.stepsPerEpoch);
         break;
     case Kind::Note:
         std::cout << "note: " << p.message << "\n";
         break;
     case Kind::Epoch:
         std::cout << fmt::format("epoch {:>3}/{}  train {:.5f}  val {:.5f}  {:>9.0f} samples/s{}\n", p.epoch, p.epochs,
-                                 p.loss, p.valLoss, p.samplesPerS, p.raw.value("improved", false) ? "  (best)" : "");
+                                 p.loss, p.valLoss, p.samplesPerS, p.improved ? "  (best)" : "");
         break;
     case Kind::Step:
     case Kind::Finished:
@@ -217,7 +217,7 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
         const std::string summary =
             fmt::format("{}: {} epochs, best epoch {} (validation loss {:.5f}), {:.1f} steps/s, {}; wrote {}/model.pt "
                         "and {}/model_metadata.json",
-                        r->status, r->epochs.size(), r->bestEpoch, r->bestValLoss, r->stepsPerS, r->execution,
+                        training::trainingStatusName(r->status), r->epochs.size(), r->bestEpoch, r->bestValLoss, r->stepsPerS, r->execution,
                         r->outputDir, r->outputDir);
         if (const auto env = training::rankEnvironment(); env && env->rank != 0) {
             ctx.exitCode = ExitOk; // rank 0 reports for the run (torchrun, srun, mpirun start every rank alike)
@@ -225,7 +225,7 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
         }
         if (o->jsonProgress)
             std::cout << nlohmann::json({{"event", "finished"},
-                                         {"status", r->status},
+                                         {"status", training::trainingStatusName(r->status)},
                                          {"best_epoch", r->bestEpoch},
                                          {"best_val_loss", r->bestValLoss},
                                          {"steps_per_s", r->stepsPerS},

@@ -739,10 +739,13 @@ std::vector<ProbeDevice> devicesFrom(const std::optional<json>& body, const std:
 {
     std::vector<ProbeDevice> out;
     if (body) {
-        if (backend)
-            *backend = body->value("backend", std::string());
+        // A worker without a usable torch module answers {cpu} with "backend": null and the module's "error".
+        if (auto it = body->find("backend"); backend && it != body->end() && it->is_string())
+            *backend = it->get<std::string>();
         for (const auto& d : body->value("devices", json::array()))
             out.push_back({d.value("id", std::string()), d.value("name", std::string())});
+        if (auto it = body->find("error"); error && it != body->end() && it->is_string() && !it->get<std::string>().empty())
+            *error = it->get<std::string>();
     }
     if (out.empty()) {
         out.push_back({"cpu", "CPU"});
@@ -808,6 +811,7 @@ ProbeRunner::ProbeRunner(ProbeRunOptions options)
 
 std::vector<ProbeRecord> ProbeRunner::run(const ProbeResultCallback& onResult)
 {
+    const auto runStart = Clock::now();
     m_devices.clear();
     m_listError.clear();
     if (m_options.devices.empty()) {
@@ -826,6 +830,7 @@ std::vector<ProbeRecord> ProbeRunner::run(const ProbeResultCallback& onResult)
     std::mutex mutex;
     std::vector<ProbeRecord> records;
     auto emit = [&](ProbeRecord r) {
+        r.endedAt = std::chrono::duration<double>(Clock::now() - runStart).count();
         std::lock_guard<std::mutex> lock(mutex);
         records.push_back(r);
         if (onResult)

@@ -5,6 +5,7 @@
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/inspect/inspector.h"
 #include "core/snapshot/snapshot_json.h"
+#include "core/snapshot/stack_rows.h"
 #include "core/util/build_info.h"
 
 #include <fmt/format.h>
@@ -150,57 +151,27 @@ std::string cell(const std::string& s)
     return out;
 }
 
-// The rows both renderings share: label, value.
-std::vector<std::pair<std::string, std::string>> stackRows(const json& s)
+// The rows both renderings share (label, value): the System page's stack table (core/snapshot/stack_rows.h) of the
+// report's snapshot, one line per row; a snapshot that cannot be read is one row saying why.
+std::vector<std::pair<std::string, std::string>> stackTable(const json& s)
 {
     std::vector<std::pair<std::string, std::string>> rows;
-    const auto& host = at(s, "host");
-    rows.emplace_back("OS", fmt::format("{} (kernel {})", str(host, "os", "?"), str(host, "kernel", "?")));
-    const auto& rocm = at(s, "rocm");
-    std::string installs;
-    if (at(rocm, "installs").is_array()) {
-        for (const auto& i : at(rocm, "installs"))
-            installs += fmt::format("{}{} {}", installs.empty() ? "" : ", ", str(i, "path"), str(i, "version", "?"));
+    Snapshot snapshot;
+    try {
+        snapshot = snapshotFromJson(s);
+    } catch (const std::exception& e) {
+        rows.emplace_back("Snapshot", std::string("could not be read: ") + e.what());
+        return rows;
     }
-    rows.emplace_back("ROCm installs", installs.empty() ? "none found" : installs);
-    rows.emplace_back("HIP runtime / driver",
-                      fmt::format("{} / {}", str(rocm, "hip_runtime_version", "-"), str(rocm, "hip_driver_version", "-")));
-    rows.emplace_back("amdgpu driver", str(rocm, "amdgpu_driver_version", "-"));
-    const auto& cuda = at(s, "cuda");
-    rows.emplace_back("NVIDIA driver / CUDA", fmt::format("{} / driver CUDA {} / runtime {}", str(cuda, "driver_version", "-"),
-                                                          str(cuda, "cuda_driver_version", "-"),
-                                                          str(cuda, "runtime_version", "-")));
-    const auto& torch = at(s, "torch");
-    std::string archs;
-    if (at(torch, "arch_list").is_array()) {
-        for (const auto& a : at(torch, "arch_list"))
-            archs += (archs.empty() ? "" : " ") + (a.is_string() ? a.get<std::string>() : a.dump());
-    }
-    rows.emplace_back("PyTorch", fmt::format("{} ({} built with {}), BLAS {}, archs [{}]", str(torch, "version", "not found"),
-                                             str(torch, "backend", "?"), str(torch, "built_with", "?"),
-                                             str(torch, "blas_backend", "?"), archs));
-    const auto& access = at(s, "access");
-    std::string groups;
-    if (at(access, "user_groups").is_array()) {
-        for (const auto& g : at(access, "user_groups"))
-            groups += (groups.empty() ? "" : " ") + (g.is_string() ? g.get<std::string>() : g.dump());
-    }
-    const auto& kfd = at(access, "kfd");
-    rows.emplace_back("Access", fmt::format("user {} groups [{}]; /dev/kfd {}", str(access, "user", "?"), groups,
-                                            !kfd.is_object()                ? "?"
-                                            : !at(kfd, "exists").is_boolean() || !at(kfd, "exists").get<bool>()
-                                                ? "missing"
-                                                : (at(kfd, "read_write") == json(true) ? "read-write" : "not read-write")));
-    if (at(s, "libraries").is_array()) {
-        for (const auto& l : at(s, "libraries")) {
-            const bool loaded = at(l, "loaded") == json(true);
-            std::string detail = loaded ? str(l, "path", "loaded") : "not loaded";
-            if (!str(l, "error").empty())
-                detail += ": " + firstLine(str(l, "error"));
-            else if (!loaded && at(l, "tried").is_array() && !at(l, "tried").empty())
-                detail += ": " + firstLine(str(at(l, "tried").back(), "error"));
-            rows.emplace_back(str(l, "component", "library"), detail);
-        }
+    for (const auto& r : stackRows(snapshot)) {
+        std::string value = r.version;
+        if (!r.location.empty() && r.location != "-")
+            value += " (" + r.location + ")";
+        if (r.status != StackStatus::Ok)
+            value += std::string(" [") + stackStatusName(r.status) + "]";
+        if (!r.note.empty())
+            value += ": " + firstLine(r.note);
+        rows.emplace_back(r.component, value);
     }
     return rows;
 }
@@ -399,7 +370,7 @@ std::string reportMarkdown(const json& report)
         md += "\n";
     }
     md += "### Stack\n\n";
-    for (const auto& [label, value] : stackRows(s))
+    for (const auto& [label, value] : stackTable(s))
         md += fmt::format("- **{}**: {}\n", label, value);
     md += "\n### Failing probes\n\n";
     const auto failing = failingProbes(report);
@@ -472,7 +443,7 @@ std::string reportHtml(const json& report, const std::vector<ReportImage>& image
                              e(str(g, "pci_bus", "-")));
     }
     h += "</table>\n<h2>Stack</h2>\n<table>\n";
-    for (const auto& [label, value] : stackRows(s))
+    for (const auto& [label, value] : stackTable(s))
         h += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", e(label), e(value));
     h += "</table>\n<h2>Probes</h2>\n";
     const auto& probes = at(report, "probes");

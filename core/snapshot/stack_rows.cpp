@@ -68,6 +68,25 @@ std::string yesNo(const std::optional<bool>& v, const char* yes, const char* no)
     return v ? (*v ? yes : no) : "-";
 }
 
+// Whether this user can open the AMD compute device: /dev/kfd and the user's groups (ROCm's device access needs
+// both /dev/kfd and the GPU's render node read-write).
+StackRow accessRow(const Snapshot& s)
+{
+    const bool amd = std::any_of(s.gpus.begin(), s.gpus.end(), [](const GpuInfo& g) { return g.vendor == "amd"; });
+    StackRow r;
+    r.component = "GPU access";
+    r.version = fmt::format("user {}, groups [{}]", s.access.user.value_or("?"), fmt::join(s.access.userGroups, " "));
+    r.location = s.access.kfd.path.empty() ? "/dev/kfd" : s.access.kfd.path;
+    if (!s.access.kfd.exists) {
+        r.status = amd ? StackStatus::Missing : StackStatus::NotApplicable;
+        r.note = amd ? "/dev/kfd does not exist" : "";
+    } else if (s.access.kfd.readWrite == false) {
+        r.status = StackStatus::Failed;
+        r.note = "/dev/kfd is not read-write for this user";
+    }
+    return r;
+}
+
 // The host facts (docs/snapshot-host-facts.md): Secure Boot, WSL, command line, DKMS builds, kernel log.
 void addHostExtraRows(const HostExtras& h, std::vector<StackRow>& rows)
 {
@@ -148,6 +167,7 @@ std::vector<StackRow> stackRows(const Snapshot& s)
     rows.push_back(torch);
     if (s.torch.blasBackend)
         rows.push_back({"Preferred BLAS", *s.torch.blasBackend, "at::globalContext().blasPreferredBackend()", StackStatus::Ok, {}});
+    rows.push_back(accessRow(s));
     addHostExtraRows(s.hostExtras, rows);
     addGpuExtraRows(s, rows);
     return rows;

@@ -39,6 +39,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The host's event callback returned non-zero: the run stops; stackscope_torch_train returns
+// STACKSCOPE_TORCH_TRAIN_HOST_FAILED and the host reports its own error.
+struct HostFailed {};
+
 void setError(char* error, size_t len, const std::string& what)
 {
     if (error && len)
@@ -70,8 +74,8 @@ private:
     // Only rank 0 reports: the other ranks' losses and files are rank 0's.
     void emit(nlohmann::json event)
     {
-        if (m_onEvent && rank() == 0)
-            m_onEvent(m_user, event.dump().c_str());
+        if (m_onEvent && rank() == 0 && m_onEvent(m_user, event.dump().c_str()) != 0)
+            throw HostFailed();
     }
     bool stopRequested() const { return m_stop && m_stop(m_user) != 0; }
     void resolveDevices();
@@ -540,6 +544,9 @@ extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTr
     } catch (const stackscope::trainer::CollectiveError& e) { // names the rank and the collective
         setError(error, errorLen, e.what());
         return 3;
+    } catch (const HostFailed&) { // the host keeps its own error
+        setError(error, errorLen, "the program using the trainer could not handle an event (its error says why)");
+        return STACKSCOPE_TORCH_TRAIN_HOST_FAILED;
     } catch (const std::exception& e) {
         setError(error, errorLen, std::string("training failed in libtorch: ") + e.what());
         return -1;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STACKSCOPE_TORCH_TRAIN_ABI 3
+#define STACKSCOPE_TORCH_TRAIN_ABI 4
 
 // What to train on. Rows [0, trainRows) are the training part, [trainRows, rows) the validation part
 // (split by time: the caller has already normalised both with the training part's statistics).
@@ -18,10 +18,13 @@ struct StackscopeTrainData {
     int64_t trainRows;
 };
 
-// Receives one JSON event (see trainer.cpp: "started", "note", "step", "epoch", "finished").
-typedef void (*StackscopeTrainEventFn)(void* user, const char* eventJson);
+// Receives one JSON event (see trainer.cpp: "started", "note", "step", "epoch", "finished"). Returns 0 to go on;
+// non-zero when the host failed to handle it (it keeps its own error): the run stops there and the trainer returns
+// STACKSCOPE_TORCH_TRAIN_HOST_FAILED. No C++ exception crosses this boundary in either direction.
+typedef int (*StackscopeTrainEventFn)(void* user, const char* eventJson);
 // Asked before every step; non-zero stops the run within that step, keeping the last epoch's checkpoint.
 typedef int (*StackscopeTrainStopFn)(void* user);
+#define STACKSCOPE_TORCH_TRAIN_HOST_FAILED 4
 
 extern "C" {
 STACKSCOPE_TORCH_EXPORT int stackscope_torch_train_abi(void);
@@ -32,9 +35,10 @@ STACKSCOPE_TORCH_EXPORT int stackscope_torch_train_abi(void);
 // device cannot run (bf16 where there is none, an unknown GPU) or an output that cannot be written (a full
 // disk: nothing of the set model.pt, checkpoint.pt, model_metadata.json is replaced), 3 when a collective
 // between processes failed or timed out (the JSON's "dist": one rank of several; the message names the rank and
-// the collective), -1 for any other failure; the message for a person is in `error`. After each epoch both files are staged (temporary files),
-// the "epoch" event is emitted (the caller rewrites model_metadata.json there; an exception it throws aborts
-// the run before anything is replaced), then both are renamed into place.
+// the collective), STACKSCOPE_TORCH_TRAIN_HOST_FAILED when `onEvent` returned non-zero, -1 for any other failure;
+// the message for a person is in `error`. After each epoch both files are staged (temporary files), the "epoch"
+// event is emitted (the caller rewrites model_metadata.json there; a failure it returns aborts the run before
+// anything is replaced), then both are renamed into place.
 STACKSCOPE_TORCH_EXPORT int stackscope_torch_train(const char* configJson, const struct StackscopeTrainData* data,
                                                    const char* outputDir, int resume, StackscopeTrainEventFn onEvent,
                                                    StackscopeTrainStopFn stopRequested, void* user, char* error,

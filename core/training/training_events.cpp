@@ -3,7 +3,30 @@
 
 #include "core/training/training_metadata.h"
 
+#include <stdexcept>
+#include <utility>
+
 namespace stackscope::training {
+
+const char* trainingStatusName(TrainingStatus s)
+{
+    switch (s) {
+    case TrainingStatus::Finished: return "finished";
+    case TrainingStatus::EarlyStopped: return "early_stopped";
+    case TrainingStatus::Stopped: return "stopped";
+    case TrainingStatus::Failed: return "failed";
+    }
+    return "?";
+}
+
+TrainingStatus trainingStatusFromName(const std::string& name)
+{
+    for (auto s : {TrainingStatus::Finished, TrainingStatus::EarlyStopped, TrainingStatus::Stopped, TrainingStatus::Failed})
+        if (name == trainingStatusName(s))
+            return s;
+    throw std::runtime_error("the training module ended with status '" + name + "', which this program does not know: "
+                             "install the torch module and stackscope-cli from the same build (or rebuild both)");
+}
 
 RunObserver::RunObserver(TrainingMetadata* metadata, const TrainingProgressCallback& progress, int epochs,
                          const std::atomic<bool>* cancel)
@@ -15,7 +38,25 @@ RunObserver::RunObserver(TrainingMetadata* metadata, const TrainingProgressCallb
 {
 }
 
-int RunObserver::stopRequested(void* self)
+int RunObserver::onEvent(void* self, const char* json) noexcept
+{
+    auto* observer = static_cast<RunObserver*>(self);
+    try {
+        observer->handle(json);
+        return 0;
+    } catch (...) {
+        observer->m_failure = std::current_exception();
+        return 1;
+    }
+}
+
+void RunObserver::rethrowFailure()
+{
+    if (m_failure)
+        std::rethrow_exception(std::exchange(m_failure, nullptr));
+}
+
+int RunObserver::stopRequested(void* self) noexcept
 {
     const auto* cancel = static_cast<RunObserver*>(self)->m_cancel;
     return cancel && cancel->load(std::memory_order_relaxed) ? 1 : 0;
@@ -53,8 +94,8 @@ void RunObserver::started(TrainingProgress& p)
 {
     const auto& e = p.raw;
     p.kind = TrainingProgress::Kind::Started;
-    m_firstEpoch = e.value("first_epoch", 1);
-    m_stepsPerEpoch = e.value("steps_per_epoch", int64_t {0});
+    m_firstEpoch = p.firstEpoch = e.value("first_epoch", 1);
+    m_stepsPerEpoch = p.stepsPerEpoch = e.value("steps_per_epoch", int64_t {0});
     if (m_metadata)
         m_metadata->started(e);
     std::string devices;
@@ -79,6 +120,7 @@ void RunObserver::step(TrainingProgress& p) const
     p.reservedBytes = e.value("reserved_bytes", -1.0);
     p.deviceUsedBytes = e.value("device_used_bytes", -1.0);
     p.deviceTotalBytes = e.value("device_total_bytes", -1.0);
+    p.device = e.value("device", -1);
     const int64_t done = (p.epoch - m_firstEpoch) * m_stepsPerEpoch + p.step;
     const int64_t total = (m_epochs - m_firstEpoch + 1) * m_stepsPerEpoch;
     if (done > 0 && total > done)
@@ -96,7 +138,9 @@ void RunObserver::epoch(TrainingProgress& p)
     m.trainLoss = p.loss = e.value("train_loss", 0.0);
     m.valLoss = p.valLoss = e.value("val_loss", 0.0);
     m.samplesPerS = p.samplesPerS = e.value("samples_per_s", 0.0);
-    m.seconds = e.value("seconds", 0.0);
+    m.seconds = p.seconds = e.value("seconds", 0.0);
+    p.bestEpoch = e.value("best_epoch", 0);
+    p.improved = e.value("improved", false);
     m_result.epochs.push_back(m);
     if (m_metadata)
         m_metadata->epochDone(e); // writes model_metadata.json
@@ -106,11 +150,11 @@ void RunObserver::finished(TrainingProgress& p)
 {
     const auto& e = p.raw;
     p.kind = TrainingProgress::Kind::Finished;
-    m_result.status = e.value("status", "finished");
-    m_result.bestEpoch = e.value("best_epoch", 0);
+    m_result.status = trainingStatusFromName(e.value("status", "finished"));
+    m_result.bestEpoch = p.bestEpoch = e.value("best_epoch", 0);
     m_result.bestValLoss = e.value("best_val_loss", 0.0);
     m_result.stepsPerS = e.value("steps_per_s", 0.0);
-    m_result.execution = e.value("execution", "");
+    m_result.execution = p.execution = e.value("execution", "");
     if (m_metadata)
         m_metadata->finished(e);
 }

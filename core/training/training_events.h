@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <exception>
 
 namespace stackscope::training {
 
@@ -17,8 +18,12 @@ public:
     RunObserver(TrainingMetadata* metadata, const TrainingProgressCallback& progress, int epochs,
                 const std::atomic<bool>* cancel);
 
-    static void onEvent(void* self, const char* json) { static_cast<RunObserver*>(self)->handle(json); }
-    static int stopRequested(void* self);
+    // The module's callbacks (trainer_api.h): no exception leaves them. A failure to handle an event (a full disk
+    // under model_metadata.json, an event this build does not know) is kept and the module told to stop.
+    static int onEvent(void* self, const char* json) noexcept;
+    static int stopRequested(void* self) noexcept;
+    // After the module returned STACKSCOPE_TORCH_TRAIN_HOST_FAILED: rethrows what onEvent kept (no-op when nothing).
+    void rethrowFailure();
     // Throws nlohmann::json::parse_error on a line that is no JSON.
     void handle(const std::string& text);
     TrainingResult& result() { return m_result; }
@@ -37,6 +42,7 @@ private:
     int64_t m_stepsPerEpoch = 0;
     std::chrono::steady_clock::time_point m_start;
     TrainingResult m_result;
+    std::exception_ptr m_failure;
 };
 
 } // namespace stackscope::training

@@ -156,6 +156,29 @@ std::shared_ptr<const TrainingResult> runTraining(const TrainingConfig& config, 
 
 namespace {
 
+// Runs the module's trainer; returns its code with `message` for a person. When the host's own event handling
+// failed (STACKSCOPE_TORCH_TRAIN_HOST_FAILED), the observer's kept exception decides, as if the module had returned
+// it: a file that could not be written (a full disk under model_metadata.json) is 2, anything else -1.
+int callTrainer(const TrainerModule& module, const nlohmann::json& moduleConfig, const StackscopeTrainData& data,
+                const TrainingConfig& config, RunObserver& observer, std::string& message)
+{
+    char error[2048] = {0};
+    const int rc = module.train(moduleConfig.dump().c_str(), &data, config.output.c_str(), config.resume ? 1 : 0,
+                                &RunObserver::onEvent, &RunObserver::stopRequested, &observer, error, sizeof error);
+    message = error;
+    if (rc != STACKSCOPE_TORCH_TRAIN_HOST_FAILED)
+        return rc;
+    try {
+        observer.rethrowFailure();
+    } catch (const FileWriteError& e) {
+        message = e.what();
+        return 2;
+    } catch (const std::exception& e) {
+        message = e.what();
+    }
+    return -1;
+}
+
 // A rank other than 0 trains its shard and leaves the output folder, the lock, the metadata and the events to
 // rank 0 (it may be on another node, without that folder).
 std::shared_ptr<const TrainingResult> trainAsOtherRank(const TrainingConfig& config, Dataset raw,
@@ -171,13 +194,12 @@ std::shared_ptr<const TrainingResult> trainAsOtherRank(const TrainingConfig& con
     moduleConfig["dist"] = distJson(config, env);
     RunObserver observer(nullptr, {}, config.epochs, cancel);
     StackscopeTrainData data {raw.x.data(), raw.y.data(), raw.rows, raw.cols, trainRows};
-    char error[2048] = {0};
-    const int rc = module.train(moduleConfig.dump().c_str(), &data, config.output.c_str(), config.resume ? 1 : 0,
-                                &RunObserver::onEvent, &RunObserver::stopRequested, &observer, error, sizeof error);
+    std::string message;
+    const int rc = callTrainer(module, moduleConfig, data, config, observer, message);
     if (rc == 2)
-        throw ConfigError(error);
+        throw ConfigError(message);
     if (rc != 0)
-        throw std::runtime_error(error);
+        throw std::runtime_error(message);
     auto result = std::make_shared<TrainingResult>(std::move(observer.result()));
     result->outputDir = config.output;
     return result;
@@ -259,9 +281,9 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
     if (rankEnv)
         moduleConfig["dist"] = distJson(config, *rankEnv);
     StackscopeTrainData data {raw.x.data(), raw.y.data(), raw.rows, raw.cols, trainRows};
-    char error[2048] = {0};
-    const int rc = module.train(moduleConfig.dump().c_str(), &data, config.output.c_str(), config.resume ? 1 : 0,
-                                &RunObserver::onEvent, &RunObserver::stopRequested, &observer, error, sizeof error);
+    std::string message;
+    const int rc = callTrainer(module, moduleConfig, data, config, observer, message);
+    const char* error = message.c_str();
     if (rc != 0) {
         if (rc == 2) { // a configuration the device cannot run, or an output that cannot be written (full disk)
             std::error_code ignored;

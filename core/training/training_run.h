@@ -40,12 +40,24 @@ struct TrainingProgress {
     double elapsedS = 0; // since the run started
     double etaS = -1;
     std::string message; // Note; Started: the devices
-    nlohmann::json raw;  // the event as the module sent it
+    int firstEpoch = 1;  // Started: 1, or the epoch a resumed run starts at
+    int device = -1;     // Step: the GPU the memory figures are of; -1: the CPU or not known
+    double seconds = 0;  // Epoch: the epoch's wall time
+    int bestEpoch = 0;   // Epoch and Finished: the best so far
+    bool improved = false; // Epoch: this epoch is the new best
+    std::string execution; // Finished: "CUDA graph of the whole step", "eager (CPU)", ...
+    nlohmann::json raw;  // the event as the module sent it (train-rank relays it to its launcher unchanged)
 };
 using TrainingProgressCallback = std::function<void(const TrainingProgress&)>;
 
+// How a run ended. The names are those of the module's finished event and model_metadata.json's "status".
+enum class TrainingStatus { Finished, EarlyStopped, Stopped, Failed };
+const char* trainingStatusName(TrainingStatus s);
+// Throws std::runtime_error naming the value for one the module never sends.
+TrainingStatus trainingStatusFromName(const std::string& name);
+
 struct TrainingResult {
-    std::string status; // finished | early_stopped | stopped
+    TrainingStatus status = TrainingStatus::Finished;
     std::string outputDir;
     std::vector<EpochMetrics> epochs;
     int bestEpoch = 0;

@@ -3,23 +3,11 @@
 # CPU kinds libtorch dispatches to there, with TF32 allowed for matmuls, and whether a 1 % perturbation of one
 # element is caught on the GPU. Writes $OUT/probe_margins.txt and $OUT/probe-margins-*.json.
 # Usage (repo root): STACKSCOPE_CLI=path (optional: skips the build) tests/device/probe_margins.sh
-set -u -o pipefail
-OUT=${OUT:-/tmp/stackscope-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/probe_margins.txt") 2>&1
-BUILD=${BUILD:-/tmp/build-margins}
-PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null);${STACKSCOPE_DEVICE_PREFIX:-$PWD/.deps/usr}"
-export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-echo "== probe margins $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not available"
+. tests/device/common.sh
+device_begin probe_margins "probe margins"
 grep -m1 'model name' /proc/cpuinfo; grep -m1 flags /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512bw|avx512_bf16|amx_bf16)$' | tr '\n' ' '; echo
-if [ -n "${STACKSCOPE_CLI:-}" ]; then CLI=$STACKSCOPE_CLI; else
-  cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DSTACKSCOPE_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/margins-cmake.log" 2>&1 || { echo "FAIL: cmake"; tail -40 "$OUT/margins-cmake.log"; exit 1; }
-  ninja -C "$BUILD" stackscope-cli stackscope_torch >"$OUT/margins-build.log" 2>&1 \
-    || { echo "FAIL: build"; grep -E "error" "$OUT/margins-build.log" | head -40; exit 1; }
-  CLI=$BUILD/bin/stackscope-cli
-fi
+device_build "${BUILD:-/tmp/build-margins}" margins -DSTACKSCOPE_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -- stackscope-cli stackscope_torch
 fail=0
 table() { # JSON on stdin: one line per compared cell
   python3 -c '

@@ -2,25 +2,12 @@
 # Training over several processes through c10d on one GPU (issue 15): the single-process run, NCCL with world
 # size 1, Gloo with 2 ranks sharing the GPU; steps/s and per-epoch validation losses of each, then the c10d
 # collective probes with NCCL_DEBUG=INFO. Writes $OUT/train_dist.txt. Usage (repo root): tests/device/train_dist.sh
-set -u -o pipefail
-OUT=${OUT:-/tmp/stackscope-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/train_dist.txt") 2>&1
-BUILD=${BUILD:-/tmp/build-dist}
+. tests/device/common.sh
+device_begin train_dist "train dist"
 W=/tmp/train-dist
 rm -rf "$W"; mkdir -p "$W"
-PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)');${STACKSCOPE_DEVICE_PREFIX:-$PWD/.deps/usr}"
-export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-echo "== train dist $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-python3 -c 'import torch; print("torch", torch.__version__, "nccl", torch.cuda.nccl.version())'
-if [ -z "${STACKSCOPE_CLI:-}" ]; then
-  cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DSTACKSCOPE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
-    "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/td-cmake.log" 2>&1 || { tail -30 "$OUT/td-cmake.log"; exit 1; }
-  grep -E "gloo headers|NCCL" "$OUT/td-cmake.log"
-  ninja -C "$BUILD" stackscope-cli stackscope_torch >"$OUT/td-build.log" 2>&1 || { grep -A5 error "$OUT/td-build.log" | head -40; exit 1; }
-fi
-CLI=${STACKSCOPE_CLI:-$BUILD/bin/stackscope-cli}
+device_build "${BUILD:-/tmp/build-dist}" td -DSTACKSCOPE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release -- stackscope-cli stackscope_torch
+[ -n "${STACKSCOPE_CLI:-}" ] || grep -E "gloo headers|NCCL" "$OUT/td-cmake.log"
 "$CLI" sample-data --out "$W/bars.csv" --days 60 >/dev/null
 ARGS=(train --input "$W/bars.csv" --epochs 3 --batch-size 256 --patience 0 --device gpu:0 --json-progress)
 

@@ -5,6 +5,7 @@
 #include "core/report/report_writer.h"
 #include "core/report/telemetry_summary.h"
 #include "core/snapshot/snapshot_json.h"
+#include "core/snapshot/stack_rows.h"
 #include "tests/report/report_test_util.h"
 
 #include <QTemporaryDir>
@@ -142,6 +143,9 @@ private Q_SLOTS:
         const auto md = std::find_if(files.begin(), files.end(), [](const NamedBytes& f) { return f.name.endsWith("report.md"); });
         for (const char* section : {"### GPUs", "### Stack", "### Failing probes", "### Findings", "matmul_fp16"})
             QVERIFY2(md->bytes.contains(section), section);
+        // Its stack section is the System page's stack table (core/snapshot/stack_rows.h), row for row.
+        for (const auto& row : stackscope::stackRows(stackscope::snapshotFromJson(doc["snapshot"])))
+            QVERIFY2(md->bytes.contains(("- **" + row.component + "**: ").c_str()), row.component.c_str());
         // The HTML embeds the images.
         const auto html = std::find_if(files.begin(), files.end(), [](const NamedBytes& f) { return f.name.endsWith("report.html"); });
         QVERIFY(html->bytes.contains("data:image/png;base64,"));

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <chrono>
+#include <stdexcept>
 #include <thread>
 
 using stackscope::ui::JobControl;
@@ -18,6 +19,12 @@ QString workUntilCancelled(const JobControl& control)
     for (int i = 0; i < 500 && !control.isCancelled(); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     return control.isCancelled() ? QStringLiteral("stopped") : QStringLiteral("ran out");
+}
+
+// The failure handler of jobs that must not fail.
+void unexpectedFailure(const QString& message)
+{
+    QFAIL(qPrintable(QStringLiteral("the job failed: ") + message));
 }
 
 } // namespace
@@ -34,7 +41,7 @@ private Q_SLOTS:
         jobs.run([](const JobControl&) { return 42; }, [&](int r) {
             result = r;
             appliedIn = QThread::currentThread();
-        });
+        }, unexpectedFailure);
         QVERIFY(jobs.isRunning());
         QTRY_COMPARE(result, 42);
         QCOMPARE(appliedIn, owner.thread());
@@ -46,9 +53,9 @@ private Q_SLOTS:
         QObject owner;
         JobTracker jobs(&owner);
         QStringList applied;
-        jobs.run(workUntilCancelled, [&](const QString& r) { applied << QStringLiteral("first ") + r; });
+        jobs.run(workUntilCancelled, [&](const QString& r) { applied << QStringLiteral("first ") + r; }, unexpectedFailure);
         jobs.run([](const JobControl&) { return QStringLiteral("done"); },
-                 [&](const QString& r) { applied << QStringLiteral("second ") + r; });
+                 [&](const QString& r) { applied << QStringLiteral("second ") + r; }, unexpectedFailure);
         QTRY_COMPARE(applied, QStringList {QStringLiteral("second done")});
         QTest::qWait(100); // the first job has stopped by now; its result must never be applied
         QCOMPARE(applied, QStringList {QStringLiteral("second done")});
@@ -59,11 +66,47 @@ private Q_SLOTS:
         QObject owner;
         JobTracker jobs(&owner);
         bool applied = false;
-        jobs.run(workUntilCancelled, [&](const QString&) { applied = true; });
+        jobs.run(workUntilCancelled, [&](const QString&) { applied = true; }, unexpectedFailure);
         jobs.cancel();
         QVERIFY(!jobs.isRunning());
         QTest::qWait(200);
         QVERIFY(!applied);
+    }
+
+    // A job that throws: its owner hears why, in its own thread, and the program goes on (before, the exception
+    // left the thread pool's thread and std::terminate ended the program).
+    void aThrowingJobReportsToItsOwner_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("std::exception") << 0 << QStringLiteral("disk full while reading /x");
+        QTest::newRow("not a std::exception") << 1 << QStringLiteral("an error that is not a std::exception");
+    }
+    void aThrowingJobReportsToItsOwner()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, expected);
+        QObject owner;
+        JobTracker jobs(&owner);
+        bool applied = false;
+        QString error;
+        QThread* failedIn = nullptr;
+        jobs.run(
+            [kind](const JobControl&) -> int {
+                if (kind == 0)
+                    throw std::runtime_error("disk full while reading /x");
+                throw 7;
+            },
+            [&](int) { applied = true; },
+            [&](const QString& e) {
+                error = e;
+                failedIn = QThread::currentThread();
+            });
+        QTRY_VERIFY(!error.isEmpty());
+        QVERIFY2(error.startsWith(expected), qPrintable(error));
+        QCOMPARE(failedIn, owner.thread());
+        QVERIFY(!applied);
+        QVERIFY(!jobs.isRunning());
     }
 
     void requestStopKeepsTheResult()
@@ -71,7 +114,7 @@ private Q_SLOTS:
         QObject owner;
         JobTracker jobs(&owner);
         QString result;
-        jobs.run(workUntilCancelled, [&](const QString& r) { result = r; });
+        jobs.run(workUntilCancelled, [&](const QString& r) { result = r; }, unexpectedFailure);
         QVERIFY(!jobs.stopRequested());
         jobs.requestStop();
         QVERIFY(jobs.stopRequested());

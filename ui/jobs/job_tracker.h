@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QThread>
+#include <QString>
 #include <QThreadPool>
 
 #include <atomic>
@@ -56,10 +57,11 @@ public:
 
     bool isRunning() const { return m_running; }
 
-    // Cancels the running job (its result will be dropped) and starts `job(const JobControl&)` on
-    // the thread pool. `apply(result)` runs in the owner's thread, only if this is still the latest job.
-    template <typename Job, typename Apply>
-    void run(Job job, Apply apply)
+    // Cancels the running job (its result will be dropped) and starts `job(const JobControl&)` on the thread pool.
+    // In the owner's thread, only if this is still the latest job: `apply(result)`, or `fail(message)` when the job
+    // threw (the exception's what(); a job never takes the program down with it).
+    template <typename Job, typename Apply, typename Fail>
+    void run(Job job, Apply apply, Fail fail)
     {
         Q_ASSERT(!m_owner || QThread::currentThread() == m_owner->thread());
         cancel();
@@ -69,13 +71,27 @@ public:
         control.m_generation = ++*m_current;
         m_control = control;
         m_running = true;
-        QThreadPool::globalInstance()->start([this, control, job = std::move(job), apply = std::move(apply)]() mutable {
-            auto result = std::make_shared<decltype(job(control))>(job(control));
-            control.post([this, result, apply = std::move(apply)]() mutable {
-                m_running = false;
-                apply(std::move(*result));
+        QThreadPool::globalInstance()->start(
+            [this, control, job = std::move(job), apply = std::move(apply), fail = std::move(fail)]() mutable {
+                using Result = decltype(job(control));
+                std::shared_ptr<Result> result;
+                QString error;
+                try {
+                    result = std::make_shared<Result>(job(control));
+                } catch (const std::exception& e) {
+                    error = QString::fromStdString(e.what());
+                } catch (...) {
+                    error = QStringLiteral("an error that is not a std::exception (please report it with the steps "
+                                           "that led to it)");
+                }
+                control.post([this, result, error, apply = std::move(apply), fail = std::move(fail)]() mutable {
+                    m_running = false;
+                    if (result)
+                        apply(std::move(*result));
+                    else
+                        fail(error);
+                });
             });
-        });
     }
 
     // Asks the running job to stop at its next cancellation check and still delivers its result (a stopped

@@ -152,6 +152,11 @@ void LogDiagnosisDialog::run()
             else
                 m_detail->clear();
             Q_EMIT diagnosed();
+        },
+        [this](const QString& error) { // the job catches what it expects; this is anything else
+            m_diagnose->setEnabled(true);
+            m_summary->setText(tr("The diagnosis failed: %1").arg(error));
+            Q_EMIT diagnosed();
         });
 }
 

@@ -1,22 +1,30 @@
-// ProbeSession: the core ProbeRunners (one per environment) on pool threads, results queued to the GUI thread.
+// ProbeSession: the core ProbeRunners (one per environment) side by side in one JobTracker job, each record queued
+// to the GUI thread as it arrives.
 #include "ui/probes/probe_session.h"
 
-#include <QPointer>
 #include <QThread>
-#include <QThreadPool>
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 
 namespace stackscope::ui {
 
+struct ProbeSession::Outcome {
+    bool cancelled = false;
+    std::vector<ProbeDevice> devices; // each device once, in the order the runners listed them
+    QStringList listErrors;
+};
+
 ProbeSession::ProbeSession(QObject* parent)
     : QObject(parent)
+    , m_jobs(this)
 {
 }
 
 ProbeSession::~ProbeSession()
 {
-    // The pool tasks keep their runners alive; each returns within ~100 ms once cancelled.
+    // The job keeps its runners alive; each returns within ~100 ms once cancelled. m_jobs drops the result.
     for (const auto& r : m_runners)
         r->cancel();
 }
@@ -29,80 +37,71 @@ void ProbeSession::start(ProbeRunOptions options)
 void ProbeSession::start(std::vector<ProbeRunOptions> runs)
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    for (const auto& r : m_runners)
+    for (const auto& r : m_runners) // the previous session's; m_jobs.run drops its result
         r->cancel();
     m_runners.clear();
-    const quint64 generation = ++m_generation;
-    m_pending = runs.size();
-    m_anyCancelled = false;
-    m_devices.clear();
-    m_listErrors.clear();
+    for (auto& options : runs)
+        m_runners.push_back(std::make_shared<ProbeRunner>(std::move(options)));
     if (!m_running) {
         m_running = true;
         Q_EMIT runningChanged(true);
     }
-    // Environments side by side: at least one pool thread each, so one never waits for another to end.
-    QThreadPool* pool = QThreadPool::globalInstance();
-    pool->setMaxThreadCount(std::max(pool->maxThreadCount(), static_cast<int>(runs.size()) + 1));
-    QPointer<ProbeSession> self(this);
-    for (auto& options : runs) {
-        auto runner = std::make_shared<ProbeRunner>(std::move(options));
-        m_runners.push_back(runner);
-        pool->start([self, runner, generation] {
-            runner->run([self, generation](const ProbeRecord& record) {
-                if (!self)
-                    return;
-                QMetaObject::invokeMethod(
-                    self.data(),
-                    [self, generation, record] {
-                        if (self && generation == self->m_generation)
-                            Q_EMIT self->recordArrived(record);
-                    },
-                    Qt::QueuedConnection);
-            });
-            const bool cancelled = runner->isCancelled();
-            auto devices = runner->devices();
-            const QString listError = QString::fromStdString(runner->listError());
-            if (!self)
-                return;
-            QMetaObject::invokeMethod(
-                self.data(), [self, generation, cancelled, devices, listError] {
-                    if (self)
-                        self->runnerDone(generation, cancelled, devices, listError);
-                },
-                Qt::QueuedConnection);
-        });
-    }
-    if (runs.empty())
-        runnerDone(generation, false, {}, {});
+    m_jobs.run([this, runners = m_runners](const JobControl& control) { return runAll(runners, control, this); },
+               [this](Outcome out) { end(std::move(out)); },
+               [this](const QString& error) {
+                   Outcome out;
+                   out.listErrors << tr("the probe run failed: %1").arg(error);
+                   end(std::move(out));
+               });
 }
 
-void ProbeSession::runnerDone(quint64 generation, bool cancelled, const std::vector<ProbeDevice>& devices,
-                              const QString& listError)
+// In the job: every runner on a thread of its own (environments side by side, as `stackscope-cli probe` runs
+// them); a runner's exception is rethrown once all have returned.
+ProbeSession::Outcome ProbeSession::runAll(const std::vector<std::shared_ptr<ProbeRunner>>& runners,
+                                           const JobControl& control, ProbeSession* self)
 {
-    if (generation != m_generation)
-        return;
-    m_anyCancelled = m_anyCancelled || cancelled;
-    for (const auto& d : devices) {
-        if (std::none_of(m_devices.begin(), m_devices.end(), [&](const ProbeDevice& have) { return have.id == d.id; }))
-            m_devices.push_back(d);
+    std::vector<std::exception_ptr> errors(runners.size());
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < runners.size(); ++i) {
+        threads.emplace_back([self, &runners, &errors, &control, i] {
+            try {
+                runners[i]->run([self, &control](const ProbeRecord& record) {
+                    control.post([self, record] { Q_EMIT self->recordArrived(record); });
+                });
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        });
     }
-    if (!listError.isEmpty())
-        m_listErrors << listError;
-    if (m_pending > 0)
-        --m_pending;
-    if (m_pending > 0)
-        return;
+    for (auto& t : threads)
+        t.join();
+    for (const auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+    Outcome out;
+    for (const auto& runner : runners) {
+        out.cancelled = out.cancelled || runner->isCancelled();
+        for (const auto& d : runner->devices())
+            if (std::none_of(out.devices.begin(), out.devices.end(), [&](const ProbeDevice& have) { return have.id == d.id; }))
+                out.devices.push_back(d);
+        if (!runner->listError().empty())
+            out.listErrors << QString::fromStdString(runner->listError());
+    }
+    return out;
+}
+
+void ProbeSession::end(Outcome out)
+{
     m_running = false;
     m_runners.clear();
-    Q_EMIT finished(m_anyCancelled, m_devices, m_listErrors.join(QStringLiteral("; ")));
+    Q_EMIT finished(out.cancelled, out.devices, out.listErrors.join(QStringLiteral("; ")));
     Q_EMIT runningChanged(false);
 }
 
 void ProbeSession::cancel()
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    for (const auto& r : m_runners)
+    for (const auto& r : m_runners) // the job still delivers what ran, with cancelled = true
         r->cancel();
 }
 

@@ -1,7 +1,9 @@
-// Runs the probe runner off the GUI thread and delivers each result to the GUI thread as it arrives.
+// Runs the probe runners off the GUI thread (a JobTracker job) and delivers each result to the GUI thread as it
+// arrives.
 #pragma once
 
 #include "core/probes/probe_runner.h"
+#include "ui/jobs/job_tracker.h"
 
 #include <QObject>
 #include <QString>
@@ -23,7 +25,7 @@ public:
 public Q_SLOTS:
     // Cancels a running session (its late results are dropped) and starts a new one on the thread pool.
     void start(stackscope::ProbeRunOptions options);
-    // The same for several environments (libtorch and Python ones), each runner on its own pool thread, side by
+    // The same for several environments (libtorch and Python ones), each runner on a thread of its own, side by
     // side as `stackscope-cli probe` runs them; finished() follows the last.
     void start(std::vector<stackscope::ProbeRunOptions> runs);
     // Returns at once; running workers are killed within about 100 ms and finished() follows.
@@ -36,16 +38,15 @@ Q_SIGNALS:
     void runningChanged(bool running);
 
 private:
-    void runnerDone(quint64 generation, bool cancelled, const std::vector<stackscope::ProbeDevice>& devices,
-                    const QString& listError);
+    struct Outcome;
+    // In the job's thread; `self` is only used in calls posted to the GUI thread (dropped if it is gone).
+    static Outcome runAll(const std::vector<std::shared_ptr<ProbeRunner>>& runners, const JobControl& control,
+                          ProbeSession* self);
+    void end(Outcome out);
 
-    std::vector<std::shared_ptr<ProbeRunner>> m_runners;
-    std::size_t m_pending = 0; // runners of this generation still running
-    bool m_anyCancelled = false;
-    std::vector<stackscope::ProbeDevice> m_devices;
-    QStringList m_listErrors;
-    quint64 m_generation = 0;
+    std::vector<std::shared_ptr<ProbeRunner>> m_runners; // the running session's, for cancel()
     bool m_running = false;
+    JobTracker m_jobs; // last: destroyed first, so no queued call reaches a half-destroyed session
 };
 
 } // namespace stackscope::ui

@@ -32,6 +32,11 @@ void SnapshotController::refresh()
         [this](SnapshotPtr s) {
             Q_EMIT busyChanged(false);
             setSnapshot(std::move(s), QString());
+        },
+        [this](const QString& error) {
+            Q_EMIT busyChanged(false);
+            Q_EMIT errorOccurred(tr("Inspecting this machine failed: %1. Try View > Refresh again, or open a saved "
+                                    "snapshot with File > Open.").arg(error));
         });
 }
 

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QLabel;
@@ -42,8 +43,8 @@ public:
     StallMeter* stallMeter() const { return m_stall; }
     bool isRunning() const { return m_jobs.isRunning(); }
     QString statusText() const;
-    // The last run's end: finished | early_stopped | stopped | failed; empty before the first run.
-    QString lastStatus() const { return m_lastStatus; }
+    // The last run's end, training::trainingStatusName's text; empty before the first run.
+    QString lastStatus() const;
     // The epoch whose checkpoint the output folder holds after the last run (0: none).
     int checkpointEpoch() const { return m_checkpointEpoch; }
     // The folder the last run wrote, once it ended; empty otherwise.
@@ -66,8 +67,8 @@ public Q_SLOTS:
     void openOutputFolder();
 
 Q_SIGNALS:
-    // After every run: finished | early_stopped | stopped | failed.
-    void runEnded(const QString& status);
+    // After every run; lastStatus() says how it ended.
+    void runEnded();
 
 private:
     QWidget* createControls();
@@ -98,7 +99,7 @@ private:
     int m_plannedEpochs = 1;
     QString m_devices;
     QStringList m_notes;
-    QString m_lastStatus;
+    std::optional<training::TrainingStatus> m_lastStatus;
     int m_checkpointEpoch = 0;
     QString m_finishedOutput;
     std::string m_shownOutput; // the folder of the run the charts and the table show

@@ -43,13 +43,13 @@
 
 namespace stackscope::ui {
 
-namespace {
-
-struct JobOutcome {
+struct VpocPage::JobOutcome {
     std::shared_ptr<const vpoc::VpocResult> result;
     QString error;
     bool cancelled = false;
 };
+
+namespace {
 
 QComboBox* combo(QWidget* parent, std::initializer_list<const char*> items)
 {
@@ -376,53 +376,61 @@ void VpocPage::run()
             }
             return out;
         },
-        [this](JobOutcome out) {
-            setRunning(false);
-            if (out.cancelled) {
-                setStatus(tr("Cancelled; the previous results are kept."), {});
-                Q_EMIT finished(false);
-                return;
-            }
-            if (!out.error.isEmpty()) {
-                // The previous file's table and charts must not stand beside this input's error.
-                clearResults();
-                showError(out.error);
-                Q_EMIT finished(false);
-                return;
-            }
-            m_progress->setValue(1000);
-            m_sessions->setResult(out.result);
-            m_resultsInput = QString::fromStdString(out.result->options.input);
-            markResults();
-            const auto& r = *out.result;
-            QString text = tr("%1 from %2 rows (%3) on %4 in %5 s.")
-                               .arg(r.sessions.size() == 1 ? tr("1 session") : tr("%1 sessions").arg(r.sessions.size()))
-                               .arg(r.rows)
-                               .arg(QString::fromLatin1(vpoc::formatName(r.format)), QString::fromStdString(r.backend))
-                               .arg(m_clock.elapsed() / 1000.0, 0, 'f', 2);
-            if (r.outsideSessions > 0)
-                text += tr(" %1 rows outside every session were left out.").arg(r.outsideSessions);
-            if (r.skipped.count > 0)
-                text += tr(" %1 bad rows skipped, first: %2").arg(r.skipped.count).arg(QString::fromStdString(r.skipped.first.front()));
-            // The backend note explains a CPU fallback at length (loader messages): its first words stay on the
-            // line, the rest goes behind Details.
-            QString details;
-            if (!r.backendNote.empty()) {
-                const QString note = QString::fromStdString(r.backendNote);
-                const int why = note.indexOf(QLatin1String(" ("));
-                QString first = why > 0 ? note.left(why) + QLatin1Char('.') : note;
-                first[0] = first[0].toUpper(); // "no GPU, so the CPU was used" starts a sentence here
-                text += QLatin1Char(' ') + first;
-                details = note;
-            }
-            setStatus(text, details);
-            if (m_sessions->rowCount() > 0) {
-                // The latest session is what a trader looks at first.
-                m_table->selectRow(m_sessions->rowCount() - 1);
-                m_table->scrollToBottom();
-            }
-            Q_EMIT finished(true);
+        [this](JobOutcome out) { onJobEnded(std::move(out)); },
+        [this](const QString& error) { // the job catches what it expects; this is anything else
+            JobOutcome out;
+            out.error = error;
+            onJobEnded(std::move(out));
         });
+}
+
+void VpocPage::onJobEnded(JobOutcome out)
+{
+    setRunning(false);
+    if (out.cancelled) {
+        setStatus(tr("Cancelled; the previous results are kept."), {});
+        Q_EMIT finished(false);
+        return;
+    }
+    if (!out.error.isEmpty()) {
+        // The previous file's table and charts must not stand beside this input's error.
+        clearResults();
+        showError(out.error);
+        Q_EMIT finished(false);
+        return;
+    }
+    m_progress->setValue(1000);
+    m_sessions->setResult(out.result);
+    m_resultsInput = QString::fromStdString(out.result->options.input);
+    markResults();
+    const auto& r = *out.result;
+    QString text = tr("%1 from %2 rows (%3) on %4 in %5 s.")
+                       .arg(r.sessions.size() == 1 ? tr("1 session") : tr("%1 sessions").arg(r.sessions.size()))
+                       .arg(r.rows)
+                       .arg(QString::fromLatin1(vpoc::formatName(r.format)), QString::fromStdString(r.backend))
+                       .arg(m_clock.elapsed() / 1000.0, 0, 'f', 2);
+    if (r.outsideSessions > 0)
+        text += tr(" %1 rows outside every session were left out.").arg(r.outsideSessions);
+    if (r.skipped.count > 0)
+        text += tr(" %1 bad rows skipped, first: %2").arg(r.skipped.count).arg(QString::fromStdString(r.skipped.first.front()));
+    // The backend note explains a CPU fallback at length (loader messages): its first words stay on the
+    // line, the rest goes behind Details.
+    QString details;
+    if (!r.backendNote.empty()) {
+        const QString note = QString::fromStdString(r.backendNote);
+        const int why = note.indexOf(QLatin1String(" ("));
+        QString first = why > 0 ? note.left(why) + QLatin1Char('.') : note;
+        first[0] = first[0].toUpper(); // "no GPU, so the CPU was used" starts a sentence here
+        text += QLatin1Char(' ') + first;
+        details = note;
+    }
+    setStatus(text, details);
+    if (m_sessions->rowCount() > 0) {
+        // The latest session is what a trader looks at first.
+        m_table->selectRow(m_sessions->rowCount() - 1);
+        m_table->scrollToBottom();
+    }
+    Q_EMIT finished(true);
 }
 
 void VpocPage::cancel()

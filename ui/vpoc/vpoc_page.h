@@ -70,6 +70,9 @@ protected:
 private:
     QWidget* createForm();
     QWidget* createResults();
+    struct JobOutcome; // a run's result, error or cancellation
+    // The end of a run (in the GUI thread): the table, charts and status line, or the error.
+    void onJobEnded(JobOutcome out);
     void setRunning(bool running);
     void showError(const QString& message);
     void setStatus(const QString& text, const QString& details);
