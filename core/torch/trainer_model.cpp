@@ -162,6 +162,15 @@ void Replica::adamStep(const TrainSettings& s)
         flatGrads.mul_(coef);
     }
     step.add_(1.0);
+#if TORCH_VERSION_MAJOR >= 2
+    // PyTorch's fused Adam (Adam(fused=True)): one kernel over the flat buffers instead of about 15 whole-buffer
+    // passes; the same formula, the bias corrections from the step count on the device (graph-capturable).
+    if (flatParams.is_cuda()) {
+        at::_fused_adam_({flatParams}, {flatGrads}, {expAvg}, {expAvgSq}, {}, {step}, s.learningRate, kBeta1, kBeta2,
+                         /*weight_decay=*/0.0, kEps, /*amsgrad=*/false, /*maximize=*/false);
+        return;
+    }
+#endif
     expAvg.mul_(kBeta1).add_(flatGrads, 1.0 - kBeta1);
     expAvgSq.mul_(kBeta2).addcmul_(flatGrads, flatGrads, 1.0 - kBeta2);
     auto biasCorrection1 = torch::pow(kBeta1, step).neg_().add_(1.0);

@@ -3,30 +3,17 @@
 # batch 4096) on one GPU, then one rank per GPU on GPUs 0 and 1 (NCCL, then Gloo), same global batch; steps/s and
 # every epoch's validation loss of each; then the default model the same way. Needs 2 GPUs and a build with
 # -DSTACKSCOPE_NCCL=ON for the NCCL rows (the script builds one unless STACKSCOPE_CLI is set).
-# ONLY_SCALING=1: the big model on one GPU and on two only. Writes $OUT/two_gpu.txt.
+# ONLY_SCALING=1: the big model on one GPU and on two only (with the half-batch row and the Python DDP baseline,
+# tests/bench/train_ddp.py). Writes $OUT/two_gpu.txt.
 # Usage (repo root): tests/device/two_gpu.sh
-set -u -o pipefail
-OUT=${OUT:-/tmp/stackscope-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/two_gpu.txt") 2>&1
-BUILD=${BUILD:-/tmp/build-two-gpu}
+. tests/device/common.sh
+device_begin two_gpu "two GPUs"
+nvidia-smi topo -m 2>/dev/null | head -5
 W=/tmp/two-gpu
 rm -rf "$W"; mkdir -p "$W"
-PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)');${STACKSCOPE_DEVICE_PREFIX:-$PWD/.deps/usr}"
-export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-echo "== two GPUs $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader
-nvidia-smi topo -m 2>/dev/null | head -5
-python3 -c 'import torch; print("torch", torch.__version__, "nccl", torch.cuda.nccl.version())'
-if [ -z "${STACKSCOPE_CLI:-}" ]; then
-  cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DSTACKSCOPE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
-    -DSTACKSCOPE_NCCL=ON -DSTACKSCOPE_HIP=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/tg-cmake.log" 2>&1 \
-    || { tail -30 "$OUT/tg-cmake.log"; exit 1; }
-  grep -E "NCCL|nccl" "$OUT/tg-cmake.log"
-  ninja -C "$BUILD" stackscope-cli stackscope_torch >"$OUT/tg-build.log" 2>&1 \
-    || { grep -B2 -A8 -E "error" "$OUT/tg-build.log" | head -80; exit 1; }
-fi
-CLI=${STACKSCOPE_CLI:-$BUILD/bin/stackscope-cli}
+device_build "${BUILD:-/tmp/build-two-gpu}" tg -DSTACKSCOPE_TESTS=OFF -DCMAKE_BUILD_TYPE=Release -DSTACKSCOPE_NCCL=ON \
+  -DSTACKSCOPE_HIP=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real -- stackscope-cli stackscope_torch
+[ -n "${STACKSCOPE_CLI:-}" ] || grep -E "NCCL|nccl" "$OUT/tg-cmake.log"
 "$CLI" sample-data --out "$W/bars.csv" --days ${DAYS:-250} >/dev/null
 
 run() {  # name output-dir batch -- args
@@ -43,6 +30,13 @@ echo "== big model (hidden 2048,2048,2048, batch 4096): one GPU, then 2 ranks (N
 run big-1gpu "$W/big1" 4096 -- "${BIG[@]}" --device gpu:0
 [ "${ONLY_SCALING:-0}" = 1 ] || run big-1gpu-eager "$W/big1e" 4096 -- "${BIG[@]}" --device gpu:0 --no-cuda-graphs
 NCCL_DEBUG=${NCCL_DEBUG:-WARN} run big-2gpu-nccl "$W/big2" 4096 -- "${BIG[@]}" --device gpu:0,1 --dist-backend nccl
+echo "== the same model on one GPU at half the batch (2048): what each rank computes, without the all-reduce"
+run big-1gpu-half "$W/bigh" 2048 -- --hidden 2048,2048,2048 --batch-size 2048 --epochs ${EPOCHS:-20} --device gpu:0
+echo "== Python, same run: one GPU eager and CUDA-graphed, then DistributedDataParallel on GPUs 0 and 1 (NCCL)"
+for mode in eager graph ddp; do
+  timeout 300 python3 tests/bench/train_ddp.py --mode $mode --gpus 2 --hidden 2048,2048,2048 --batch-size 4096 \
+    2>"$W/py-$mode.err" | grep steps_per_s || tail -5 "$W/py-$mode.err"
+done
 [ "${ONLY_SCALING:-0}" = 1 ] && exit 0
 echo "== Gloo where the build has none (a wheel ships no gloo headers): refused at once with exit 2, or trained"
 run big-2gpu-gloo "$W/big2g" 4096 -- "${BIG[@]}" --device gpu:0,1 --dist-backend gloo
