@@ -9,7 +9,7 @@
 #include "ui/probes/probes_page.h"
 #include "ui/report/compare_dialog.h"
 #include "ui/report/diff_model.h"
-#include "ui/report/probe_document.h"
+#include "core/probes/probe_document.h"
 #include "ui/report/probe_side_by_side.h"
 #include "ui/report/replay_banner.h"
 #include "ui/report/report_page.h"

@@ -5,7 +5,7 @@
 #include "core/report/telemetry_summary.h"
 #include "core/snapshot/snapshot_json.h"
 #include "ui/probes/probes_page.h"
-#include "ui/report/probe_document.h"
+#include "core/probes/probe_document.h"
 #include "ui/report/summary_card.h"
 #include "ui/report/text_scrub.h"
 #include "ui/system/system_page.h"

@@ -6,7 +6,7 @@
 #include "core/report/report.h"
 #include "ui/probes/probe_session.h"
 #include "ui/probes/probes_page.h"
-#include "ui/report/probe_document.h"
+#include "core/probes/probe_document.h"
 #include "ui/report/probe_side_by_side.h"
 #include "ui/report/replay_banner.h"
 #include "ui/system/snapshot_controller.h"
