@@ -449,10 +449,15 @@ private:
         m_emit(std::move(r));
     }
 
-    // One worker process; returns after it ended, with `remaining` reduced by what it reported.
-    void runWorker(std::vector<std::string>& remaining)
+    // Every probe still to run gets the same error (a worker that cannot start or speaks another protocol).
+    void failAll(std::vector<std::string>& remaining, const std::string& message)
     {
-        const bool python = !m_options.python.empty();
+        for (auto p : std::vector<std::string>(remaining))
+            finish(remaining, p, record(p, ProbeResult::Error, message));
+    }
+
+    std::vector<std::string> workerArguments(const std::vector<std::string>& remaining, bool python, bool gated) const
+    {
         std::vector<std::string> args {"probe-worker", "--device", m_job->device};
         if (python)
             args = {m_options.pythonScript, "--device", m_job->device, "--timeout",
@@ -466,141 +471,55 @@ private:
             if (!m_options.injectProbe.empty())
                 args.insert(args.end(), {"--inject-probe", m_options.injectProbe});
         }
-        // A GPU worker starts up (python, `import torch`, the module) at once and takes its GPU after its hello.
-        const bool gated = m_job->device != "cpu";
         if (gated)
             args.push_back(kWaitGoFlag);
-        if (python && m_options.pythonScript.empty()) {
-            for (auto p : std::vector<std::string>(remaining))
-                finish(remaining, p, record(p, ProbeResult::Error, "the Python probe worker (stackscope_probe_worker.py) "
-                                            "was not found next to StackScope; reinstall it or set STACKSCOPE_PYTHON_WORKER"));
-            return;
-        }
-        ChildProcess child;
-        GpuHold hold {m_job->device, m_job->gpuAlone};
-        try {
-            child = spawnWorker(python ? m_options.python : m_program, args, m_env, gated);
-        } catch (const std::runtime_error& e) {
-            for (auto p : std::vector<std::string>(remaining))
-                finish(remaining, p, record(p, ProbeResult::Error, e.what()));
-            return;
-        }
-        ::fcntl(child.out, F_SETFL, O_NONBLOCK);
-        ::fcntl(child.err, F_SETFL, O_NONBLOCK);
+        return args;
+    }
 
-        StderrSplitter stderrText;
-        std::string outBuf, stray;
-        std::string current; // probe started and not reported
-        Clock::time_point started = Clock::now();
-        // Startup counts as the first probe's time (a Python worker's `import torch` gets kPythonStartupTimeout).
-        Clock::time_point deadline = started + std::max(probeTimeout(remaining.front(), m_options.timeout),
-                                                        python ? kPythonStartupTimeout : m_options.timeout);
-        std::size_t reported = 0;
-        bool killedForTimeout = false, killedForCancel = false;
-        bool outOpen = true, errOpen = true;
-
-        std::string protocolError; // the worker speaks another protocol: every probe of the cell says so
-        auto handleLine = [&](const std::string& line) {
-            auto msg = parseWorkerLine(line);
-            if (!msg) {
-                stray += line + "\n";
-                return;
-            }
-            if (msg->type == "hello") {
-                protocolError = protocolMismatch(msg->body, python ? m_options.python : m_program);
-                if (!protocolError.empty()) {
-                    killGroup(child.pid);
-                } else if (gated) {
-                    // Waiting for the GPU is not the worker's time: its limit starts again when it may go. A
-                    // worker that cannot be told has died; its end is read below like any other.
-                    if (!hold.take(m_cancelled)) {
-                        killGroup(child.pid);
-                        killedForCancel = true;
-                    } else {
-                        tellToGo(child);
-                    }
-                    started = Clock::now();
-                    deadline = started + m_options.timeout;
-                }
-            } else if (msg->type == "start") {
-                current = msg->body.value("probe", std::string());
-                started = Clock::now();
-                deadline = started + probeTimeout(current, m_options.timeout);
-            } else if (msg->type == "result") {
-                const std::string probe = msg->body.value("probe", std::string());
-                const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
-                auto result = probeResultFromName(msg->body.value("outcome", std::string()))
-                                  .value_or(ProbeResult::Error);
-                auto r = record(probe, result, msg->body.value("message", std::string()));
-                r.seconds = msg->body.value("seconds", elapsed);
-                if (auto it = msg->body.find("max_error"); it != msg->body.end() && it->is_number())
-                    r.maxError = it->get<double>();
-                if (auto it = msg->body.find("tolerance"); it != msg->body.end() && it->is_number())
-                    r.tolerance = it->get<double>();
-                if (auto it = msg->body.find("error_ratio"); it != msg->body.end() && it->is_number())
-                    r.errorRatio = it->get<double>();
-                if (auto it = msg->body.find("details"); it != msg->body.end() && it->is_object())
-                    r.details = *it;
-                // The stderr written before the result line has arrived or is in the pipe; read it first.
-                if (errOpen)
-                    errOpen = drain(child.err, m_errChunk);
-                stderrText.append(m_errChunk);
-                m_errChunk.clear();
-                r.outcome.capturedStderr = stderrText.take(probe);
-                current.clear();
-                ++reported;
-                deadline = Clock::now() + m_options.timeout; // until the next start (a worker ending cleanly)
-                finish(remaining, probe, std::move(r));
-            }
+    // A worker's "result" message as a record; `elapsed` is used when the worker sent no "seconds".
+    ProbeRecord recordFromResult(const json& body, double elapsed) const
+    {
+        const auto result = probeResultFromName(body.value("outcome", std::string())).value_or(ProbeResult::Error);
+        auto r = record(body.value("probe", std::string()), result, body.value("message", std::string()));
+        r.seconds = body.value("seconds", elapsed);
+        auto number = [&](const char* key) -> std::optional<double> {
+            auto it = body.find(key);
+            return it != body.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
         };
+        r.maxError = number("max_error");
+        r.tolerance = number("tolerance");
+        r.errorRatio = number("error_ratio");
+        if (auto it = body.find("details"); it != body.end() && it->is_object())
+            r.details = *it;
+        return r;
+    }
 
-        while (outOpen || errOpen) {
-            if (m_cancelled.load() && !killedForCancel) {
-                killGroup(child.pid);
-                killedForCancel = true;
-            }
-            const auto now = Clock::now();
-            if (now >= deadline && !killedForTimeout && !killedForCancel) {
-                killGroup(child.pid);
-                killedForTimeout = true;
-            }
-            const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
-            const int timeoutMs = static_cast<int>(std::clamp<long long>(wait, 1, 100));
-            if (!pollPipes(child, outOpen, errOpen, timeoutMs, outBuf, m_errChunk))
-                break;
-            if (!m_errChunk.empty()) {
-                stderrText.append(m_errChunk);
-                m_errChunk.clear();
-            }
-            std::size_t nl;
-            while ((nl = outBuf.find('\n')) != std::string::npos) {
-                const std::string line = outBuf.substr(0, nl);
-                outBuf.erase(0, nl + 1);
-                handleLine(line);
-            }
-        }
-        stderrText.finish();
-        const int status = reap(child);
-        if (killedForCancel)
-            return;
-        if (!protocolError.empty()) { // a retry would meet the same worker
-            for (auto p : std::vector<std::string>(remaining))
-                finish(remaining, p, record(p, ProbeResult::Error, protocolError));
-            return;
-        }
+    // How a worker ended, for reportEnd.
+    struct WorkerEnd {
+        int status = 0;
+        std::string current; // the probe it had started and not reported
+        std::size_t reported = 0;
+        bool killedForTimeout = false;
+        double elapsed = 0; // since the last start (or the go)
+        std::string stray;  // stdout lines that were not protocol messages
+    };
 
-        const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
-        std::string victim = current;
-        if (victim.empty() && reported == 0 && !remaining.empty() && (killedForTimeout || !WIFEXITED(status) ||
-                                                                      WEXITSTATUS(status) != 0))
+    // After a worker ended without reporting everything: the probe it was in (or, if it died before its first
+    // probe, the first) is a hang, crash or error; a clean exit without any report fails the rest.
+    void reportEnd(std::vector<std::string>& remaining, const WorkerEnd& end, StderrSplitter& stderrText)
+    {
+        const int status = end.status;
+        std::string victim = end.current;
+        if (victim.empty() && end.reported == 0 && !remaining.empty() &&
+            (end.killedForTimeout || !WIFEXITED(status) || WEXITSTATUS(status) != 0))
             victim = remaining.front(); // died or hung before its first probe started
         if (!victim.empty()) {
             ProbeRecord r;
-            if (killedForTimeout) {
+            if (end.killedForTimeout) {
                 r = record(victim, ProbeResult::Hang,
                            fmt::format("no result after {:.1f} s: the worker was killed (timeout {:.1f} s; raise it "
                                        "with --timeout if the op is only slow)",
-                                       elapsed, probeTimeout(victim, m_options.timeout).count() / 1000.0));
+                                       end.elapsed, probeTimeout(victim, m_options.timeout).count() / 1000.0));
             } else if (WIFSIGNALED(status)) {
                 const int sig = WTERMSIG(status);
                 r = record(victim, ProbeResult::Crash,
@@ -610,20 +529,141 @@ private:
             } else {
                 r = record(victim, ProbeResult::Error,
                            fmt::format("the worker exited with code {} during the probe{}", WEXITSTATUS(status),
-                                       stray.empty() ? "" : ": " + stray));
+                                       end.stray.empty() ? "" : ": " + end.stray));
             }
-            r.seconds = elapsed;
+            r.seconds = end.elapsed;
             r.outcome.capturedStderr = stderrText.take(victim);
             finish(remaining, victim, std::move(r));
             return;
         }
-        if (!remaining.empty() && reported == 0) {
-            // Exited cleanly without reporting anything: nothing will change on a retry.
-            const std::string why = fmt::format("the worker exited (status {}) without reporting the probe{}", status,
-                                                stray.empty() ? "" : ": " + stray);
-            for (auto p : std::vector<std::string>(remaining))
-                finish(remaining, p, record(p, ProbeResult::Error, why));
+        if (!remaining.empty() && end.reported == 0) // exited cleanly without a report: a retry changes nothing
+            failAll(remaining, fmt::format("the worker exited (status {}) without reporting the probe{}", status,
+                                           end.stray.empty() ? "" : ": " + end.stray));
+    }
+
+    // One worker process while it runs.
+    struct Worker {
+        ChildProcess child;
+        bool python = false;
+        bool gated = false; // a GPU worker: it takes its GPU (GpuHold) after its hello
+        StderrSplitter stderrText;
+        std::string outBuf;
+        WorkerEnd end;
+        Clock::time_point started;
+        Clock::time_point deadline;
+        bool killedForCancel = false, outOpen = true, errOpen = true;
+        std::string protocolError; // it speaks another protocol: every probe of the cell says so
+    };
+
+    void handleHello(Worker& w, GpuHold& hold, const json& body)
+    {
+        w.protocolError = protocolMismatch(body, w.python ? m_options.python : m_program);
+        if (!w.protocolError.empty()) {
+            killGroup(w.child.pid);
+        } else if (w.gated) {
+            // Waiting for the GPU is not the worker's time: its limit starts again when it may go. A worker that
+            // cannot be told has died; its end is read like any other.
+            if (!hold.take(m_cancelled)) {
+                killGroup(w.child.pid);
+                w.killedForCancel = true;
+            } else {
+                tellToGo(w.child);
+            }
+            w.started = Clock::now();
+            w.deadline = w.started + m_options.timeout;
         }
+    }
+
+    void handleResult(std::vector<std::string>& remaining, Worker& w, const json& body)
+    {
+        auto r = recordFromResult(body, std::chrono::duration<double>(Clock::now() - w.started).count());
+        // The stderr written before the result line has arrived or is in the pipe; read it first.
+        if (w.errOpen)
+            w.errOpen = drain(w.child.err, m_errChunk);
+        w.stderrText.append(m_errChunk);
+        m_errChunk.clear();
+        const std::string probe = r.outcome.probeId;
+        r.outcome.capturedStderr = w.stderrText.take(probe);
+        w.end.current.clear();
+        ++w.end.reported;
+        w.deadline = Clock::now() + m_options.timeout; // until the next start (a worker ending cleanly)
+        finish(remaining, probe, std::move(r));
+    }
+
+    void handleLine(std::vector<std::string>& remaining, Worker& w, GpuHold& hold, const std::string& line)
+    {
+        auto msg = parseWorkerLine(line);
+        if (!msg) {
+            w.end.stray += line + "\n";
+        } else if (msg->type == "hello") {
+            handleHello(w, hold, msg->body);
+        } else if (msg->type == "start") {
+            w.end.current = msg->body.value("probe", std::string());
+            w.started = Clock::now();
+            w.deadline = w.started + probeTimeout(w.end.current, m_options.timeout);
+        } else if (msg->type == "result") {
+            handleResult(remaining, w, msg->body);
+        }
+    }
+
+    // Reads the worker's output until both pipes close, killing it on cancel or past its deadline.
+    void pump(std::vector<std::string>& remaining, Worker& w, GpuHold& hold)
+    {
+        while (w.outOpen || w.errOpen) {
+            if (m_cancelled.load() && !w.killedForCancel) {
+                killGroup(w.child.pid);
+                w.killedForCancel = true;
+            }
+            const auto now = Clock::now();
+            if (now >= w.deadline && !w.end.killedForTimeout && !w.killedForCancel) {
+                killGroup(w.child.pid);
+                w.end.killedForTimeout = true;
+            }
+            const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(w.deadline - now).count();
+            const int timeoutMs = static_cast<int>(std::clamp<long long>(wait, 1, 100));
+            if (!pollPipes(w.child, w.outOpen, w.errOpen, timeoutMs, w.outBuf, m_errChunk))
+                break;
+            if (!m_errChunk.empty()) {
+                w.stderrText.append(m_errChunk);
+                m_errChunk.clear();
+            }
+            for (std::size_t nl; (nl = w.outBuf.find('\n')) != std::string::npos; w.outBuf.erase(0, nl + 1))
+                handleLine(remaining, w, hold, w.outBuf.substr(0, nl));
+        }
+        w.stderrText.finish();
+    }
+
+    // One worker process; returns after it ended, with `remaining` reduced by what it reported.
+    void runWorker(std::vector<std::string>& remaining)
+    {
+        Worker w;
+        w.python = !m_options.python.empty();
+        // A GPU worker starts up (python, `import torch`, the module) at once and takes its GPU after its hello.
+        w.gated = m_job->device != "cpu";
+        if (w.python && m_options.pythonScript.empty())
+            return failAll(remaining, "the Python probe worker (stackscope_probe_worker.py) was not found next to "
+                                      "StackScope; reinstall it or set STACKSCOPE_PYTHON_WORKER");
+        GpuHold hold {m_job->device, m_job->gpuAlone};
+        try {
+            w.child = spawnWorker(w.python ? m_options.python : m_program, workerArguments(remaining, w.python, w.gated),
+                                  m_env, w.gated);
+        } catch (const std::runtime_error& e) {
+            return failAll(remaining, e.what());
+        }
+        ::fcntl(w.child.out, F_SETFL, O_NONBLOCK);
+        ::fcntl(w.child.err, F_SETFL, O_NONBLOCK);
+        w.started = Clock::now();
+        // Startup counts as the first probe's time (a Python worker's `import torch` gets kPythonStartupTimeout).
+        w.deadline = w.started + std::max(probeTimeout(remaining.front(), m_options.timeout),
+                                          w.python ? kPythonStartupTimeout : m_options.timeout);
+        pump(remaining, w, hold);
+        w.end.status = reap(w.child);
+        w.end.elapsed = std::chrono::duration<double>(Clock::now() - w.started).count();
+        if (w.killedForCancel)
+            return;
+        if (!w.protocolError.empty()) // a retry would meet the same worker
+            return failAll(remaining, w.protocolError);
+        reportEnd(remaining, w.end, w.stderrText);
     }
 
     const ProbeRunOptions& m_options;
