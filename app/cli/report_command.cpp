@@ -11,6 +11,7 @@
 #include "core/report/redactor.h"
 #include "core/report/report.h"
 #include "core/report/report_loader.h"
+#include "core/report/run_folder.h"
 #include "core/util/json_errors.h"
 #include "core/util/text_escape.h"
 #include "core/report/report_writer.h"
@@ -97,25 +98,155 @@ nlohmann::json runProbes()
     return j;
 }
 
+struct ReportOptions {
+    std::string out;
+    bool noRedact = false;
+    std::string probes;
+    bool runProbes = false;
+    std::string vpoc;
+    std::string training;
+    std::vector<std::string> logs;
+    std::string snapshot;
+    std::string runDir = "stackscope-out";
+    bool noArchscan = false;
+    bool noTelemetry = false;
+};
+
+// `training` (a folder or its model_metadata.json) as the metadata file; a wrong path is a usage error.
+fs::path trainingMetadataPath(const std::string& training)
+{
+    std::error_code ec;
+    fs::path path(training);
+    if (fs::is_directory(path, ec))
+        path /= "model_metadata.json";
+    if (!fs::is_regular_file(path, ec))
+        throw UsageError(fmt::format("--training {}: no model_metadata.json there; give the training run's output "
+                                     "folder or its model_metadata.json",
+                                     training));
+    return path;
+}
+
+void addLog(report::ReportInputs& in, const fs::path& log, const std::string& option)
+{
+    auto lines = readLines(log, option);
+    in.logLines.push_back(fmt::format("==> {} <==", log.string()));
+    in.logLines.insert(in.logLines.end(), lines.begin(), lines.end());
+}
+
+// Probes, the VPOC run, the training run and logs: those named on the command line, else what the headless job's
+// folder holds. Inputs come first so that a wrong path fails at once, before the machine is inspected.
+void addRunInputs(const ReportOptions& o, report::ReportInputs& in, std::vector<std::string>& used)
+{
+    const auto found = report::findRunFolderInputs(o.runDir);
+    const char* probeDoc = "the output of `stackscope-cli probe --json`";
+    if (!o.probes.empty()) {
+        in.probes = readJsonInput(o.probes, "--probes", probeDoc);
+        used.push_back("probes from " + o.probes);
+    } else if (!o.runProbes && found.probes) {
+        in.probes = readJsonInput(*found.probes, "--run-dir", probeDoc);
+        used.push_back("probes from " + found.probes->string());
+    } else if (!o.runProbes) {
+        in.probesNote = "probes were not run for this report: give --probes FILE (stackscope-cli probe --json) or "
+                        "--run-probes";
+    }
+    if (!in.probes.is_null() && !in.probes.contains("results"))
+        throw UsageError("--probes: the file has no \"results\"; give the output of `stackscope-cli probe --json`");
+    const char* vpocDoc = "the output of `stackscope-cli vpoc --json`";
+    if (!o.vpoc.empty() || found.vpoc) {
+        const fs::path path = !o.vpoc.empty() ? fs::path(o.vpoc) : *found.vpoc;
+        in.vpocRun = readJsonInput(path, !o.vpoc.empty() ? "--vpoc" : "--run-dir", vpocDoc);
+        used.push_back("VPOC run from " + path.string());
+    }
+    const auto training = !o.training.empty() ? std::optional<fs::path>(trainingMetadataPath(o.training)) : found.training;
+    if (training) {
+        in.trainingRun = readJsonInput(*training, "--training", "a model_metadata.json (stackscope.training/1)");
+        used.push_back("training run from " + training->string());
+        const auto note = stackscope::training::checkTrainingFiles(in.trainingRun, training->parent_path().string());
+        if (!note.empty())
+            used.push_back("training run: " + note);
+    }
+    for (const auto& log : o.logs) {
+        addLog(in, log, "--log");
+        used.push_back("log " + log);
+    }
+    if (o.logs.empty()) {
+        for (const auto& log : found.stepLogs) {
+            addLog(in, log, "--run-dir");
+            used.push_back("log " + log.string());
+        }
+    }
+}
+
+// The saved snapshot given, or an inspection of this machine now (with the coverage scan and the quick look at
+// its Python environments).
+void addSnapshot(const ReportOptions& o, report::ReportInputs& in, std::vector<std::string>& used)
+{
+    if (!o.snapshot.empty()) {
+        try {
+            in.snapshot = report::loadReport(o.snapshot).snapshot;
+        } catch (const report::ReportError& e) {
+            throw UsageError(fmt::format("--snapshot: {}", e.what()));
+        }
+        used.push_back("snapshot from " + o.snapshot);
+        return;
+    }
+    in.snapshot = inspectMachine(InspectOptions {});
+    if (!o.noArchscan)
+        archscan::addArchCoverage(in.snapshot);
+    // The quick look (under 2 s); a headless job's snapshot.json (--snapshot) has the details and collect_env.
+    in.snapshot.pythonEnvs = queryPythonEnvs(pythonCandidates(PythonPlaces::fromEnvironment()));
+}
+
+void printWritten(const std::vector<std::string>& used, const report::ReportInputs& in, const nlohmann::json& doc,
+                  bool redacted, const report::WrittenReport& written)
+{
+    for (const auto& u : used)
+        std::cout << "included: " << u << "\n";
+    if (in.probes.is_null())
+        std::cout << "note: " << in.probesNote << "\n";
+    std::cout << fmt::format("redaction: {}\n", redacted ? fmt::format("on, {} placeholder(s)", doc["redaction"]["replaced"].size())
+                                                         : std::string("OFF (--no-redact)"));
+    std::cout << "screenshots: not included (the GUI adds them: stackscope --report DIR)\n";
+    std::cout << "folder: " << written.folder << "\n";
+    if (written.zip.empty())
+        std::cout << "zip: not written (this stackscope-cli was built without libarchive; install libarchive-dev "
+                     "and rebuild, or zip the folder yourself)\n";
+    else
+        std::cout << "zip: " << written.zip << "\n";
+}
+
+void writeReportNow(const ReportOptions& o)
+{
+    report::ReportInputs in;
+    std::vector<std::string> used; // what went in, printed for the person
+    addRunInputs(o, in, used);
+    addSnapshot(o, in, used);
+    if (o.runProbes) {
+        in.probes = runProbes();
+        used.push_back("probes run now");
+    }
+    in.telemetry = o.noTelemetry ? nlohmann::json {{"available", false}, {"reason", "not sampled (--no-telemetry)"}}
+                                 : report::sampleTelemetrySummary();
+    std::optional<report::Redactor> redactor;
+    if (!o.noRedact)
+        redactor = report::Redactor::forMachine(in.snapshot);
+    nlohmann::json doc;
+    report::WrittenReport written;
+    try {
+        doc = report::buildReport(in, redactor ? &*redactor : nullptr);
+        written = report::writeReport(o.out, doc, {}, std::chrono::system_clock::now());
+    } catch (const report::ReportError& e) {
+        throw UsageError(e.what());
+    }
+    printWritten(used, in, doc, redactor.has_value(), written);
+}
+
 void addReportCommand(CLI::App& app, CommandContext& ctx)
 {
     auto* cmd = app.add_subcommand(
         "report", "Write a support report (report.html, report.md, report.json, logs) and its .zip; private facts are "
                   "replaced by placeholders unless --no-redact");
-    struct Options {
-        std::string out;
-        bool noRedact = false;
-        std::string probes;
-        bool runProbes = false;
-        std::string vpoc;
-        std::string training;
-        std::vector<std::string> logs;
-        std::string snapshot;
-        std::string runDir = "stackscope-out";
-        bool noArchscan = false;
-        bool noTelemetry = false;
-    };
-    auto opts = std::make_shared<Options>();
+    auto opts = std::make_shared<ReportOptions>();
     cmd->add_option("--out", opts->out, "Folder in which stackscope-report-YYYYMMDD-HHMMSS/ and its .zip are written")
         ->required();
     cmd->add_flag("--no-redact", opts->noRedact,
@@ -136,125 +267,7 @@ void addReportCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_flag("--no-archscan", opts->noArchscan, "Skip the kernel coverage scan (arch_coverage is then null)");
     cmd->add_flag("--no-telemetry", opts->noTelemetry, "Skip the short NVML/rocm_smi sample");
     cmd->callback([opts, &ctx] {
-        report::ReportInputs in;
-        std::vector<std::string> used; // what went in, printed for the person
-        const fs::path runDir(opts->runDir);
-        std::error_code ec;
-        const bool haveRunDir = fs::is_directory(runDir, ec);
-        auto fromRunDir = [&](const char* name) -> std::optional<fs::path> {
-            // An empty file is a step of the headless job that wrote nothing (it failed): not an input.
-            if (!haveRunDir || !fs::is_regular_file(runDir / name, ec) || fs::file_size(runDir / name, ec) == 0)
-                return std::nullopt;
-            return runDir / name;
-        };
-
-        // Inputs first: a wrong path fails at once, before the machine is inspected.
-        if (!opts->probes.empty()) {
-            in.probes = readJsonInput(opts->probes, "--probes", "the output of `stackscope-cli probe --json`");
-            used.push_back("probes from " + opts->probes);
-        } else if (!opts->runProbes) {
-            if (auto p = fromRunDir("probes.json")) {
-                in.probes = readJsonInput(*p, "--run-dir", "the output of `stackscope-cli probe --json`");
-                used.push_back("probes from " + p->string());
-            } else {
-                in.probesNote = "probes were not run for this report: give --probes FILE (stackscope-cli probe --json) "
-                                "or --run-probes";
-            }
-        }
-        if (!in.probes.is_null() && !in.probes.contains("results"))
-            throw UsageError("--probes: the file has no \"results\"; give the output of `stackscope-cli probe --json`");
-        if (!opts->vpoc.empty()) {
-            in.vpocRun = readJsonInput(opts->vpoc, "--vpoc", "the output of `stackscope-cli vpoc --json`");
-            used.push_back("VPOC run from " + opts->vpoc);
-        } else if (auto p = fromRunDir("vpoc.json")) {
-            in.vpocRun = readJsonInput(*p, "--run-dir", "the output of `stackscope-cli vpoc --json`");
-            used.push_back("VPOC run from " + p->string());
-        }
-        std::optional<fs::path> training;
-        if (!opts->training.empty()) {
-            training = fs::path(opts->training);
-            if (fs::is_directory(*training, ec))
-                *training /= "model_metadata.json";
-            if (!fs::is_regular_file(*training, ec))
-                throw UsageError(fmt::format("--training {}: no model_metadata.json there; give the training run's "
-                                             "output folder or its model_metadata.json",
-                                             opts->training));
-        } else if (haveRunDir && fs::is_regular_file(runDir / "training" / "model_metadata.json", ec)) {
-            training = runDir / "training" / "model_metadata.json";
-        }
-        if (training) {
-            in.trainingRun = readJsonInput(*training, "--training", "a model_metadata.json (stackscope.training/1)");
-            used.push_back("training run from " + training->string());
-            const auto note = stackscope::training::checkTrainingFiles(in.trainingRun, training->parent_path().string());
-            if (!note.empty())
-                used.push_back("training run: " + note);
-        }
-        for (const auto& log : opts->logs) {
-            auto lines = readLines(log, "--log");
-            in.logLines.push_back(fmt::format("==> {} <==", log));
-            in.logLines.insert(in.logLines.end(), lines.begin(), lines.end());
-            used.push_back("log " + log);
-        }
-        if (opts->logs.empty() && haveRunDir) {
-            // run.sh keeps a step's stderr in <output>.err when the step failed: the most useful log there is.
-            for (const auto& entry : fs::directory_iterator(runDir, ec)) {
-                // An empty one is a step still running (this report's own) or one that printed nothing.
-                if (entry.path().extension() == ".err" && entry.is_regular_file(ec) && entry.file_size(ec) > 0) {
-                    auto lines = readLines(entry.path(), "--run-dir");
-                    in.logLines.push_back(fmt::format("==> {} <==", entry.path().string()));
-                    in.logLines.insert(in.logLines.end(), lines.begin(), lines.end());
-                    used.push_back("log " + entry.path().string());
-                }
-            }
-        }
-
-        if (!opts->snapshot.empty()) {
-            try {
-                auto loaded = report::loadReport(opts->snapshot);
-                in.snapshot = loaded.snapshot;
-            } catch (const report::ReportError& e) {
-                throw UsageError(fmt::format("--snapshot: {}", e.what()));
-            }
-            used.push_back("snapshot from " + opts->snapshot);
-        } else {
-            in.snapshot = inspectMachine(InspectOptions {});
-            if (!opts->noArchscan)
-                archscan::addArchCoverage(in.snapshot);
-            // The quick look (under 2 s); a headless job's snapshot.json (--snapshot) has the details and collect_env.
-            in.snapshot.pythonEnvs = queryPythonEnvs(pythonCandidates(PythonPlaces::fromEnvironment()));
-        }
-        if (opts->runProbes) {
-            in.probes = runProbes();
-            used.push_back("probes run now");
-        }
-        in.telemetry = opts->noTelemetry
-                           ? nlohmann::json {{"available", false}, {"reason", "not sampled (--no-telemetry)"}}
-                           : report::sampleTelemetrySummary();
-
-        std::optional<report::Redactor> redactor;
-        if (!opts->noRedact)
-            redactor = report::Redactor::forMachine(in.snapshot);
-        nlohmann::json doc;
-        report::WrittenReport written;
-        try {
-            doc = report::buildReport(in, redactor ? &*redactor : nullptr);
-            written = report::writeReport(opts->out, doc, {}, std::chrono::system_clock::now());
-        } catch (const report::ReportError& e) {
-            throw UsageError(e.what());
-        }
-        for (const auto& u : used)
-            std::cout << "included: " << u << "\n";
-        if (in.probes.is_null())
-            std::cout << "note: " << in.probesNote << "\n";
-        std::cout << fmt::format("redaction: {}\n", redactor ? fmt::format("on, {} placeholder(s)", doc["redaction"]["replaced"].size())
-                                                            : std::string("OFF (--no-redact)"));
-        std::cout << "screenshots: not included (the GUI adds them: stackscope --report DIR)\n";
-        std::cout << "folder: " << written.folder << "\n";
-        if (written.zip.empty())
-            std::cout << "zip: not written (this stackscope-cli was built without libarchive; install libarchive-dev "
-                         "and rebuild, or zip the folder yourself)\n";
-        else
-            std::cout << "zip: " << written.zip << "\n";
+        writeReportNow(*opts);
         ctx.exitCode = ExitOk;
     });
 }
