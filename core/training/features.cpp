@@ -30,9 +30,15 @@ void checkCancel(const std::atomic<bool>* cancel)
         throw DatasetCancelled();
 }
 
-} // namespace
+// The bars of the input that fall in a session (the daily halt's are counted and dropped), with the input's extra
+// columns, row-major.
+struct SessionBars {
+    std::vector<Bar> bars;
+    std::vector<double> extras;
+    std::vector<std::string> extraNames;
+};
 
-Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* cancel)
+SessionBars readSessionBars(const TrainingConfig& config, Dataset& out, const std::atomic<bool>* cancel)
 {
     vpoc::ReadOptions read;
     try {
@@ -47,115 +53,146 @@ Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* canc
     } catch (const std::invalid_argument& e) {
         throw ConfigError(fmt::format("--session: {}", e.what()));
     }
-
-    Dataset out;
-    out.inputSha256 = sha256File(config.input);
     const auto source = vpoc::openMarketFile(config.input, read); // CSV, DBN, SCID, NinjaTrader: by content
-    auto& reader = *source;
     vpoc::SessionClock clock(rule);
-
     // The whole file in memory: training data are minutes bars (a year of ES is ~350k bars, 20 MB).
-    std::vector<Bar> bars;
-    std::vector<double> extras;
+    SessionBars in;
     std::vector<vpoc::MarketRecord> block;
     std::vector<double> blockExtras;
-    std::vector<std::string> extraNames;
-    while (reader.read(block, 1 << 16, &blockExtras)) {
+    while (source->read(block, 1 << 16, &blockExtras)) {
         checkCancel(cancel);
-        extraNames = reader.extraColumns(); // decided on the first data row
+        in.extraNames = source->extraColumns(); // decided on the first data row
+        const size_t n = in.extraNames.size();
         for (size_t i = 0; i < block.size(); ++i) {
             const auto day = clock.sessionDay(block[i].timeUs);
             if (!day) {
                 ++out.barsOutsideSessions;
                 continue;
             }
-            bars.push_back({block[i], *day});
-            extras.insert(extras.end(), blockExtras.begin() + static_cast<long>(i * extraNames.size()),
-                          blockExtras.begin() + static_cast<long>((i + 1) * extraNames.size()));
+            in.bars.push_back({block[i], *day});
+            in.extras.insert(in.extras.end(), blockExtras.begin() + static_cast<long>(i * n),
+                             blockExtras.begin() + static_cast<long>((i + 1) * n));
         }
         block.clear();
         blockExtras.clear();
     }
-    out.barsRead = static_cast<int64_t>(bars.size());
+    return in;
+}
 
-    out.names = {"close_minus_dev_poc", "close_minus_dev_vah", "close_minus_dev_val",
-                 "close_minus_prev_poc", "close_minus_prev_vah", "close_minus_prev_val"};
-    for (int h : config.returnHorizons)
-        out.names.push_back(fmt::format("return_{}_bars", h));
-    out.names.push_back(fmt::format("volume_z_{}", config.volumeWindow));
-    out.names.push_back("minutes_into_session");
-    for (const auto& e : extraNames)
-        out.names.push_back(e);
-    out.cols = static_cast<int64_t>(out.names.size());
-    out.targetName = fmt::format("forward_return_{}_bars_ticks", config.horizon);
+// What one bar's features are computed from.
+struct BarInputs {
+    int32_t close = 0;
+    Levels developing;     // the session so far, this bar included
+    Levels previous;       // the previous session's final levels
+    const int32_t* pastCloses = nullptr; // close of the bar `returnHorizons[i]` bars back, per horizon
+    double volumeZ = 0;
+    double minutesIntoSession = 0;
+    const double* extras = nullptr; // the input's extra columns of this bar
+};
 
-    vpoc::ProfileOptions profile; // the product's default convention (uniform, 70 %, dual)
-    std::vector<vpoc::MarketRecord> sessionRecords;
-    std::optional<Levels> previous;
-    // Trailing volume sums for the z-score (doubles: exact for sums of 32-bit volumes over any real window).
-    double volSum = 0, volSq = 0;
+// Every feature column of a bar, each named where it is computed: put(name, value) in column order. The name is a
+// callable, evaluated only where the names are wanted (featureNames), not per row.
+template <class Put>
+void featureColumns(const TrainingConfig& config, const std::vector<std::string>& extraNames, const BarInputs& b, Put put)
+{
+    auto fixed = [](const char* name) { return [name] { return std::string(name); }; };
+    put(fixed("close_minus_dev_poc"), b.close - b.developing.poc);
+    put(fixed("close_minus_dev_vah"), b.close - b.developing.vah);
+    put(fixed("close_minus_dev_val"), b.close - b.developing.val);
+    put(fixed("close_minus_prev_poc"), b.close - b.previous.poc);
+    put(fixed("close_minus_prev_vah"), b.close - b.previous.vah);
+    put(fixed("close_minus_prev_val"), b.close - b.previous.val);
+    for (size_t i = 0; i < config.returnHorizons.size(); ++i)
+        put([&] { return fmt::format("return_{}_bars", config.returnHorizons[i]); },
+            b.pastCloses ? b.close - b.pastCloses[i] : 0);
+    put([&] { return fmt::format("volume_z_{}", config.volumeWindow); }, b.volumeZ);
+    put(fixed("minutes_into_session"), b.minutesIntoSession);
+    for (size_t e = 0; e < extraNames.size(); ++e)
+        put([&] { return extraNames[e]; }, b.extras ? b.extras[e] : 0.0);
+}
+
+std::vector<std::string> featureNames(const TrainingConfig& config, const std::vector<std::string>& extraNames)
+{
+    std::vector<std::string> names;
+    featureColumns(config, extraNames, BarInputs {}, [&](auto name, auto) { names.push_back(name()); });
+    return names;
+}
+
+// Trailing sums of volume over `window` bars for the z-score (doubles: exact for sums of 32-bit volumes).
+class VolumeWindow {
+public:
+    explicit VolumeWindow(size_t window)
+        : m_window(window)
+    {
+    }
+    // Adds bar g (all bars before it were added) and returns its z-score against the window.
+    double add(const std::vector<Bar>& bars, size_t g)
+    {
+        const double v = bars[g].rec.volume;
+        m_sum += v;
+        m_sq += v * v;
+        if (g >= m_window) {
+            const double old = bars[g - m_window].rec.volume;
+            m_sum -= old;
+            m_sq -= old * old;
+        }
+        const double mean = m_sum / static_cast<double>(m_window);
+        const double var = std::max(0.0, m_sq / static_cast<double>(m_window) - mean * mean);
+        return var > 0 ? static_cast<float>((v - mean) / std::sqrt(var)) : 0.0f;
+    }
+
+private:
+    size_t m_window;
+    double m_sum = 0, m_sq = 0;
+};
+
+// The rows of one session [begin, end) of `in.bars`; returns the session's final levels.
+Levels addSessionRows(const TrainingConfig& config, const SessionBars& in, size_t begin, size_t end,
+                      const std::optional<Levels>& previous, VolumeWindow& volume, Dataset& out)
+{
+    const auto& bars = in.bars;
+    std::vector<vpoc::MarketRecord> records;
+    for (size_t i = begin; i < end; ++i)
+        records.push_back(bars[i].rec);
+    const auto developing = vpoc::developingValues(records.data(), records.size(), vpoc::ProfileOptions {});
     const size_t window = static_cast<size_t>(config.volumeWindow);
     int maxReturn = 0;
     for (int h : config.returnHorizons)
         maxReturn = std::max(maxReturn, h);
-
-    size_t begin = 0;
-    std::vector<float> row(static_cast<size_t>(out.cols));
-    while (begin < bars.size()) {
-        checkCancel(cancel);
-        size_t end = begin;
-        while (end < bars.size() && bars[end].day == bars[begin].day)
-            ++end;
-        ++out.sessions;
-        sessionRecords.clear();
-        for (size_t i = begin; i < end; ++i)
-            sessionRecords.push_back(bars[i].rec);
-        const auto developing = vpoc::developingValues(sessionRecords.data(), sessionRecords.size(), profile);
-        const int64_t sessionStart = bars[begin].rec.timeUs;
-        for (size_t g = begin; g < end; ++g) {
-            const double v = bars[g].rec.volume;
-            volSum += v;
-            volSq += v * v;
-            if (g >= window) {
-                const double old = bars[g - window].rec.volume;
-                volSum -= old;
-                volSq -= old * old;
-            }
-            const size_t t = g - begin;
-            if (!previous || g < window - 1 || g < static_cast<size_t>(maxReturn)) {
-                ++out.rowsWithoutHistory;
-                continue;
-            }
-            if (t + static_cast<size_t>(config.horizon) >= end - begin) {
-                ++out.rowsWithoutTarget;
-                continue;
-            }
-            const int32_t close = bars[g].rec.close;
-            const auto& d = developing[t];
-            size_t c = 0;
-            row[c++] = static_cast<float>(close - d.pocTick);
-            row[c++] = static_cast<float>(close - d.vahTick);
-            row[c++] = static_cast<float>(close - d.valTick);
-            row[c++] = static_cast<float>(close - previous->poc);
-            row[c++] = static_cast<float>(close - previous->vah);
-            row[c++] = static_cast<float>(close - previous->val);
-            for (int h : config.returnHorizons)
-                row[c++] = static_cast<float>(close - bars[g - static_cast<size_t>(h)].rec.close);
-            const double mean = volSum / static_cast<double>(window);
-            const double var = std::max(0.0, volSq / static_cast<double>(window) - mean * mean);
-            row[c++] = var > 0 ? static_cast<float>((v - mean) / std::sqrt(var)) : 0.0f;
-            row[c++] = static_cast<float>(static_cast<double>(bars[g].rec.timeUs - sessionStart) / 60e6);
-            for (size_t e = 0; e < extraNames.size(); ++e)
-                row[c++] = static_cast<float>(extras[g * extraNames.size() + e]);
-            out.x.insert(out.x.end(), row.begin(), row.end());
-            out.y.push_back(static_cast<float>(bars[g + static_cast<size_t>(config.horizon)].rec.close - close));
-            out.timeUs.push_back(bars[g].rec.timeUs);
+    std::vector<int32_t> pastCloses(config.returnHorizons.size());
+    const size_t extras = in.extraNames.size();
+    for (size_t g = begin; g < end; ++g) {
+        const double volumeZ = volume.add(bars, g);
+        const size_t t = g - begin;
+        if (!previous || g < window - 1 || g < static_cast<size_t>(maxReturn)) {
+            ++out.rowsWithoutHistory;
+            continue;
         }
-        const auto& last = developing.back();
-        previous = Levels {last.pocTick, last.vahTick, last.valTick};
-        begin = end;
+        if (t + static_cast<size_t>(config.horizon) >= end - begin) {
+            ++out.rowsWithoutTarget;
+            continue;
+        }
+        for (size_t i = 0; i < pastCloses.size(); ++i)
+            pastCloses[i] = bars[g - static_cast<size_t>(config.returnHorizons[i])].rec.close;
+        const auto& d = developing[t];
+        BarInputs b;
+        b.close = bars[g].rec.close;
+        b.developing = {d.pocTick, d.vahTick, d.valTick};
+        b.previous = *previous;
+        b.pastCloses = pastCloses.data();
+        b.volumeZ = volumeZ;
+        b.minutesIntoSession = static_cast<double>(bars[g].rec.timeUs - bars[begin].rec.timeUs) / 60e6;
+        b.extras = extras ? in.extras.data() + g * extras : nullptr;
+        featureColumns(config, in.extraNames, b, [&](auto, auto value) { out.x.push_back(static_cast<float>(value)); });
+        out.y.push_back(static_cast<float>(bars[g + static_cast<size_t>(config.horizon)].rec.close - b.close));
+        out.timeUs.push_back(bars[g].rec.timeUs);
     }
-    out.rows = static_cast<int64_t>(out.y.size());
+    const auto& last = developing.back();
+    return {last.pocTick, last.vahTick, last.valTick};
+}
+
+void checkFinite(const TrainingConfig& config, const Dataset& out)
+{
     for (size_t i = 0; i < out.x.size(); ++i) {
         if (!std::isfinite(out.x[i])) {
             const auto r = static_cast<int64_t>(i) / out.cols;
@@ -164,6 +201,30 @@ Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* canc
                                           config.input, out.names[i % static_cast<size_t>(out.cols)], r));
         }
     }
+}
+
+} // namespace
+
+Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* cancel)
+{
+    Dataset out;
+    out.inputSha256 = sha256File(config.input);
+    const SessionBars in = readSessionBars(config, out, cancel);
+    out.barsRead = static_cast<int64_t>(in.bars.size());
+    out.names = featureNames(config, in.extraNames);
+    out.cols = static_cast<int64_t>(out.names.size());
+    out.targetName = fmt::format("forward_return_{}_bars_ticks", config.horizon);
+    std::optional<Levels> previous;
+    VolumeWindow volume(static_cast<size_t>(config.volumeWindow));
+    for (size_t begin = 0, end = 0; begin < in.bars.size(); begin = end) {
+        checkCancel(cancel);
+        while (end < in.bars.size() && in.bars[end].day == in.bars[begin].day)
+            ++end;
+        ++out.sessions;
+        previous = addSessionRows(config, in, begin, end, previous, volume, out);
+    }
+    out.rows = static_cast<int64_t>(out.y.size());
+    checkFinite(config, out);
     return out;
 }
 
