@@ -192,6 +192,173 @@ void applyTestInjection(ProbeRunOptions& run)
     std::cerr << fmt::format("stackscope-cli probe: STACKSCOPE_TEST_INJECT={} (a test's fault injection) is set\n", s);
 }
 
+void printCatalogue()
+{
+    for (const auto& p : probeCatalogue()) {
+        std::cout << fmt::format("{:<20} {:<12} {}{}{}\n", p.id, p.model, p.checks,
+                                 p.scope == ProbeScope::MultiGpu ? " (two or more GPUs)" : "",
+                                 p.runtime == ProbeRuntime::PythonOnly     ? " (Python environments only)"
+                                     : p.runtime == ProbeRuntime::LibtorchOnly ? " (libtorch only)"
+                                                                               : "");
+    }
+}
+
+void checkOptions(const ProbeCliOptions& o)
+{
+    for (const auto& id : o.probes) {
+        if (!findProbe(id))
+            throw UsageError(fmt::format("--probe {}: no such probe; `stackscope-cli probe --list` shows the ids", id));
+    }
+    for (const auto& d : o.devices) {
+        if (d != "cpu" && (d.empty() || d.find_first_not_of("0123456789") != std::string::npos))
+            throw UsageError(fmt::format("--device {}: give cpu or a GPU index such as 0", d));
+    }
+    if (o.libtorch && o.noLibtorch)
+        throw UsageError("--libtorch and --no-libtorch contradict each other; give one");
+    if (o.noLibtorch && o.pythons.empty())
+        throw UsageError("--no-libtorch leaves nothing to probe: add --python auto or --python PATH");
+}
+
+// StackScope's libtorch (unless --no-libtorch) and each Python environment asked for, all with `run`'s options.
+std::vector<EnvironmentRun> environmentRuns(const ProbeCliOptions& o, const ProbeRunOptions& run)
+{
+    std::vector<EnvironmentRun> runs;
+    if (!o.noLibtorch)
+        runs.push_back({"libtorch (StackScope)", run, {}, {}, {}});
+    const auto pythons = resolvePythons(o.pythons);
+    if (!o.pythons.empty() && pythons.empty() && o.noLibtorch)
+        throw UsageError("--python auto found no Python interpreter with torch (see `stackscope-cli inspect`); "
+                         "give one with --python PATH");
+    for (const auto& py : pythons) {
+        ProbeRunOptions p = run;
+        p.python = py;
+        runs.push_back({"python " + py, p, {}, {}, {}});
+    }
+    return runs;
+}
+
+// Environments side by side (each with --jobs children: a Python worker's start is mostly `import torch`); with
+// `live` each result is printed as it arrives.
+void runEnvironments(std::vector<EnvironmentRun>& runs, bool live)
+{
+    std::mutex printMutex;
+    std::vector<std::thread> threads;
+    for (auto& er : runs) {
+        threads.emplace_back([&er, &printMutex, live] {
+            ProbeRunner runner(er.options);
+            er.records = runner.run([live, &er, &printMutex](const ProbeRecord& r) {
+                if (!live)
+                    return;
+                std::lock_guard<std::mutex> lock(printMutex);
+                std::cout << fmt::format("{:<11} {:<20} {:<4} {:<28} {:>7.3f} s  {}  [{}]\n",
+                                         probeResultName(r.outcome.outcome), r.outcome.probeId, r.outcome.device,
+                                         r.outcome.variant, r.seconds, r.outcome.message, er.label)
+                          << std::flush;
+            });
+            er.devices = runner.devices();
+            er.listError = runner.listError();
+        });
+    }
+    for (auto& t : threads)
+        t.join();
+}
+
+// What the runs found: every record, the diagnosis of them, and each variant against the first.
+struct ProbeSummary {
+    std::vector<ProbeRecord> records;
+    std::vector<DiagnosisFinding> findings;
+    std::vector<std::pair<std::string, std::vector<CellChange>>> ab;
+    std::size_t failures = 0;
+    double wall = 0;
+};
+
+ProbeSummary summarise(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeVariant>& variants,
+                       const std::optional<Snapshot>& snapshot, double wall)
+{
+    ProbeSummary s;
+    s.wall = wall;
+    for (const auto& er : runs)
+        s.records.insert(s.records.end(), er.records.begin(), er.records.end());
+    DiagnosisInput input;
+    input.snapshot = snapshot ? &*snapshot : nullptr;
+    input.probes = probeOutcomes(s.records);
+    s.findings = diagnose(input);
+    for (const auto& v : variants) {
+        if (v.name != variants.front().name)
+            s.ab.emplace_back(v.name, compareVariants(s.records, variants.front().name, v.name));
+    }
+    for (const auto& r : s.records)
+        s.failures += isFailure(r.outcome.outcome) ? 1 : 0;
+    return s;
+}
+
+void printJson(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeVariant>& variants, const ProbeSummary& s)
+{
+    nlohmann::json j = probeRunDocument(s.records, runs.front().devices, variants, runs.front().listError);
+    j["environments"] = nlohmann::json::array();
+    for (const auto& er : runs) {
+        nlohmann::json e {{"name", er.label}, {"environment", environmentLabel(er.options)}, {"devices", nlohmann::json::array()}};
+        for (const auto& d : er.devices)
+            e["devices"].push_back({{"id", d.id}, {"name", d.name}});
+        if (!er.listError.empty())
+            e["device_list_error"] = er.listError;
+        if (!er.options.python.empty())
+            e["python"] = er.options.python;
+        j["environments"].push_back(e);
+    }
+    j["wall_seconds"] = s.wall;
+    j["ab"] = nlohmann::json::array();
+    for (const auto& [name, changes] : s.ab) {
+        nlohmann::json c = nlohmann::json::array();
+        for (const auto& ch : changes)
+            c.push_back(toJson(ch));
+        j["ab"].push_back({{"baseline", variants.front().name}, {"variant", name}, {"changes", c}});
+    }
+    j["findings"] = findingsToJson(s.findings)["findings"];
+    std::cout << j.dump(2) << "\n";
+}
+
+void printText(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeVariant>& variants, const ProbeSummary& s)
+{
+    printGrid(runs, variants);
+    for (const auto& [name, changes] : s.ab) {
+        std::cout << fmt::format("\nA/B {} vs {}: {} cell{} changed\n", variants.front().name, name, changes.size(),
+                                 changes.size() == 1 ? "" : "s");
+        for (const auto& c : changes)
+            std::cout << fmt::format("  {:<20} {:<4} {} -> {}  {}  [{}]\n", c.probeId, c.device,
+                                     probeResultName(c.before), probeResultName(c.after), c.messageAfter, c.environment);
+    }
+    for (const auto& f : s.findings)
+        std::cout << fmt::format("\nfinding [{}] {}: {}\n  run `stackscope-cli diagnose` for causes and fixes\n",
+                                 severityName(f.severity), f.ruleId, f.title);
+    std::cout << fmt::format("\n{} result{}, {} not ok, wall time {:.2f} s\n", s.records.size(),
+                             s.records.size() == 1 ? "" : "s", s.failures, s.wall);
+}
+
+// The whole command after --list; returns the exit code.
+int probeNow(const ProbeCliOptions& o)
+{
+    checkOptions(o);
+    std::optional<Snapshot> snapshot;
+    ProbeRunOptions run;
+    run.devices = o.devices;
+    run.variants = resolveVariants(o, snapshot);
+    run.probeIds = o.probes;
+    run.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout * 1000));
+    run.parallelCells = o.jobs;
+    applyTestInjection(run);
+    auto runs = environmentRuns(o, run);
+    const auto t0 = std::chrono::steady_clock::now();
+    runEnvironments(runs, !o.json);
+    const auto summary = summarise(runs, run.variants, snapshot,
+                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (o.json)
+        printJson(runs, run.variants, summary);
+    else
+        printText(runs, run.variants, summary);
+    return summary.failures ? ExitCheckFailed : ExitOk;
+}
+
 void addProbeCommand(CLI::App& app, CommandContext& ctx)
 {
     auto* cmd = app.add_subcommand("probe", "Run the compatibility probes: each op on each device, in child processes");
@@ -215,129 +382,11 @@ void addProbeCommand(CLI::App& app, CommandContext& ctx)
     auto* list = cmd->add_flag("--list", "Print the catalogue (ids, error models, checks) and exit");
     cmd->callback([opts, list, &ctx] {
         if (*list) {
-            for (const auto& p : probeCatalogue()) {
-                std::cout << fmt::format("{:<20} {:<12} {}{}{}\n", p.id, p.model, p.checks,
-                                         p.scope == ProbeScope::MultiGpu ? " (two or more GPUs)" : "",
-                                         p.runtime == ProbeRuntime::PythonOnly     ? " (Python environments only)"
-                                             : p.runtime == ProbeRuntime::LibtorchOnly ? " (libtorch only)"
-                                                                                       : "");
-            }
+            printCatalogue();
             ctx.exitCode = ExitOk;
             return;
         }
-        for (const auto& id : opts->probes) {
-            if (!findProbe(id))
-                throw UsageError(fmt::format("--probe {}: no such probe; `stackscope-cli probe --list` shows the ids", id));
-        }
-        for (const auto& d : opts->devices) {
-            if (d != "cpu" && (d.empty() || d.find_first_not_of("0123456789") != std::string::npos))
-                throw UsageError(fmt::format("--device {}: give cpu or a GPU index such as 0", d));
-        }
-        if (opts->libtorch && opts->noLibtorch)
-            throw UsageError("--libtorch and --no-libtorch contradict each other; give one");
-        if (opts->noLibtorch && opts->pythons.empty())
-            throw UsageError("--no-libtorch leaves nothing to probe: add --python auto or --python PATH");
-        std::optional<Snapshot> snapshot;
-        ProbeRunOptions run;
-        run.devices = opts->devices;
-        run.variants = resolveVariants(*opts, snapshot);
-        run.probeIds = opts->probes;
-        run.timeout = std::chrono::milliseconds(static_cast<long long>(opts->timeout * 1000));
-        run.parallelCells = opts->jobs;
-        applyTestInjection(run);
-        std::vector<EnvironmentRun> runs;
-        if (!opts->noLibtorch)
-            runs.push_back({"libtorch (StackScope)", run, {}, {}, {}});
-        const auto pythons = resolvePythons(opts->pythons);
-        if (!opts->pythons.empty() && pythons.empty() && opts->noLibtorch)
-            throw UsageError("--python auto found no Python interpreter with torch (see `stackscope-cli inspect`); "
-                             "give one with --python PATH");
-        for (const auto& py : pythons) {
-            ProbeRunOptions p = run;
-            p.python = py;
-            runs.push_back({"python " + py, p, {}, {}, {}});
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        const bool live = !opts->json;
-        // Environments run side by side (each with --jobs children): a Python worker's start is mostly `import torch`.
-        std::mutex printMutex;
-        std::vector<std::thread> threads;
-        for (auto& er : runs) {
-            threads.emplace_back([&er, &printMutex, live] {
-                ProbeRunner runner(er.options);
-                er.records = runner.run([live, &er, &printMutex](const ProbeRecord& r) {
-                    if (!live)
-                        return;
-                    std::lock_guard<std::mutex> lock(printMutex);
-                    std::cout << fmt::format("{:<11} {:<20} {:<4} {:<28} {:>7.3f} s  {}  [{}]\n",
-                                             probeResultName(r.outcome.outcome), r.outcome.probeId, r.outcome.device,
-                                             r.outcome.variant, r.seconds, r.outcome.message, er.label)
-                              << std::flush;
-                });
-                er.devices = runner.devices();
-                er.listError = runner.listError();
-            });
-        }
-        for (auto& t : threads)
-            t.join();
-        std::vector<ProbeRecord> records;
-        for (const auto& er : runs)
-            records.insert(records.end(), er.records.begin(), er.records.end());
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-        DiagnosisInput input;
-        input.snapshot = snapshot ? &*snapshot : nullptr;
-        input.probes = probeOutcomes(records);
-        const auto findings = diagnose(input);
-        std::vector<std::pair<std::string, std::vector<CellChange>>> ab;
-        for (const auto& v : run.variants) {
-            if (v.name != run.variants.front().name)
-                ab.emplace_back(v.name, compareVariants(records, run.variants.front().name, v.name));
-        }
-        std::size_t failures = 0;
-        for (const auto& r : records)
-            failures += isFailure(r.outcome.outcome) ? 1 : 0;
-
-        if (opts->json) {
-            nlohmann::json j = probeRunDocument(records, runs.front().devices, run.variants, runs.front().listError);
-            j["environments"] = nlohmann::json::array();
-            for (const auto& er : runs) {
-                nlohmann::json e {{"name", er.label}, {"environment", environmentLabel(er.options)}, {"devices", nlohmann::json::array()}};
-                for (const auto& d : er.devices)
-                    e["devices"].push_back({{"id", d.id}, {"name", d.name}});
-                if (!er.listError.empty())
-                    e["device_list_error"] = er.listError;
-                if (!er.options.python.empty())
-                    e["python"] = er.options.python;
-                j["environments"].push_back(e);
-            }
-            j["wall_seconds"] = wall;
-            j["ab"] = nlohmann::json::array();
-            for (const auto& [name, changes] : ab) {
-                nlohmann::json c = nlohmann::json::array();
-                for (const auto& ch : changes)
-                    c.push_back(toJson(ch));
-                j["ab"].push_back({{"baseline", run.variants.front().name}, {"variant", name}, {"changes", c}});
-            }
-            j["findings"] = findingsToJson(findings)["findings"];
-            std::cout << j.dump(2) << "\n";
-        } else {
-            printGrid(runs, run.variants);
-            for (const auto& [name, changes] : ab) {
-                std::cout << fmt::format("\nA/B {} vs {}: {} cell{} changed\n", run.variants.front().name, name,
-                                         changes.size(), changes.size() == 1 ? "" : "s");
-                for (const auto& c : changes)
-                    std::cout << fmt::format("  {:<20} {:<4} {} -> {}  {}  [{}]\n", c.probeId, c.device,
-                                             probeResultName(c.before), probeResultName(c.after), c.messageAfter,
-                                             c.environment);
-            }
-            for (const auto& f : findings)
-                std::cout << fmt::format("\nfinding [{}] {}: {}\n  run `stackscope-cli diagnose` for causes and fixes\n",
-                                         severityName(f.severity), f.ruleId, f.title);
-            std::cout << fmt::format("\n{} result{}, {} not ok, wall time {:.2f} s\n", records.size(),
-                                     records.size() == 1 ? "" : "s", failures, wall);
-        }
-        ctx.exitCode = failures ? ExitCheckFailed : ExitOk;
+        ctx.exitCode = probeNow(*opts);
     });
 }
 
