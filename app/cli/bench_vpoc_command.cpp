@@ -2,7 +2,7 @@
 #include "app/cli/command.h"
 
 #include "core/torch/vpoc_torch_api.h"
-#include "core/util/program_paths.h"
+#include "core/inspect/torch_module.h"
 #include "core/vpoc/gpu_profiles.h"
 #include "core/vpoc/synthetic_batch.h"
 
@@ -14,7 +14,6 @@
 #include <chrono>
 #include <map>
 #include <cstdlib>
-#include <dlfcn.h>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -36,8 +35,8 @@ double bestSeconds(int repeats, F&& f)
     return best;
 }
 
-// The libtorch baseline lives in libstackscope_torch.so, opened at run time like every torch use, so that the
-// CLI starts (and the CPU/GPU figures are measured) where libtorch is missing or broken.
+// The libtorch baseline lives in libstackscope_torch.so, opened at run time like every torch use (openTorchModule),
+// so that the CLI starts (and the CPU/GPU figures are measured) where libtorch is missing or broken.
 struct TorchVpoc {
     decltype(&stackscope_torch_vpoc_profiles) profiles = nullptr;
     std::string path;
@@ -45,45 +44,14 @@ struct TorchVpoc {
 
 bool openTorchVpoc(TorchVpoc& out, std::string& why)
 {
-    std::vector<std::string> candidates;
-    if (const char* p = std::getenv("STACKSCOPE_TORCH_MODULE"); p && *p)
-        candidates.push_back(p);
-    else
-        for (const auto& dir : moduleDirectories())
-            candidates.push_back(dir + "/libstackscope_torch.so");
-    std::vector<std::string> reasons;
-    for (const auto& path : candidates) {
-        std::error_code ec;
-        if (!std::filesystem::exists(path, ec)) {
-            reasons.push_back(path + ": not there");
-            continue;
-        }
-        // Kept open for the life of the process: libtorch is not safe to unload.
-        void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            const char* e = ::dlerror();
-            reasons.push_back(fmt::format("{}: {}", path, e ? e : "cannot be loaded"));
-            continue;
-        }
-        auto abi = reinterpret_cast<decltype(&stackscope_torch_vpoc_abi)>(::dlsym(h, "stackscope_torch_vpoc_abi"));
-        auto fn =
-            reinterpret_cast<decltype(&stackscope_torch_vpoc_profiles)>(::dlsym(h, "stackscope_torch_vpoc_profiles"));
-        if (!abi || !fn) {
-            reasons.push_back(path + ": has no VPOC baseline (an older build); rebuild target stackscope_torch");
-            continue;
-        }
-        if (abi() != STACKSCOPE_TORCH_VPOC_ABI) {
-            reasons.push_back(fmt::format("{}: VPOC baseline ABI {} but this program needs {}; rebuild StackScope",
-                                          path, abi(), STACKSCOPE_TORCH_VPOC_ABI));
-            continue;
-        }
-        out.profiles = fn;
-        out.path = path;
-        return true;
-    }
-    why = fmt::format("no usable libstackscope_torch.so ({}); build StackScope with libtorch (CMAKE_PREFIX_PATH)",
-                      fmt::join(reasons, "; "));
-    return false;
+    const auto lib = openTorchModule("stackscope_torch_vpoc_abi", STACKSCOPE_TORCH_VPOC_ABI, "the VPOC baseline", why);
+    if (!why.empty())
+        return false;
+    out.profiles = lib.symbol<decltype(&stackscope_torch_vpoc_profiles)>("stackscope_torch_vpoc_profiles");
+    out.path = lib.loadedPath();
+    if (!out.profiles)
+        why = out.path + ": has no VPOC baseline (stackscope_torch_vpoc_profiles is missing); rebuild target stackscope_torch";
+    return out.profiles != nullptr;
 }
 
 std::vector<unsigned> parseThreads(const std::string& list, unsigned hw)
@@ -113,22 +81,153 @@ std::vector<unsigned> parseThreads(const std::string& list, unsigned hw)
     return unique;
 }
 
+struct BenchVpocOptions {
+    unsigned log2 = 27;
+    uint32_t sessions = 64;
+    uint64_t budget = 4096;
+    int repeats = 5;
+    std::string threads = "1,2,all";
+    std::string torchDevice = "cuda";
+    bool json = false;
+    bool skipGpu = false;
+    bool skipTorch = false;
+};
+
+// The same batch on each thread count, best of `repeats`. The counts take turns (1, 2, all, 1, 2, all, ...) so
+// that frequency drift and noisy neighbours on a shared machine hit every count alike.
+nlohmann::json timeCpu(const vpoc::ProfileBatch& batch, const std::vector<unsigned>& threadCounts, unsigned hw,
+                       int repeats, double bytes, std::vector<vpoc::SessionResult>& cpu)
+{
+    std::map<unsigned, double> seconds;
+    for (int r = 0; r < repeats; ++r)
+        for (unsigned t : threadCounts) {
+            const double s = bestSeconds(1, [&] { cpu = vpoc::computeBatchCpu(batch, vpoc::ProfileOptions {}, t); });
+            seconds[t] = r == 0 ? s : std::min(seconds[t], s);
+        }
+    nlohmann::json runs = nlohmann::json::array();
+    for (unsigned t : threadCounts)
+        runs.push_back({{"threads", t}, {"seconds", seconds[t]}, {"gb_per_s", bytes / seconds[t] / 1e9}});
+    nlohmann::json j = {{"hardware_threads", hw}, {"runs", runs}};
+    if (seconds.count(1) && seconds.count(2))
+        j["speedup_1_to_2"] = seconds[1] / seconds[2];
+    if (seconds.count(1) && seconds.count(hw))
+        j["speedup_1_to_all"] = seconds[1] / seconds[hw];
+    return j;
+}
+
+// StackScope's kernel on the resident input against the device's copy bandwidth; `matches` says whether every
+// session equals the CPU's.
+nlohmann::json timeGpu(const BenchVpocOptions& o, const vpoc::ProfileBatch& batch,
+                       const std::vector<vpoc::SessionResult>& cpu, double bytes, bool& matches)
+{
+    std::string why;
+    auto gpu = vpoc::GpuProfiler::open(o.budget << 20, why);
+    if (!gpu)
+        return {{"error", why}};
+    const auto g = gpu->compute(batch, vpoc::ProfileOptions {}); // also loads the input: it stays resident
+    matches = g.size() == cpu.size();
+    for (size_t i = 0; matches && i < g.size(); ++i)
+        matches = g[i].pocTick == cpu[i].pocTick && g[i].vahTick == cpu[i].vahTick && g[i].valTick == cpu[i].valTick
+            && g[i].volume == cpu[i].volume;
+    const double ms = gpu->timeResidentMs(o.repeats * 4);
+    const double copy = gpu->copyBandwidth((1ull << o.log2) * 8);
+    const double gbps = bytes / (ms / 1000.0) / 1e9;
+    return {{"vendor", gpu->vendor()},   {"device", gpu->deviceName()}, {"module", gpu->modulePath()},
+            {"ms", ms},                  {"gb_per_s", gbps},            {"d2d_copy_gb_per_s", copy / 1e9},
+            {"fraction_of_copy", gbps * 1e9 / copy}, {"matches_cpu", matches}};
+}
+
+// libtorch's index_add_ and bincount on the same sessions laid end to end, each checked against the CPU's profiles.
+nlohmann::json timeTorch(const BenchVpocOptions& o, const vpoc::ProfileBatch& batch, double bytes, bool& matches)
+{
+    TorchVpoc torch;
+    std::string why;
+    if (!openTorchVpoc(torch, why))
+        return {{"error", why}};
+    std::vector<StackscopeTorchVpocSession> table;
+    uint64_t levels = 0;
+    for (const auto& s : batch.sessions) {
+        table.push_back({s.elemBegin, s.elemEnd, static_cast<int64_t>(levels), s.width, 0});
+        levels += static_cast<uint64_t>(s.width);
+    }
+    vpoc::ProfileOptions keep;
+    keep.keepProfiles = true;
+    std::vector<uint64_t> expected;
+    expected.reserve(levels);
+    for (const auto& r : vpoc::computeBatchCpu(batch, keep, 0))
+        expected.insert(expected.end(), r.profile.begin(), r.profile.end());
+    nlohmann::json j = {{"module", torch.path}, {"device", o.torchDevice}};
+    const uint64_t n = 1ull << o.log2;
+    double best = 0;
+    for (auto [name, method] : {std::pair {"index_add_", STACKSCOPE_TORCH_VPOC_INDEX_ADD},
+                                std::pair {"bincount", STACKSCOPE_TORCH_VPOC_BINCOUNT}}) {
+        std::vector<uint64_t> got(levels, 0);
+        double ms = 0;
+        char err[1024] = {0};
+        if (torch.profiles(o.torchDevice.c_str(), method, batch.offset.data(), batch.volume.data(), n, table.data(),
+                           static_cast<uint32_t>(table.size()), levels, o.repeats, &ms, got.data(), err, sizeof err)
+            != 0) {
+            j[name] = {{"error", err}};
+            continue;
+        }
+        const double gbps = bytes / (ms / 1000.0) / 1e9;
+        const bool same = got == expected;
+        matches = matches && same;
+        j[name] = {{"ms", ms}, {"gb_per_s", gbps}, {"matches_cpu", same}};
+        best = std::max(best, gbps);
+    }
+    if (best > 0)
+        j["best_gb_per_s"] = best;
+    return j;
+}
+
+void printBenchVpoc(const nlohmann::json& j, uint32_t sessions, double bytes)
+{
+    std::cout << fmt::format("VPOC bench: {} trades in {} sessions ({:.2f} GB of input)\n", j["trades"].get<uint64_t>(),
+                             sessions, bytes / 1e9);
+    for (const auto& r : j["cpu"]["runs"])
+        std::cout << fmt::format("  CPU {:>3} threads  {:.3f} s  {:.2f} GB/s\n", r["threads"].get<unsigned>(),
+                                 r["seconds"].get<double>(), r["gb_per_s"].get<double>());
+    if (j["cpu"].contains("speedup_1_to_2"))
+        std::cout << fmt::format("  CPU speedup 1 -> 2 threads {:.2f}x\n", j["cpu"]["speedup_1_to_2"].get<double>());
+    if (j.contains("gpu"))
+        std::cout << "  GPU " << j["gpu"].dump() << "\n";
+    if (j.contains("libtorch"))
+        std::cout << "  libtorch " << j["libtorch"].dump() << "\n";
+    if (j.contains("gpu_over_libtorch"))
+        std::cout << fmt::format("  GPU / libtorch {:.2f}x\n", j["gpu_over_libtorch"].get<double>());
+}
+
+// The whole bench; returns the exit code (a GPU or libtorch profile that differs from the CPU's fails it).
+int benchVpocNow(const BenchVpocOptions& o)
+{
+    const uint64_t n = 1ull << o.log2;
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const auto threadCounts = parseThreads(o.threads, hw);
+    const auto batch = vpoc::syntheticBatch(n, o.sessions, false, 1);
+    const double bytes = static_cast<double>(n) * 8; // int32 level offset + uint32 size per trade, read once
+    nlohmann::json j = {{"trades", n}, {"sessions", o.sessions}, {"input_bytes", n * 8}};
+    std::vector<vpoc::SessionResult> cpu;
+    j["cpu"] = timeCpu(batch, threadCounts, hw, o.repeats, bytes, cpu);
+    bool matches = true;
+    if (!o.skipGpu)
+        j["gpu"] = timeGpu(o, batch, cpu, bytes, matches);
+    if (!o.skipTorch)
+        j["libtorch"] = timeTorch(o, batch, bytes, matches);
+    if (j.contains("gpu") && j["gpu"].contains("gb_per_s") && j.contains("libtorch") && j["libtorch"].contains("best_gb_per_s"))
+        j["gpu_over_libtorch"] = j["gpu"]["gb_per_s"].get<double>() / j["libtorch"]["best_gb_per_s"].get<double>();
+    if (o.json)
+        std::cout << j.dump(2) << "\n";
+    else
+        printBenchVpoc(j, o.sessions, bytes);
+    return matches ? ExitOk : ExitCheckFailed;
+}
+
 void addBenchVpoc(CLI::App& bench, CommandContext& ctx)
 {
     auto* cmd = bench.add_subcommand(
         "vpoc", "VPOC profile build: GPU (GB/s vs D2D copy and vs libtorch), CPU on 1, 2 and all threads");
-    struct Options {
-        unsigned log2 = 27;
-        uint32_t sessions = 64;
-        uint64_t budget = 4096;
-        int repeats = 5;
-        std::string threads = "1,2,all";
-        std::string torchDevice = "cuda";
-        bool json = false;
-        bool skipGpu = false;
-        bool skipTorch = false;
-    };
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<BenchVpocOptions>();
     cmd->add_option("--trades-log2", o->log2, "log2 of the number of trades (default 27)")->check(CLI::Range(10, 31));
     cmd->add_option("--sessions", o->sessions, "Sessions the trades are spread over")->check(CLI::Range(1, 65536));
     cmd->add_option("--vram-budget", o->budget, "GPU memory in MiB (must hold the whole input for the resident timing)");
@@ -139,131 +238,7 @@ void addBenchVpoc(CLI::App& bench, CommandContext& ctx)
     cmd->add_flag("--json", o->json, "Print the figures as JSON");
     cmd->add_flag("--no-gpu", o->skipGpu, "No StackScope GPU figures");
     cmd->add_flag("--no-torch", o->skipTorch, "No libtorch baseline");
-    cmd->callback([o, &ctx] {
-        const uint64_t n = 1ull << o->log2;
-        const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-        const auto threadCounts = parseThreads(o->threads, hw);
-        const auto batch = vpoc::syntheticBatch(n, o->sessions, false, 1);
-        const double bytes = static_cast<double>(n) * 8; // int32 level offset + uint32 size per trade, read once
-        vpoc::ProfileOptions po;
-        nlohmann::json j;
-        j["trades"] = n;
-        j["sessions"] = o->sessions;
-        j["input_bytes"] = n * 8;
-
-        // CPU: the same batch on each thread count, best of --repeats; 1 -> 2 is the scaling goal. The thread
-        // counts take turns (1, 2, all, 1, 2, all, ...) so that frequency drift and noisy neighbours on a shared
-        // machine hit every count alike instead of whichever happened to be timed first.
-        std::vector<vpoc::SessionResult> cpu;
-        std::map<unsigned, double> seconds;
-        for (int r = 0; r < o->repeats; ++r)
-            for (unsigned t : threadCounts) {
-                const double s = bestSeconds(1, [&] { cpu = vpoc::computeBatchCpu(batch, po, t); });
-                seconds[t] = r == 0 ? s : std::min(seconds[t], s);
-            }
-        nlohmann::json runs = nlohmann::json::array();
-        for (unsigned t : threadCounts)
-            runs.push_back({{"threads", t}, {"seconds", seconds[t]}, {"gb_per_s", bytes / seconds[t] / 1e9}});
-        j["cpu"] = {{"hardware_threads", hw}, {"runs", runs}};
-        if (seconds.count(1) && seconds.count(2))
-            j["cpu"]["speedup_1_to_2"] = seconds[1] / seconds[2];
-        if (seconds.count(1) && seconds.count(hw))
-            j["cpu"]["speedup_1_to_all"] = seconds[1] / seconds[hw];
-
-        double gpuGbps = 0;
-        if (!o->skipGpu) {
-            std::string why;
-            auto gpu = vpoc::GpuProfiler::open(o->budget << 20, why);
-            if (!gpu) {
-                j["gpu"] = {{"error", why}};
-            } else {
-                const auto g = gpu->compute(batch, po); // also loads the input: it stays resident for the timing
-                bool same = g.size() == cpu.size();
-                for (size_t i = 0; same && i < g.size(); ++i)
-                    same = g[i].pocTick == cpu[i].pocTick && g[i].vahTick == cpu[i].vahTick
-                        && g[i].valTick == cpu[i].valTick && g[i].volume == cpu[i].volume;
-                const double ms = gpu->timeResidentMs(o->repeats * 4);
-                const double copy = gpu->copyBandwidth(n * 8);
-                gpuGbps = bytes / (ms / 1000.0) / 1e9;
-                j["gpu"] = {{"vendor", gpu->vendor()},
-                            {"device", gpu->deviceName()},
-                            {"module", gpu->modulePath()},
-                            {"ms", ms},
-                            {"gb_per_s", gpuGbps},
-                            {"d2d_copy_gb_per_s", copy / 1e9},
-                            {"fraction_of_copy", gpuGbps * 1e9 / copy},
-                            {"matches_cpu", same}};
-                if (!same)
-                    ctx.exitCode = ExitCheckFailed;
-            }
-        }
-
-        if (!o->skipTorch) {
-            TorchVpoc torch;
-            std::string why;
-            if (!openTorchVpoc(torch, why)) {
-                j["libtorch"] = {{"error", why}};
-            } else {
-                // The same sessions laid end to end, and the CPU's profiles to check libtorch's against.
-                std::vector<StackscopeTorchVpocSession> table;
-                uint64_t levels = 0;
-                for (const auto& s : batch.sessions) {
-                    table.push_back({s.elemBegin, s.elemEnd, static_cast<int64_t>(levels), s.width, 0});
-                    levels += static_cast<uint64_t>(s.width);
-                }
-                vpoc::ProfileOptions keep = po;
-                keep.keepProfiles = true;
-                std::vector<uint64_t> expected;
-                expected.reserve(levels);
-                for (const auto& r : vpoc::computeBatchCpu(batch, keep, 0))
-                    expected.insert(expected.end(), r.profile.begin(), r.profile.end());
-                j["libtorch"] = {{"module", torch.path}, {"device", o->torchDevice}};
-                double bestTorch = 0;
-                for (auto [name, method] : {std::pair {"index_add_", STACKSCOPE_TORCH_VPOC_INDEX_ADD},
-                                            std::pair {"bincount", STACKSCOPE_TORCH_VPOC_BINCOUNT}}) {
-                    std::vector<uint64_t> got(levels, 0);
-                    double ms = 0;
-                    char err[1024] = {0};
-                    if (torch.profiles(o->torchDevice.c_str(), method, batch.offset.data(), batch.volume.data(), n,
-                                       table.data(), static_cast<uint32_t>(table.size()), levels, o->repeats, &ms,
-                                       got.data(), err, sizeof err)
-                        != 0) {
-                        j["libtorch"][name] = {{"error", err}};
-                        continue;
-                    }
-                    const double gbps = bytes / (ms / 1000.0) / 1e9;
-                    const bool same = got == expected;
-                    j["libtorch"][name] = {{"ms", ms}, {"gb_per_s", gbps}, {"matches_cpu", same}};
-                    if (!same)
-                        ctx.exitCode = ExitCheckFailed;
-                    bestTorch = std::max(bestTorch, gbps);
-                }
-                if (bestTorch > 0) {
-                    j["libtorch"]["best_gb_per_s"] = bestTorch;
-                    if (gpuGbps > 0)
-                        j["gpu_over_libtorch"] = gpuGbps / bestTorch;
-                }
-            }
-        }
-
-        if (o->json) {
-            std::cout << j.dump(2) << "\n";
-            return;
-        }
-        std::cout << fmt::format("VPOC bench: {} trades in {} sessions ({:.2f} GB of input)\n", n, o->sessions,
-                                 bytes / 1e9);
-        for (const auto& r : j["cpu"]["runs"])
-            std::cout << fmt::format("  CPU {:>3} threads  {:.3f} s  {:.2f} GB/s\n", r["threads"].get<unsigned>(),
-                                     r["seconds"].get<double>(), r["gb_per_s"].get<double>());
-        if (j["cpu"].contains("speedup_1_to_2"))
-            std::cout << fmt::format("  CPU speedup 1 -> 2 threads {:.2f}x\n", j["cpu"]["speedup_1_to_2"].get<double>());
-        if (j.contains("gpu"))
-            std::cout << "  GPU " << j["gpu"].dump() << "\n";
-        if (j.contains("libtorch"))
-            std::cout << "  libtorch " << j["libtorch"].dump() << "\n";
-        if (j.contains("gpu_over_libtorch"))
-            std::cout << fmt::format("  GPU / libtorch {:.2f}x\n", j["gpu_over_libtorch"].get<double>());
-    });
+    cmd->callback([o, &ctx] { ctx.exitCode = benchVpocNow(*o); });
 }
 
 const BenchRegistration registration {"vpoc", 20, &addBenchVpoc};

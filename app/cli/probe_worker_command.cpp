@@ -5,9 +5,11 @@
 
 #include "core/inspect/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
+#include "core/inspect/torch_module.h"
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_protocol.h"
 #include "core/torch/probe_module_api.h"
+#include "core/torch/torch_module_api.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -70,12 +72,9 @@ struct TorchModule {
 TorchModule openModule()
 {
     TorchModule m;
-    m.lib = DynamicLibrary::open(torchModuleCandidates());
-    if (!m.lib.isLoaded()) {
-        m.error = fmt::format("the libtorch module could not be loaded ({}); build StackScope with libtorch "
-                              "(CMAKE_PREFIX_PATH) or set STACKSCOPE_TORCH_MODULE", m.lib.failureSummary());
+    m.lib = openTorchModule("stackscope_torch_abi", STACKSCOPE_TORCH_MODULE_ABI, "probes", m.error);
+    if (!m.error.empty())
         return m;
-    }
     m.run = m.lib.symbol<char* (*)(const char*)>("stackscope_torch_run_probe");
     m.release = m.lib.symbol<void (*)(char*)>("stackscope_torch_free");
     if (!m.run || !m.release)

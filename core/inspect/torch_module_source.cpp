@@ -1,5 +1,6 @@
 // libtorch facts through StackScope's torch module, opened at run time so a broken libtorch is a finding.
 #include "core/inspect/dynamic_library.h"
+#include "core/inspect/torch_module.h"
 #include "core/inspect/runtime_sources.h"
 #include "core/torch/torch_module_api.h"
 #include "core/util/program_paths.h"
@@ -34,21 +35,21 @@ public:
 
     void collect(Snapshot& s) override
     {
-        auto lib = DynamicLibrary::open(m_path.empty() ? torchModuleCandidates() : std::vector<std::string> {m_path});
+        std::string error;
+        auto lib = openTorchModule("stackscope_torch_abi", STACKSCOPE_TORCH_MODULE_ABI, "the module's facts", error,
+                                   m_path.empty() ? std::vector<std::string> {} : std::vector<std::string> {m_path});
         auto status = lib.status("libtorch module");
         if (!lib.isLoaded()) {
             s.libraries.push_back(std::move(status));
             return;
         }
         s.torch.modulePath = lib.loadedPath();
-        auto abi = lib.symbol<int (*)()>("stackscope_torch_abi");
         auto info = lib.symbol<char* (*)()>("stackscope_torch_info_json");
         auto release = lib.symbol<void (*)(char*)>("stackscope_torch_free");
-        if (!abi || !info || !release) {
+        if (!error.empty()) {
+            status.error = error;
+        } else if (!info || !release) {
             status.error = "the file is not a StackScope torch module (entry points missing); rebuild StackScope";
-        } else if (abi() != STACKSCOPE_TORCH_MODULE_ABI) {
-            status.error = fmt::format("the torch module speaks ABI {} but this program needs {}; rebuild StackScope",
-                                       abi(), STACKSCOPE_TORCH_MODULE_ABI);
         } else {
             char* text = info();
             const std::string body = text ? text : "";

@@ -4,6 +4,7 @@
 
 #include "core/inspect/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
+#include "core/inspect/torch_module.h"
 #include "core/torch/trainer_api.h"
 #include "core/training/training_events.h"
 #include "core/training/training_launch.h"
@@ -39,20 +40,9 @@ const TrainerModule& trainerModule()
 {
     static const TrainerModule module = [] {
         TrainerModule m;
-        m.lib = DynamicLibrary::open(torchModuleCandidates());
-        if (!m.lib.isLoaded()) {
-            m.failure = fmt::format("the libtorch module could not be loaded ({}); build StackScope with libtorch "
-                                    "(cmake -DCMAKE_PREFIX_PATH=$(python3 -c 'import torch; "
-                                    "print(torch.utils.cmake_prefix_path)')) or set STACKSCOPE_TORCH_MODULE",
-                                    m.lib.failureSummary());
+        m.lib = openTorchModule("stackscope_torch_train_abi", STACKSCOPE_TORCH_TRAIN_ABI, "the trainer", m.failure);
+        if (!m.failure.empty())
             return m;
-        }
-        auto abi = m.lib.symbol<int (*)()>("stackscope_torch_train_abi");
-        if (!abi || abi() != STACKSCOPE_TORCH_TRAIN_ABI) {
-            m.failure = fmt::format("{} has no trainer of ABI {}; rebuild StackScope so the module matches",
-                                    m.lib.loadedPath(), STACKSCOPE_TORCH_TRAIN_ABI);
-            return m;
-        }
         m.train = m.lib.symbol<decltype(&stackscope_torch_train)>("stackscope_torch_train");
         m.predict = m.lib.symbol<decltype(&stackscope_torch_predict)>("stackscope_torch_predict");
         m.saveDataset = m.lib.symbol<decltype(&stackscope_torch_save_dataset)>("stackscope_torch_save_dataset");
