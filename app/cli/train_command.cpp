@@ -120,12 +120,9 @@ void applySeedAliases(TrainCliOptions& o)
         c.notes.push_back("--skip_gpu_cleanup: StackScope frees GPU memory when the run ends; ignored");
 }
 
-void addTrainCommand(CLI::App& app, CommandContext& ctx)
+void addTrainOptions(CLI::App* cmd, TrainCliOptions& o)
 {
-    auto* cmd = app.add_subcommand("train", "Train the VPOC-feature MLP with libtorch (CPU or GPUs), writing "
-                                            "model.pt and model_metadata.json");
-    auto o = std::make_shared<TrainCliOptions>();
-    auto& c = o->config;
+    auto& c = o.config;
     cmd->add_option("--input,--data", c.input, "Market data CSV of bars (as `vpoc` reads; extra numeric columns "
                                                "such as vix become features)")
         ->required();
@@ -133,7 +130,7 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--epochs", c.epochs, "Epochs")->capture_default_str();
     cmd->add_option("--batch-size,--batch_size", c.batchSize, "Rows per step")->capture_default_str();
     cmd->add_option("--lr,--learning_rate", c.learningRate, "Adam learning rate")->capture_default_str();
-    cmd->add_option("--hidden,--hidden_layers", o->hidden, "Hidden layer sizes")->capture_default_str();
+    cmd->add_option("--hidden,--hidden_layers", o.hidden, "Hidden layer sizes")->capture_default_str();
     cmd->add_option("--dropout", c.dropout, "Dropout after each hidden layer (0 = none)")->capture_default_str();
     cmd->add_option("--seed", c.seed, "Random seed (weights, batches)")->capture_default_str();
     cmd->add_option("--clip", c.clipNorm, "Clip gradients to this global norm (0 = off)")->capture_default_str();
@@ -141,7 +138,7 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
         ->capture_default_str();
     cmd->add_option("--horizon", c.horizon, "Target: forward return over this many bars, in ticks")
         ->capture_default_str();
-    cmd->add_option("--returns", o->returns, "Past-return features over these bar counts")->capture_default_str();
+    cmd->add_option("--returns", o.returns, "Past-return features over these bar counts")->capture_default_str();
     cmd->add_option("--volume-window", c.volumeWindow, "Bars in the volume z-score")->capture_default_str();
     cmd->add_option("--val-fraction", c.validationFraction, "Last part of the data (by time) kept for validation")
         ->capture_default_str();
@@ -164,77 +161,95 @@ void addTrainCommand(CLI::App& app, CommandContext& ctx)
                                                         "while backward computes the layers below")
         ->capture_default_str();
     cmd->add_option("--precision", c.precision, "fp32 or bf16 (autocast)")->capture_default_str();
-    cmd->add_flag("--no-cuda-graphs", o->noGraphs, "Run every step eagerly instead of replaying a CUDA graph");
-    cmd->add_flag("--no-fused-step", o->noFused,
+    cmd->add_flag("--no-cuda-graphs", o.noGraphs, "Run every step eagerly instead of replaying a CUDA graph");
+    cmd->add_flag("--no-fused-step", o.noFused,
                   "Train small models through libtorch's kernels instead of StackScope's fused step kernel");
     cmd->add_option("--step-interval", c.stepInterval, "Steps between progress lines (the only host syncs)")
         ->capture_default_str();
     cmd->add_flag("--resume", c.resume, "Continue the run in --output from its last checkpoint");
-    cmd->add_flag("--json-progress", o->jsonProgress, "Print one JSON line per step interval and per epoch");
+    cmd->add_flag("--json-progress", o.jsonProgress, "Print one JSON line per step interval and per epoch");
+}
+
+// The seed script's option names (tests/fixtures, README "Seed script aliases"), each mapped and noted.
+void addSeedAliases(CLI::App* cmd, TrainCliOptions& o)
+{
     auto* seed = "Seed script option";
-    cmd->add_option("--device_ids", o->deviceIds, fmt::format("{}: GPU indices (-> --device gpu:...)", seed))
+    cmd->add_option("--device_ids", o.deviceIds, fmt::format("{}: GPU indices (-> --device gpu:...)", seed))
         ->group("Seed script aliases");
-    cmd->add_flag("--no_distributed", o->noDistributed, fmt::format("{}: one process (noted)", seed))
+    cmd->add_flag("--no_distributed", o.noDistributed, fmt::format("{}: one process (noted)", seed))
         ->group("Seed script aliases");
-    cmd->add_flag("--use_mixed_precision", o->mixedPrecision, fmt::format("{}: -> --precision bf16", seed))
+    cmd->add_flag("--use_mixed_precision", o.mixedPrecision, fmt::format("{}: -> --precision bf16", seed))
         ->group("Seed script aliases");
-    cmd->add_option("--chunk_size", o->chunkSize, fmt::format("{}: accepted, not needed (noted)", seed))
+    cmd->add_option("--chunk_size", o.chunkSize, fmt::format("{}: accepted, not needed (noted)", seed))
         ->group("Seed script aliases");
-    cmd->add_flag("--skip_gpu_cleanup", o->skipGpuCleanup, fmt::format("{}: accepted, not needed (noted)", seed))
+    cmd->add_flag("--skip_gpu_cleanup", o.skipGpuCleanup, fmt::format("{}: accepted, not needed (noted)", seed))
         ->group("Seed script aliases");
+}
+
+// Trains and prints the summary (rank 0 only); throws UsageError for bad input.
+void trainNow(TrainCliOptions& o)
+{
+    auto& c = o.config;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(c.input, ec))
+        throw UsageError(fmt::format("--input {}: no such file; give a CSV of bars (stackscope-cli sample-data "
+                                     "--out FILE makes one)",
+                                     c.input));
+    std::shared_ptr<const training::TrainingResult> r;
+    try {
+        c.hidden = training::parseLayerList(o.hidden, "--hidden");
+        c.returnHorizons = training::parseLayerList(o.returns, "--returns");
+        c.cudaGraphs = !o.noGraphs;
+        c.fusedStep = !o.noFused;
+        applySeedAliases(o);
+        if (!o.jsonProgress) {
+            for (const auto& n : c.notes)
+                std::cout << "note: " << n << "\n";
+        }
+        // Several ranks are child processes in their own groups: Ctrl-C reaches only this launcher, which
+        // asks them to stop together (they keep the last finished epoch).
+        const bool launches = !training::rankEnvironment() && training::processesFor(c) > 1;
+        if (launches) {
+            std::signal(SIGINT, cancelRanks);
+            std::signal(SIGTERM, cancelRanks);
+        }
+        r = training::runTraining(c, [json = o.jsonProgress](const auto& p) { printProgress(p, json); },
+                                  launches ? &g_cancel : nullptr);
+    } catch (const training::ConfigError& e) {
+        throw UsageError(e.what());
+    } catch (const vpoc::InputError& e) {
+        throw UsageError(e.what());
+    }
+    const std::string summary =
+        fmt::format("{}: {} epochs, best epoch {} (validation loss {:.5f}), {:.1f} steps/s, {}; wrote {}/model.pt "
+                    "and {}/model_metadata.json",
+                    training::trainingStatusName(r->status), r->epochs.size(), r->bestEpoch, r->bestValLoss, r->stepsPerS, r->execution,
+                    r->outputDir, r->outputDir);
+    if (const auto env = training::rankEnvironment(); env && env->rank != 0)
+        return; // rank 0 reports for the run (torchrun, srun, mpirun start every rank alike)
+    if (o.jsonProgress)
+        std::cout << nlohmann::json({{"event", "finished"},
+                                     {"status", training::trainingStatusName(r->status)},
+                                     {"best_epoch", r->bestEpoch},
+                                     {"best_val_loss", r->bestValLoss},
+                                     {"steps_per_s", r->stepsPerS},
+                                     {"execution", r->execution},
+                                     {"output", r->outputDir}})
+                         .dump()
+                  << std::endl;
+    else
+        std::cout << summary << "\n";
+}
+
+void addTrainCommand(CLI::App& app, CommandContext& ctx)
+{
+    auto* cmd = app.add_subcommand("train", "Train the VPOC-feature MLP with libtorch (CPU or GPUs), writing "
+                                            "model.pt and model_metadata.json");
+    auto o = std::make_shared<TrainCliOptions>();
+    addTrainOptions(cmd, *o);
+    addSeedAliases(cmd, *o);
     cmd->callback([o, &ctx] {
-        auto& c = o->config;
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(c.input, ec))
-            throw UsageError(fmt::format("--input {}: no such file; give a CSV of bars (stackscope-cli sample-data "
-                                         "--out FILE makes one)",
-                                         c.input));
-        std::shared_ptr<const training::TrainingResult> r;
-        try {
-            c.hidden = training::parseLayerList(o->hidden, "--hidden");
-            c.returnHorizons = training::parseLayerList(o->returns, "--returns");
-            c.cudaGraphs = !o->noGraphs;
-            c.fusedStep = !o->noFused;
-            applySeedAliases(*o);
-            if (!o->jsonProgress) {
-                for (const auto& n : c.notes)
-                    std::cout << "note: " << n << "\n";
-            }
-            // Several ranks are child processes in their own groups: Ctrl-C reaches only this launcher, which
-            // asks them to stop together (they keep the last finished epoch).
-            const bool launches = !training::rankEnvironment() && training::processesFor(c) > 1;
-            if (launches) {
-                std::signal(SIGINT, cancelRanks);
-                std::signal(SIGTERM, cancelRanks);
-            }
-            r = training::runTraining(c, [json = o->jsonProgress](const auto& p) { printProgress(p, json); },
-                                      launches ? &g_cancel : nullptr);
-        } catch (const training::ConfigError& e) {
-            throw UsageError(e.what());
-        } catch (const vpoc::InputError& e) {
-            throw UsageError(e.what());
-        }
-        const std::string summary =
-            fmt::format("{}: {} epochs, best epoch {} (validation loss {:.5f}), {:.1f} steps/s, {}; wrote {}/model.pt "
-                        "and {}/model_metadata.json",
-                        training::trainingStatusName(r->status), r->epochs.size(), r->bestEpoch, r->bestValLoss, r->stepsPerS, r->execution,
-                        r->outputDir, r->outputDir);
-        if (const auto env = training::rankEnvironment(); env && env->rank != 0) {
-            ctx.exitCode = ExitOk; // rank 0 reports for the run (torchrun, srun, mpirun start every rank alike)
-            return;
-        }
-        if (o->jsonProgress)
-            std::cout << nlohmann::json({{"event", "finished"},
-                                         {"status", training::trainingStatusName(r->status)},
-                                         {"best_epoch", r->bestEpoch},
-                                         {"best_val_loss", r->bestValLoss},
-                                         {"steps_per_s", r->stepsPerS},
-                                         {"execution", r->execution},
-                                         {"output", r->outputDir}})
-                             .dump()
-                      << std::endl;
-        else
-            std::cout << summary << "\n";
+        trainNow(*o);
         ctx.exitCode = ExitOk;
     });
 }
