@@ -60,6 +60,89 @@ void printText(const vpoc::VpocResult& r)
     std::cout << "\n";
 }
 
+// The command line as the engine's options; a bad tick, value area or input path is a usage error.
+vpoc::VpocOptions engineOptions(const VpocCliOptions& o, bool tzGiven)
+{
+    vpoc::VpocOptions v;
+    v.input = o.input;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(o.input, ec))
+        throw UsageError(fmt::format("--input {}: no such file (or not a regular file); give the path of a "
+                                     "file of bars or trades (or make one with stackscope-cli sample-data "
+                                     "--out FILE)",
+                                     o.input));
+    try {
+        v.read.tick = vpoc::Tick::parse(o.tick);
+        v.profile.vaBasisPoints = vpoc::percentToBasisPoints(o.va);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    static const std::map<std::string, vpoc::DataFormat> formats {
+        {"auto", vpoc::DataFormat::Auto}, {"bars", vpoc::DataFormat::Bars}, {"trades", vpoc::DataFormat::Trades}};
+    static const std::map<std::string, vpoc::Distribution> distributions {
+        {"uniform", vpoc::Distribution::Uniform}, {"close", vpoc::Distribution::Close},
+        {"typical", vpoc::Distribution::Typical}};
+    static const std::map<std::string, vpoc::Backend> backends {
+        {"auto", vpoc::Backend::Auto}, {"cpu", vpoc::Backend::Cpu}, {"gpu", vpoc::Backend::Gpu}};
+    v.read.format = formats.at(o.format);
+    v.read.timeZone = o.tz;
+    v.read.timeZoneGiven = tzGiven;
+    v.read.skipBad = o.skipBad;
+    v.session = o.session;
+    v.sessionTimeZone = o.sessionTz;
+    v.profile.distribution = distributions.at(o.distribution);
+    v.profile.method = o.vaMethod == "single" ? vpoc::ValueAreaMethod::Single : vpoc::ValueAreaMethod::Dual;
+    v.profile.keepProfiles = o.profiles;
+    v.valueAreaPercent = o.va;
+    v.backend = backends.at(o.backend);
+    v.vramBudgetMiB = o.vramBudget;
+    v.maxGpuSessionRows = o.gpuSessionRows;
+    v.developing = !o.developing.empty();
+    v.threads = o.threads;
+    return v;
+}
+
+// Runs the engine and writes the outputs asked for, all of them or none.
+void vpocNow(const VpocCliOptions& o, vpoc::VpocOptions v)
+{
+    // Both outputs appear together or neither does (an unwritable --csv leaves no --developing behind): both
+    // are opened before the run (a bad target fails at once), the developing rows are written to their
+    // temporary file as they are made (memory: a piece of kDevelopingPiece values), and commit() renames both.
+    StagedOutputs outputs;
+    std::optional<std::size_t> developingOut, csvOut;
+    if (!o.csv.empty())
+        csvOut = outputs.open(o.csv);
+    std::optional<vpoc::DevelopingCsv> developingCsv;
+    if (!o.developing.empty()) {
+        developingOut = outputs.open(o.developing);
+        outputs.append(*developingOut, vpoc::DevelopingCsv::header());
+        v.developingSink = [&](int32_t day, const vpoc::DevelopingPoint* points, std::size_t count) {
+            outputs.append(*developingOut, developingCsv->rows(day, points, count));
+        };
+    }
+    std::shared_ptr<const vpoc::VpocResult> r;
+    try {
+        if (developingOut)
+            developingCsv.emplace(v); // parses --session: a bad one is bad usage like in runVpoc
+        r = vpoc::runVpoc(v);
+    } catch (const vpoc::InputError& e) {
+        throw UsageError(e.what());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    for (const auto& s : r->skipped.first)
+        std::cerr << "skipped " << escapeControl(s) << "\n"; // rows quote the file: no raw ESC
+    if (r->skipped.count > static_cast<int64_t>(r->skipped.first.size()))
+        std::cerr << fmt::format("skipped {} bad rows in all\n", r->skipped.count);
+    if (csvOut)
+        outputs.append(*csvOut, vpoc::sessionsCsv(*r));
+    outputs.commit();
+    if (o.json)
+        std::cout << vpoc::toJson(*r, o.profiles).dump(2) << "\n";
+    else if (o.csv.empty())
+        printText(*r);
+}
+
 void addVpocCommand(CLI::App& app, CommandContext& ctx)
 {
     auto* cmd = app.add_subcommand("vpoc", "Volume profile, POC and value area per trading session from a CSV of "
@@ -93,78 +176,7 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_flag("--profiles", o->profiles, "Include each session's dense profile in the JSON");
     cmd->add_option("--threads", o->threads, "CPU threads for reading and profiles (0 = all)");
     cmd->callback([o, cmd, &ctx] {
-        vpoc::VpocOptions v;
-        v.input = o->input;
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(o->input, ec))
-            throw UsageError(fmt::format("--input {}: no such file (or not a regular file); give the path of a "
-                                         "file of bars or trades (or make one with stackscope-cli sample-data "
-                                         "--out FILE)",
-                                         o->input));
-        try {
-            v.read.tick = vpoc::Tick::parse(o->tick);
-            v.profile.vaBasisPoints = vpoc::percentToBasisPoints(o->va);
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-        static const std::map<std::string, vpoc::DataFormat> formats {
-            {"auto", vpoc::DataFormat::Auto}, {"bars", vpoc::DataFormat::Bars}, {"trades", vpoc::DataFormat::Trades}};
-        static const std::map<std::string, vpoc::Distribution> distributions {
-            {"uniform", vpoc::Distribution::Uniform}, {"close", vpoc::Distribution::Close},
-            {"typical", vpoc::Distribution::Typical}};
-        static const std::map<std::string, vpoc::Backend> backends {
-            {"auto", vpoc::Backend::Auto}, {"cpu", vpoc::Backend::Cpu}, {"gpu", vpoc::Backend::Gpu}};
-        v.read.format = formats.at(o->format);
-        v.read.timeZone = o->tz;
-        v.read.timeZoneGiven = cmd->count("--tz") > 0;
-        v.read.skipBad = o->skipBad;
-        v.session = o->session;
-        v.sessionTimeZone = o->sessionTz;
-        v.profile.distribution = distributions.at(o->distribution);
-        v.profile.method = o->vaMethod == "single" ? vpoc::ValueAreaMethod::Single : vpoc::ValueAreaMethod::Dual;
-        v.profile.keepProfiles = o->profiles;
-        v.valueAreaPercent = o->va;
-        v.backend = backends.at(o->backend);
-        v.vramBudgetMiB = o->vramBudget;
-        v.maxGpuSessionRows = o->gpuSessionRows;
-        v.developing = !o->developing.empty();
-        v.threads = o->threads;
-        // Both outputs appear together or neither does (an unwritable --csv leaves no --developing behind): both
-        // are opened before the run (a bad target fails at once), the developing rows are written to their
-        // temporary file as they are made (memory: a piece of kDevelopingPiece values), and commit() renames both.
-        StagedOutputs outputs;
-        std::optional<std::size_t> developingOut, csvOut;
-        if (!o->csv.empty())
-            csvOut = outputs.open(o->csv);
-        std::optional<vpoc::DevelopingCsv> developingCsv;
-        if (!o->developing.empty()) {
-            developingOut = outputs.open(o->developing);
-            outputs.append(*developingOut, vpoc::DevelopingCsv::header());
-            v.developingSink = [&](int32_t day, const vpoc::DevelopingPoint* points, std::size_t count) {
-                outputs.append(*developingOut, developingCsv->rows(day, points, count));
-            };
-        }
-        std::shared_ptr<const vpoc::VpocResult> r;
-        try {
-            if (developingOut)
-                developingCsv.emplace(v); // parses --session: a bad one is bad usage like in runVpoc
-            r = vpoc::runVpoc(v);
-        } catch (const vpoc::InputError& e) {
-            throw UsageError(e.what());
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-        for (const auto& s : r->skipped.first)
-            std::cerr << "skipped " << escapeControl(s) << "\n"; // rows quote the file: no raw ESC
-        if (r->skipped.count > static_cast<int64_t>(r->skipped.first.size()))
-            std::cerr << fmt::format("skipped {} bad rows in all\n", r->skipped.count);
-        if (csvOut)
-            outputs.append(*csvOut, vpoc::sessionsCsv(*r));
-        outputs.commit();
-        if (o->json)
-            std::cout << vpoc::toJson(*r, o->profiles).dump(2) << "\n";
-        else if (o->csv.empty())
-            printText(*r);
+        vpocNow(*o, engineOptions(*o, cmd->count("--tz") > 0));
         ctx.exitCode = ExitOk;
     });
 }
