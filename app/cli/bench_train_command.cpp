@@ -68,6 +68,120 @@ std::string lastLineOf(const std::string& command)
     return last;
 }
 
+// StackScope's run on fresh sample data in `work`: its config and result.
+std::shared_ptr<const training::TrainingResult> trainStackScope(const BenchTrainOptions& o, training::TrainingConfig& c)
+{
+    std::filesystem::create_directories(o.work);
+    const std::string data = o.work + "/sample-es-bars.csv";
+    vpoc::SampleDataOptions sample;
+    sample.days = o.days;
+    writeFileAtomically(data, vpoc::generateSampleData(sample));
+    c.input = data;
+    c.output = o.work + "/stackscope";
+    c.epochs = o.epochs;
+    c.batchSize = o.batchSize;
+    c.device = o.device;
+    c.patience = 0;
+    c.cudaGraphs = !o.noGraphs;
+    c.fusedStep = !o.noFused;
+    c.stepInterval = 1000;
+    try {
+        return training::runTraining(c);
+    } catch (const training::ConfigError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+// The dataset as Python reads it, and model.pt's predictions on a few validation rows for Python to reproduce;
+// returns the two paths.
+std::pair<std::string, std::string> filesForPython(const BenchTrainOptions& o, const training::TrainingConfig& c)
+{
+    int64_t trainRows = 0;
+    const auto dataset = training::datasetFor(c, &trainRows);
+    const std::string datasetPath = o.work + "/dataset.pt";
+    training::saveDatasetForPython(dataset, trainRows, datasetPath);
+    nlohmann::json check = {{"rows", nlohmann::json::array()}, {"stackscope", nlohmann::json::array()}};
+    const int64_t n = std::min<int64_t>(8, dataset.rows - trainRows);
+    const auto predictions = training::predictRows(c, c.output + "/model.pt", dataset, trainRows, n);
+    for (int64_t i = 0; i < n; ++i) {
+        check["rows"].push_back(trainRows + i);
+        check["stackscope"].push_back(predictions[static_cast<size_t>(i)]);
+    }
+    const std::string checkPath = o.work + "/check.json";
+    writeFileAtomically(checkPath, check.dump());
+    return {datasetPath, checkPath};
+}
+
+// Each Python baseline of --python-modes on the same data and device, then the ratio to the fastest (and to eager).
+void runPythonBaselines(const BenchTrainOptions& o, const training::TrainingConfig& c,
+                        const training::TrainingResult& r, double finalVal, nlohmann::json& out)
+{
+    const auto [datasetPath, checkPath] = filesForPython(o, c);
+    // The baseline runs where StackScope ran (a CPU run names the device "CPU").
+    const auto devices = r.metadata.value("devices", nlohmann::json::array());
+    const bool onCpu = std::find(devices.begin(), devices.end(), "CPU") != devices.end();
+    out["python"] = nlohmann::json::object();
+    std::string fastest;
+    double fastestRate = 0.0;
+    for (const auto& mode : o.modes) {
+        const std::string command = fmt::format(
+            "{} {} --mode {} --dataset {} --epochs {} --batch-size {} --lr {} --hidden 32,16 --clip {} --seed {} "
+            "--device {} --model {} --check {}",
+            shellQuote(o.pythonExe), shellQuote(o.python), mode, shellQuote(datasetPath), c.epochs, c.batchSize,
+            c.learningRate, c.clipNorm, c.seed, onCpu ? "cpu" : "cuda", shellQuote(c.output + "/model.pt"),
+            shellQuote(checkPath));
+        const auto py = nlohmann::json::parse(lastLineOf(command));
+        out["python"][mode] = py;
+        if (py.contains("skipped")) {
+            std::cout << fmt::format("Python {}: not run ({})\n", mode, py.value("skipped", ""));
+            continue;
+        }
+        const double rate = py.value("steps_per_s", 0.0);
+        std::cout << fmt::format("Python {} (torch {}): {:.0f} steps/s, final validation loss {:.5f}, first "
+                                 "step {:.2f} s; model.pt predictions differ by at most {:.3g}\n",
+                                 mode, py.value("torch", "?"), rate, py.value("final_val_loss", NAN),
+                                 py.value("first_call_seconds", NAN), py.value("predictions_max_abs_diff", NAN));
+        if (rate > fastestRate) {
+            fastestRate = rate;
+            fastest = mode;
+        }
+    }
+    if (!fastest.empty()) {
+        const double pyVal = out["python"][fastest].value("final_val_loss", NAN);
+        out["fastest_python"] = fastest;
+        out["speedup"] = r.stepsPerS / fastestRate;
+        out["val_loss_relative_difference"] = std::abs(finalVal - pyVal) / pyVal;
+        std::cout << fmt::format("StackScope vs the fastest Python baseline ({}): {:.2f}x (goal >= 1.5x); "
+                                 "validation loss differs by {:.2f}% (goal <= 2%)\n",
+                                 fastest, out["speedup"].get<double>(),
+                                 100.0 * out["val_loss_relative_difference"].get<double>());
+    }
+    if (out["python"].contains("eager") && !out["python"]["eager"].contains("skipped")) {
+        out["speedup_vs_eager"] = r.stepsPerS / out["python"]["eager"].value("steps_per_s", 1.0);
+        std::cout << fmt::format("StackScope vs Python eager: {:.2f}x\n", out["speedup_vs_eager"].get<double>());
+    }
+}
+
+void benchTrainNow(const BenchTrainOptions& o)
+{
+    training::TrainingConfig c;
+    const auto r = trainStackScope(o, c);
+    const double finalVal = r->epochs.empty() ? NAN : r->epochs.back().valLoss;
+    nlohmann::json out = {{"rows_per_step", c.batchSize},
+                          {"epochs", c.epochs},
+                          {"stackscope",
+                           {{"steps_per_s", r->stepsPerS},
+                            {"final_val_loss", finalVal},
+                            {"execution", r->execution},
+                            {"devices", r->metadata.value("devices", nlohmann::json::array())}}}};
+    std::cout << fmt::format("StackScope: {:.0f} steps/s, final validation loss {:.5f} ({})\n", r->stepsPerS, finalVal,
+                             r->execution);
+    if (!o.python.empty())
+        runPythonBaselines(o, c, *r, finalVal, out);
+    if (o.json)
+        std::cout << out.dump(2) << "\n";
+}
+
 void addBenchTrain(CLI::App& bench, CommandContext& ctx)
 {
     auto* cmd = bench.add_subcommand("train", "Training steps/s vs the fastest Python baseline (eager, CUDA graph, "
@@ -88,100 +202,7 @@ void addBenchTrain(CLI::App& bench, CommandContext& ctx)
     cmd->add_flag("--no-fused-step", o->noFused, "Measure StackScope without its fused step kernel");
     cmd->add_flag("--json", o->json, "Print the figures as JSON");
     cmd->callback([o, &ctx] {
-        namespace fs = std::filesystem;
-        fs::create_directories(o->work);
-        const std::string data = o->work + "/sample-es-bars.csv";
-        vpoc::SampleDataOptions sample;
-        sample.days = o->days;
-        writeFileAtomically(data, vpoc::generateSampleData(sample));
-
-        training::TrainingConfig c;
-        c.input = data;
-        c.output = o->work + "/stackscope";
-        c.epochs = o->epochs;
-        c.batchSize = o->batchSize;
-        c.device = o->device;
-        c.patience = 0;
-        c.cudaGraphs = !o->noGraphs;
-        c.fusedStep = !o->noFused;
-        c.stepInterval = 1000;
-        std::shared_ptr<const training::TrainingResult> r;
-        try {
-            r = training::runTraining(c);
-        } catch (const training::ConfigError& e) {
-            throw UsageError(e.what());
-        }
-        const double finalVal = r->epochs.empty() ? NAN : r->epochs.back().valLoss;
-        nlohmann::json out = {{"rows_per_step", c.batchSize},
-                              {"epochs", c.epochs},
-                              {"stackscope",
-                               {{"steps_per_s", r->stepsPerS},
-                                {"final_val_loss", finalVal},
-                                {"execution", r->execution},
-                                {"devices", r->metadata.value("devices", nlohmann::json::array())}}}};
-        std::cout << fmt::format("StackScope: {:.0f} steps/s, final validation loss {:.5f} ({})\n", r->stepsPerS,
-                                 finalVal, r->execution);
-        if (!o->python.empty()) {
-            int64_t trainRows = 0;
-            const auto dataset = training::datasetFor(c, &trainRows);
-            const std::string datasetPath = o->work + "/dataset.pt";
-            training::saveDatasetForPython(dataset, trainRows, datasetPath);
-            // Predictions of model.pt on a few validation rows, for Python to reproduce from the same file.
-            nlohmann::json check = {{"rows", nlohmann::json::array()}, {"stackscope", nlohmann::json::array()}};
-            const int64_t n = std::min<int64_t>(8, dataset.rows - trainRows);
-            const auto predictions = training::predictRows(c, c.output + "/model.pt", dataset, trainRows, n);
-            for (int64_t i = 0; i < n; ++i) {
-                check["rows"].push_back(trainRows + i);
-                check["stackscope"].push_back(predictions[static_cast<size_t>(i)]);
-            }
-            const std::string checkPath = o->work + "/check.json";
-            writeFileAtomically(checkPath, check.dump());
-            // The baseline runs where StackScope ran (a CPU run names the device "CPU").
-            const auto devices = r->metadata.value("devices", nlohmann::json::array());
-            const bool onCpu = std::find(devices.begin(), devices.end(), "CPU") != devices.end();
-            out["python"] = nlohmann::json::object();
-            std::string fastest;
-            double fastestRate = 0.0;
-            for (const auto& mode : o->modes) {
-                const std::string command = fmt::format(
-                    "{} {} --mode {} --dataset {} --epochs {} --batch-size {} --lr {} --hidden 32,16 --clip {} --seed {} "
-                    "--device {} --model {} --check {}",
-                    shellQuote(o->pythonExe), shellQuote(o->python), mode, shellQuote(datasetPath), c.epochs, c.batchSize,
-                    c.learningRate, c.clipNorm, c.seed, onCpu ? "cpu" : "cuda", shellQuote(c.output + "/model.pt"),
-                    shellQuote(checkPath));
-                const auto py = nlohmann::json::parse(lastLineOf(command));
-                out["python"][mode] = py;
-                if (py.contains("skipped")) {
-                    std::cout << fmt::format("Python {}: not run ({})\n", mode, py.value("skipped", ""));
-                    continue;
-                }
-                const double rate = py.value("steps_per_s", 0.0);
-                std::cout << fmt::format("Python {} (torch {}): {:.0f} steps/s, final validation loss {:.5f}, first "
-                                         "step {:.2f} s; model.pt predictions differ by at most {:.3g}\n",
-                                         mode, py.value("torch", "?"), rate, py.value("final_val_loss", NAN),
-                                         py.value("first_call_seconds", NAN), py.value("predictions_max_abs_diff", NAN));
-                if (rate > fastestRate) {
-                    fastestRate = rate;
-                    fastest = mode;
-                }
-            }
-            if (!fastest.empty()) {
-                const double pyVal = out["python"][fastest].value("final_val_loss", NAN);
-                out["fastest_python"] = fastest;
-                out["speedup"] = r->stepsPerS / fastestRate;
-                out["val_loss_relative_difference"] = std::abs(finalVal - pyVal) / pyVal;
-                std::cout << fmt::format("StackScope vs the fastest Python baseline ({}): {:.2f}x (goal >= 1.5x); "
-                                         "validation loss differs by {:.2f}% (goal <= 2%)\n",
-                                         fastest, out["speedup"].get<double>(),
-                                         100.0 * out["val_loss_relative_difference"].get<double>());
-            }
-            if (out["python"].contains("eager") && !out["python"]["eager"].contains("skipped")) {
-                out["speedup_vs_eager"] = r->stepsPerS / out["python"]["eager"].value("steps_per_s", 1.0);
-                std::cout << fmt::format("StackScope vs Python eager: {:.2f}x\n", out["speedup_vs_eager"].get<double>());
-            }
-        }
-        if (o->json)
-            std::cout << out.dump(2) << "\n";
+        benchTrainNow(*o);
         ctx.exitCode = ExitOk;
     });
 }
