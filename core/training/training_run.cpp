@@ -197,6 +197,88 @@ std::shared_ptr<const TrainingResult> trainAsOtherRank(const TrainingConfig& con
 
 } // namespace
 
+namespace {
+
+// --resume: the folder's metadata, after checking that it has a checkpoint and was started with the same options.
+nlohmann::json resumedMetadata(const TrainingConfig& config, const std::string& metadataPath)
+{
+    nlohmann::json saved = readMetadata(metadataPath);
+    if (!std::filesystem::exists(config.output + "/checkpoint.pt"))
+        throw ConfigError(fmt::format("--resume: {} has no checkpoint.pt; start a new run without --resume",
+                                      config.output));
+    if (const auto diff = resumeMismatch(saved.value("config", nlohmann::json::object()), config); !diff.empty())
+        throw ConfigError(fmt::format("--resume: the run in {} was started with other options ({}); use the same "
+                                      "options, or a new --output folder",
+                                      config.output, diff));
+    return saved;
+}
+
+// The output folder for a run: created if needed, locked, an earlier run's model files removed unless --resume.
+// On failure, cleanUp() leaves no half set: a first run's folder goes, and a fresh run's metadata goes unless an
+// epoch finished (then model.pt, checkpoint.pt and model_metadata.json agree).
+class RunFolder {
+public:
+    RunFolder(const TrainingConfig& config, const TrainingProgressCallback& progress)
+        : m_config(config)
+        , m_created(prepareOutputFolder(config.output))
+        , m_lock(config.output)
+    {
+        if (!m_lock.staleOwner().empty())
+            progressNote(progress, fmt::format("{} held a lock of a run that is gone ({}); took it over", config.output,
+                                               m_lock.staleOwner()));
+        if (config.resume)
+            return;
+        for (const char* name : {"/model.pt", "/checkpoint.pt"}) { // never beside the new run's metadata
+            std::error_code ec;
+            if (std::filesystem::remove(config.output + name, ec))
+                progressNote(progress, fmt::format("removed {}{} of an earlier run (not --resume)", config.output, name));
+        }
+    }
+    void cleanUp()
+    {
+        namespace fs = std::filesystem;
+        m_lock.release();
+        std::error_code ignored;
+        if (!m_config.resume && !fs::exists(m_config.output + "/checkpoint.pt", ignored))
+            fs::remove(m_config.output + "/model_metadata.json", ignored);
+        if (m_created)
+            fs::remove(m_config.output, ignored); // only if empty
+    }
+
+private:
+    const TrainingConfig& m_config;
+    bool m_created;
+    OutputLock m_lock;
+};
+
+// The module's failure code as the exception the caller gets, recorded in the metadata where there is room.
+[[noreturn]] void reportFailure(int rc, const std::string& error, const TrainingConfig& config,
+                                TrainingMetadata& metadata, RunFolder& folder, const TrainingProgressCallback& progress)
+{
+    if (rc == 2) { // a configuration the device cannot run, or an output that cannot be written (full disk)
+        std::error_code ignored;
+        if (std::filesystem::exists(config.output + "/checkpoint.pt", ignored)) {
+            try { // the set on disk stays whole; its record says why the run stopped, if there is room
+                metadata.failed(error);
+            } catch (const FileWriteError&) {
+                // The record keeps the state of the last finished epoch, which matches the files.
+                progressNote(progress, "the failure could not be recorded in model_metadata.json (no room)");
+            }
+        }
+        folder.cleanUp();
+        throw ConfigError(error);
+    }
+    try {
+        metadata.failed(error);
+    } catch (const FileWriteError& e) {
+        folder.cleanUp();
+        throw std::runtime_error(fmt::format("{} (and the failure could not be recorded: {})", error, e.what()));
+    }
+    throw std::runtime_error(error);
+}
+
+} // namespace
+
 std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& config, Dataset raw,
                                                      const TrainingProgressCallback& progress,
                                                      const std::atomic<bool>* cancel)
@@ -213,20 +295,8 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
         gpus = parseDevices(config.device);
         fallback = config.deviceFallback;
     }
-    namespace fs = std::filesystem;
     const std::string metadataPath = config.output + "/model_metadata.json";
-    nlohmann::json saved;
-    if (config.resume) {
-        saved = readMetadata(metadataPath);
-        if (!fs::exists(config.output + "/checkpoint.pt"))
-            throw ConfigError(fmt::format("--resume: {} has no checkpoint.pt; start a new run without --resume",
-                                          config.output));
-        if (const auto diff = resumeMismatch(saved.value("config", nlohmann::json::object()), config); !diff.empty())
-            throw ConfigError(fmt::format("--resume: the run in {} was started with other options ({}); use the same "
-                                          "options, or a new --output folder",
-                                          config.output, diff));
-    }
-
+    const nlohmann::json saved = config.resume ? resumedMetadata(config, metadataPath) : nlohmann::json();
     const int64_t trainRows = checkedTrainingRows(config, raw);
     if (config.batchSize > trainRows)
         throw ConfigError(fmt::format("--batch-size {} is larger than the {} training rows of {}; use a batch of at "
@@ -238,64 +308,19 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
     checkOutputPath(config.output);
 
     const auto& module = trainerModule();
-    const bool created = prepareOutputFolder(config.output);
-    OutputLock lock(config.output);
-    // A failed run leaves no half set: a first run's folder goes, and a fresh run's metadata goes unless an
-    // epoch finished (then model.pt, checkpoint.pt and model_metadata.json agree).
-    auto cleanUp = [&] {
-        lock.release();
-        std::error_code ignored;
-        if (!config.resume && !fs::exists(config.output + "/checkpoint.pt", ignored))
-            fs::remove(metadataPath, ignored);
-        if (created)
-            fs::remove(config.output, ignored); // only if empty
-    };
-    if (!lock.staleOwner().empty())
-        progressNote(progress, fmt::format("{} held a lock of a run that is gone ({}); took it over", config.output,
-                                           lock.staleOwner()));
-    if (!config.resume) { // the new run's metadata must never sit beside another run's files
-        for (const char* name : {"/model.pt", "/checkpoint.pt"}) {
-            std::error_code rmEc;
-            if (fs::remove(config.output + name, rmEc))
-                progressNote(progress, fmt::format("removed {}{} of an earlier run (not --resume)", config.output, name));
-        }
-    }
-
+    RunFolder folder(config, progress);
     TrainingMetadata metadata(metadataPath, config, raw, norm, trainRows, torchFacts(module));
     if (config.resume)
         metadata.continueFrom(saved);
     RunObserver observer(&metadata, progress, config.epochs, cancel);
-
     nlohmann::json moduleConfig = moduleConfigJson(config, gpus);
     moduleConfig["fallback_to_cpu"] = fallback;
     if (rankEnv)
         moduleConfig["dist"] = distJson(config, *rankEnv);
     StackscopeTrainData data {raw.x.data(), raw.y.data(), raw.rows, raw.cols, trainRows};
     std::string message;
-    const int rc = callTrainer(module, moduleConfig, data, config, observer, message);
-    const char* error = message.c_str();
-    if (rc != 0) {
-        if (rc == 2) { // a configuration the device cannot run, or an output that cannot be written (full disk)
-            std::error_code ignored;
-            if (fs::exists(config.output + "/checkpoint.pt", ignored)) {
-                try { // the set on disk stays whole; its record says why the run stopped, if there is room
-                    metadata.failed(error);
-                } catch (const FileWriteError&) {
-                    // The record keeps the state of the last finished epoch, which matches the files.
-                    progressNote(progress, "the failure could not be recorded in model_metadata.json (no room)");
-                }
-            }
-            cleanUp();
-            throw ConfigError(error);
-        }
-        try {
-            metadata.failed(error);
-        } catch (const FileWriteError& e) {
-            cleanUp();
-            throw std::runtime_error(fmt::format("{} (and the failure could not be recorded: {})", error, e.what()));
-        }
-        throw std::runtime_error(error);
-    }
+    if (const int rc = callTrainer(module, moduleConfig, data, config, observer, message); rc != 0)
+        reportFailure(rc, message, config, metadata, folder, progress);
     auto result = std::make_shared<TrainingResult>(std::move(observer.result()));
     result->outputDir = config.output;
     result->notes.insert(result->notes.begin(), config.notes.begin(), config.notes.end());
