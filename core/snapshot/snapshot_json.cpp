@@ -272,32 +272,10 @@ json toJson(const Snapshot& s)
     };
 }
 
-Snapshot snapshotFromJson(const json& j)
+namespace {
+
+void readRocmCuda(const json& j, Snapshot& s)
 {
-    if (!j.is_object())
-        throw SnapshotError(fmt::format("a snapshot must be a JSON object, found {}", j.type_name()));
-    const auto schema = j.find("schema");
-    if (schema == j.end() || !schema->is_string())
-        throw SnapshotError(fmt::format("no \"schema\" key: this is not a StackScope snapshot (expected \"{}\")", kSnapshotSchema));
-    if (schema->get<std::string>() != kSnapshotSchema)
-        throw SnapshotError(fmt::format("schema is \"{}\" but this StackScope reads \"{}\"; export the snapshot "
-                                        "again with this version, or open it with the StackScope that wrote it",
-                                        schema->get<std::string>(), kSnapshotSchema));
-    Snapshot s;
-    s.capturedAt = readOr<std::string>(j, "captured_at", "", "");
-    s.root = readOpt<std::string>(j, "root", "");
-
-    const auto& host = objectAt(j, "host", "");
-    s.host.os = readOpt<std::string>(host, "os", "host");
-    s.host.kernel = readOpt<std::string>(host, "kernel", "host");
-    s.host.hostname = readOpt<std::string>(host, "hostname", "host");
-
-    s.hostExtras = hostExtrasFromJson(objectAt(j, "host_extras", ""));
-
-    const auto& gpus = arrayAt(j, "gpus", "");
-    for (size_t i = 0; i < gpus.size(); ++i)
-        s.gpus.push_back(gpuFromJson(gpus[i], fmt::format("gpus[{}]", i), i));
-
     const auto& rocm = objectAt(j, "rocm", "");
     const auto& installs = arrayAt(rocm, "installs", "rocm.");
     for (size_t i = 0; i < installs.size(); ++i) {
@@ -329,6 +307,10 @@ Snapshot snapshotFromJson(const json& j)
     s.torch.modulePath = readOpt<std::string>(torch, "module_path", "torch");
     s.torch.deviceCount = readOpt<int>(torch, "device_count", "torch");
 
+}
+
+void readAccessAndEnv(const json& j, Snapshot& s)
+{
     const auto& access = objectAt(j, "access", "");
     if (access.contains("kfd") && !access["kfd"].is_null())
         s.access.kfd = deviceNodeFromJson(access["kfd"], "access.kfd");
@@ -344,6 +326,10 @@ Snapshot snapshotFromJson(const json& j)
             throw SnapshotError(fmt::format("'env.{}' must be a string, found {}", k, v.type_name()));
         s.env[k] = v.get<std::string>();
     }
+}
+
+void readLibraries(const json& j, Snapshot& s)
+{
     const auto& libraries = arrayAt(j, "libraries", "");
     for (size_t i = 0; i < libraries.size(); ++i) {
         const auto path = fmt::format("libraries[{}]", i);
@@ -363,6 +349,11 @@ Snapshot snapshotFromJson(const json& j)
         }
         s.libraries.push_back(std::move(st));
     }
+}
+
+// The sections kept as JSON (arch_coverage, python_envs): their shape is checked, their content read by their owners.
+void readJsonSections(const json& j, Snapshot& s)
+{
     if (auto it = j.find("arch_coverage"); it != j.end() && !it->is_null()) {
         if (!it->is_object())
             throw SnapshotError(fmt::format("'arch_coverage' must be an object, found {}", it->type_name()));
@@ -377,8 +368,37 @@ Snapshot snapshotFromJson(const json& j)
         }
         s.pythonEnvs = *it;
     }
-    const auto& findings = arrayAt(j, "findings", "");
-    for (const auto& f : findings)
+}
+
+} // namespace
+
+Snapshot snapshotFromJson(const json& j)
+{
+    if (!j.is_object())
+        throw SnapshotError(fmt::format("a snapshot must be a JSON object, found {}", j.type_name()));
+    const auto schema = j.find("schema");
+    if (schema == j.end() || !schema->is_string())
+        throw SnapshotError(fmt::format("no \"schema\" key: this is not a StackScope snapshot (expected \"{}\")", kSnapshotSchema));
+    if (schema->get<std::string>() != kSnapshotSchema)
+        throw SnapshotError(fmt::format("schema is \"{}\" but this StackScope reads \"{}\"; export the snapshot "
+                                        "again with this version, or open it with the StackScope that wrote it",
+                                        schema->get<std::string>(), kSnapshotSchema));
+    Snapshot s;
+    s.capturedAt = readOr<std::string>(j, "captured_at", "", "");
+    s.root = readOpt<std::string>(j, "root", "");
+    const auto& host = objectAt(j, "host", "");
+    s.host.os = readOpt<std::string>(host, "os", "host");
+    s.host.kernel = readOpt<std::string>(host, "kernel", "host");
+    s.host.hostname = readOpt<std::string>(host, "hostname", "host");
+    s.hostExtras = hostExtrasFromJson(objectAt(j, "host_extras", ""));
+    const auto& gpus = arrayAt(j, "gpus", "");
+    for (size_t i = 0; i < gpus.size(); ++i)
+        s.gpus.push_back(gpuFromJson(gpus[i], fmt::format("gpus[{}]", i), i));
+    readRocmCuda(j, s);
+    readAccessAndEnv(j, s);
+    readLibraries(j, s);
+    readJsonSections(j, s);
+    for (const auto& f : arrayAt(j, "findings", ""))
         s.findings.push_back(findingFromJson(f));
     return s;
 }
