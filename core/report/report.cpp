@@ -420,56 +420,72 @@ std::string reportMarkdown(const json& report)
     return escaped;
 }
 
-std::string reportHtml(const json& report, const std::vector<ReportImage>& images)
+namespace {
+
+std::string esc(const std::string& t)
 {
-    const auto& s = at(report, "snapshot");
-    auto e = [](const std::string& t) { return escapeHtml(t); };
-    std::string h;
-    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>StackScope support report</title>\n"
-         "<style>body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}table{border-collapse:collapse;"
-         "margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left;vertical-align:top}"
-         "th{background:#eee}.error{color:#b00020}.warning{color:#a66000}pre{background:#f4f4f4;padding:1em;"
-         "overflow:auto;max-height:40em}img{max-width:100%;border:1px solid #ccc}figure{margin:1em 0}</style>\n"
-         "</head><body>\n";
+    return escapeHtml(t);
+}
+
+std::string htmlHead(const json& report)
+{
+    std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>StackScope support report</title>\n"
+                    "<style>body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}table{border-collapse:collapse;"
+                    "margin:1em 0}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:left;vertical-align:top}"
+                    "th{background:#eee}.error{color:#b00020}.warning{color:#a66000}pre{background:#f4f4f4;padding:1em;"
+                    "overflow:auto;max-height:40em}img{max-width:100%;border:1px solid #ccc}figure{margin:1em 0}</style>\n"
+                    "</head><body>\n";
     h += "<h1>StackScope support report</h1>\n";
-    h += fmt::format("<p>StackScope {}, created {}.</p>\n<p>Redaction {}.</p>\n", e(str(report, "version", "?")),
-                     e(str(report, "created_at", "?")), e(redactionSummary(report)));
-    h += "<h2>GPUs</h2>\n<table><tr><th>#</th><th>GPU</th><th>arch</th><th>VRAM</th><th>driver</th><th>PCI</th></tr>\n";
+    h += fmt::format("<p>StackScope {}, created {}.</p>\n<p>Redaction {}.</p>\n", esc(str(report, "version", "?")),
+                     esc(str(report, "created_at", "?")), esc(redactionSummary(report)));
+    return h;
+}
+
+std::string htmlMachine(const json& s)
+{
+    std::string h = "<h2>GPUs</h2>\n<table><tr><th>#</th><th>GPU</th><th>arch</th><th>VRAM</th><th>driver</th><th>PCI</th></tr>\n";
     if (at(s, "gpus").is_array()) {
         for (const auto& g : at(s, "gpus"))
             h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                             e(str(g, "index")), e(str(g, "name")), e(str(g, "arch", "?")),
-                             e(bytesText(at(g, "vram_total_bytes"))), e(str(g, "driver_version", "-")),
-                             e(str(g, "pci_bus", "-")));
+                             esc(str(g, "index")), esc(str(g, "name")), esc(str(g, "arch", "?")),
+                             esc(bytesText(at(g, "vram_total_bytes"))), esc(str(g, "driver_version", "-")),
+                             esc(str(g, "pci_bus", "-")));
     }
     h += "</table>\n<h2>Stack</h2>\n<table>\n";
     for (const auto& [label, value] : stackTable(s))
-        h += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", e(label), e(value));
-    h += "</table>\n<h2>Probes</h2>\n";
+        h += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", esc(label), esc(value));
+    return h + "</table>\n";
+}
+
+std::string htmlProbes(const json& report)
+{
+    std::string h = "<h2>Probes</h2>\n";
     const auto& probes = at(report, "probes");
-    if (!at(probes, "results").is_array()) {
-        h += fmt::format("<p>{}</p>\n", e(str(report, "probes_note", "No probe results.")));
-    } else {
-        h += "<table><tr><th>probe</th><th>device</th><th>variant</th><th>outcome</th><th>seconds</th><th>message</th></tr>\n";
-        for (const auto& p : at(probes, "results"))
-            h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td></tr>\n",
-                             e(str(p, "probe")), e(str(p, "device")), e(str(p, "variant")),
-                             isFailureName(str(p, "outcome")) ? "error" : "", e(str(p, "outcome")), e(str(p, "seconds")),
-                             e(firstLine(str(p, "message"), 400)));
-        h += "</table>\n";
-    }
-    h += "<h2>Findings</h2>\n";
+    if (!at(probes, "results").is_array())
+        return h + fmt::format("<p>{}</p>\n", esc(str(report, "probes_note", "No probe results.")));
+    h += "<table><tr><th>probe</th><th>device</th><th>variant</th><th>outcome</th><th>seconds</th><th>message</th></tr>\n";
+    for (const auto& p : at(probes, "results"))
+        h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td></tr>\n",
+                         esc(str(p, "probe")), esc(str(p, "device")), esc(str(p, "variant")),
+                         isFailureName(str(p, "outcome")) ? "error" : "", esc(str(p, "outcome")), esc(str(p, "seconds")),
+                         esc(firstLine(str(p, "message"), 400)));
+    return h + "</table>\n";
+}
+
+std::string htmlFindings(const json& report, const json& s)
+{
+    std::string h = "<h2>Findings</h2>\n";
     const auto& findings = at(report, "findings");
     if (!findings.is_array() || findings.empty())
         h += "<p>No diagnosis rule matched.</p>\n";
     else {
         for (const auto& f : findings) {
             h += fmt::format("<h3 class=\"{}\">[{}] {}: {}</h3>\n<p>Cause: {}</p>\n<p>Confidence {}. Sources: {}</p>\n<ol>\n",
-                             e(str(f, "severity")), e(str(f, "severity")), e(str(f, "rule")), e(str(f, "title")),
-                             e(str(f, "cause")), e(str(f, "confidence")), e(at(f, "sources").is_array() ? at(f, "sources").dump() : ""));
+                             esc(str(f, "severity")), esc(str(f, "severity")), esc(str(f, "rule")), esc(str(f, "title")),
+                             esc(str(f, "cause")), esc(str(f, "confidence")), esc(at(f, "sources").is_array() ? at(f, "sources").dump() : ""));
             if (at(f, "fixes").is_array()) {
                 for (const auto& fix : at(f, "fixes"))
-                    h += fmt::format("<li>{}{}</li>\n", e(str(fix, "text")), e(fixStatus(fix)));
+                    h += fmt::format("<li>{}{}</li>\n", esc(str(fix, "text")), esc(fixStatus(fix)));
             }
             h += "</ol>\n";
         }
@@ -477,39 +493,56 @@ std::string reportHtml(const json& report, const std::vector<ReportImage>& image
     if (at(s, "findings").is_array() && !at(s, "findings").empty()) {
         h += "<h3>System checks</h3>\n<ul>\n";
         for (const auto& f : at(s, "findings"))
-            h += fmt::format("<li class=\"{}\"><b>{}</b>: {}. {} <i>{}</i></li>\n", e(str(f, "severity")), e(str(f, "id")),
-                             e(str(f, "title")), e(str(f, "detail")), e(str(f, "fix")));
+            h += fmt::format("<li class=\"{}\"><b>{}</b>: {}. {} <i>{}</i></li>\n", esc(str(f, "severity")), esc(str(f, "id")),
+                             esc(str(f, "title")), esc(str(f, "detail")), esc(str(f, "fix")));
         h += "</ul>\n";
     }
-    if (!images.empty()) {
-        h += "<h2>Screenshots</h2>\n";
-        for (const auto& img : images)
-            h += fmt::format("<figure><img alt=\"{}\" src=\"data:image/png;base64,{}\"><figcaption>{}</figcaption></figure>\n",
-                             e(img.title), base64Encode(img.png), e(img.title));
-    }
-    auto section = [&](const char* title, const char* key) {
-        const auto& v = at(report, key);
-        h += fmt::format("<h2>{}</h2>\n", title);
-        if (v.is_object() && v.contains("files_note") && v["files_note"].is_string())
-            h += fmt::format("<p class=\"warning\">{}</p>\n", e(v["files_note"].get<std::string>()));
-        if (v.is_null())
-            h += "<p>Not included.</p>\n";
-        else
-            h += fmt::format("<details><summary>JSON</summary><pre>{}</pre></details>\n", e(v.dump(2)));
-    };
-    section("Architecture coverage", "arch_coverage");
-    section("Last VPOC run", "vpoc");
-    section("Last training run", "training");
-    section("Telemetry", "telemetry");
-    h += "<h2>Recent logs</h2>\n";
+    return h;
+}
+
+std::string htmlScreenshots(const std::vector<ReportImage>& images)
+{
+    if (images.empty())
+        return {};
+    std::string h = "<h2>Screenshots</h2>\n";
+    for (const auto& img : images)
+        h += fmt::format("<figure><img alt=\"{}\" src=\"data:image/png;base64,{}\"><figcaption>{}</figcaption></figure>\n",
+                         esc(img.title), base64Encode(img.png), esc(img.title));
+    return h;
+}
+
+// A section kept as JSON (coverage, the last runs, telemetry): folded, with the note on its files if there is one.
+std::string htmlJsonSection(const json& report, const char* title, const char* key)
+{
+    const auto& v = at(report, key);
+    std::string h = fmt::format("<h2>{}</h2>\n", title);
+    if (v.is_object() && v.contains("files_note") && v["files_note"].is_string())
+        h += fmt::format("<p class=\"warning\">{}</p>\n", esc(v["files_note"].get<std::string>()));
+    if (v.is_null())
+        return h + "<p>Not included.</p>\n";
+    return h + fmt::format("<details><summary>JSON</summary><pre>{}</pre></details>\n", esc(v.dump(2)));
+}
+
+std::string htmlLogs(const json& report)
+{
     std::string logs;
     if (at(report, "logs").is_array()) {
         for (const auto& l : at(report, "logs"))
             logs += (l.is_string() ? l.get<std::string>() : l.dump()) + "\n";
     }
-    h += logs.empty() ? "<p>No log lines.</p>\n" : fmt::format("<pre>{}</pre>\n", e(logs));
-    h += "</body></html>\n";
-    return h;
+    return "<h2>Recent logs</h2>\n" + (logs.empty() ? std::string("<p>No log lines.</p>\n") : fmt::format("<pre>{}</pre>\n", esc(logs)));
+}
+
+} // namespace
+
+std::string reportHtml(const json& report, const std::vector<ReportImage>& images)
+{
+    const auto& s = at(report, "snapshot");
+    std::string h = htmlHead(report) + htmlMachine(s) + htmlProbes(report) + htmlFindings(report, s) + htmlScreenshots(images);
+    for (const auto& [title, key] : {std::pair {"Architecture coverage", "arch_coverage"}, std::pair {"Last VPOC run", "vpoc"},
+                                     std::pair {"Last training run", "training"}, std::pair {"Telemetry", "telemetry"}})
+        h += htmlJsonSection(report, title, key);
+    return h + htmlLogs(report) + "</body></html>\n";
 }
 
 } // namespace stackscope::report
