@@ -21,14 +21,7 @@ import torch
 import torch.distributed as dist
 import torch.nn as nn
 
-
-def build(inputs, hidden):
-    layers, previous = [], inputs
-    for h in hidden:
-        layers += [nn.Linear(previous, h), nn.LayerNorm(h), nn.SiLU()]
-        previous = h
-    layers.append(nn.Linear(previous, 1))
-    return nn.Sequential(*layers)
+from train_python import build  # the same model as `bench train`, beside this file
 
 
 def run(rank, a, port):
