@@ -169,7 +169,7 @@ void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
             } else if (id == "stackscope_kernel") {
                 // StackScope's own kernel runs from its GPU module, not through libtorch.
                 const auto check = vpoc::runKernelSelfCheck(opts->device);
-                result = {{"outcome", check.outcome}, {"message", check.message}};
+                result = {{"outcome", probeResultName(check.outcome)}, {"message", check.message}};
             } else if (!module.error.empty()) {
                 result = {{"outcome", "error"}, {"message", module.error}};
             } else {

@@ -8,6 +8,11 @@
 
 namespace stackscope {
 
+bool isFailure(ProbeResult r)
+{
+    return r != ProbeResult::Ok && r != ProbeResult::Unsupported;
+}
+
 const char* probeResultName(ProbeResult r)
 {
     switch (r) {

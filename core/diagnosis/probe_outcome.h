@@ -13,6 +13,8 @@ enum class ProbeResult { Ok, Error, Crash, Hang, Wrong, Unsupported };
 
 const char* probeResultName(ProbeResult r);
 std::optional<ProbeResult> probeResultFromName(const std::string& name);
+// A result that is not ok and not "unsupported": error, crash, hang, wrong.
+bool isFailure(ProbeResult r);
 
 // A plain value so the probe runner (a child process per device and environment variant) can feed
 // the diagnosis without the diagnosis knowing how probes run.

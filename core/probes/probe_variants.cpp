@@ -131,11 +131,6 @@ std::vector<ProbeOutcome> probeOutcomes(const std::vector<ProbeRecord>& records)
     return out;
 }
 
-bool isFailure(ProbeResult r)
-{
-    return r != ProbeResult::Ok && r != ProbeResult::Unsupported;
-}
-
 nlohmann::json toJson(const ProbeRecord& r)
 {
     auto j = toJson(r.outcome);

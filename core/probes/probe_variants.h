@@ -37,8 +37,6 @@ std::vector<CellChange> compareVariants(const std::vector<ProbeRecord>& records,
                                         const std::string& b);
 
 std::vector<ProbeOutcome> probeOutcomes(const std::vector<ProbeRecord>& records);
-// true when the outcome means the stack is broken (error, crash, hang, wrong); unsupported is not.
-bool isFailure(ProbeResult r);
 
 nlohmann::json toJson(const ProbeRecord& r);
 nlohmann::json toJson(const ProbeVariant& v);

@@ -114,9 +114,11 @@ std::string bytesText(const json& v)
     return fmt::format("{:.1f} GiB", v.get<double>() / (1024.0 * 1024.0 * 1024.0));
 }
 
+// A result's "outcome" as the enum: an unknown name counts as a failure (it is not ok).
 bool isFailureName(const std::string& outcome)
 {
-    return outcome == "error" || outcome == "crash" || outcome == "hang" || outcome == "wrong";
+    const auto r = probeResultFromName(outcome);
+    return !r || isFailure(*r);
 }
 
 std::string escapeHtml(const std::string& s)

@@ -11,12 +11,12 @@ namespace stackscope::vpoc {
 KernelSelfCheck runKernelSelfCheck(const std::string& device)
 {
     if (device != "0")
-        return {"unsupported", fmt::format("the VPOC module opens GPU 0; to check GPU {} run with "
+        return {ProbeResult::Unsupported, fmt::format("the VPOC module opens GPU 0; to check GPU {} run with "
                                            "CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES={}", device, device)};
     std::string why;
     auto gpu = GpuProfiler::open(64ull << 20, why);
     if (!gpu)
-        return {"unsupported", "no StackScope GPU module for this GPU: " + why};
+        return {ProbeResult::Unsupported, "no StackScope GPU module for this GPU: " + why};
     try {
         const ProfileBatch batch = syntheticBatch(1u << 20, 16, false, 7);
         ProfileOptions options;
@@ -31,13 +31,13 @@ KernelSelfCheck runKernelSelfCheck(const std::string& device)
             differing += same ? 0 : 1;
         }
         if (differing > 0 || gpuResults.size() != cpu.size())
-            return {"wrong", fmt::format("{} of {} sessions differ from the CPU ({} module {} on {}); report it with "
+            return {ProbeResult::Wrong, fmt::format("{} of {} sessions differ from the CPU ({} module {} on {}); report it with "
                                          "this probe's output", differing, cpu.size(), gpu->vendor(), gpu->modulePath(),
                                          gpu->deviceName())};
-        return {"ok", fmt::format("{} sessions of 2^20 trades equal the CPU's ({} module on {})", cpu.size(),
+        return {ProbeResult::Ok, fmt::format("{} sessions of 2^20 trades equal the CPU's ({} module on {})", cpu.size(),
                                   gpu->vendor(), gpu->deviceName())};
     } catch (const std::exception& e) {
-        return {"error", e.what()};
+        return {ProbeResult::Error, e.what()};
     }
 }
 

@@ -1,12 +1,14 @@
 // One launch of StackScope's own VPOC kernel against the CPU path: the "stackscope_kernel" probe.
 #pragma once
 
+#include "core/diagnosis/probe_outcome.h"
+
 #include <string>
 
 namespace stackscope::vpoc {
 
 struct KernelSelfCheck {
-    std::string outcome; // "ok", "wrong", "error" or "unsupported" (probe outcomes)
+    ProbeResult outcome = ProbeResult::Error; // Ok, Wrong, Error or Unsupported
     std::string message;
 };
 

@@ -10,19 +10,6 @@
 
 namespace stackscope::ui {
 
-QColor outcomeColor(ProbeResult r)
-{
-    switch (r) {
-    case ProbeResult::Ok: return okColor();
-    case ProbeResult::Error: return errorColor();
-    case ProbeResult::Crash: return QColor(0x6a, 0x1b, 0x9a);
-    case ProbeResult::Hang: return warningColor();
-    case ProbeResult::Wrong: return QColor(0xad, 0x14, 0x57);
-    case ProbeResult::Unsupported: return mutedColor();
-    }
-    return mutedColor();
-}
-
 ProbeGridModel::ProbeGridModel(QObject* parent)
     : QAbstractTableModel(parent)
 {

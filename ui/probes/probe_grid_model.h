@@ -1,6 +1,8 @@
 // Table model of the probe grid: a row per probe, a column per (device, variant), filled as results arrive.
 #pragma once
 
+#include "ui/widgets/status_colors.h"
+
 #include "ui/probes/probe_results.h"
 
 #include <QAbstractTableModel>
@@ -62,6 +64,5 @@ private:
     int gpuCount() const;
 };
 
-QColor outcomeColor(ProbeResult r);
 
 } // namespace stackscope::ui

@@ -133,13 +133,11 @@ SummaryCardData summaryCardData(const nlohmann::json& report)
     const auto& results = member(member(report, "probes"), "results");
     d.probesRun = results.is_array() && !results.empty();
     if (d.probesRun) {
-        static const char* names[] = {"ok", "error", "crash", "hang", "wrong", "unsupported"};
+        static_assert(static_cast<std::size_t>(ProbeResult::Unsupported) + 1 == std::tuple_size_v<decltype(d.probeCounts)>,
+                      "one count per ProbeResult");
         for (const auto& r : results) {
-            const auto outcome = str(r, "outcome");
-            for (std::size_t i = 0; i < 6; ++i) {
-                if (outcome == QLatin1String(names[i]))
-                    ++d.probeCounts[i];
-            }
+            if (const auto outcome = probeResultFromName(str(r, "outcome").toStdString()))
+                ++d.probeCounts[static_cast<std::size_t>(*outcome)];
         }
     } else {
         d.probesNote = str(report, "probes_note");
@@ -303,14 +301,13 @@ void SummaryCard::rebuild()
     auto* probes = new QHBoxLayout;
     probes->setSpacing(6);
     if (d.probesRun) {
-        static const char* names[] = {"ok", "error", "crash", "hang", "wrong", "unsupported"};
-        const QColor colors[] = {okColor(), errorColor(), QColor(0x8e, 0x24, 0xaa), QColor(0xef, 0x6c, 0x00), QColor(0xad, 0x14, 0x57),
-                                 QColor(0x5f, 0x63, 0x68)};
-        for (std::size_t i = 0; i < 6; ++i) {
-            auto* chip = label(QStringLiteral("%1 %2").arg(d.probeCounts[i]).arg(QLatin1String(names[i])), "chip", this);
+        for (std::size_t i = 0; i < d.probeCounts.size(); ++i) {
+            const auto outcome = static_cast<ProbeResult>(i);
+            auto* chip = label(QStringLiteral("%1 %2").arg(d.probeCounts[i]).arg(QLatin1String(probeResultName(outcome))),
+                               "chip", this);
             const bool zero = d.probeCounts[i] == 0;
             chip->setStyleSheet(QStringLiteral("background: %1; color: %2;")
-                                    .arg(zero ? QStringLiteral("#2b2f36") : hexColor(colors[i]),
+                                    .arg(zero ? QStringLiteral("#2b2f36") : hexColor(outcomeColor(outcome)),
                                          zero ? QStringLiteral("#7d858f") : QStringLiteral("#ffffff")));
             probes->addWidget(chip);
         }

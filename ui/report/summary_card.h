@@ -32,7 +32,7 @@ struct SummaryCardData {
     std::vector<Gpu> gpus;
     std::vector<std::pair<QString, QString>> stack; // label, value
     bool probesRun = false;
-    std::array<int, 6> probeCounts {}; // ok, error, crash, hang, wrong, unsupported
+    std::array<int, 6> probeCounts {}; // per ProbeResult, in the enum's order (Ok ... Unsupported)
     QString probesNote;                // why there are none
     std::vector<Line> findings;        // the most severe first, at most kMaxFindings
     int moreFindings = 0;              // left out

@@ -1,6 +1,7 @@
 // The few colours that carry meaning across pages (ok / missing / failed; error / warning / info).
 #pragma once
 
+#include "core/diagnosis/probe_outcome.h"
 #include "core/snapshot/snapshot.h"
 #include "core/snapshot/stack_rows.h"
 
@@ -20,6 +21,19 @@ inline QColor statusColor(StackStatus s)
     case StackStatus::Missing: return warningColor();
     case StackStatus::Failed: return errorColor();
     case StackStatus::NotApplicable: return mutedColor();
+    }
+    return mutedColor();
+}
+
+inline QColor outcomeColor(ProbeResult r)
+{
+    switch (r) {
+    case ProbeResult::Ok: return okColor();
+    case ProbeResult::Error: return errorColor();
+    case ProbeResult::Crash: return QColor(0x6a, 0x1b, 0x9a);
+    case ProbeResult::Hang: return warningColor();
+    case ProbeResult::Wrong: return QColor(0xad, 0x14, 0x57);
+    case ProbeResult::Unsupported: return mutedColor();
     }
     return mutedColor();
 }
