@@ -21,38 +21,29 @@ public:
             s.libraries.push_back(std::move(status));
             return;
         }
-        auto init = lib.symbol<int (*)()>("nvmlInit_v2");
-        auto shutdown = lib.symbol<int (*)()>("nvmlShutdown");
-        auto count = lib.symbol<int (*)(unsigned*)>("nvmlDeviceGetCount_v2");
-        auto handle = lib.symbol<int (*)(unsigned, NvmlDevice*)>("nvmlDeviceGetHandleByIndex_v2");
-        auto name = lib.symbol<int (*)(NvmlDevice, char*, unsigned)>("nvmlDeviceGetName");
-        auto memory = lib.symbol<int (*)(NvmlDevice, NvmlMemory*)>("nvmlDeviceGetMemoryInfo");
-        auto pci = lib.symbol<int (*)(NvmlDevice, NvmlPciInfo*)>("nvmlDeviceGetPciInfo_v3");
-        auto cc = lib.symbol<int (*)(NvmlDevice, int*, int*)>("nvmlDeviceGetCudaComputeCapability");
-        auto driver = lib.symbol<int (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
-        auto cudaDriver = lib.symbol<int (*)(int*)>("nvmlSystemGetCudaDriverVersion");
-        if (!init || !count || !handle) {
+        const NvmlApi nvml(lib);
+        if (!nvml.hasCore()) {
             status.error = "the library lacks nvmlInit_v2/nvmlDeviceGetCount_v2; the NVIDIA driver is too old or broken";
             s.libraries.push_back(std::move(status));
             return;
         }
-        if (const int rc = init(); rc != 0) {
+        if (const int rc = nvml.init(); rc != 0) {
             status.error = fmt::format("nvmlInit_v2 failed with NVML error {}; check that the NVIDIA kernel "
                                        "driver is loaded (nvidia-smi) and matches the user-space library", rc);
             s.libraries.push_back(std::move(status));
             return;
         }
         char buf[96] = {};
-        if (driver && driver(buf, sizeof buf) == 0)
+        if (nvml.driverVersion && nvml.driverVersion(buf, sizeof buf) == 0)
             s.cuda.driverVersion = std::string(buf);
         int cudaVersion = 0;
-        if (cudaDriver && cudaDriver(&cudaVersion) == 0 && cudaVersion > 0)
+        if (nvml.cudaDriverVersion && nvml.cudaDriverVersion(&cudaVersion) == 0 && cudaVersion > 0)
             s.cuda.cudaDriverVersion = cudaVersionString(cudaVersion);
         unsigned n = 0;
-        count(&n);
+        nvml.count(&n);
         for (unsigned i = 0; i < n; ++i) {
             NvmlDevice dev = nullptr;
-            if (handle(i, &dev) != 0)
+            if (nvml.handle(i, &dev) != 0)
                 continue;
             GpuInfo g;
             g.index = static_cast<int>(i);
@@ -60,23 +51,23 @@ public:
             g.source = "NVML";
             g.driverVersion = s.cuda.driverVersion;
             char nm[96] = {};
-            if (name && name(dev, nm, sizeof nm) == 0)
+            if (nvml.name && nvml.name(dev, nm, sizeof nm) == 0)
                 g.name = nm;
             NvmlMemory mem {};
-            if (memory && memory(dev, &mem) == 0) {
+            if (nvml.memory && nvml.memory(dev, &mem) == 0) {
                 g.vramTotalBytes = mem.total;
                 g.vramUsedBytes = mem.used;
             }
             NvmlPciInfo info {};
-            if (pci && pci(dev, &info) == 0)
+            if (nvml.pci && nvml.pci(dev, &info) == 0)
                 g.pciBus = normalizePciBus(info.busId);
             int major = 0, minor = 0;
-            if (cc && cc(dev, &major, &minor) == 0)
+            if (nvml.computeCapability && nvml.computeCapability(dev, &major, &minor) == 0)
                 g.arch = fmt::format("sm_{}{}", major, minor);
             s.gpus.push_back(std::move(g));
         }
-        if (shutdown)
-            shutdown();
+        if (nvml.shutdown)
+            nvml.shutdown();
         s.libraries.push_back(std::move(status));
     }
 };

@@ -21,20 +21,13 @@ public:
             s.libraries.push_back(std::move(status));
             return;
         }
-        auto init = lib.symbol<int (*)(std::uint64_t)>("rsmi_init");
-        auto shutdown = lib.symbol<int (*)()>("rsmi_shut_down");
-        auto numDevices = lib.symbol<int (*)(std::uint32_t*)>("rsmi_num_monitor_devices");
-        auto name = lib.symbol<int (*)(std::uint32_t, char*, size_t)>("rsmi_dev_name_get");
-        auto memTotal = lib.symbol<int (*)(std::uint32_t, int, std::uint64_t*)>("rsmi_dev_memory_total_get");
-        auto memUsed = lib.symbol<int (*)(std::uint32_t, int, std::uint64_t*)>("rsmi_dev_memory_usage_get");
-        auto pciId = lib.symbol<int (*)(std::uint32_t, std::uint64_t*)>("rsmi_dev_pci_id_get");
-        auto driverStr = lib.symbol<int (*)(int, char*, std::uint32_t)>("rsmi_version_str_get");
-        if (!init || !numDevices) {
+        const RocmSmiApi smi(lib);
+        if (!smi.hasCore()) {
             status.error = "the library lacks rsmi_init/rsmi_num_monitor_devices; reinstall rocm-smi-lib";
             s.libraries.push_back(std::move(status));
             return;
         }
-        if (const int rc = init(0); rc != 0) {
+        if (const int rc = smi.init(0); rc != 0) {
             // RSMI_STATUS_INIT_ERROR and friends: usually no amdgpu driver loaded or no permission.
             status.error = fmt::format("rsmi_init failed with status {}; is the amdgpu driver loaded and "
                                        "/sys/class/drm readable?", rc);
@@ -42,32 +35,33 @@ public:
             return;
         }
         std::uint32_t count = 0;
-        numDevices(&count);
+        smi.numDevices(&count);
         for (std::uint32_t i = 0; i < count; ++i) {
             GpuInfo g;
             g.index = static_cast<int>(i);
             g.vendor = "amd";
             g.source = "rocm_smi";
             char buf[256] = {};
-            if (name && name(i, buf, sizeof buf) == 0)
+            if (smi.name && smi.name(i, buf, sizeof buf) == 0)
                 g.name = buf;
             std::uint64_t v = 0;
-            if (memTotal && memTotal(i, kRsmiMemTypeVram, &v) == 0)
+            if (smi.memTotal && smi.memTotal(i, kRsmiMemTypeVram, &v) == 0)
                 g.vramTotalBytes = v;
-            if (memUsed && memUsed(i, kRsmiMemTypeVram, &v) == 0)
+            if (smi.memUsed && smi.memUsed(i, kRsmiMemTypeVram, &v) == 0)
                 g.vramUsedBytes = v;
             std::uint64_t bdf = 0;
-            if (pciId && pciId(i, &bdf) == 0) {
+            if (smi.pciId && smi.pciId(i, &bdf) == 0) {
                 g.pciBus = fmt::format("{:04x}:{:02x}:{:02x}.{:x}", (bdf >> 32) & 0xffff, (bdf >> 8) & 0xff,
                                        (bdf >> 3) & 0x1f, bdf & 0x7);
             }
             s.gpus.push_back(std::move(g));
         }
         char drv[128] = {};
-        if (driverStr && driverStr(kRsmiSwCompDriver, drv, sizeof drv) == 0 && *drv && !s.rocm.amdgpuDriverVersion)
+        if (smi.versionString && smi.versionString(kRsmiSwCompDriver, drv, sizeof drv) == 0 && *drv &&
+            !s.rocm.amdgpuDriverVersion)
             s.rocm.amdgpuDriverVersion = std::string(drv);
-        if (shutdown)
-            shutdown();
+        if (smi.shutdown)
+            smi.shutdown();
         s.libraries.push_back(std::move(status));
     }
 };

@@ -48,6 +48,84 @@ inline constexpr std::uint32_t kRsmiTempTypeEdge = 0; // RSMI_TEMP_TYPE_EDGE
 inline constexpr std::uint32_t kRsmiTempTypeJunction = 1;
 inline constexpr int kRsmiTempCurrent = 0;           // RSMI_TEMP_CURRENT
 
+// The NVML functions StackScope calls (nvml.h signatures), looked up once in an opened library by the inspection
+// and the telemetry sampler alike; one the library lacks (an older driver) is null.
+struct NvmlApi {
+    int (*init)() = nullptr;                                      // nvmlInit_v2
+    int (*shutdown)() = nullptr;                                  // nvmlShutdown
+    int (*count)(unsigned*) = nullptr;                            // nvmlDeviceGetCount_v2
+    int (*handle)(unsigned, NvmlDevice*) = nullptr;               // nvmlDeviceGetHandleByIndex_v2
+    int (*name)(NvmlDevice, char*, unsigned) = nullptr;           // nvmlDeviceGetName
+    int (*memory)(NvmlDevice, NvmlMemory*) = nullptr;             // nvmlDeviceGetMemoryInfo
+    int (*utilization)(NvmlDevice, NvmlUtilization*) = nullptr;   // nvmlDeviceGetUtilizationRates
+    int (*temperature)(NvmlDevice, int, unsigned*) = nullptr;     // nvmlDeviceGetTemperature
+    int (*power)(NvmlDevice, unsigned*) = nullptr;                // nvmlDeviceGetPowerUsage (milliwatts)
+    int (*clock)(NvmlDevice, int, unsigned*) = nullptr;           // nvmlDeviceGetClockInfo
+    int (*pci)(NvmlDevice, NvmlPciInfo*) = nullptr;               // nvmlDeviceGetPciInfo_v3
+    int (*computeCapability)(NvmlDevice, int*, int*) = nullptr;   // nvmlDeviceGetCudaComputeCapability
+    int (*driverVersion)(char*, unsigned) = nullptr;              // nvmlSystemGetDriverVersion
+    int (*cudaDriverVersion)(int*) = nullptr;                     // nvmlSystemGetCudaDriverVersion
+    const char* (*errorString)(int) = nullptr;                    // nvmlErrorString
+
+    NvmlApi() = default;
+    explicit NvmlApi(const DynamicLibrary& lib)
+        : init(lib.symbol<decltype(init)>("nvmlInit_v2"))
+        , shutdown(lib.symbol<decltype(shutdown)>("nvmlShutdown"))
+        , count(lib.symbol<decltype(count)>("nvmlDeviceGetCount_v2"))
+        , handle(lib.symbol<decltype(handle)>("nvmlDeviceGetHandleByIndex_v2"))
+        , name(lib.symbol<decltype(name)>("nvmlDeviceGetName"))
+        , memory(lib.symbol<decltype(memory)>("nvmlDeviceGetMemoryInfo"))
+        , utilization(lib.symbol<decltype(utilization)>("nvmlDeviceGetUtilizationRates"))
+        , temperature(lib.symbol<decltype(temperature)>("nvmlDeviceGetTemperature"))
+        , power(lib.symbol<decltype(power)>("nvmlDeviceGetPowerUsage"))
+        , clock(lib.symbol<decltype(clock)>("nvmlDeviceGetClockInfo"))
+        , pci(lib.symbol<decltype(pci)>("nvmlDeviceGetPciInfo_v3"))
+        , computeCapability(lib.symbol<decltype(computeCapability)>("nvmlDeviceGetCudaComputeCapability"))
+        , driverVersion(lib.symbol<decltype(driverVersion)>("nvmlSystemGetDriverVersion"))
+        , cudaDriverVersion(lib.symbol<decltype(cudaDriverVersion)>("nvmlSystemGetCudaDriverVersion"))
+        , errorString(lib.symbol<decltype(errorString)>("nvmlErrorString"))
+    {
+    }
+    // What every use needs: without these the library is too old or broken.
+    bool hasCore() const { return init && count && handle; }
+};
+
+// The rocm_smi functions StackScope calls (rocm_smi.h signatures), the same way.
+struct RocmSmiApi {
+    int (*init)(std::uint64_t) = nullptr;                                       // rsmi_init
+    int (*shutdown)() = nullptr;                                                // rsmi_shut_down
+    int (*numDevices)(std::uint32_t*) = nullptr;                                // rsmi_num_monitor_devices
+    int (*name)(std::uint32_t, char*, size_t) = nullptr;                        // rsmi_dev_name_get
+    int (*memTotal)(std::uint32_t, int, std::uint64_t*) = nullptr;              // rsmi_dev_memory_total_get
+    int (*memUsed)(std::uint32_t, int, std::uint64_t*) = nullptr;               // rsmi_dev_memory_usage_get
+    int (*pciId)(std::uint32_t, std::uint64_t*) = nullptr;                      // rsmi_dev_pci_id_get
+    int (*versionString)(int, char*, std::uint32_t) = nullptr;                  // rsmi_version_str_get
+    int (*busy)(std::uint32_t, std::uint32_t*) = nullptr;                       // rsmi_dev_busy_percent_get
+    int (*temperature)(std::uint32_t, std::uint32_t, int, std::int64_t*) = nullptr; // rsmi_dev_temp_metric_get
+    int (*powerAverage)(std::uint32_t, std::uint32_t, std::uint64_t*) = nullptr;    // rsmi_dev_power_ave_get
+    int (*powerSocket)(std::uint32_t, std::uint64_t*) = nullptr;                // rsmi_dev_current_socket_power_get
+    int (*statusString)(int, const char**) = nullptr;                           // rsmi_status_string
+
+    RocmSmiApi() = default;
+    explicit RocmSmiApi(const DynamicLibrary& lib)
+        : init(lib.symbol<decltype(init)>("rsmi_init"))
+        , shutdown(lib.symbol<decltype(shutdown)>("rsmi_shut_down"))
+        , numDevices(lib.symbol<decltype(numDevices)>("rsmi_num_monitor_devices"))
+        , name(lib.symbol<decltype(name)>("rsmi_dev_name_get"))
+        , memTotal(lib.symbol<decltype(memTotal)>("rsmi_dev_memory_total_get"))
+        , memUsed(lib.symbol<decltype(memUsed)>("rsmi_dev_memory_usage_get"))
+        , pciId(lib.symbol<decltype(pciId)>("rsmi_dev_pci_id_get"))
+        , versionString(lib.symbol<decltype(versionString)>("rsmi_version_str_get"))
+        , busy(lib.symbol<decltype(busy)>("rsmi_dev_busy_percent_get"))
+        , temperature(lib.symbol<decltype(temperature)>("rsmi_dev_temp_metric_get"))
+        , powerAverage(lib.symbol<decltype(powerAverage)>("rsmi_dev_power_ave_get"))
+        , powerSocket(lib.symbol<decltype(powerSocket)>("rsmi_dev_current_socket_power_get"))
+        , statusString(lib.symbol<decltype(statusString)>("rsmi_status_string"))
+    {
+    }
+    bool hasCore() const { return init && numDevices; }
+};
+
 // Where each library is looked for (see vendorLibraryCandidates for the order).
 inline std::vector<std::string> nvmlCandidates()
 {

@@ -24,24 +24,14 @@ public:
                               "STACKSCOPE_NVML_LIBRARY to its path";
             return;
         }
-        auto init = m_lib.symbol<int (*)()>("nvmlInit_v2");
-        m_shutdown = m_lib.symbol<int (*)()>("nvmlShutdown");
-        m_count = m_lib.symbol<int (*)(unsigned*)>("nvmlDeviceGetCount_v2");
-        m_handle = m_lib.symbol<int (*)(unsigned, NvmlDevice*)>("nvmlDeviceGetHandleByIndex_v2");
-        m_name = m_lib.symbol<int (*)(NvmlDevice, char*, unsigned)>("nvmlDeviceGetName");
-        m_memory = m_lib.symbol<int (*)(NvmlDevice, NvmlMemory*)>("nvmlDeviceGetMemoryInfo");
-        m_util = m_lib.symbol<int (*)(NvmlDevice, NvmlUtilization*)>("nvmlDeviceGetUtilizationRates");
-        m_temp = m_lib.symbol<int (*)(NvmlDevice, int, unsigned*)>("nvmlDeviceGetTemperature");
-        m_power = m_lib.symbol<int (*)(NvmlDevice, unsigned*)>("nvmlDeviceGetPowerUsage");
-        m_clock = m_lib.symbol<int (*)(NvmlDevice, int, unsigned*)>("nvmlDeviceGetClockInfo");
-        m_errorString = m_lib.symbol<const char* (*)(int)>("nvmlErrorString");
-        if (!init || !m_count || !m_handle) {
+        m_api = NvmlApi(m_lib);
+        if (!m_api.hasCore()) {
             m_status.reason = MissingReason::LibraryNotLoaded;
             m_status.detail = m_lib.loadedPath() + " lacks nvmlInit_v2/nvmlDeviceGetCount_v2; the NVIDIA driver is "
                                                    "too old or broken: reinstall it";
             return;
         }
-        if (const int rc = init(); rc != kNvmlSuccess) {
+        if (const int rc = m_api.init(); rc != kNvmlSuccess) {
             m_status.reason = rc == kNvmlNoPermission ? MissingReason::Permission : MissingReason::LibraryNotLoaded;
             m_status.detail = fmt::format("nvmlInit_v2 failed: {}; check that the NVIDIA kernel driver is loaded "
                                           "(nvidia-smi) and matches {}", errorText(rc), m_lib.loadedPath());
@@ -52,15 +42,15 @@ public:
         m_status.reason = MissingReason::Present;
         m_status.detail = m_lib.loadedPath();
         unsigned n = 0;
-        if (m_count(&n) == kNvmlSuccess) {
+        if (m_api.count(&n) == kNvmlSuccess) {
             for (unsigned i = 0; i < n; ++i) {
                 NvmlDevice dev = nullptr;
                 Device d;
                 d.index = static_cast<int>(i);
-                if (m_handle(i, &dev) == kNvmlSuccess) {
+                if (m_api.handle(i, &dev) == kNvmlSuccess) {
                     d.handle = dev;
                     char nm[96] = {};
-                    if (m_name && m_name(dev, nm, sizeof nm) == kNvmlSuccess)
+                    if (m_api.name && m_api.name(dev, nm, sizeof nm) == kNvmlSuccess)
                         d.name = nm;
                 }
                 m_devices.push_back(d);
@@ -70,8 +60,8 @@ public:
 
     ~NvmlTelemetrySource() override
     {
-        if (m_initialised && m_shutdown)
-            m_shutdown();
+        if (m_initialised && m_api.shutdown)
+            m_api.shutdown();
     }
 
     std::string name() const override { return kSource; }
@@ -94,7 +84,7 @@ public:
                 continue;
             }
             NvmlMemory mem {};
-            if (const int rc = call(m_memory, "nvmlDeviceGetMemoryInfo", d.handle, &mem); rc == kNvmlSuccess) {
+            if (const int rc = call(m_api.memory, "nvmlDeviceGetMemoryInfo", d.handle, &mem); rc == kNvmlSuccess) {
                 g.offer(Quantity::VramUsed, Reading::of(static_cast<double>(mem.used), kSource));
                 g.offer(Quantity::VramTotal, Reading::of(static_cast<double>(mem.total), kSource));
             } else {
@@ -102,24 +92,24 @@ public:
                 g.offer(Quantity::VramTotal, missing(rc, "nvmlDeviceGetMemoryInfo"));
             }
             NvmlUtilization util {};
-            if (const int rc = call(m_util, "nvmlDeviceGetUtilizationRates", d.handle, &util); rc == kNvmlSuccess)
+            if (const int rc = call(m_api.utilization, "nvmlDeviceGetUtilizationRates", d.handle, &util); rc == kNvmlSuccess)
                 g.offer(Quantity::Utilisation, Reading::of(util.gpu, kSource));
             else
                 g.offer(Quantity::Utilisation, missing(rc, "nvmlDeviceGetUtilizationRates"));
             unsigned v = 0;
-            if (const int rc = call(m_temp, "nvmlDeviceGetTemperature", d.handle, kNvmlTemperatureGpu, &v); rc == kNvmlSuccess)
+            if (const int rc = call(m_api.temperature, "nvmlDeviceGetTemperature", d.handle, kNvmlTemperatureGpu, &v); rc == kNvmlSuccess)
                 g.offer(Quantity::Temperature, Reading::of(v, kSource));
             else
                 g.offer(Quantity::Temperature, missing(rc, "nvmlDeviceGetTemperature"));
-            if (const int rc = call(m_power, "nvmlDeviceGetPowerUsage", d.handle, &v); rc == kNvmlSuccess)
+            if (const int rc = call(m_api.power, "nvmlDeviceGetPowerUsage", d.handle, &v); rc == kNvmlSuccess)
                 g.offer(Quantity::Power, Reading::of(v / 1000.0, kSource)); // milliwatts
             else
                 g.offer(Quantity::Power, missing(rc, "nvmlDeviceGetPowerUsage"));
-            if (const int rc = call(m_clock, "nvmlDeviceGetClockInfo", d.handle, kNvmlClockSm, &v); rc == kNvmlSuccess)
+            if (const int rc = call(m_api.clock, "nvmlDeviceGetClockInfo", d.handle, kNvmlClockSm, &v); rc == kNvmlSuccess)
                 g.offer(Quantity::SmClock, Reading::of(v, kSource));
             else
                 g.offer(Quantity::SmClock, missing(rc, "nvmlDeviceGetClockInfo(SM)"));
-            if (const int rc = call(m_clock, "nvmlDeviceGetClockInfo", d.handle, kNvmlClockMem, &v); rc == kNvmlSuccess)
+            if (const int rc = call(m_api.clock, "nvmlDeviceGetClockInfo", d.handle, kNvmlClockMem, &v); rc == kNvmlSuccess)
                 g.offer(Quantity::MemoryClock, Reading::of(v, kSource));
             else
                 g.offer(Quantity::MemoryClock, missing(rc, "nvmlDeviceGetClockInfo(MEM)"));
@@ -143,7 +133,7 @@ private:
 
     std::string errorText(int rc) const
     {
-        const char* s = m_errorString ? m_errorString(rc) : nullptr;
+        const char* s = m_api.errorString ? m_api.errorString(rc) : nullptr;
         return s ? fmt::format("NVML error {} ({})", rc, s) : fmt::format("NVML error {}", rc);
     }
 
@@ -165,16 +155,7 @@ private:
     SourceStatus m_status;
     bool m_initialised = false;
     std::vector<Device> m_devices;
-    int (*m_shutdown)() = nullptr;
-    int (*m_count)(unsigned*) = nullptr;
-    int (*m_handle)(unsigned, NvmlDevice*) = nullptr;
-    int (*m_name)(NvmlDevice, char*, unsigned) = nullptr;
-    int (*m_memory)(NvmlDevice, NvmlMemory*) = nullptr;
-    int (*m_util)(NvmlDevice, NvmlUtilization*) = nullptr;
-    int (*m_temp)(NvmlDevice, int, unsigned*) = nullptr;
-    int (*m_power)(NvmlDevice, unsigned*) = nullptr;
-    int (*m_clock)(NvmlDevice, int, unsigned*) = nullptr;
-    const char* (*m_errorString)(int) = nullptr;
+    NvmlApi m_api;
 };
 
 } // namespace

@@ -27,23 +27,13 @@ public:
                               "); on an AMD machine install rocm-smi-lib or set STACKSCOPE_ROCM_SMI_LIBRARY / ROCM_PATH";
             return;
         }
-        auto init = m_lib.symbol<int (*)(std::uint64_t)>("rsmi_init");
-        m_shutdown = m_lib.symbol<int (*)()>("rsmi_shut_down");
-        auto numDevices = m_lib.symbol<int (*)(std::uint32_t*)>("rsmi_num_monitor_devices");
-        auto name = m_lib.symbol<int (*)(std::uint32_t, char*, size_t)>("rsmi_dev_name_get");
-        m_memTotal = m_lib.symbol<int (*)(std::uint32_t, int, std::uint64_t*)>("rsmi_dev_memory_total_get");
-        m_memUsed = m_lib.symbol<int (*)(std::uint32_t, int, std::uint64_t*)>("rsmi_dev_memory_usage_get");
-        m_busy = m_lib.symbol<int (*)(std::uint32_t, std::uint32_t*)>("rsmi_dev_busy_percent_get");
-        m_temp = m_lib.symbol<int (*)(std::uint32_t, std::uint32_t, int, std::int64_t*)>("rsmi_dev_temp_metric_get");
-        m_powerAve = m_lib.symbol<int (*)(std::uint32_t, std::uint32_t, std::uint64_t*)>("rsmi_dev_power_ave_get");
-        m_powerSocket = m_lib.symbol<int (*)(std::uint32_t, std::uint64_t*)>("rsmi_dev_current_socket_power_get");
-        m_statusString = m_lib.symbol<int (*)(int, const char**)>("rsmi_status_string");
-        if (!init || !numDevices) {
+        m_api = RocmSmiApi(m_lib);
+        if (!m_api.hasCore()) {
             m_status.reason = MissingReason::LibraryNotLoaded;
             m_status.detail = m_lib.loadedPath() + " lacks rsmi_init/rsmi_num_monitor_devices; reinstall rocm-smi-lib";
             return;
         }
-        if (const int rc = init(0); rc != kRsmiSuccess) {
+        if (const int rc = m_api.init(0); rc != kRsmiSuccess) {
             m_status.reason = rc == kRsmiPermission ? MissingReason::Permission : MissingReason::LibraryNotLoaded;
             m_status.detail = fmt::format("rsmi_init failed: {}; is the amdgpu driver loaded and /sys/class/drm "
                                           "readable by this user?", errorText(rc));
@@ -54,18 +44,19 @@ public:
         m_status.reason = MissingReason::Present;
         m_status.detail = m_lib.loadedPath();
         std::uint32_t count = 0;
-        if (numDevices(&count) == kRsmiSuccess) {
+        if (m_api.numDevices(&count) == kRsmiSuccess) {
             for (std::uint32_t i = 0; i < count; ++i) {
                 char buf[256] = {};
-                m_names.push_back(name && name(i, buf, sizeof buf) == kRsmiSuccess ? std::string(buf) : std::string());
+                m_names.push_back(m_api.name && m_api.name(i, buf, sizeof buf) == kRsmiSuccess ? std::string(buf)
+                                                                                         : std::string());
             }
         }
     }
 
     ~RocmSmiTelemetrySource() override
     {
-        if (m_initialised && m_shutdown)
-            m_shutdown();
+        if (m_initialised && m_api.shutdown)
+            m_api.shutdown();
     }
 
     std::string name() const override { return kSource; }
@@ -80,14 +71,14 @@ public:
             if (g.name.empty())
                 g.name = m_names[i];
             std::uint64_t u = 0;
-            int rc = m_memUsed ? m_memUsed(i, kRsmiMemTypeVram, &u) : kMissingSymbol;
+            int rc = m_api.memUsed ? m_api.memUsed(i, kRsmiMemTypeVram, &u) : kMissingSymbol;
             g.offer(Quantity::VramUsed, rc == kRsmiSuccess ? Reading::of(static_cast<double>(u), kSource)
                                                            : missing(rc, "rsmi_dev_memory_usage_get"));
-            rc = m_memTotal ? m_memTotal(i, kRsmiMemTypeVram, &u) : kMissingSymbol;
+            rc = m_api.memTotal ? m_api.memTotal(i, kRsmiMemTypeVram, &u) : kMissingSymbol;
             g.offer(Quantity::VramTotal, rc == kRsmiSuccess ? Reading::of(static_cast<double>(u), kSource)
                                                             : missing(rc, "rsmi_dev_memory_total_get"));
             std::uint32_t busy = 0;
-            rc = m_busy ? m_busy(i, &busy) : kMissingSymbol;
+            rc = m_api.busy ? m_api.busy(i, &busy) : kMissingSymbol;
             g.offer(Quantity::Utilisation,
                     rc == kRsmiSuccess ? Reading::of(busy, kSource) : missing(rc, "rsmi_dev_busy_percent_get"));
             readTemperature(i, g);
@@ -107,13 +98,13 @@ private:
     {
         // MI200/MI300 have no edge sensor; junction is the next best and the source says which one.
         std::int64_t milli = 0;
-        int rc = m_temp ? m_temp(i, kRsmiTempTypeEdge, kRsmiTempCurrent, &milli) : kMissingSymbol;
+        int rc = m_api.temperature ? m_api.temperature(i, kRsmiTempTypeEdge, kRsmiTempCurrent, &milli) : kMissingSymbol;
         if (rc == kRsmiSuccess) {
             g.offer(Quantity::Temperature, Reading::of(milli / 1000.0, "rocm_smi (edge)"));
             return;
         }
         const int edgeRc = rc;
-        rc = m_temp ? m_temp(i, kRsmiTempTypeJunction, kRsmiTempCurrent, &milli) : kMissingSymbol;
+        rc = m_api.temperature ? m_api.temperature(i, kRsmiTempTypeJunction, kRsmiTempCurrent, &milli) : kMissingSymbol;
         g.offer(Quantity::Temperature, rc == kRsmiSuccess ? Reading::of(milli / 1000.0, "rocm_smi (junction)")
                                                           : missing(edgeRc, "rsmi_dev_temp_metric_get"));
     }
@@ -122,13 +113,13 @@ private:
     {
         // "Newer ASICs will support current power only": average first, then current socket power.
         std::uint64_t micro = 0;
-        int rc = m_powerAve ? m_powerAve(i, 0, &micro) : kMissingSymbol;
+        int rc = m_api.powerAverage ? m_api.powerAverage(i, 0, &micro) : kMissingSymbol;
         if (rc == kRsmiSuccess) {
             g.offer(Quantity::Power, Reading::of(micro / 1e6, "rocm_smi (average)"));
             return;
         }
         const int aveRc = rc;
-        rc = m_powerSocket ? m_powerSocket(i, &micro) : kMissingSymbol;
+        rc = m_api.powerSocket ? m_api.powerSocket(i, &micro) : kMissingSymbol;
         g.offer(Quantity::Power, rc == kRsmiSuccess ? Reading::of(micro / 1e6, "rocm_smi (current socket)")
                                                     : missing(aveRc, "rsmi_dev_power_ave_get"));
     }
@@ -136,7 +127,7 @@ private:
     std::string errorText(int rc) const
     {
         const char* s = nullptr;
-        if (m_statusString && m_statusString(rc, &s) == kRsmiSuccess && s)
+        if (m_api.statusString && m_api.statusString(rc, &s) == kRsmiSuccess && s)
             return fmt::format("rsmi status {} ({})", rc, s);
         return fmt::format("rsmi status {}", rc);
     }
@@ -160,14 +151,7 @@ private:
     SourceStatus m_status;
     bool m_initialised = false;
     std::vector<std::string> m_names;
-    int (*m_shutdown)() = nullptr;
-    int (*m_memTotal)(std::uint32_t, int, std::uint64_t*) = nullptr;
-    int (*m_memUsed)(std::uint32_t, int, std::uint64_t*) = nullptr;
-    int (*m_busy)(std::uint32_t, std::uint32_t*) = nullptr;
-    int (*m_temp)(std::uint32_t, std::uint32_t, int, std::int64_t*) = nullptr;
-    int (*m_powerAve)(std::uint32_t, std::uint32_t, std::uint64_t*) = nullptr;
-    int (*m_powerSocket)(std::uint32_t, std::uint64_t*) = nullptr;
-    int (*m_statusString)(int, const char**) = nullptr;
+    RocmSmiApi m_api;
 };
 
 } // namespace
