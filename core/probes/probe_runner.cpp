@@ -4,6 +4,7 @@
 
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_protocol.h"
+#include "core/probes/worker_process.h"
 #include "core/util/program_paths.h"
 #include "core/util/sigpipe_block.h"
 #include "core/util/subprocess.h"
@@ -33,6 +34,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
+using worker::ChildProcess;
+using worker::StderrSplitter;
+using worker::closeFd;
+using worker::drain;
+using worker::killGroup;
+using worker::pollPipes;
+using worker::reap;
+using worker::spawnWorker;
+using worker::tellToGo;
 
 // Empty when a worker's hello speaks this runner's protocol (kProbeProtocolVersion), else what to do about it.
 std::string protocolMismatch(const json& hello, const std::string& program)
@@ -44,20 +54,6 @@ std::string protocolMismatch(const json& hello, const std::string& program)
                        "stackscope-cli come from different builds; reinstall or rebuild StackScope so both are "
                        "from one build",
                        program, it != hello.end() ? it->dump() : std::string("(none)"), kProbeProtocolVersion);
-}
-
-struct ChildProcess {
-    pid_t pid = -1;
-    int out = -1;
-    int err = -1;
-    int in = -1; // the write end of the worker's stdin, when it was started with --wait-go
-};
-
-void closeFd(int& fd)
-{
-    if (fd >= 0)
-        ::close(fd);
-    fd = -1;
 }
 
 std::vector<std::string> childEnvironment(const ProbeVariant& variant)
@@ -107,155 +103,6 @@ std::map<std::string, std::string> gpuEnvironment(const std::vector<std::string>
     }
     return out;
 }
-
-// Throws std::runtime_error saying what to do when the worker cannot be started. withStdin: the worker's stdin is
-// a pipe whose write end is returned in `in` (for --wait-go), else /dev/null.
-ChildProcess spawnWorker(const std::string& program, const std::vector<std::string>& args,
-                         const std::vector<std::string>& env, bool withStdin = false)
-{
-    int pipes[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}}; // stdout, stderr, stdin
-    auto closeAll = [&] {
-        for (auto& p : pipes)
-            for (int& fd : p)
-                closeFd(fd);
-    };
-    for (int i = 0; i < (withStdin ? 3 : 2); ++i) {
-        if (::pipe2(pipes[i], O_CLOEXEC) != 0) {
-            const int e = errno;
-            closeAll();
-            throw std::runtime_error(fmt::format("cannot create a pipe for the probe worker: {}", std::strerror(e)));
-        }
-    }
-    std::vector<std::string> argv {program};
-    argv.insert(argv.end(), args.begin(), args.end());
-    int rc = 0;
-    const pid_t pid = spawnInOwnGroup(argv, env, pipes[0][1], pipes[1][1], rc, pipes[2][0]);
-    closeFd(pipes[0][1]);
-    closeFd(pipes[1][1]);
-    closeFd(pipes[2][0]);
-    if (rc != 0) {
-        closeAll();
-        throw std::runtime_error(fmt::format("cannot start the probe worker {}: {}; build stackscope-cli next to this "
-                                             "program or reinstall StackScope", program, std::strerror(rc)));
-    }
-    return {pid, pipes[0][0], pipes[1][0], pipes[2][1]};
-}
-
-void killGroup(pid_t pid)
-{
-    if (pid > 0) {
-        ::kill(-pid, SIGKILL);
-        ::kill(pid, SIGKILL);
-    }
-}
-
-// Reads what is available on fd into buf; false at end of file.
-bool drain(int fd, std::string& buf)
-{
-    char chunk[8192];
-    for (;;) {
-        const ssize_t n = ::read(fd, chunk, sizeof chunk);
-        if (n > 0) {
-            buf.append(chunk, static_cast<size_t>(n));
-            if (n < static_cast<ssize_t>(sizeof chunk))
-                return true;
-            continue;
-        }
-        if (n == 0)
-            return false;
-        if (errno == EINTR)
-            continue;
-        return errno == EAGAIN || errno == EWOULDBLOCK;
-    }
-}
-
-// Splits a worker's stderr into the text before the first probe and the text of each probe.
-// Waits up to timeoutMs for output on the child's open pipes and appends what arrived to `out` and
-// `err`, closing a side at end of file. False when poll itself fails.
-bool pollPipes(const ChildProcess& child, bool& outOpen, bool& errOpen, int timeoutMs, std::string& out, std::string& err)
-{
-    pollfd fds[2];
-    int n = 0;
-    if (outOpen)
-        fds[n++] = {child.out, POLLIN, 0};
-    if (errOpen)
-        fds[n++] = {child.err, POLLIN, 0};
-    if (::poll(fds, static_cast<nfds_t>(n), timeoutMs) < 0)
-        return errno == EINTR;
-    for (int i = 0; i < n; ++i) {
-        if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-            continue;
-        if (fds[i].fd == child.out)
-            outOpen = drain(child.out, out);
-        else
-            errOpen = drain(child.err, err);
-    }
-    return true;
-}
-
-// Closes the child's pipes and waits for it; returns its wait status.
-int reap(ChildProcess& child)
-{
-    closeFd(child.out);
-    closeFd(child.err);
-    closeFd(child.in);
-    int status = 0;
-    while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return status;
-}
-
-class StderrSplitter {
-public:
-    void append(const std::string& chunk)
-    {
-        m_pending += chunk;
-        std::size_t nl;
-        while ((nl = m_pending.find('\n')) != std::string::npos) {
-            line(m_pending.substr(0, nl + 1));
-            m_pending.erase(0, nl + 1);
-        }
-    }
-    void finish()
-    {
-        if (!m_pending.empty())
-            line(m_pending);
-        m_pending.clear();
-    }
-    // Everything printed for `probe` so far (startup text is given to the first probe taken).
-    std::string take(const std::string& probe)
-    {
-        std::string out = std::move(m_startup);
-        m_startup.clear();
-        auto it = m_byProbe.find(probe);
-        if (it != m_byProbe.end()) {
-            out += it->second;
-            m_byProbe.erase(it);
-        }
-        return out;
-    }
-    std::string tail(std::size_t max) const
-    {
-        const std::string& s = m_current.empty() ? m_startup : m_byProbe.count(m_current) ? m_byProbe.at(m_current) : m_startup;
-        return s.size() <= max ? s : s.substr(s.size() - max);
-    }
-
-private:
-    void line(const std::string& l)
-    {
-        const std::string marker = kStderrMarker;
-        if (l.compare(0, marker.size(), marker) == 0) {
-            m_current = l.substr(marker.size());
-            while (!m_current.empty() && (m_current.back() == '\n' || m_current.back() == '\r'))
-                m_current.pop_back();
-            return;
-        }
-        (m_current.empty() ? m_startup : m_byProbe[m_current]) += l;
-    }
-
-    std::string m_pending, m_startup, m_current;
-    std::map<std::string, std::string> m_byProbe;
-};
 
 struct CellJob {
     std::string device;
@@ -344,18 +191,6 @@ private:
     bool m_alone;
     bool m_taken = false;
 };
-
-// Lets a worker started with --wait-go run its probes, and closes its stdin. False when the worker is gone.
-bool tellToGo(ChildProcess& child)
-{
-    bool ok;
-    {
-        SigpipeBlock noSigpipe;
-        ok = ::write(child.in, "go\n", 3) == 3;
-    }
-    closeFd(child.in);
-    return ok;
-}
 
 // The workers of a run, longest first so the slowest start at once (longest-processing-time-first order): the CPU
 // column's torch.compile probes in a worker of their own (runsApartOnCpu); a worker per probe that starts rank
