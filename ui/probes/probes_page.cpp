@@ -32,7 +32,36 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     , m_grid(new ProbeGridModel(this))
     , m_findings(new ProbeFindingsModel(this))
 {
+    auto* bar = createRunBar();
+    auto* split = createPanes();
+    // Says whose results these are when the System page shows another machine (a file, a report, a root).
+    m_machine = new QLabel(this);
+    m_machine->setObjectName(QStringLiteral("probesMachine"));
+    m_machine->setWordWrap(true);
+    m_machine->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; border: 1px solid #e0c36b; padding: 4px; }"));
+    m_machine->hide();
+    if (m_snapshots)
+        connect(m_snapshots, &SnapshotController::snapshotChanged, this, &ProbesPage::updateMachineLabel);
 
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_machine);
+    layout->addWidget(m_status);
+    layout->addWidget(split, 1);
+
+    // Results can arrive in bursts: the chart is redrawn at most every 40 ms (25 Hz).
+    m_chartTimer = new QTimer(this);
+    m_chartTimer->setSingleShot(true);
+    m_chartTimer->setInterval(40);
+    connect(m_chartTimer, &QTimer::timeout, this, [this] { m_chart->setCounts(m_counts); });
+
+    connectSignals();
+    updateButtons();
+}
+
+// Run, Cancel, the rules' variants, the timeout; the status line below them.
+QHBoxLayout* ProbesPage::createRunBar()
+{
     m_runButton = new QPushButton(tr("Run all probes"), this);
     m_runButton->setDefault(true);
     m_cancelButton = new QPushButton(tr("Cancel"), this);
@@ -52,7 +81,12 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     bar->addWidget(new QLabel(tr("Timeout"), this));
     bar->addWidget(m_timeout);
     bar->addStretch(1);
+    return bar;
+}
 
+// The environment picker, the grid and the cell's text (left); the outcome chart and the findings (right).
+QSplitter* ProbesPage::createPanes()
+{
     m_gridView = new QTableView(this);
     m_gridView->setObjectName(QStringLiteral("probeGrid"));
     m_gridView->setModel(m_grid);
@@ -106,28 +140,11 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    return split;
+}
 
-    // Says whose results these are when the System page shows another machine (a file, a report, a root).
-    m_machine = new QLabel(this);
-    m_machine->setObjectName(QStringLiteral("probesMachine"));
-    m_machine->setWordWrap(true);
-    m_machine->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; border: 1px solid #e0c36b; padding: 4px; }"));
-    m_machine->hide();
-    if (m_snapshots)
-        connect(m_snapshots, &SnapshotController::snapshotChanged, this, &ProbesPage::updateMachineLabel);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(bar);
-    layout->addWidget(m_machine);
-    layout->addWidget(m_status);
-    layout->addWidget(split, 1);
-
-    // Results can arrive in bursts: the chart is redrawn at most every 40 ms (25 Hz).
-    m_chartTimer = new QTimer(this);
-    m_chartTimer->setSingleShot(true);
-    m_chartTimer->setInterval(40);
-    connect(m_chartTimer, &QTimer::timeout, this, [this] { m_chart->setCounts(m_counts); });
-
+void ProbesPage::connectSignals()
+{
     connect(m_picker, &PythonEnvPicker::choiceChanged, this, &ProbesPage::applyEnvironmentChoice);
     connect(m_picker, &PythonEnvPicker::discoveryFinished, this, [this] {
         if (std::exchange(m_runWhenDiscovered, false))
@@ -143,7 +160,6 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     connect(m_gridView->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { showCell(current); });
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentChanged, this, &ProbesPage::showFinding);
-    updateButtons();
 }
 
 ProbeRunOptions ProbesPage::baseOptions() const

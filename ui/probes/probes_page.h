@@ -25,6 +25,9 @@ namespace stackscope {
 struct Snapshot;
 }
 
+class QHBoxLayout;
+class QSplitter;
+
 namespace stackscope::ui {
 
 class SnapshotController;
@@ -63,6 +66,9 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    QHBoxLayout* createRunBar();
+    QSplitter* createPanes();
+    void connectSignals();
     void startRun();
     void applyEnvironmentChoice();
     void onRecord(const ProbeRecord& record);
