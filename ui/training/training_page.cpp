@@ -324,11 +324,10 @@ void TrainingPage::setRunning(bool running)
     m_resume->setEnabled(!running && m_lastStatus == training::TrainingStatus::Stopped && m_checkpointEpoch > 0);
 }
 
-void TrainingPage::start()
+// The form's configuration, validated; on a bad one the error is shown, the run counts as failed, and none is
+// returned.
+std::optional<training::TrainingConfig> TrainingPage::validatedConfig()
 {
-    Q_ASSERT(QThread::currentThread() == thread());
-    if (m_jobs.isRunning())
-        return;
     training::TrainingConfig config;
     try {
         if (!m_form->resume() && m_form->outputIsDefault() && QFileInfo::exists(m_form->outputFolder()))
@@ -340,9 +339,15 @@ void TrainingPage::start()
         showError(TrainingForm::explainError(QString::fromStdString(e.what())));
         m_lastStatus = training::TrainingStatus::Failed;
         Q_EMIT runEnded();
-        return;
+        return std::nullopt;
     }
 
+    return config;
+}
+
+// The page for a new run (or the same folder's resumed run): charts and table, status lines, the stall meter.
+void TrainingPage::resetForRun(const training::TrainingConfig& config)
+{
     // A resume continues what is shown only when it is the same folder's run.
     if (!config.resume || config.output != m_shownOutput) {
         m_charts->clear();
@@ -375,56 +380,76 @@ void TrainingPage::start()
     setRunning(true);
     repaint();
 
+}
+
+// In the job's thread: the sample file if asked, the resumed epochs shown at once, then the run; progress goes
+// through the inbox to the GUI thread. Errors the run reports become the outcome's message. `self` is only used in
+// calls posted to the GUI thread (JobControl drops them once the page is gone).
+RunOutcome TrainingPage::runJob(TrainingPage* self, const training::TrainingConfig& config, bool writeSample,
+                                const std::shared_ptr<ProgressInbox>& inbox, const JobControl& control)
+{
+    RunOutcome out;
+    try {
+        if (writeSample && !QFileInfo::exists(QString::fromStdString(config.input))) {
+            QDir().mkpath(QFileInfo(QString::fromStdString(config.input)).absolutePath());
+            writeFileAtomically(config.input, vpoc::generateSampleData(vpoc::SampleDataOptions {}));
+        }
+        if (config.resume) {
+            // A page opened after the stop has no rows yet: show the checkpoint's epochs before the
+            // run continues (a bad folder throws here with the message runTraining would give).
+            auto metadata = training::readMetadata(config.output + "/model_metadata.json");
+            training::checkTrainingFiles(metadata, config.output); // only the epochs the files hold
+            auto saved = tableFromMetadata(metadata);
+            control.post([self, saved = std::move(saved)] {
+                if (!self->m_table.epochs.empty())
+                    return;
+                self->m_table = saved;
+                self->m_tableDirty = true;
+                for (const auto& e : self->m_table.epochs)
+                    self->m_charts->addEpoch(e.epoch, e.valLoss, e.samplesPerS);
+                self->scheduleRepaint();
+            });
+        }
+        auto report = [self, control, inbox](const training::TrainingProgress& p) {
+            bool post = false;
+            {
+                std::lock_guard<std::mutex> lock(inbox->mutex);
+                inbox->items.push_back(p);
+                post = !inbox->drainPosted;
+                inbox->drainPosted = true;
+            }
+            if (post)
+                control.post([self] { self->drain(); });
+        };
+        out.result = training::runTraining(config, report, control.cancelFlag());
+    } catch (const training::ConfigError& e) {
+        out.error = TrainingForm::explainError(QString::fromStdString(e.what()));
+    } catch (const vpoc::InputError& e) {
+        out.error = QString::fromStdString(e.what());
+    } catch (const training::DatasetCancelled&) {
+        // Stop while the data were read: the status line says so, there is nothing else to show.
+    } catch (const std::exception& e) {
+        out.error = QString::fromStdString(e.what());
+    }
+    out.stopRequested = control.isCancelled();
+    return out;
+}
+
+void TrainingPage::start()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (m_jobs.isRunning())
+        return;
+    const auto config = validatedConfig();
+    if (!config)
+        return;
+    resetForRun(*config);
     const bool writeSample = m_form->inputIsSample();
     // Stop is JobTracker::requestStop(): the trainer sees control's cancel flag and the result (its last
     // checkpoint) still arrives; the page going away cancels the job and drops it.
     m_jobs.run(
-        [this, config, writeSample, inbox = m_inbox](const JobControl& control) {
-            RunOutcome out;
-            try {
-                if (writeSample && !QFileInfo::exists(QString::fromStdString(config.input))) {
-                    QDir().mkpath(QFileInfo(QString::fromStdString(config.input)).absolutePath());
-                    writeFileAtomically(config.input, vpoc::generateSampleData(vpoc::SampleDataOptions {}));
-                }
-                if (config.resume) {
-                    // A page opened after the stop has no rows yet: show the checkpoint's epochs before the
-                    // run continues (a bad folder throws here with the message runTraining would give).
-                    auto metadata = training::readMetadata(config.output + "/model_metadata.json");
-                    training::checkTrainingFiles(metadata, config.output); // only the epochs the files hold
-                    auto saved = tableFromMetadata(metadata);
-                    control.post([this, saved = std::move(saved)] {
-                        if (!m_table.epochs.empty())
-                            return;
-                        m_table = saved;
-                        m_tableDirty = true;
-                        for (const auto& e : m_table.epochs)
-                            m_charts->addEpoch(e.epoch, e.valLoss, e.samplesPerS);
-                        scheduleRepaint();
-                    });
-                }
-                auto report = [this, control, inbox](const training::TrainingProgress& p) {
-                    bool post = false;
-                    {
-                        std::lock_guard<std::mutex> lock(inbox->mutex);
-                        inbox->items.push_back(p);
-                        post = !inbox->drainPosted;
-                        inbox->drainPosted = true;
-                    }
-                    if (post)
-                        control.post([this] { drain(); });
-                };
-                out.result = training::runTraining(config, report, control.cancelFlag());
-            } catch (const training::ConfigError& e) {
-                out.error = TrainingForm::explainError(QString::fromStdString(e.what()));
-            } catch (const vpoc::InputError& e) {
-                out.error = QString::fromStdString(e.what());
-            } catch (const training::DatasetCancelled&) {
-                // Stop while the data were read: the status line says so, there is nothing else to show.
-            } catch (const std::exception& e) {
-                out.error = QString::fromStdString(e.what());
-            }
-            out.stopRequested = control.isCancelled();
-            return out;
+        [this, config = *config, writeSample, inbox = m_inbox](const JobControl& control) {
+            return runJob(this, config, writeSample, inbox, control);
         },
         [this](RunOutcome out) { onRunEnded(std::move(out)); },
         [this](const QString& error) { // the job catches what it expects; this is anything else

@@ -71,6 +71,10 @@ Q_SIGNALS:
     void runEnded();
 
 private:
+    std::optional<training::TrainingConfig> validatedConfig();
+    void resetForRun(const training::TrainingConfig& config);
+    static RunOutcome runJob(TrainingPage* self, const training::TrainingConfig& config, bool writeSample,
+                             const std::shared_ptr<ProgressInbox>& inbox, const JobControl& control);
     QWidget* createControls();
     QWidget* createResults();
     void setRunning(bool running);
