@@ -293,4 +293,65 @@ std::size_t matchDottedMac(std::string_view s, std::size_t pos)
     return letter ? len : 0;
 }
 
+std::size_t matchHomeUser(std::string_view s, std::size_t i)
+{
+    if (s.compare(i, 6, "/home/") != 0)
+        return 0;
+    std::size_t n = 0;
+    while (i + 6 + n < s.size() && s[i + 6 + n] != '/' && s[i + 6 + n] != '"' && s[i + 6 + n] != '\''
+           && !std::isspace(static_cast<unsigned char>(s[i + 6 + n])) && s[i + 6 + n] != ':')
+        ++n;
+    return n > 0 && s[i + 6] != '<' ? n : 0;
+}
+
+namespace {
+
+// The hex-shaped tokens: UUIDs, serials, MACs, long hex runs.
+UnlabelledMatch matchHexToken(std::string_view s, std::size_t i)
+{
+    std::size_t len = 0;
+    if ((s[i] == 'G' || s[i] == 'M') && (s.compare(i, 4, "GPU-") == 0 || s.compare(i, 4, "MIG-") == 0)
+        && (len = matchUuid(s, i + 4)) > 0 && boundaryAfter(s, i + 4 + len))
+        return {len + 4, "gpu-uuid"};
+    if ((len = matchUuid(s, i)) > 0 && boundaryAfter(s, i + len))
+        return {len, "gpu-uuid"};
+    if (((len = matchHexGroups(s, i, {2, 2, 2, 2, 2, 2, 2, 2}, '-')) > 0
+         || (len = matchHexGroups(s, i, {2, 2, 2, 2, 2, 2, 2, 2}, ':')) > 0)
+        && boundaryAfter(s, i + len))
+        return {len, "serial"}; // PCI device serial number (lspci "Device Serial Number"), dashes or colons
+    if ((len = matchDottedMac(s, i)) > 0)
+        return {len, "mac"};
+    if (((len = matchHexGroups(s, i, {2, 2, 2, 2, 2, 2}, ':')) > 0 || (len = matchHexGroups(s, i, {2, 2, 2, 2, 2, 2}, '-')) > 0)
+        && boundaryAfter(s, i + len) && (i + len >= s.size() || s[i + len] != ':'))
+        return {len, "mac", s.compare(i, len, "00:00:00:00:00:00") == 0};
+    if (hexRun(s, i, 33) == 32 && boundaryAfter(s, i + 32))
+        return {32, "gpu-uuid"};
+    if (hexRun(s, i, 17) == 16 && boundaryAfter(s, i + 16)) {
+        const auto t = s.substr(i, 16);
+        const bool letters = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+        const bool digits = std::any_of(t.begin(), t.end(), [](char c) { return isDigit(c); });
+        if (letters && digits)
+            return {16, "serial"};
+    }
+    return {};
+}
+
+} // namespace
+
+UnlabelledMatch matchUnlabelled(std::string_view s, std::size_t i)
+{
+    if (auto hex = matchHexToken(s, i); hex.length > 0)
+        return hex;
+    bool isPublic = false;
+    if (isDigit(s[i]) && (i == 0 || s[i - 1] != '.')) {
+        if (const auto len = matchIpv4(s, i, &isPublic); len > 0)
+            return {len, "ip", isPublic};
+    }
+    if ((isHex(s[i]) || s[i] == ':') && (i == 0 || s[i - 1] != ':')) {
+        if (const auto len = matchIpv6(s, i, &isPublic); len > 0)
+            return {len, "ip", isPublic};
+    }
+    return {};
+}
+
 } // namespace stackscope::report::patterns

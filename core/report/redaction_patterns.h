@@ -46,4 +46,17 @@ std::pair<std::size_t, std::size_t> matchLabelledMac(std::string_view s, std::si
 // Cisco's aabb.ccdd.eeff; at least one letter a-f, so a dotted version of three four-digit numbers is no MAC.
 std::size_t matchDottedMac(std::string_view s, std::size_t pos);
 
+// /home/NAME at `pos`: the length of NAME (up to '/', a quote, a space or ':'), 0 when none or already a placeholder.
+std::size_t matchHomeUser(std::string_view s, std::size_t pos);
+
+// A private token written without a label at `pos`: GPU-/MIG- and plain UUIDs, PCI device serials (8 hex pairs),
+// MACs (colon, dash or Cisco dotted), 32 hex digits (a GPU UUID without dashes), 16 hex digits with letters and
+// digits (a serial), IPv4 and IPv6 addresses. `keep` for what is not private (public addresses, the all-zero MAC).
+struct UnlabelledMatch {
+    std::size_t length = 0;
+    const char* kind = "";
+    bool keep = false;
+};
+UnlabelledMatch matchUnlabelled(std::string_view s, std::size_t pos);
+
 } // namespace stackscope::report::patterns

@@ -203,94 +203,30 @@ std::string Redactor::redactPatterns(const std::string& s)
     while (i < s.size()) {
         // The character before is the one already written: after a placeholder ('>') a label or /home/ starts a
         // new token, as it will when the redacted text is redacted again (redacting twice changes nothing).
-        const bool atBoundary = out.empty() || !isWordChar(out.back());
-        std::size_t len = 0;
-        std::string kind;
-        std::string prefix; // kept before the placeholder (the "/home/" of a path)
-        bool keep = false;
-        if (atBoundary) {
-            // "serial 6923...", "Serial Number: AB12...", "uuid=...": the token after the label is a secret.
-            if (const auto labelled = matchLabelledSecret(v, i); labelled.valueLength > 0) {
-                out += s.substr(i, labelled.valueStart - i);
-                out += placeholderFor(labelled.kind, s.substr(labelled.valueStart, labelled.valueLength));
-                i = labelled.valueStart + labelled.valueLength;
-                continue;
-            }
-            if (const auto [at, n] = matchLabelledMac(v, i); n > 0) {
-                out += s.substr(i, at - i);
-                out += placeholderFor("mac", s.substr(at, n));
-                i = at + n;
-                continue;
-            }
-            // /home/NAME: NAME is a user.
-            if (s[i] == '/' && s.compare(i, 6, "/home/") == 0) {
-                std::size_t n = 0;
-                while (i + 6 + n < s.size() && s[i + 6 + n] != '/' && s[i + 6 + n] != '"' && s[i + 6 + n] != '\''
-                       && !std::isspace(static_cast<unsigned char>(s[i + 6 + n])) && s[i + 6 + n] != ':')
-                    ++n;
-                if (n > 0 && s[i + 6] != '<') {
-                    out += "/home/";
-                    out += placeholderFor("user", s.substr(i + 6, n));
-                    i += 6 + n;
-                    continue;
-                }
-            }
-            if ((s[i] == 'G' || s[i] == 'M') && (s.compare(i, 4, "GPU-") == 0 || s.compare(i, 4, "MIG-") == 0)
-                && (len = matchUuid(v, i + 4)) > 0
-                && boundaryAfter(v, i + 4 + len)) {
-                len += 4;
-                kind = "gpu-uuid";
-            } else if ((len = matchUuid(v, i)) > 0 && boundaryAfter(v, i + len)) {
-                kind = "gpu-uuid";
-            } else if (((len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2, 2, 2}, '-')) > 0
-                        || (len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2, 2, 2}, ':')) > 0)
-                       && boundaryAfter(v, i + len)) {
-                kind = "serial"; // PCI device serial number (lspci "Device Serial Number"), dashes or colons
-            } else if ((len = matchDottedMac(v, i)) > 0) {
-                kind = "mac";
-            } else if (((len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2}, ':')) > 0
-                        || (len = matchHexGroups(v, i, {2, 2, 2, 2, 2, 2}, '-')) > 0)
-                       && boundaryAfter(v, i + len) && (i + len >= s.size() || s[i + len] != ':')) {
-                kind = "mac";
-                keep = s.compare(i, len, "00:00:00:00:00:00") == 0;
-            } else if (hexRun(v, i, 33) == 32 && boundaryAfter(v, i + 32)) {
-                len = 32;
-                kind = "gpu-uuid";
-            } else if (hexRun(v, i, 17) == 16 && boundaryAfter(v, i + 16)) {
-                const auto t = s.substr(i, 16);
-                const bool letters = std::any_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
-                const bool digits = std::any_of(t.begin(), t.end(), [](char c) { return isDigit(c); });
-                if (letters && digits) {
-                    len = 16;
-                    kind = "serial";
-                } else {
-                    len = 0;
-                }
-            }
-            if (len == 0 && isDigit(s[i]) && (i == 0 || s[i - 1] != '.')) {
-                bool isPublic = false;
-                if ((len = matchIpv4(v, i, &isPublic)) > 0) {
-                    kind = "ip";
-                    keep = isPublic;
-                }
-            }
-            if (len == 0 && (isHex(s[i]) || s[i] == ':') && (i == 0 || s[i - 1] != ':')) {
-                bool isPublic = false;
-                if ((len = matchIpv6(v, i, &isPublic)) > 0) {
-                    kind = "ip";
-                    keep = isPublic;
-                }
-            }
-        }
-        if (len > 0) {
-            const auto original = s.substr(i, len);
-            out += prefix;
-            out += keep ? original : placeholderFor(kind, original);
-            i += len;
+        if (!out.empty() && isWordChar(out.back())) {
+            out += s[i++];
             continue;
         }
-        out += s[i];
-        ++i;
+        // "serial 6923...", "Serial Number: AB12...", "uuid=...": the token after the label is a secret.
+        if (const auto labelled = matchLabelledSecret(v, i); labelled.valueLength > 0) {
+            out += s.substr(i, labelled.valueStart - i);
+            out += placeholderFor(labelled.kind, s.substr(labelled.valueStart, labelled.valueLength));
+            i = labelled.valueStart + labelled.valueLength;
+        } else if (const auto [at, n] = matchLabelledMac(v, i); n > 0) {
+            out += s.substr(i, at - i);
+            out += placeholderFor("mac", s.substr(at, n));
+            i = at + n;
+        } else if (const auto user = matchHomeUser(v, i); user > 0) { // /home/NAME: NAME is a user
+            out += "/home/";
+            out += placeholderFor("user", s.substr(i + 6, user));
+            i += 6 + user;
+        } else if (const auto token = matchUnlabelled(v, i); token.length > 0) {
+            const auto original = s.substr(i, token.length);
+            out += token.keep ? original : placeholderFor(token.kind, original);
+            i += token.length;
+        } else {
+            out += s[i++];
+        }
     }
     return out;
 }

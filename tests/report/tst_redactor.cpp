@@ -66,6 +66,9 @@ private Q_SLOTS:
         // Found by fuzz_report_loader (its idempotence check): a /home/NAME right after a redacted name was left
         // in the first pass (the byte before it was a name's letter) and taken only by a second pass.
         QTest::newRow("home after a redacted home") << "/home/bob/home/alice/x" << "alice" << "/home/<user-2>/home/<user-3>/x";
+        // Seven hex pairs: the last six read as a MAC. In the scanner before its split (read, not run), a failed MAC
+        // match at the first pair left its length behind, so the text became "<-1>:02", a placeholder of no kind.
+        QTest::newRow("seven hex pairs") << "id de:ad:be:ef:00:01:02 end" << "ad:be:ef:00:01:02" << "id de:<mac-1> end";
     }
     void replacesPlanted()
     {
