@@ -14,6 +14,7 @@ struct ProbeSession::Outcome {
     bool cancelled = false;
     std::vector<ProbeDevice> devices; // each device once, in the order the runners listed them
     QStringList listErrors;
+    QString error; // the run failed (JobTracker's fail)
 };
 
 ProbeSession::ProbeSession(QObject* parent)
@@ -50,7 +51,7 @@ void ProbeSession::start(std::vector<ProbeRunOptions> runs)
                [this](Outcome out) { end(std::move(out)); },
                [this](const QString& error) {
                    Outcome out;
-                   out.listErrors << tr("the probe run failed: %1").arg(error);
+                   out.error = error;
                    end(std::move(out));
                });
 }
@@ -94,6 +95,8 @@ void ProbeSession::end(Outcome out)
 {
     m_running = false;
     m_runners.clear();
+    if (!out.error.isEmpty())
+        Q_EMIT failed(out.error);
     Q_EMIT finished(out.cancelled, out.devices, out.listErrors.join(QStringLiteral("; ")));
     Q_EMIT runningChanged(false);
 }

@@ -36,6 +36,9 @@ Q_SIGNALS:
     // `devices` as the runner used them; `listError` says why only the CPU was probed.
     void finished(bool cancelled, const std::vector<stackscope::ProbeDevice>& devices, const QString& listError);
     void runningChanged(bool running);
+    // The run itself failed (a runner threw): emitted just before finished(), with what happened. The records that
+    // arrived before it stay valid.
+    void failed(const QString& message);
 
 private:
     struct Outcome;

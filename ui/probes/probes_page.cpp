@@ -155,6 +155,7 @@ void ProbesPage::connectSignals()
     connect(m_cancelButton, &QPushButton::clicked, this, &ProbesPage::cancel);
     connect(m_tryFixButton, &QPushButton::clicked, this, &ProbesPage::tryFix);
     connect(m_session, &ProbeSession::recordArrived, this, &ProbesPage::onRecord);
+    connect(m_session, &ProbeSession::failed, this, [this](const QString& message) { m_runError = message; });
     connect(m_session, &ProbeSession::finished, this, &ProbesPage::onFinished);
     connect(m_session, &ProbeSession::runningChanged, this, &ProbesPage::updateButtons);
     connect(m_gridView->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -354,6 +355,10 @@ void ProbesPage::onFinished(bool cancelled, const std::vector<ProbeDevice>& devi
     }
     if (!listError.isEmpty())
         text += QLatin1Char(' ') + tr("Only the CPU was probed: %1").arg(listError);
+    if (!m_runError.isEmpty())
+        text = tr("The probe run failed: %1. The results above are those that arrived before it; run the probes "
+                  "again, and if it fails the same way, export a report (Report page) and attach it to a bug report.")
+                   .arg(std::exchange(m_runError, QString()));
     m_status->setText(text);
     Q_EMIT runFinished();
 }

@@ -91,6 +91,7 @@ private:
     QLabel* m_machine = nullptr;
     PythonEnvPicker* m_picker = nullptr;
     bool m_runWhenDiscovered = false; // Run was pressed while the picker was still looking
+    QString m_runError; // set by ProbeSession::failed, shown by onFinished
     QTimer* m_chartTimer = nullptr;
 
     QPushButton* m_runButton = nullptr;
