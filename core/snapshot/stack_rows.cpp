@@ -165,6 +165,9 @@ std::vector<StackRow> stackRows(const Snapshot& s)
         torch.location = s.torch.libraryPath.value_or(torch.location);
     }
     rows.push_back(torch);
+    if (s.torch.archList && !s.torch.archList->empty()) // "invalid device function": the GPU's arch must be here
+        rows.push_back({"libtorch archs", fmt::format("{}", fmt::join(*s.torch.archList, " ")),
+                        "torch.cuda.get_arch_list()", StackStatus::Ok, {}});
     if (s.torch.blasBackend)
         rows.push_back({"Preferred BLAS", *s.torch.blasBackend, "at::globalContext().blasPreferredBackend()", StackStatus::Ok, {}});
     rows.push_back(accessRow(s));

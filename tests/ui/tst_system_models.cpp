@@ -40,6 +40,16 @@ private Q_SLOTS:
                         + model.index(r, StackModel::LocationColumn).data().toString();
         }
         QCOMPARE(installs, (QStringList {"6.1.2-119@/opt/rocm-6.1.2", "6.2.0-66@/opt/rocm-6.2.0"}));
+        // The archs libtorch was built for get a row of their own (an "invalid device function" is read there);
+        // the recorded machine has none (torch not loaded), so none is shown.
+        auto withArchs = s;
+        withArchs.torch.archList = std::vector<std::string> {"gfx90a", "gfx1100"};
+        const auto rows = stackRows(withArchs);
+        const auto archs = std::find_if(rows.begin(), rows.end(), [](const StackRow& r) { return r.component == "libtorch archs"; });
+        QVERIFY(archs != rows.end());
+        QCOMPARE(archs->version, std::string("gfx90a gfx1100"));
+        const auto plain = stackRows(s);
+        QVERIFY(std::none_of(plain.begin(), plain.end(), [](const StackRow& r) { return r.component == "libtorch archs"; }));
         model.setRows({});
         QCOMPARE(model.rowCount(), 0);
     }
