@@ -125,7 +125,8 @@ public:
         : m_window(window)
     {
     }
-    // Adds bar g (all bars before it were added) and returns its z-score against the window.
+    // Adds bar g (all bars before it were added) and returns its z-score against the window, rounded to float as
+    // the feature row stores it (the rows stay bit-identical to the code before this class).
     double add(const std::vector<Bar>& bars, size_t g)
     {
         const double v = bars[g].rec.volume;

@@ -52,6 +52,8 @@ private Q_SLOTS:
         QSignalSpy running(&session, &ProbeSession::runningChanged);
         session.start(std::vector<ProbeRunOptions> {fakeRun({"alloc_zeros", "softmax"}), fakeRun({"matmul_fp32"})});
         QVERIFY(session.isRunning());
+        // Bounds: a fake worker starts (python, no torch) in ~0.1 s and sleeps 0.4 s a probe, so a session ends
+        // within ~1.5 s here; 20 s leaves a factor of ten for a loaded CI machine.
         QVERIFY(finished.wait(20000));
         QCOMPARE(records.size(), std::size_t(3));
         QVERIFY(allInGuiThread);
@@ -72,7 +74,9 @@ private Q_SLOTS:
         session.start(fakeRun({"alloc_zeros", "softmax"}));
         session.start(fakeRun({"matmul_fp32"}));
         QVERIFY(finished.wait(20000));
-        QTest::qWait(1500); // the first session's workers are killed; none of their results may appear
+        // The first session's probes would report 0.4 and 0.8 s after start had they not been killed: 1.5 s covers
+        // both with room, so a result leaking through would show here.
+        QTest::qWait(1500);
         QCOMPARE(finished.count(), 1);
         QCOMPARE(probes, QStringList {QStringLiteral("matmul_fp32")});
     }
@@ -88,6 +92,7 @@ private Q_SLOTS:
         clock.start();
         session.cancel();
         QVERIFY(finished.wait(5000));
+        // The runner kills its children within ~100 ms of cancel (ProbeRunner::cancel); 2 s is twenty times that.
         QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
         QCOMPARE(finished.first().at(0).toBool(), true);
         QVERIFY(records.count() < 6);
