@@ -23,6 +23,11 @@ mode_t lmode(const QString& path)
     return ::lstat(path.toLocal8Bit().constData(), &st) == 0 ? st.st_mode : 0;
 }
 
+QString barsFixture()
+{
+    return QStringLiteral(STACKSCOPE_TEST_FIXTURES "/vpoc/hand_bars.csv");
+}
+
 QString rootFixture()
 {
     return QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/debian12-nogpu");
@@ -64,6 +69,10 @@ private Q_SLOTS:
             << "no program is reading";
         QTest::newRow("sample-data into an unread FIFO") << QStringList {"sample-data", "--days", "1", "--out", "%1/fifo"}
                                                          << "no program is reading";
+        QTest::newRow("vpoc --csv into an unread FIFO") << QStringList {"vpoc", "--input", barsFixture(), "--csv", "%1/fifo"}
+                                                        << "no program is reading";
+        QTest::newRow("vpoc --developing into a folder")
+            << QStringList {"vpoc", "--input", barsFixture(), "--developing", "%1/sub"} << "a folder";
     }
     void refusedTargetsExit2()
     {
@@ -108,8 +117,16 @@ private Q_SLOTS:
     }
 
     // Root only: a temporary node for /dev/full's device number, so no system device is at stake.
+    void fullDeviceExit2_data()
+    {
+        QTest::addColumn<QStringList>("args"); // the node's path is appended
+        QTest::newRow("sample-data --out") << QStringList {"sample-data", "--days", "1", "--out"};
+        QTest::newRow("vpoc --csv") << QStringList {"vpoc", "--input", barsFixture(), "--csv"};
+        QTest::newRow("vpoc --developing") << QStringList {"vpoc", "--input", barsFixture(), "--developing"};
+    }
     void fullDeviceExit2()
     {
+        QFETCH(QStringList, args);
         QTemporaryDir dir;
         const QString full = dir.filePath(QStringLiteral("full"));
         if (::mknod(full.toLocal8Bit().constData(), S_IFCHR | 0600, makedev(1, 7)) != 0)
@@ -118,7 +135,7 @@ private Q_SLOTS:
         if (probe < 0)
             QSKIP("device nodes cannot be opened in the temporary folder (a nodev mount)");
         ::close(probe);
-        const auto r = runCli({"sample-data", "--days", "1", "--out", full});
+        const auto r = runCli(args << full);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("write failed"), r.err.constData());
         QVERIFY(S_ISCHR(lmode(full)));

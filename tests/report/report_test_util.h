@@ -26,6 +26,15 @@ inline QStringList plantedSecrets()
             "00-e0-4c-ff-fe-68", "a1b2c3d4e5f60718"};
 }
 
+// The same values in the other notations a log may use (tests/fixtures/report/planted.log, last three lines):
+// letter case, inside longer words, Cisco and bare MACs, board/product serials, a DSN with colons. Matched
+// case-insensitively: a redacted report holds none of them in any case.
+inline QStringList plantedOtherForms()
+{
+    return {"zorbuser", "zorb-workstation-7", "3cec.ef12.3456", "3cecef123456", "pm1234567890", "1324120012345",
+            "0325218012345", "00:e0:4c:ff:fe:68"};
+}
+
 struct NamedBytes {
     QString name;
     QByteArray bytes;
@@ -114,6 +123,18 @@ inline QStringList listing(const QString& folder)
         out << it.next();
     out.sort();
     return out;
+}
+
+// The first file (or zip entry) whose bytes, lower-cased, hold one of `forms` (lower-case): "NAME holds FORM", or "".
+inline QString leakInAnyCase(const std::vector<NamedBytes>& files, const QStringList& forms)
+{
+    for (const auto& f : files) {
+        const QByteArray lowered = f.bytes.toLower();
+        for (const auto& form : forms)
+            if (lowered.contains(form.toUtf8()))
+                return f.name + " holds " + form;
+    }
+    return {};
 }
 
 } // namespace stackscope::test

@@ -69,6 +69,13 @@ private Q_SLOTS:
                 QVERIFY2(found != redact, qPrintable(secret));
             }
         }
+        // The other notations (case, inside words, Cisco/bare MACs, board serials): none left in any case.
+        if (redact) {
+            QVERIFY2(leakInAnyCase(files, plantedOtherForms()).isEmpty(), qPrintable(leakInAnyCase(files, plantedOtherForms())));
+            QVERIFY2(leakInAnyCase(entries, plantedOtherForms()).isEmpty(), qPrintable(leakInAnyCase(entries, plantedOtherForms())));
+        } else {
+            QVERIFY(!leakInAnyCase(files, {"3cec.ef12.3456"}).isEmpty());
+        }
         const auto doc = QJsonDocument::fromJson(files.empty() ? QByteArray() : [&] {
             for (const auto& f : files)
                 if (f.name.endsWith("report.json"))
@@ -94,6 +101,21 @@ private Q_SLOTS:
         QTest::newRow("missing log") << QStringList {"--log", "/nonexistent.log"} << "--log /nonexistent.log";
         QTest::newRow("bad snapshot") << QStringList {"--snapshot", kReportFixtures + "/planted.log"} << "--snapshot";
     }
+    // A binary file given as a log (a core dump, a zip) is refused with the byte it failed at and what to give.
+    void binaryLogIsRefused()
+    {
+        QTemporaryDir dir;
+        QFile bin(dir.filePath("core.bin"));
+        QVERIFY(bin.open(QIODevice::WriteOnly));
+        bin.write(QByteArray("ELF header\n\x7f", 12) + QByteArray(3, '\0') + QByteArray("tail\n"));
+        bin.close();
+        const CliRun r = runCli({"report", "--out", dir.filePath("out"), "--no-telemetry", "--log", bin.fileName(),
+                                 "--run-dir", dir.filePath("none")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("a binary file (a NUL byte at byte 12)") && r.err.contains("tee train.log"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath("out")) || QDir(dir.filePath("out")).isEmpty());
+    }
+
     void reportBadInput()
     {
         QFETCH(QStringList, args);

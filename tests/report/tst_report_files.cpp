@@ -119,6 +119,8 @@ private Q_SLOTS:
         if (redact) {
             QVERIFY2(leakIn(files, plantedSecrets()).isEmpty(), qPrintable(leakIn(files, plantedSecrets())));
             QVERIFY2(leakIn(entries, plantedSecrets()).isEmpty(), qPrintable(leakIn(entries, plantedSecrets())));
+            QVERIFY2(leakInAnyCase(files, plantedOtherForms()).isEmpty(), qPrintable(leakInAnyCase(files, plantedOtherForms())));
+            QVERIFY2(leakInAnyCase(entries, plantedOtherForms()).isEmpty(), qPrintable(leakInAnyCase(entries, plantedOtherForms())));
             QVERIFY(doc["redaction"]["enabled"].get<bool>());
             QStringList kinds;
             for (const auto& e : doc["redaction"]["replaced"])

@@ -116,6 +116,11 @@ private Q_SLOTS:
         QTest::newRow("session too wide") << h + "2024-03-11T13:30:00Z,1,300000,1,1,1\n" << QStringList() << 2
                                           << ":2:1: this row (1.00 .. 300000.00) makes the session";
         QTest::newRow("dbn by content") << QByteArray() << QStringList {"--json"} << 0 << "";
+        // An ESC sequence in a field reaches the terminal escaped, never raw (checked for every row below).
+        QTest::newRow("control bytes in a field") << h + "2024-03-11T13:30:00Z,\x1b[2J\x1b[31mred,1,1,1,1\n"
+                                                  << QStringList() << 2 << "\\x1b[2J\\x1b[31mred";
+        QTest::newRow("control bytes skipped") << h + "2024-03-11T13:30:00Z,\x1b]0;title\x07,1,1,1,1\n2024-03-11T13:31:00Z,1,1,1,1,1\n"
+                                               << QStringList {"--skip-bad"} << 0 << "\\x1b]0;title\\x07";
     }
     void exitCodes()
     {
@@ -133,6 +138,7 @@ private Q_SLOTS:
         QByteArray err;
         QCOMPARE(run(QStringList {"vpoc", "--input", f, "--backend", "cpu"} + extra, nullptr, &err), code);
         QVERIFY2(QString(err).contains(stderrHas), err.constData());
+        QVERIFY2(!err.contains('\x1b') && !err.contains('\x07'), err.toPercentEncoding().constData());
     }
 
     void missingFile()
@@ -153,6 +159,24 @@ private Q_SLOTS:
         QByteArray err;
         QCOMPARE(run({"report", "--out", m_dir.filePath("r"), "--vpoc", f}, nullptr, &err), 2);
         QVERIFY2(err.contains("line 1, column 41") && err.contains("1e400"), err.constData());
+    }
+
+    // An input that exists but cannot be read as a file: exit 2 with the path and what to give, never exit 1.
+    void unreadableInput_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("stderrHas");
+        QTest::newRow("a folder") << QStringLiteral("%1") << "not a regular file";
+        QTest::newRow("read error (EIO)") << QStringLiteral("/proc/self/mem") << "/proc/self/mem";
+    }
+    void unreadableInput()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, stderrHas);
+        path.replace(QStringLiteral("%1"), m_dir.path());
+        QByteArray err;
+        QCOMPARE(run({"vpoc", "--input", path, "--backend", "cpu"}, nullptr, &err), 2);
+        QVERIFY2(QString(err).contains(stderrHas), err.constData());
     }
 
     // A FIFO with no writer would block a reader forever: it is refused before it is opened.
