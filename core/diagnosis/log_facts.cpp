@@ -168,7 +168,8 @@ void Extractor::gpusOnLine(int n, std::string_view s)
     if (const auto d = s.find("Device "); d != std::string_view::npos && s.find(", gfx") != std::string_view::npos) {
         const auto colon = s.find(": ", d);
         const auto comma = s.find(", gfx", d);
-        if (colon != std::string_view::npos && colon < comma)
+        // ", gfx" may stand only before "Device " (fuzz_diagnose_log found such a line: substr(npos) threw).
+        if (colon != std::string_view::npos && comma != std::string_view::npos && colon < comma)
             return addGpu(n, trim(s.substr(colon + 2, comma - colon - 2)), firstGfx(s.substr(comma)), "amd", "llama.cpp device list");
     }
     // Ollama: "amdgpu [0] gfx1103 is not supported by ... [list of the library's targets]"

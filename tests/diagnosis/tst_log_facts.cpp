@@ -71,6 +71,8 @@ private Q_SLOTS:
         QTest::newRow("hip_fatbin") << ":1:hip_fatbin.cpp :687 : No compatible code objects found for: gfx1152, value" << "amd:gfx1152:";
         QTest::newRow("PYTORCH_ROCM_ARCH is not a GPU") << "export PYTORCH_ROCM_ARCH='gfx1151'" << "";
         QTest::newRow("nvidia") << "GPU 0: NVIDIA GeForce RTX 4090" << "nvidia:sm_89:RTX 4090";
+        // fuzz_diagnose_log: ", gfx" only before "Device " made the llama.cpp reader cut at npos (an exception).
+        QTest::newRow("gfx before Device") << "MI60 / MI50, gfx906:sramecc+:xnack- (0x906), VRAM:Device 3: AMD Inl" << "amd:gfx906:MI60";
         QTest::newRow("same GPU twice") << "gcnArchName='gfx1201'\nAMD Radeon RX 9070 XT" << "amd:gfx1201:RX 9070 XT";
     }
     void gpusFromText()
