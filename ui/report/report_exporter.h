@@ -33,7 +33,7 @@ struct ReportRequest {
     std::vector<std::string> logLines;
     nlohmann::json vpocRun, trainingRun, telemetry; // null when there are none
     bool redact = true;
-    // write() takes a short telemetry sample (NVML / rocm_smi, about 0.6 s) when `telemetry` is null.
+    // The export takes a short telemetry sample (NVML / rocm_smi, about 0.6 s, in its job) when `telemetry` is null.
     bool sampleTelemetry = true;
     // Live pages drawn as they are, their private texts drawn redacted by stand-ins (the VPOC page: its numbers are
     // not private); the widgets themselves are not changed.
