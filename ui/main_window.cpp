@@ -240,6 +240,10 @@ void MainWindow::createRunMenu()
     });
     exportReport->setObjectName(QStringLiteral("exportAction"));
     exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    // Off while an export runs in the background: a second one would only drop the first.
+    connect(m_reportPage, &ReportPage::exportRunningChanged, exportReport, [exportReport](bool running) {
+        exportReport->setEnabled(!running);
+    });
     // One action in both menus: a second action with Ctrl+E would make the key ambiguous (neither fires), and
     // one without it left the File menu showing no shortcut.
     if (auto* place = findChild<QAction*>(QStringLiteral("fileExportPlace"))) {

@@ -100,19 +100,21 @@ int main(int argc, char** argv)
         });
         QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&window, dir] {
             QTimer::singleShot(0, &window, [&window, dir] {
-                // The exporter directly, not the page's slot: a failure must reach stderr, not a modal box offscreen.
                 auto* page = window.reportPage();
                 page->setRedactionEnabled(true);
-                try {
-                    const auto r = page->exporter().write(page->request(), dir);
-                    std::printf("%s\n%s\n", qPrintable(r.folder), qPrintable(r.zip));
-                } catch (const std::exception& e) {
-                    std::fprintf(stderr, "stackscope: the report was not written: %s\n", e.what());
-                    QApplication::exit(2);
-                    return;
-                }
-                QApplication::exit(0);
+                page->exportTo(dir);
             });
+        });
+        // The page's export, in the background like a click on Export; a failure goes to stderr, not to a modal box offscreen.
+        auto* page = window.reportPage();
+        QObject::disconnect(page, &stackscope::ui::ReportPage::errorOccurred, &window, nullptr);
+        QObject::connect(page, &stackscope::ui::ReportPage::exported, &window, [](const QString& folder, const QString& zip) {
+            std::printf("%s\n%s\n", qPrintable(folder), qPrintable(zip));
+            QApplication::exit(0);
+        });
+        QObject::connect(page, &stackscope::ui::ReportPage::errorOccurred, &window, [](const QString& message) {
+            std::fprintf(stderr, "stackscope: %s\n", qPrintable(message));
+            QApplication::exit(2);
         });
     }
     if (parser.isSet(snapshotOption)) {

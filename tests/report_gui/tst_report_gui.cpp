@@ -14,6 +14,7 @@
 #include "ui/report/replay_banner.h"
 #include "ui/report/report_page.h"
 #include "ui/report/report_replay.h"
+#include "ui/report/redacted_render.h"
 #include "ui/report/summary_card.h"
 #include "ui/report/text_scrub.h"
 #include "ui/system/snapshot_controller.h"
@@ -25,6 +26,11 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QCheckBox>
+#include <QDeadlineTimer>
+#include <QGroupBox>
+#include <QScrollArea>
+#include <QVBoxLayout>
 #include <QClipboard>
 #include <QMimeData>
 #include <QDirIterator>
@@ -172,6 +178,46 @@ void save(QWidget& w, const QString& name)
     QVERIFY(w.grab().save(screenshotDir() + QLatin1Char('/') + name + QStringLiteral(".png")));
 }
 
+// Starts an export and waits for its end (it runs in the background); false when it failed (the reason is the
+// page's status) or could not start.
+bool exportAndWait(ReportPage& page, const QString& dir, int timeoutMs = 180000)
+{
+    QSignalSpy done(&page, &ReportPage::exported);
+    QSignalSpy failed(&page, &ReportPage::errorOccurred);
+    if (!page.exportTo(dir))
+        return false;
+    QDeadlineTimer deadline(timeoutMs);
+    while (done.isEmpty() && failed.isEmpty() && !deadline.hasExpired())
+        QTest::qWait(20);
+    return !done.isEmpty() && !page.isExporting();
+}
+
+// The widgets a test page is made of, by name (renderRedacted is checked against QWidget::grab on each).
+std::unique_ptr<QWidget> testPage(const QString& kind)
+{
+    auto page = std::make_unique<QWidget>();
+    auto* layout = new QVBoxLayout(page.get());
+    if (kind == QStringLiteral("labels and fields")) {
+        layout->addWidget(new QLabel(QStringLiteral("Input file /home/zorgblatt/data.csv")));
+        layout->addWidget(new QLabel(QStringLiteral("<b>Host</b> quuxhost-7731")));
+        layout->addWidget(new QLineEdit(QStringLiteral("/home/zorgblatt/data/es-1m.csv")));
+        layout->addWidget(new QPushButton(QStringLiteral("Open /home/zorgblatt")));
+    } else if (kind == QStringLiteral("group box")) {
+        auto* box = new QGroupBox(QStringLiteral("Run on quuxhost-7731"));
+        auto* inner = new QVBoxLayout(box);
+        inner->addWidget(new QCheckBox(QStringLiteral("Use /home/zorgblatt/cache")));
+        inner->addWidget(new QLabel(QStringLiteral("nothing private here")));
+        layout->addWidget(box);
+    } else { // a scroll area: its content is cut by the viewport
+        auto* area = new QScrollArea;
+        auto* content = new QLabel(QStringLiteral("peer 10.23.45.67\n").repeated(40));
+        area->setWidget(content);
+        layout->addWidget(area);
+    }
+    page->resize(420, 260);
+    return page;
+}
+
 QString runCliToFile(const QStringList& args, const QString& file)
 {
     const auto r = stackscope::test::runCli(args);
@@ -291,7 +337,7 @@ private Q_SLOTS:
         QVERIFY2(note->text().contains(QStringLiteral("user name that is a common word")), qPrintable(note->text()));
 
         QTemporaryDir dir;
-        QVERIFY2(page.exportTo(dir.path()), qPrintable(page.statusText()));
+        QVERIFY2(exportAndWait(page, dir.path()), qPrintable(page.statusText()));
         const auto& result = page.lastResult();
         QFile json(result.folder + QStringLiteral("/report.json"));
         QVERIFY(json.open(QIODevice::ReadOnly));
@@ -327,10 +373,13 @@ private Q_SLOTS:
         snapshots.setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("planted"));
         ProbesPage probes(&snapshots);
         probes.showRecords(plantedRecords(), QStringLiteral("planted"));
-        // A live page whose field holds a home path, as the VPOC page's input file does.
+        // A live page whose field and label hold a home path, as the VPOC page's input file does.
         QWidget live;
         auto* field = new QLineEdit(QStringLiteral("/home/zorgblatt/data/es-1m.csv"), &live);
         field->resize(400, 30);
+        auto* label = new QLabel(QStringLiteral("Results for /home/zorgblatt/data/es-1m.csv"), &live);
+        label->setGeometry(0, 40, 400, 30);
+        QSignalSpy fieldChanged(field, &QLineEdit::textChanged);
         ReportPage page(&snapshots, &probes);
         page.addLivePage(QStringLiteral("VPOC"), &live);
         page.setRedactionEnabled(redact);
@@ -339,15 +388,20 @@ private Q_SLOTS:
 
         QStringList grabbed;
         QStringList grabbedLeaks;
-        page.exporter().setGrabObserver([&](const QString& name, QWidget* w) {
+        QString liveDrawn;
+        page.exporter().setGrabObserver([&](const QString& name, const QStringList& drawnTexts) {
             grabbed << name;
-            const auto leaks = plantedIn(widgetTexts(w).join(QLatin1Char('\n')));
+            const auto leaks = plantedIn(drawnTexts.join(QLatin1Char('\n')));
             if (!leaks.isEmpty())
                 grabbedLeaks << name + QStringLiteral(": ") + leaks.join(QStringLiteral(", "));
+            if (name == QStringLiteral("vpoc"))
+                liveDrawn = drawnTexts.join(QLatin1Char('\n'));
         });
         QTemporaryDir dir;
         QSignalSpy exported(&page, &ReportPage::exported);
-        QVERIFY2(page.exportTo(dir.path()), qPrintable(page.statusText()));
+        QVERIFY(page.exportTo(dir.path()));
+        QVERIFY(page.isExporting()); // in the background: exportTo returned before the report was written
+        QVERIFY(exported.wait(180000));
         QCOMPARE(exported.count(), 1);
         const auto& result = page.lastResult();
         QVERIFY(QFileInfo(result.folder).isDir());
@@ -355,10 +409,22 @@ private Q_SLOTS:
         QVERIFY(QFileInfo(result.folder).fileName().startsWith(QStringLiteral("stackscope-report-")));
         QCOMPARE(grabbed, (QStringList {QStringLiteral("system"), QStringLiteral("probes"), QStringLiteral("vpoc"),
                                         QStringLiteral("summary-card")}));
-        // The live page's own text is back after the grab.
+        // The live page's widgets were never written to (their redacted texts are drawn by stand-ins).
         QCOMPARE(field->text(), QStringLiteral("/home/zorgblatt/data/es-1m.csv"));
-        for (const char* shot : {"system.png", "probes.png", "vpoc.png", "summary-card.png"})
-            QVERIFY2(QFileInfo::exists(result.folder + QStringLiteral("/screenshots/") + QLatin1String(shot)), shot);
+        QCOMPARE(label->text(), QStringLiteral("Results for /home/zorgblatt/data/es-1m.csv"));
+        QCOMPARE(fieldChanged.count(), 0);
+        // ...and the screenshot shows the field and label, redacted or not.
+        QCOMPARE(liveDrawn.count(QStringLiteral("es-1m.csv")), 2);
+        for (const char* shot : {"system.png", "probes.png", "vpoc.png", "summary-card.png"}) {
+            const QImage image(result.folder + QStringLiteral("/screenshots/") + QLatin1String(shot));
+            QVERIFY2(image.width() >= 100 && image.height() >= 100, shot);
+        }
+        {
+            // report.json on disk is the report the page got back.
+            QFile json(result.folder + QStringLiteral("/report.json"));
+            QVERIFY(json.open(QIODevice::ReadOnly));
+            QCOMPARE(nlohmann::json::parse(json.readAll().toStdString()), result.report);
+        }
 
         QStringList fileLeaks;
         int files = 0;
@@ -380,6 +446,9 @@ private Q_SLOTS:
         }
         const auto entries = zipEntries(result.zip);
         QCOMPARE(int(entries.size()), files);
+        const QString folderName = QFileInfo(result.folder).fileName();
+        for (const char* name : {"report.json", "report.md", "report.html", "screenshots/vpoc.png", "logs/recent.log"})
+            QVERIFY2(entries.count(folderName + QLatin1Char('/') + QLatin1String(name)), name);
         QStringList zipLeaks;
         for (const auto& [name, bytes] : entries) {
             const auto leaks = plantedIn(QString::fromUtf8(bytes));
@@ -440,10 +509,88 @@ private Q_SLOTS:
         ReportPage page(&snapshots, nullptr);
         QSignalSpy errors(&page, &ReportPage::errorOccurred);
         QTemporaryDir dir;
-        QVERIFY(!page.exportTo(dir.path()));
+        QVERIFY(!exportAndWait(page, dir.path()));
         QCOMPARE(errors.count(), 1);
         QVERIFY(page.statusText().contains(QStringLiteral("wait for the System page")));
         QVERIFY(QDir(dir.path()).isEmpty());
+    }
+
+    // While an export runs (in the background) the Export button and the window's action are off; after it,
+    // written or not, they are on again; a folder that cannot be made says which path failed.
+    void exportActionOffWhileRunning_data()
+    {
+        QTest::addColumn<bool>("writable");
+        QTest::newRow("written") << true;
+        QTest::newRow("folder under a file") << false;
+    }
+    void exportActionOffWhileRunning()
+    {
+        QFETCH(bool, writable);
+        MainWindow window; // not shown: an error goes to the status bar, not to a modal box
+        window.snapshots()->setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("planted"));
+        auto* page = window.reportPage();
+        auto* action = window.findChild<QAction*>(QStringLiteral("exportAction"));
+        auto* button = page->findChild<QPushButton*>(QStringLiteral("exportButton"));
+        QVERIFY(action && button);
+        QVERIFY(action->isEnabled() && button->isEnabled());
+        QTemporaryDir dir;
+        QFile blocker(dir.filePath(QStringLiteral("not-a-folder")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const QString target = writable ? dir.path() : blocker.fileName() + QStringLiteral("/reports");
+        QSignalSpy exported(page, &ReportPage::exported);
+        QSignalSpy failed(page, &ReportPage::errorOccurred);
+        QVERIFY(page->exportTo(target));
+        QVERIFY(!action->isEnabled());
+        QVERIFY(!button->isEnabled());
+        QVERIFY(!page->exportTo(target)); // one at a time
+        QTRY_VERIFY_WITH_TIMEOUT(!exported.isEmpty() || !failed.isEmpty(), 180000);
+        QVERIFY(action->isEnabled());
+        QVERIFY(button->isEnabled());
+        QCOMPARE(exported.count(), writable ? 1 : 0);
+        QCOMPARE(failed.count(), writable ? 0 : 1);
+        if (!writable) {
+            QVERIFY2(page->statusText().contains(target), qPrintable(page->statusText()));
+            QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("not-a-folder")), qPrintable(page->statusText()));
+            QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList {QStringLiteral("not-a-folder")});
+        }
+    }
+
+    // renderRedacted draws what QWidget::grab draws when nothing is private, and draws redacted stand-ins where
+    // something is, without writing to the widgets.
+    void renderRedactedLikeGrab_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("labels and fields") << QStringLiteral("labels and fields");
+        QTest::newRow("group box") << QStringLiteral("group box");
+        QTest::newRow("scroll area") << QStringLiteral("scroll area");
+    }
+    void renderRedactedLikeGrab()
+    {
+        QFETCH(QString, kind);
+        const auto page = testPage(kind);
+        page->setAttribute(Qt::WA_DontShowOnScreen);
+        page->show();
+        QTest::qWait(50);
+        const QStringList before = widgetTexts(page.get());
+        const QImage grabbed = page->grab().toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied);
+        const auto same = renderRedacted(page.get(), [](const QString& t) { return t; });
+        QCOMPARE(same.image.convertToFormat(QImage::Format_ARGB32_Premultiplied), grabbed);
+
+        const auto redact = [](const QString& t) {
+            QString out = t;
+            for (const auto& p : kPlanted)
+                out.replace(p, QStringLiteral("<gone>"));
+            return out;
+        };
+        const auto redacted = renderRedacted(page.get(), redact);
+        const QString drawn = redacted.drawnTexts.join(QLatin1Char('\n'));
+        QVERIFY2(plantedIn(drawn).isEmpty(), qPrintable(drawn));
+        QVERIFY2(drawn.contains(QStringLiteral("<gone>")), qPrintable(drawn));
+        QVERIFY(redacted.image != grabbed);
+        QCOMPARE(redacted.image.size(), grabbed.size());
+        QCOMPARE(widgetTexts(page.get()), before);
+        QVERIFY(redacted.image.save(screenshotDir() + QStringLiteral("/render-redacted-") + kind.replace(QLatin1Char(' '), QLatin1Char('-')) + QStringLiteral(".png")));
     }
 
     // `stackscope --snapshot planted.json --report DIR`, offscreen: folder and zip printed, exit 0.
@@ -495,7 +642,7 @@ private Q_SLOTS:
             ProbesPage probes(&snapshots);
             probes.showRecords(plantedRecords(), QStringLiteral("planted"));
             ReportPage page(&snapshots, &probes);
-            QVERIFY2(page.exportTo(dir.path()), qPrintable(page.statusText()));
+            QVERIFY2(exportAndWait(page, dir.path()), qPrintable(page.statusText()));
             written = page.lastResult();
         }
         MainWindow window;
@@ -584,7 +731,7 @@ private Q_SLOTS:
         const auto request = window.reportPage()->request();
         QVERIFY(request.vpocRun.is_object());
         QTemporaryDir dir;
-        QVERIFY2(window.reportPage()->exportTo(dir.path()), qPrintable(window.reportPage()->statusText()));
+        QVERIFY2(exportAndWait(*window.reportPage(), dir.path()), qPrintable(window.reportPage()->statusText()));
         const auto& doc = window.reportPage()->lastResult().report;
         QVERIFY2(doc["vpoc"].is_object() && doc["vpoc"].value("session_count", 0) >= 20, doc["vpoc"].dump().substr(0, 300).c_str());
         QVERIFY(QFileInfo::exists(window.reportPage()->lastResult().folder + QStringLiteral("/screenshots/training.png")));

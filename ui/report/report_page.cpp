@@ -37,6 +37,38 @@
 
 namespace stackscope::ui {
 
+namespace {
+
+// The trainer's own contract ("stackscope.training/1") into `r.trainingRun`; a file that cannot be read is said
+// in the logs. `folder` "" means no training run.
+void readTrainingRun(const QString& folder, ReportRequest& r)
+{
+    if (folder.isEmpty())
+        return;
+    const std::string where = "report: training run " + folder.toStdString() + ": ";
+    QFile f(folder + QStringLiteral("/model_metadata.json"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        r.logLines.push_back(where + "cannot read model_metadata.json (" + f.errorString().toStdString() + ")");
+        return;
+    }
+    if (f.size() > 16 * 1024 * 1024) {
+        r.logLines.push_back(where + "model_metadata.json is over 16 MiB; left out");
+        return;
+    }
+    const QByteArray bytes = f.readAll();
+    auto doc = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
+    if (doc.is_discarded()) {
+        r.logLines.push_back(where + "model_metadata.json is not valid JSON; left out");
+        return;
+    }
+    const auto note = training::checkTrainingFiles(doc, folder.toStdString());
+    if (!note.empty())
+        r.logLines.push_back(where + note);
+    r.trainingRun = std::move(doc);
+}
+
+} // namespace
+
 ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidget* parent)
     : QWidget(parent)
     , m_snapshots(snapshots)
@@ -54,17 +86,25 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
 {
     // From here on the app's warnings are kept for the report's logs/recent.log.
     installRecentLog();
-    auto* title = new QLabel(tr("<h2>Support report</h2>"), this);
-    auto* intro = new QLabel(tr("One folder and its .zip: report.html, report.md (paste it into an issue), report.json, "
-                                "screenshots of every page and the summary card, recent logs."),
-                             this);
-    intro->setWordWrap(true);
+    configureWidgets();
+    auto* layout = new QHBoxLayout(this);
+    // The card's column first (up to the card's width), the controls and the redaction list take the rest.
+    layout->addLayout(buildControlsColumn(), 1);
+    layout->addLayout(buildCardColumn(), 2);
+    connectSignals();
+    setStatus(tr("Waiting for the System page's snapshot."), false);
+}
+
+void ReportPage::configureWidgets()
+{
+    m_export->setObjectName(QStringLiteral("exportButton"));
     m_export->setDefault(true);
     m_export->setToolTip(tr("Writes stackscope-report-YYYYMMDD-HHMMSS and its .zip into the folder you choose"));
     m_redact->setChecked(true);
     // The whole list as a tooltip: the long label set the column's width and cut the summary card off at 1280.
     m_redact->setToolTip(tr("User and host names, home paths, IP and MAC addresses, GPU serials and UUIDs"));
     m_copy->setToolTip(tr("Puts the report's Markdown (GPUs, stack, failing probes, findings with fixes) on the clipboard"));
+    m_status->setObjectName(QStringLiteral("exportStatus"));
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
     m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -72,7 +112,28 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     m_where->setWordWrap(true);
     m_where->setText(tr("Not exported yet."));
     m_openFolder->setEnabled(false);
+    m_redactions->setObjectName(QStringLiteral("redactions"));
+    m_redactions->setHorizontalHeaderLabels({tr("What"), tr("Shown as"), tr("Times")});
+    m_redactions->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_redactions->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_redactions->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_redactions->verticalHeader()->hide();
+    m_redactions->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_redactions->setSelectionMode(QAbstractItemView::NoSelection);
+    m_uncertain->setObjectName(QStringLiteral("redactionUncertain"));
+    m_uncertain->setWordWrap(true);
+    m_uncertain->setTextFormat(Qt::PlainText);
+    m_uncertain->setStyleSheet(QStringLiteral("color: #b26a00;"));
+    m_uncertain->hide();
+}
 
+QLayout* ReportPage::buildControlsColumn()
+{
+    auto* title = new QLabel(tr("<h2>Support report</h2>"), this);
+    auto* intro = new QLabel(tr("One folder and its .zip: report.html, report.md (paste it into an issue), report.json, "
+                                "screenshots of every page and the summary card, recent logs."),
+                             this);
+    intro->setWordWrap(true);
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_export);
     actions->addWidget(m_copy);
@@ -87,21 +148,7 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     auto* whereLayout = new QHBoxLayout(whereBox);
     whereLayout->addWidget(m_where, 1);
     whereLayout->addWidget(m_openFolder, 0, Qt::AlignTop);
-
-    m_redactions->setObjectName(QStringLiteral("redactions"));
-    m_redactions->setHorizontalHeaderLabels({tr("What"), tr("Shown as"), tr("Times")});
-    m_redactions->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_redactions->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_redactions->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
-    m_redactions->verticalHeader()->hide();
-    m_redactions->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_redactions->setSelectionMode(QAbstractItemView::NoSelection);
     auto* redactBox = new QGroupBox(tr("Redacted (the originals are never written)"), this);
-    m_uncertain->setObjectName(QStringLiteral("redactionUncertain"));
-    m_uncertain->setWordWrap(true);
-    m_uncertain->setTextFormat(Qt::PlainText);
-    m_uncertain->setStyleSheet(QStringLiteral("color: #b26a00;"));
-    m_uncertain->hide();
     auto* redactLayout = new QVBoxLayout(redactBox);
     redactLayout->addWidget(m_redactions, 1);
     redactLayout->addWidget(m_uncertain);
@@ -114,7 +161,11 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     left->addWidget(m_status);
     left->addWidget(whereBox);
     left->addWidget(redactBox, 1);
+    return left;
+}
 
+QLayout* ReportPage::buildCardColumn()
+{
     auto* cardArea = new QScrollArea(this);
     cardArea->setWidget(m_card);
     cardArea->setWidgetResizable(false);
@@ -130,12 +181,11 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     cardTitle->setWordWrap(true); // a long unbreakable line would set the page's minimum width
     right->addWidget(cardTitle);
     right->addWidget(cardArea, 1);
+    return right;
+}
 
-    auto* layout = new QHBoxLayout(this);
-    // The card's column first (up to the card's width), the controls and the redaction list take the rest.
-    layout->addLayout(left, 1);
-    layout->addLayout(right, 2);
-
+void ReportPage::connectSignals()
+{
     // Snapshots and probe results can arrive in bursts: rebuild the preview once they settle.
     m_previewTimer->setSingleShot(true);
     m_previewTimer->setInterval(200);
@@ -151,7 +201,6 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
         if (!m_last.folder.isEmpty())
             QDesktopServices::openUrl(QUrl::fromLocalFile(m_last.folder));
     });
-    setStatus(tr("Waiting for the System page's snapshot."), false);
 }
 
 void ReportPage::addLivePage(const QString& title, QWidget* page)
@@ -201,30 +250,8 @@ ReportRequest ReportPage::request() const
         if (const auto& result = m_vpoc->sessionModel()->result())
             r.vpocRun = vpoc::toJson(*result);
     }
-    if (m_trainingFolder) {
-        const QString folder = m_trainingFolder();
-        if (!folder.isEmpty()) {
-            // The trainer's own contract ("stackscope.training/1"); a file that cannot be read is said in the logs.
-            QFile f(folder + QStringLiteral("/model_metadata.json"));
-            if (!f.open(QIODevice::ReadOnly)) {
-                r.logLines.push_back("report: training run " + folder.toStdString() + ": cannot read model_metadata.json (" +
-                                     f.errorString().toStdString() + ")");
-            } else if (f.size() > 16 * 1024 * 1024) {
-                r.logLines.push_back("report: training run " + folder.toStdString() + ": model_metadata.json is over 16 MiB; left out");
-            } else {
-                const QByteArray bytes = f.readAll();
-                auto doc = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
-                if (doc.is_discarded())
-                    r.logLines.push_back("report: training run " + folder.toStdString() + ": model_metadata.json is not valid JSON; left out");
-                else {
-                    const auto note = training::checkTrainingFiles(doc, folder.toStdString());
-                    if (!note.empty())
-                        r.logLines.push_back("report: training run " + folder.toStdString() + ": " + note);
-                    r.trainingRun = std::move(doc);
-                }
-            }
-        }
-    }
+    if (m_trainingFolder)
+        readTrainingRun(m_trainingFolder(), r);
     return r;
 }
 
@@ -299,15 +326,32 @@ void ReportPage::exportInteractive()
 bool ReportPage::exportTo(const QString& parentDir)
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    setStatus(tr("Writing the report…"), false);
-    try {
-        m_last = m_exporter.write(request(), parentDir);
-    } catch (const std::exception& e) {
-        const QString message = tr("The report was not written: %1").arg(QString::fromUtf8(e.what()));
-        setStatus(message, true);
-        Q_EMIT errorOccurred(message);
+    if (m_exporter.isRunning())
         return false;
-    }
+    setStatus(tr("Writing the report…"), false);
+    setExportRunning(true);
+    m_exporter.start(
+        request(), parentDir, [this](ReportResult result) { onExported(std::move(result)); },
+        [this, parentDir](const QString& message) { onExportFailed(parentDir, message); });
+    return true;
+}
+
+bool ReportPage::isExporting() const
+{
+    return m_exporter.isRunning();
+}
+
+void ReportPage::setExportRunning(bool running)
+{
+    // One export at a time: the button and the window's Export action (through exportRunningChanged).
+    m_export->setEnabled(!running);
+    Q_EMIT exportRunningChanged(running);
+}
+
+void ReportPage::onExported(ReportResult result)
+{
+    m_last = std::move(result);
+    setExportRunning(false);
     m_card->setReport(m_last.report);
     showRedactions(m_last.redacted, m_last.uncertain, redactionEnabled());
     m_where->setText(tr("%1\n%2").arg(m_last.folder, m_last.zip));
@@ -316,7 +360,16 @@ bool ReportPage::exportTo(const QString& parentDir)
                                              : tr("Report written (%1 screenshots).").arg(m_last.screenshots.size()),
               false);
     Q_EMIT exported(m_last.folder, m_last.zip);
-    return true;
+}
+
+void ReportPage::onExportFailed(const QString& parentDir, const QString& reason)
+{
+    setExportRunning(false);
+    // The reason says what to do (core's messages name the file or folder that failed); the folder chosen is said too.
+    const QString message = parentDir.isEmpty() ? tr("The report was not written: %1").arg(reason)
+                                                : tr("The report was not written into %1: %2").arg(parentDir, reason);
+    setStatus(message, true);
+    Q_EMIT errorOccurred(message);
 }
 
 void ReportPage::copySummary()

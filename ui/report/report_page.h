@@ -9,6 +9,7 @@
 
 class QCheckBox;
 class QLabel;
+class QLayout;
 class QPushButton;
 class QTableWidget;
 class QTimer;
@@ -23,7 +24,7 @@ class VpocPage;
 class ReportPage : public QWidget {
     Q_OBJECT
 public:
-    // `probes` gives the results of this session; `livePages` are grabbed as they are (VPOC).
+    // `probes` gives the results of this session; `livePages` are drawn as they are, private texts redacted (VPOC).
     ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidget* parent = nullptr);
 
     void addLivePage(const QString& title, QWidget* page);
@@ -38,6 +39,7 @@ public:
     // What an export would hold now.
     ReportRequest request() const;
     const ReportResult& lastResult() const { return m_last; }
+    bool isExporting() const;
     QString statusText() const;
     // Where the export's folder dialog starts: Documents when it exists, else the home folder.
     static QString exportStartFolder();
@@ -45,7 +47,8 @@ public:
 public Q_SLOTS:
     // Asks for a folder, then exports there.
     void exportInteractive();
-    // Writes the report under `parentDir`; false (and the reason on the page and in errorOccurred) on failure.
+    // Starts writing the report under `parentDir` in the background (false: an export is running already). Then
+    // exported(), or errorOccurred() with the reason, and the reason on the page.
     bool exportTo(const QString& parentDir);
     // The report's Markdown on the clipboard (built now with the current redaction setting).
     void copySummary();
@@ -56,8 +59,17 @@ Q_SIGNALS:
     void exported(const QString& folder, const QString& zip);
     void errorOccurred(const QString& message);
     void pasteLogRequested();
+    // An export started (true) or ended, written or not (false): its button and action are off meanwhile.
+    void exportRunningChanged(bool running);
 
 private:
+    void configureWidgets();
+    QLayout* buildControlsColumn();
+    QLayout* buildCardColumn();
+    void connectSignals();
+    void setExportRunning(bool running);
+    void onExported(ReportResult result);
+    void onExportFailed(const QString& parentDir, const QString& reason);
     void showRedactions(const std::vector<report::RedactionEntry>& entries, const std::vector<std::string>& uncertain,
                         bool enabled);
     void setStatus(const QString& text, bool error);

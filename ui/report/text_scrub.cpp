@@ -1,4 +1,4 @@
-// Walks a widget tree for the texts it draws; scrubs and restores them around a screenshot.
+// Walks a widget tree for the texts it draws; redacts the text runs of rich text.
 #include "ui/report/text_scrub.h"
 
 #include <QAbstractButton>
@@ -50,6 +50,41 @@ void modelTexts(const QAbstractItemModel* model, const QModelIndex& parent, QStr
 
 } // namespace
 
+QStringList ownTexts(const QWidget* w, int maxModelCells)
+{
+    QStringList out;
+    if (auto* l = qobject_cast<const QLabel*>(w))
+        out << l->text();
+    else if (auto* e = qobject_cast<const QLineEdit*>(w))
+        out << e->text() << e->placeholderText();
+    else if (auto* t = qobject_cast<const QTextEdit*>(w))
+        out << t->toPlainText();
+    else if (auto* p = qobject_cast<const QPlainTextEdit*>(w))
+        out << p->toPlainText();
+    else if (auto* b = qobject_cast<const QAbstractButton*>(w))
+        out << b->text();
+    else if (auto* g = qobject_cast<const QGroupBox*>(w))
+        out << g->title();
+    else if (auto* c = qobject_cast<const QComboBox*>(w)) {
+        for (int i = 0; i < c->count(); ++i)
+            out << c->itemText(i);
+    } else if (auto* tabs = qobject_cast<const QTabBar*>(w)) {
+        for (int i = 0; i < tabs->count(); ++i)
+            out << tabs->tabText(i);
+    } else if (auto* v = qobject_cast<const QAbstractItemView*>(w)) {
+        if (const auto* m = v->model()) {
+            int budget = maxModelCells;
+            modelTexts(m, v->rootIndex(), out, budget);
+            for (int c = 0; c < m->columnCount(); ++c)
+                out << m->headerData(c, Qt::Horizontal).toString();
+            for (int r = 0; r < m->rowCount() && r < 10000; ++r)
+                out << m->headerData(r, Qt::Vertical).toString();
+        }
+    }
+    out.removeAll(QString());
+    return out;
+}
+
 QStringList widgetTexts(const QWidget* root, int maxModelCells)
 {
     QStringList out;
@@ -63,36 +98,8 @@ QStringList widgetTexts(const QWidget* root, int maxModelCells)
             out << w->windowTitle();
         if (!w->toolTip().isEmpty())
             out << w->toolTip();
-        if (auto* l = qobject_cast<const QLabel*>(w))
-            out << l->text();
-        else if (auto* e = qobject_cast<const QLineEdit*>(w))
-            out << e->text() << e->placeholderText();
-        else if (auto* t = qobject_cast<const QTextEdit*>(w))
-            out << t->toPlainText();
-        else if (auto* p = qobject_cast<const QPlainTextEdit*>(w))
-            out << p->toPlainText();
-        else if (auto* b = qobject_cast<const QAbstractButton*>(w))
-            out << b->text();
-        else if (auto* g = qobject_cast<const QGroupBox*>(w))
-            out << g->title();
-        else if (auto* c = qobject_cast<const QComboBox*>(w)) {
-            for (int i = 0; i < c->count(); ++i)
-                out << c->itemText(i);
-        } else if (auto* tabs = qobject_cast<const QTabBar*>(w)) {
-            for (int i = 0; i < tabs->count(); ++i)
-                out << tabs->tabText(i);
-        } else if (auto* v = qobject_cast<const QAbstractItemView*>(w)) {
-            if (const auto* m = v->model()) {
-                int budget = maxModelCells;
-                modelTexts(m, v->rootIndex(), out, budget);
-                for (int c = 0; c < m->columnCount(); ++c)
-                    out << m->headerData(c, Qt::Horizontal).toString();
-                for (int r = 0; r < m->rowCount() && r < 10000; ++r)
-                    out << m->headerData(r, Qt::Vertical).toString();
-            }
-        }
+        out << ownTexts(w, maxModelCells);
     }
-    out.removeAll(QString());
     return out;
 }
 
@@ -119,64 +126,6 @@ QString redactRichText(const QString& html, const std::function<QString(const QS
     }
     text(pos, html.size());
     return out;
-}
-
-TextScrub::TextScrub(QWidget* root, const std::function<QString(const QString&)>& redact)
-{
-    if (!root)
-        return;
-    QList<QWidget*> widgets {root};
-    widgets << root->findChildren<QWidget*>();
-    // Each setter is undone in reverse order by the destructor; QPointer guards widgets deleted meanwhile.
-    auto scrub = [&](QWidget* w, const QString& text, auto setter) {
-        const QString clean = redact(text);
-        if (clean == text)
-            return;
-        QPointer<QWidget> guard(w);
-        setter(clean);
-        m_restore.push_back([guard, text, setter] {
-            if (guard)
-                setter(text);
-        });
-    };
-    auto scrubRich = [&](QWidget* w, const QString& html, auto setter) {
-        const QString clean = redactRichText(html, redact);
-        if (clean == html)
-            return;
-        QPointer<QWidget> guard(w);
-        setter(clean);
-        m_restore.push_back([guard, html, setter] {
-            if (guard)
-                setter(html);
-        });
-    };
-    for (QWidget* w : widgets) {
-        if (auto* l = qobject_cast<QLabel*>(w)) {
-            const bool rich = l->textFormat() == Qt::RichText || (l->textFormat() == Qt::AutoText && Qt::mightBeRichText(l->text()));
-            if (rich)
-                scrubRich(w, l->text(), [l](const QString& t) { l->setText(t); });
-            else
-                scrub(w, l->text(), [l](const QString& t) { l->setText(t); });
-        }
-        else if (auto* e = qobject_cast<QLineEdit*>(w))
-            scrub(w, e->text(), [e](const QString& t) { e->setText(t); });
-        else if (auto* t = qobject_cast<QTextEdit*>(w))
-            scrubRich(w, t->toHtml(), [t](const QString& s) { t->setHtml(s); });
-        else if (auto* p = qobject_cast<QPlainTextEdit*>(w))
-            scrub(w, p->toPlainText(), [p](const QString& s) { p->setPlainText(s); });
-        else if (auto* b = qobject_cast<QAbstractButton*>(w))
-            scrub(w, b->text(), [b](const QString& s) { b->setText(s); });
-        else if (auto* g = qobject_cast<QGroupBox*>(w))
-            scrub(w, g->title(), [g](const QString& s) { g->setTitle(s); });
-        if (!w->toolTip().isEmpty())
-            scrub(w, w->toolTip(), [w](const QString& s) { w->setToolTip(s); });
-    }
-}
-
-TextScrub::~TextScrub()
-{
-    for (auto it = m_restore.rbegin(); it != m_restore.rend(); ++it)
-        (*it)();
 }
 
 } // namespace stackscope::ui
