@@ -112,6 +112,16 @@ json call(const TorchModule& m, const json& request)
         std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
+// Fault injection for the runner's tests: the error result of an allocation no device can satisfy, made here before
+// the torch module is used, so a worker without libtorch answers it too. The message names memory as an allocator's
+// does (PyTorch: "... out of memory. Tried to allocate ..."); the runner reports it as an error.
+json injectedOutOfMemory(const std::string& device)
+{
+    return {{"outcome", probeResultName(ProbeResult::Error)},
+            {"message", fmt::format("out of memory (injected for tests): tried to allocate {} bytes on {}",
+                                    int64_t(1) << 50, device == "cpu" ? std::string("the CPU") : "GPU " + device)}};
+}
+
 void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
 {
     auto* cmd = app.add_subcommand("probe-worker", "Internal: the child process of `probe` (JSON lines on stdout)");
@@ -169,6 +179,8 @@ void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
             if (!findProbe(id)) {
                 result = {{"outcome", probeResultName(ProbeResult::Unsupported)},
                           {"message", fmt::format("no probe '{}' in the catalogue", id)}};
+            } else if (inject && opts->inject == "oom") {
+                result = injectedOutOfMemory(opts->device);
             } else if (id == "stackscope_kernel") {
                 // StackScope's own kernel runs from its GPU module, not through libtorch.
                 const auto check = vpoc::runKernelSelfCheck(opts->device);
