@@ -3,6 +3,7 @@
 #include "app/cli/command.h"
 #include "core/vpoc/gpu_self_check.h"
 
+#include "core/diagnosis/probe_outcome.h"
 #include "core/inspect/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
 #include "core/inspect/torch_module.h"
@@ -90,7 +91,8 @@ json call(const TorchModule& m, const json& request)
     m.release(text);
     auto j = json::parse(body, nullptr, false);
     if (j.is_discarded() || !j.is_object())
-        return {{"outcome", "error"}, {"message", "the torch module returned unreadable data; rebuild StackScope"}};
+        return {{"outcome", probeResultName(ProbeResult::Error)},
+                {"message", "the torch module returned unreadable data; rebuild StackScope"}};
     return j;
 }
 
@@ -108,6 +110,16 @@ json call(const TorchModule& m, const json& request)
     }
     for (;;) // hang: a kernel that never returns
         std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+// Fault injection for the runner's tests: the error result of an allocation no device can satisfy, made here before
+// the torch module is used, so a worker without libtorch answers it too. The message names memory as an allocator's
+// does (PyTorch: "... out of memory. Tried to allocate ..."); the runner reports it as an error.
+json injectedOutOfMemory(const std::string& device)
+{
+    return {{"outcome", probeResultName(ProbeResult::Error)},
+            {"message", fmt::format("out of memory (injected for tests): tried to allocate {} bytes on {}",
+                                    int64_t(1) << 50, device == "cpu" ? std::string("the CPU") : "GPU " + device)}};
 }
 
 void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
@@ -165,13 +177,16 @@ void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
             const auto t0 = std::chrono::steady_clock::now();
             json result;
             if (!findProbe(id)) {
-                result = {{"outcome", "unsupported"}, {"message", fmt::format("no probe '{}' in the catalogue", id)}};
+                result = {{"outcome", probeResultName(ProbeResult::Unsupported)},
+                          {"message", fmt::format("no probe '{}' in the catalogue", id)}};
+            } else if (inject && opts->inject == "oom") {
+                result = injectedOutOfMemory(opts->device);
             } else if (id == "stackscope_kernel") {
                 // StackScope's own kernel runs from its GPU module, not through libtorch.
                 const auto check = vpoc::runKernelSelfCheck(opts->device);
                 result = {{"outcome", probeResultName(check.outcome)}, {"message", check.message}};
             } else if (!module.error.empty()) {
-                result = {{"outcome", "error"}, {"message", module.error}};
+                result = {{"outcome", probeResultName(ProbeResult::Error)}, {"message", module.error}};
             } else {
                 result = call(module, {{"probe", id}, {"device", opts->device}, {"inject", inject ? opts->inject : ""}});
             }

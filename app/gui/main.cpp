@@ -15,7 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 
-int main(int argc, char** argv)
+namespace {
+
+void chooseOffscreenPlatform(int argc, char** argv)
 {
     // --version and --help must answer on a machine without a display (a server, a container, the
     // package test): QApplication aborts there unless it is given a platform that needs none.
@@ -28,105 +30,145 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
         if (std::strcmp(argv[i], "--report") == 0 || std::strncmp(argv[i], "--report=", 9) == 0)
             setenv("QT_QPA_PLATFORM", "offscreen", 0);
+}
+
+// The command line's options; addTo adds them in the order --help lists them.
+struct Options {
+    QCommandLineOption snapshot{QStringLiteral("snapshot"), QStringLiteral("Open this snapshot instead of inspecting this machine."), QStringLiteral("FILE")};
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                  QStringLiteral("Write a PNG of the window once the snapshot is shown, then quit (works with QT_QPA_PLATFORM=offscreen)."),
+                                  QStringLiteral("FILE")};
+    QCommandLineOption page{QStringLiteral("page"), QStringLiteral("Start on this page (System, Probes, VPOC, Training, Report)."), QStringLiteral("NAME")};
+    QCommandLineOption report{QStringLiteral("report"),
+                              QStringLiteral("Inspect (or open --snapshot), write a redacted support report with screenshots of every page "
+                                             "into DIR, print the folder and zip, then quit (works with QT_QPA_PLATFORM=offscreen)."),
+                              QStringLiteral("DIR")};
+    QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size, such as 1280x720 (for --screenshot)."), QStringLiteral("WxH")};
+    QCommandLineOption monitor{QStringLiteral("monitor"), QStringLiteral("Open the Monitor dock at start.")};
+
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.setApplicationDescription(QStringLiteral("StackScope: a console for PyTorch on ROCm and CUDA GPUs"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(size);
+        parser.addOption(monitor);
+        parser.addOption(report);
+        parser.addOption(page);
+        parser.addOption(snapshot);
+        parser.addOption(screenshot);
+    }
+};
+
+// --size, or on a real screen the screen's size; false (with a message) for a size that is not WIDTHxHEIGHT.
+bool sizeWindow(stackscope::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options)
+{
+    if (parser.isSet(options.size)) {
+        const QStringList wh = parser.value(options.size).split(QLatin1Char('x'));
+        const int w = wh.size() == 2 ? wh[0].toInt() : 0, h = wh.size() == 2 ? wh[1].toInt() : 0;
+        if (w < 320 || h < 240) {
+            std::fprintf(stderr, "stackscope: --size %s: give the window size as WIDTHxHEIGHT, such as 1280x720\n",
+                         qPrintable(parser.value(options.size)));
+            return false;
+        }
+        window.resize(w, h);
+    } else if (const QScreen* screen = window.screen();
+               screen && !parser.isSet(options.screenshot) && !parser.isSet(options.report)) {
+        // On a real screen only: an offscreen grab keeps the default size (the offscreen screen is 800x600).
+        window.fitInto(screen->availableGeometry());
+    }
+    return true;
+}
+
+// --screenshot FILE: grabs the window once the snapshot is shown, then quits.
+void screenshotWhenShown(stackscope::ui::MainWindow& window, const QString& screenshot)
+{
+    QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&window, screenshot] {
+        QTimer::singleShot(200, &window, [&window, screenshot] {
+            if (!window.grab().save(screenshot)) {
+                std::fprintf(stderr, "stackscope: cannot write %s; choose a writable path ending in .png\n", qPrintable(screenshot));
+                QApplication::exit(2);
+                return;
+            }
+            QApplication::exit(0);
+        });
+    });
+}
+
+// --report DIR: writes the redacted support report once the snapshot is shown, through the page's background
+// export like a click on Export, then quits; a failure goes to stderr with exit 2, not to a modal box offscreen.
+void writeReportWhenShown(stackscope::ui::MainWindow& window, const QString& dir)
+{
+    // Headless: an inspection error goes to stderr with exit 2, not to a modal box nobody can close.
+    QObject::disconnect(window.snapshots(), &stackscope::ui::SnapshotController::errorOccurred, &window, nullptr);
+    QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::errorOccurred, &window, [](const QString& message) {
+        std::fprintf(stderr, "stackscope: no report: %s\n", qPrintable(message));
+        QApplication::exit(2);
+    });
+    QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&window, dir] {
+        QTimer::singleShot(0, &window, [&window, dir] {
+            auto* page = window.reportPage();
+            page->setRedactionEnabled(true);
+            page->exportTo(dir);
+        });
+    });
+    auto* page = window.reportPage();
+    QObject::disconnect(page, &stackscope::ui::ReportPage::errorOccurred, &window, nullptr);
+    QObject::connect(page, &stackscope::ui::ReportPage::exported, &window, [](const QString& folder, const QString& zip) {
+        std::printf("%s\n%s\n", qPrintable(folder), qPrintable(zip));
+        QApplication::exit(0);
+    });
+    QObject::connect(page, &stackscope::ui::ReportPage::errorOccurred, &window, [](const QString& message) {
+        std::fprintf(stderr, "stackscope: %s\n", qPrintable(message));
+        QApplication::exit(2);
+    });
+}
+
+// --snapshot FILE: shows the window with that snapshot; false (with the loader's message) where it cannot be read.
+bool showSnapshotFile(stackscope::ui::MainWindow& window, const QString& path)
+{
+    try {
+        auto s = std::make_shared<const stackscope::Snapshot>(stackscope::loadSnapshotFile(path.toStdString()));
+        window.show();
+        window.snapshots()->setSnapshot(std::move(s), path);
+    } catch (const stackscope::SnapshotError& e) {
+        std::fprintf(stderr, "stackscope: %s\n", e.what());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    chooseOffscreenPlatform(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("StackScope"));
     QApplication::setApplicationVersion(QString::fromStdString(stackscope::buildDescription()));
     QApplication::setOrganizationName(QStringLiteral("StackScope"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("StackScope: a console for PyTorch on ROCm and CUDA GPUs"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption snapshotOption(QStringLiteral("snapshot"), QStringLiteral("Open this snapshot instead of inspecting this machine."), QStringLiteral("FILE"));
-    QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-                                        QStringLiteral("Write a PNG of the window once the snapshot is shown, then quit (works with QT_QPA_PLATFORM=offscreen)."),
-                                        QStringLiteral("FILE"));
-    QCommandLineOption pageOption(QStringLiteral("page"), QStringLiteral("Start on this page (System, Probes, VPOC, Training, Report)."), QStringLiteral("NAME"));
-    QCommandLineOption reportOption(QStringLiteral("report"),
-                                    QStringLiteral("Inspect (or open --snapshot), write a redacted support report with screenshots of every page "
-                                                   "into DIR, print the folder and zip, then quit (works with QT_QPA_PLATFORM=offscreen)."),
-                                    QStringLiteral("DIR"));
-    QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, such as 1280x720 (for --screenshot)."), QStringLiteral("WxH"));
-    QCommandLineOption monitorOption(QStringLiteral("monitor"), QStringLiteral("Open the Monitor dock at start."));
-    parser.addOption(sizeOption);
-    parser.addOption(monitorOption);
-    parser.addOption(reportOption);
-    parser.addOption(pageOption);
-    parser.addOption(snapshotOption);
-    parser.addOption(screenshotOption);
+    const Options options;
+    options.addTo(parser);
     parser.process(app);
 
     stackscope::ui::MainWindow window;
-    if (parser.isSet(pageOption) && !window.showPage(parser.value(pageOption))) {
-        std::fprintf(stderr, "stackscope: no page named '%s'; use System, Probes, VPOC, Training or Report\n", qPrintable(parser.value(pageOption)));
+    if (parser.isSet(options.page) && !window.showPage(parser.value(options.page))) {
+        std::fprintf(stderr, "stackscope: no page named '%s'; use System, Probes, VPOC, Training or Report\n", qPrintable(parser.value(options.page)));
         return 2;
     }
-    if (parser.isSet(sizeOption)) {
-        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
-        const int w = wh.size() == 2 ? wh[0].toInt() : 0, h = wh.size() == 2 ? wh[1].toInt() : 0;
-        if (w < 320 || h < 240) {
-            std::fprintf(stderr, "stackscope: --size %s: give the window size as WIDTHxHEIGHT, such as 1280x720\n",
-                         qPrintable(parser.value(sizeOption)));
-            return 2;
-        }
-        window.resize(w, h);
-    } else if (const QScreen* screen = window.screen();
-               screen && !parser.isSet(screenshotOption) && !parser.isSet(reportOption)) {
-        // On a real screen only: an offscreen grab keeps the default size (the offscreen screen is 800x600).
-        window.fitInto(screen->availableGeometry());
-    }
-    if (parser.isSet(monitorOption) && window.monitorDock())
+    if (!sizeWindow(window, parser, options))
+        return 2;
+    if (parser.isSet(options.monitor) && window.monitorDock())
         window.monitorDock()->show();
-    const QString screenshot = parser.value(screenshotOption);
-    if (!screenshot.isEmpty()) {
-        QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&] {
-            QTimer::singleShot(200, &window, [&] {
-                if (!window.grab().save(screenshot)) {
-                    std::fprintf(stderr, "stackscope: cannot write %s; choose a writable path ending in .png\n", qPrintable(screenshot));
-                    QApplication::exit(2);
-                    return;
-                }
-                QApplication::exit(0);
-            });
-        });
-    }
-    if (parser.isSet(reportOption)) {
-        const QString dir = parser.value(reportOption);
-        // Headless: an inspection error goes to stderr with exit 2, not to a modal box nobody can close.
-        QObject::disconnect(window.snapshots(), &stackscope::ui::SnapshotController::errorOccurred, &window, nullptr);
-        QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::errorOccurred, &window, [](const QString& message) {
-            std::fprintf(stderr, "stackscope: no report: %s\n", qPrintable(message));
-            QApplication::exit(2);
-        });
-        QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&window, dir] {
-            QTimer::singleShot(0, &window, [&window, dir] {
-                auto* page = window.reportPage();
-                page->setRedactionEnabled(true);
-                page->exportTo(dir);
-            });
-        });
-        // The page's export, in the background like a click on Export; a failure goes to stderr, not to a modal box offscreen.
-        auto* page = window.reportPage();
-        QObject::disconnect(page, &stackscope::ui::ReportPage::errorOccurred, &window, nullptr);
-        QObject::connect(page, &stackscope::ui::ReportPage::exported, &window, [](const QString& folder, const QString& zip) {
-            std::printf("%s\n%s\n", qPrintable(folder), qPrintable(zip));
-            QApplication::exit(0);
-        });
-        QObject::connect(page, &stackscope::ui::ReportPage::errorOccurred, &window, [](const QString& message) {
-            std::fprintf(stderr, "stackscope: %s\n", qPrintable(message));
-            QApplication::exit(2);
-        });
-    }
-    if (parser.isSet(snapshotOption)) {
-        const QString path = parser.value(snapshotOption);
-        try {
-            auto s = std::make_shared<const stackscope::Snapshot>(stackscope::loadSnapshotFile(path.toStdString()));
-            window.show();
-            window.snapshots()->setSnapshot(std::move(s), path);
-        } catch (const stackscope::SnapshotError& e) {
-            std::fprintf(stderr, "stackscope: %s\n", e.what());
+    if (const QString screenshot = parser.value(options.screenshot); !screenshot.isEmpty())
+        screenshotWhenShown(window, screenshot);
+    if (parser.isSet(options.report))
+        writeReportWhenShown(window, parser.value(options.report));
+    if (parser.isSet(options.snapshot)) {
+        if (!showSnapshotFile(window, parser.value(options.snapshot)))
             return 2;
-        }
     } else {
         window.show();
         window.snapshots()->refresh();

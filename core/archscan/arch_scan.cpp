@@ -296,47 +296,65 @@ std::vector<LibraryScan> scanPath(const std::string& path)
     return out;
 }
 
-std::vector<DefaultScanPath> defaultScanSet(const Snapshot& s, std::vector<std::string>* notes)
-{
+namespace {
+
+// The default scan set as it is gathered: each path once, with the notes on what was not found.
+struct ScanSet {
     std::vector<DefaultScanPath> out;
-    auto note = [&](std::string n) {
+    std::vector<std::string>* notes;
+
+    void note(std::string n)
+    {
         if (notes)
             notes->push_back(std::move(n));
-    };
-    auto add = [&](const std::string& path, std::string reason, bool quiet = false) {
+    }
+    void add(const std::string& path, std::string reason, bool quiet = false)
+    {
         for (const auto& o : out)
             if (o.path == path)
                 return;
         out.push_back({path, std::move(reason), quiet});
-    };
+    }
+};
 
-    // libtorch's GPU library and what the wheel bundles beside it.
+// libtorch's GPU library and what the wheel bundles beside it.
+void addTorchLibraries(const Snapshot& s, ScanSet& set)
+{
     if (s.torch.libraryPath) {
         const std::string torchLib = joinRoot(s, fs::path(*s.torch.libraryPath).parent_path().string());
         bool gpuLib = false;
         for (const char* name : {"libtorch_hip.so", "libtorch_cuda.so"}) {
             if (isFile(torchLib + "/" + name)) {
-                add(torchLib + "/" + name, "libtorch's GPU library");
+                set.add(torchLib + "/" + name, "libtorch's GPU library");
                 gpuLib = true;
             }
         }
         if (!gpuLib)
-            note(fmt::format("no libtorch_hip.so or libtorch_cuda.so beside {}: this libtorch is a CPU build", *s.torch.libraryPath));
+            set.note(fmt::format("no libtorch_hip.so or libtorch_cuda.so beside {}: this libtorch is a CPU build", *s.torch.libraryPath));
         if (isDir(torchLib + "/rocblas/library"))
-            add(torchLib + "/rocblas/library", "rocBLAS Tensile library bundled with PyTorch");
+            set.add(torchLib + "/rocblas/library", "rocBLAS Tensile library bundled with PyTorch");
         if (isDir(torchLib + "/hipblaslt/library"))
-            add(torchLib + "/hipblaslt/library", "hipBLASLt library bundled with PyTorch");
+            set.add(torchLib + "/hipblaslt/library", "hipBLASLt library bundled with PyTorch");
     } else {
-        note("libtorch was not loaded, so its GPU library was not scanned: pass the path of libtorch_hip.so or "
-             "libtorch_cuda.so");
+        set.note("libtorch was not loaded, so its GPU library was not scanned: pass the path of libtorch_hip.so or "
+                 "libtorch_cuda.so");
     }
+}
 
-    // The ROCm whose HIP runtime was loaded, else the first install found.
+// The lib folder of the ROCm whose HIP runtime was loaded, else of the first install found.
+std::optional<std::string> rocmLibFolder(const Snapshot& s)
+{
     std::optional<std::string> rocmLib;
     if (s.rocm.loadedPath)
         rocmLib = joinRoot(s, fs::path(*s.rocm.loadedPath).parent_path().string());
     else if (!s.rocm.installs.empty())
         rocmLib = joinRoot(s, s.rocm.installs.front().path + "/lib");
+    return rocmLib;
+}
+
+// rocBLAS and hipBLASLt: the folder their environment variable names, else the one under the ROCm.
+void addTensileFolders(const Snapshot& s, const std::optional<std::string>& rocmLib, ScanSet& set)
+{
     auto envPath = [&](const char* var) -> std::optional<std::string> {
         const auto it = s.env.find(var);
         if (it == s.env.end() || it->second.empty())
@@ -350,16 +368,20 @@ std::vector<DefaultScanPath> defaultScanSet(const Snapshot& s, std::vector<std::
     } tensile[] = {{"rocblas", "ROCBLAS_TENSILE_LIBPATH", "rocBLAS"}, {"hipblaslt", "HIPBLASLT_TENSILE_LIBPATH", "hipBLASLt"}};
     for (const auto& t : tensile) {
         if (const auto p = envPath(t.env)) {
-            add(joinRoot(s, *p), fmt::format("{} library folder from {}", t.label, t.env));
+            set.add(joinRoot(s, *p), fmt::format("{} library folder from {}", t.label, t.env));
             continue;
         }
         if (!rocmLib)
             continue;
         if (const auto p = findLibraryFolder(*rocmLib, t.component))
-            add(*p, fmt::format("{} library folder of the loaded ROCm", t.label));
+            set.add(*p, fmt::format("{} library folder of the loaded ROCm", t.label));
         else
-            note(fmt::format("no {} library folder under {} ({} not installed there)", t.label, *rocmLib, t.label));
+            set.note(fmt::format("no {} library folder under {} ({} not installed there)", t.label, *rocmLib, t.label));
     }
+}
+
+void addMiopenDatabases(const std::optional<std::string>& rocmLib, ScanSet& set)
+{
     if (rocmLib) {
         // <rocm>/lib -> <rocm>; Debian's multiarch /usr/lib/x86_64-linux-gnu -> /usr.
         fs::path prefix = fs::path(*rocmLib).parent_path();
@@ -369,13 +391,16 @@ std::vector<DefaultScanPath> defaultScanSet(const Snapshot& s, std::vector<std::
             prefix = "/usr"; // /lib is /usr/lib on merged-/usr systems
         const std::string miopen = prefix.string() + "/share/miopen/db";
         if (isDir(miopen))
-            add(miopen, "MIOpen kernel databases of the loaded ROCm");
+            set.add(miopen, "MIOpen kernel databases of the loaded ROCm");
         else
-            note(fmt::format("no MIOpen databases at {}", miopen));
+            set.note(fmt::format("no MIOpen databases at {}", miopen));
     } else {
-        note("no ROCm install found: rocBLAS, hipBLASLt and MIOpen folders were not scanned");
+        set.note("no ROCm install found: rocBLAS, hipBLASLt and MIOpen folders were not scanned");
     }
+}
 
+void addOwnKernels(ScanSet& set)
+{
     for (const auto& dir : moduleDirectories()) {
         std::error_code ec;
         fs::directory_iterator it(dir, ec);
@@ -386,10 +411,22 @@ std::vector<DefaultScanPath> defaultScanSet(const Snapshot& s, std::vector<std::
                 break;
             const std::string name = it->path().filename().string();
             if (isElfFile(it->path()) && name.find(".so") != std::string::npos)
-                add(it->path().string(), "StackScope's own kernels", true);
+                set.add(it->path().string(), "StackScope's own kernels", true);
         }
     }
-    return out;
+}
+
+} // namespace
+
+std::vector<DefaultScanPath> defaultScanSet(const Snapshot& s, std::vector<std::string>* notes)
+{
+    ScanSet set {{}, notes};
+    addTorchLibraries(s, set);
+    const auto rocmLib = rocmLibFolder(s);
+    addTensileFolders(s, rocmLib, set);
+    addMiopenDatabases(rocmLib, set);
+    addOwnKernels(set);
+    return set.out;
 }
 
 std::vector<std::string> snapshotDevices(const Snapshot& s)

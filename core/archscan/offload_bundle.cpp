@@ -228,40 +228,53 @@ std::vector<std::string> readUncompressedBundleIds(ByteView data, std::uint64_t*
     return ids;
 }
 
-std::vector<std::string> readCompressedBundleIds(ByteView data, std::uint64_t* consumed)
-{
-    if (!data.startsWith(kCompressedMagic, kCompressedMagicLen))
-        throw FormatError("no CCOB magic");
-    const auto version = data.read<std::uint16_t>(4, "CCOB version");
-    const auto method = data.read<std::uint16_t>(6, "CCOB compression method");
+namespace {
+
+// A CCOB header: its size, and the sizes it records (version 1 records no total size).
+struct CompressedHeader {
+    std::uint16_t version = 0;
+    std::uint16_t method = 0;
     std::uint64_t headerSize = 0;
     std::uint64_t totalSize = 0; // 0: not recorded (version 1), the stream's own end decides
     std::uint64_t uncompressedSize = 0;
-    switch (version) {
+};
+
+CompressedHeader readCompressedHeader(ByteView data)
+{
+    if (!data.startsWith(kCompressedMagic, kCompressedMagicLen))
+        throw FormatError("no CCOB magic");
+    CompressedHeader c;
+    c.version = data.read<std::uint16_t>(4, "CCOB version");
+    c.method = data.read<std::uint16_t>(6, "CCOB compression method");
+    switch (c.version) {
     case 1:
-        headerSize = 20;
-        uncompressedSize = data.read<std::uint32_t>(8, "CCOB uncompressed size");
+        c.headerSize = 20;
+        c.uncompressedSize = data.read<std::uint32_t>(8, "CCOB uncompressed size");
         break;
     case 2:
-        headerSize = 24;
-        totalSize = data.read<std::uint32_t>(8, "CCOB total size");
-        uncompressedSize = data.read<std::uint32_t>(12, "CCOB uncompressed size");
+        c.headerSize = 24;
+        c.totalSize = data.read<std::uint32_t>(8, "CCOB total size");
+        c.uncompressedSize = data.read<std::uint32_t>(12, "CCOB uncompressed size");
         break;
     case 3:
-        headerSize = 32;
-        totalSize = data.read<std::uint64_t>(8, "CCOB total size");
-        uncompressedSize = data.read<std::uint64_t>(16, "CCOB uncompressed size");
+        c.headerSize = 32;
+        c.totalSize = data.read<std::uint64_t>(8, "CCOB total size");
+        c.uncompressedSize = data.read<std::uint64_t>(16, "CCOB uncompressed size");
         break;
     default:
         throw FormatError(fmt::format("compressed bundle version {} is unknown (StackScope reads 1, 2 and 3); "
-                                      "use roc-obj-ls from a newer ROCm to list it", version));
+                                      "use roc-obj-ls from a newer ROCm to list it", c.version));
     }
-    if (!data.contains(0, headerSize))
-        throw FormatError(fmt::format("compressed bundle header (version {}) is truncated", version));
-    if (totalSize != 0 && (totalSize < headerSize || !data.contains(0, totalSize)))
+    if (!data.contains(0, c.headerSize))
+        throw FormatError(fmt::format("compressed bundle header (version {}) is truncated", c.version));
+    if (c.totalSize != 0 && (c.totalSize < c.headerSize || !data.contains(0, c.totalSize)))
         throw FormatError(fmt::format("compressed bundle claims {} bytes but only {} remain: the bundle is truncated",
-                                      totalSize, data.size));
-    const ByteView payload = data.sub(headerSize, (totalSize ? totalSize : data.size) - headerSize, "CCOB payload");
+                                      c.totalSize, data.size));
+    return c;
+}
+
+std::unique_ptr<HeaderInflater> makeInflater(std::uint16_t method, ByteView payload, std::uint64_t uncompressedSize)
+{
     std::unique_ptr<HeaderInflater> inflater;
     if (method == kMethodZstd) {
 #ifdef STACKSCOPE_ARCHSCAN_ZSTD
@@ -277,7 +290,12 @@ std::vector<std::string> readCompressedBundleIds(ByteView data, std::uint64_t* c
 #endif
     } else
         throw FormatError(fmt::format("compressed bundle uses compression method {} (known: 0 zlib, 1 zstd)", method));
+    return inflater;
+}
 
+// Inflates only as far as the bundle's entry table (capped at 1 MiB and at the declared uncompressed size).
+std::string inflateEntryTable(HeaderInflater& inflater, std::uint64_t uncompressedSize)
+{
     const std::uint64_t cap = std::min<std::uint64_t>(kMaxBundleHeaderBytes, uncompressedSize);
     std::string header;
     bool open = true;
@@ -294,12 +312,17 @@ std::vector<std::string> readCompressedBundleIds(ByteView data, std::uint64_t* c
         if (!open)
             throw FormatError(fmt::format("compressed bundle decompresses to {} bytes, too short for its entry table "
                                           "({} bytes): the bundle is damaged", header.size(), need));
-        open = inflater->more(header, static_cast<std::size_t>(std::min<std::uint64_t>(need - header.size(), 64 * 1024)));
+        open = inflater.more(header, static_cast<std::size_t>(std::min<std::uint64_t>(need - header.size(), 64 * 1024)));
     }
-    const ByteView h {reinterpret_cast<const std::uint8_t*>(header.data()), header.size()};
+    return header;
+}
+
+// The entry ids of an inflated entry table. Entry offsets are checked against the declared uncompressed size,
+// without inflating it all.
+std::vector<std::string> readEntryTableIds(ByteView h, std::uint64_t uncompressedSize)
+{
     if (!h.startsWith(kBundleMagic, kBundleMagicLen))
         throw FormatError("compressed bundle does not decompress to an offload bundle (no __CLANG_OFFLOAD_BUNDLE__ magic)");
-    // Entry offsets are checked against the declared uncompressed size, without inflating it all.
     const auto count = h.read<std::uint64_t>(24, "bundle entry count");
     if (count > kMaxBundleEntries)
         throw FormatError(fmt::format("bundle claims {} entries: the bundle is damaged", count));
@@ -317,8 +340,20 @@ std::vector<std::string> readCompressedBundleIds(ByteView data, std::uint64_t* c
         ids.push_back(name);
         pos += 24 + idLen;
     }
+    return ids;
+}
+
+} // namespace
+
+std::vector<std::string> readCompressedBundleIds(ByteView data, std::uint64_t* consumed)
+{
+    const CompressedHeader c = readCompressedHeader(data);
+    const ByteView payload = data.sub(c.headerSize, (c.totalSize ? c.totalSize : data.size) - c.headerSize, "CCOB payload");
+    const auto inflater = makeInflater(c.method, payload, c.uncompressedSize);
+    const std::string header = inflateEntryTable(*inflater, c.uncompressedSize);
+    auto ids = readEntryTableIds({reinterpret_cast<const std::uint8_t*>(header.data()), header.size()}, c.uncompressedSize);
     if (consumed)
-        *consumed = totalSize ? totalSize : headerSize; // version 1 records no size: search on after the header
+        *consumed = c.totalSize ? c.totalSize : c.headerSize; // version 1 records no size: search on after the header
     return ids;
 }
 

@@ -112,20 +112,18 @@ std::pair<int, int> majorMinor(const std::string& v)
     return {major, minor};
 }
 
-} // namespace
-
-void addSystemFindings(Snapshot& s, const CheckCatalogue& c)
+void addNoGpuFinding(Snapshot& s, const CheckCatalogue& c, bool live)
 {
-    const bool live = !s.root;
-    const bool amd = hasVendor(s, "amd");
-    const bool nvidia = hasVendor(s, "nvidia");
-
     if (s.gpus.empty()) {
         s.findings.push_back(c.make("NO_GPU_VISIBLE", live
             ? "No source reported a GPU: sysfs (/sys/class/drm), the KFD topology, /proc/driver/nvidia, the HIP runtime, rocm_smi and NVML."
             : "No GPU in the recorded files (/sys/class/drm, KFD topology, /proc/driver/nvidia)."));
     }
+}
 
+// /dev/kfd and the render nodes: missing, or not readable and writable by this user.
+void addDeviceAccessFindings(Snapshot& s, const CheckCatalogue& c, bool amd)
+{
     if (!s.access.kfd.exists) {
         if (amd)
             s.findings.push_back(c.make("KFD_MISSING", "An AMD GPU is listed in sysfs but /dev/kfd does not exist, so ROCm cannot use it."));
@@ -147,7 +145,11 @@ void addSystemFindings(Snapshot& s, const CheckCatalogue& c)
             "Not readable and writable by {}: {}; your groups: {}.", s.access.user.value_or("this user"),
             fmt::join(blocked, ", "), fmt::join(s.access.userGroups, ", "))));
     }
+}
 
+// The libraries StackScope loads: the HIP runtime, NVML and the libtorch module.
+void addLibraryFindings(Snapshot& s, const CheckCatalogue& c, bool amd, bool nvidia)
+{
     if (const auto* hip = library(s, "HIP runtime")) {
         if (!hip->loaded && amd)
             s.findings.push_back(c.make("HIP_RUNTIME_MISSING", "libamdhip64 could not be loaded:" + loaderDetail(*hip)));
@@ -169,6 +171,11 @@ void addSystemFindings(Snapshot& s, const CheckCatalogue& c)
                 "Torch facts, op probes and training are unavailable; the rest of StackScope works." + loaderDetail(*tm)));
         }
     }
+}
+
+// A libtorch built for no GPU, or for the other vendor's GPUs.
+void addTorchBuildFindings(Snapshot& s, const CheckCatalogue& c, bool amd, bool nvidia)
+{
     if (s.torch.backend) {
         const auto& b = *s.torch.backend;
         const std::string what = fmt::format("libtorch {} ({} build) at {}", s.torch.version.value_or("?"), b,
@@ -180,7 +187,11 @@ void addSystemFindings(Snapshot& s, const CheckCatalogue& c)
         else if ((b == "rocm" && nvidia && !amd) || (b == "cuda" && amd && !nvidia))
             s.findings.push_back(c.make("TORCH_VENDOR_MISMATCH", what + fmt::format(" but the GPUs here are {}.", amd ? "AMD" : "NVIDIA")));
     }
+}
 
+// Several ROCm installs, one from the new version stream, an HSA_OVERRIDE_GFX_VERSION.
+void addRocmInstallFindings(Snapshot& s, const CheckCatalogue& c, bool live)
+{
     std::vector<std::string> versioned;
     for (const auto& i : s.rocm.installs)
         versioned.push_back(fmt::format("{} ({})", i.path, i.version.value_or("version unknown")));
@@ -199,7 +210,11 @@ void addSystemFindings(Snapshot& s, const CheckCatalogue& c)
 
     if (auto it = s.env.find("HSA_OVERRIDE_GFX_VERSION"); it != s.env.end())
         s.findings.push_back(c.make("HSA_OVERRIDE_SET", fmt::format("HSA_OVERRIDE_GFX_VERSION={}.", it->second)));
+}
 
+// An integrated AMD GPU beside a discrete one, with nothing restricting HIP to the discrete one.
+void addIntegratedGpuFinding(Snapshot& s, const CheckCatalogue& c)
+{
     const bool isolated = s.env.count("HIP_VISIBLE_DEVICES") || s.env.count("ROCR_VISIBLE_DEVICES");
     std::vector<std::string> igpus;
     int discrete = 0;
@@ -216,6 +231,21 @@ void addSystemFindings(Snapshot& s, const CheckCatalogue& c)
             "Integrated: {}; HIP_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES are unset, so HIP enumerates it too.",
             fmt::join(igpus, ", "))));
     }
+}
+
+} // namespace
+
+void addSystemFindings(Snapshot& s, const CheckCatalogue& c)
+{
+    const bool live = !s.root;
+    const bool amd = hasVendor(s, "amd");
+    const bool nvidia = hasVendor(s, "nvidia");
+    addNoGpuFinding(s, c, live);
+    addDeviceAccessFindings(s, c, amd);
+    addLibraryFindings(s, c, amd, nvidia);
+    addTorchBuildFindings(s, c, amd, nvidia);
+    addRocmInstallFindings(s, c, live);
+    addIntegratedGpuFinding(s, c);
 }
 
 } // namespace stackscope

@@ -183,6 +183,80 @@ LoadedReport loadReportText(const std::string& text, const std::string& origin, 
     return out;
 }
 
+#ifdef STACKSCOPE_HAVE_LIBARCHIVE
+namespace {
+
+using ZipReader = std::unique_ptr<archive, decltype(&archive_read_free)>;
+
+const char* archiveError(archive* a)
+{
+    return archive_error_string(a) ? archive_error_string(a) : "unknown";
+}
+
+ReportError zipError(const std::string& origin, const std::string& what)
+{
+    return ReportError(fmt::format("{}: {}; this zip was not written by StackScope (or was altered): give the "
+                                   "report folder or report.json instead",
+                                   origin, what));
+}
+
+ZipReader openZip(const std::string& bytes, const std::string& origin)
+{
+    ZipReader a(archive_read_new(), &archive_read_free);
+    if (!a)
+        throw ReportError("libarchive could not start a zip reader (out of memory?)");
+    archive_read_support_format_zip(a.get());
+    if (archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK)
+        throw ReportError(fmt::format("{}: not a readable zip ({}); give the report folder or report.json instead",
+                                      origin, archiveError(a.get())));
+    return a;
+}
+
+// The entry's path. Throws for an entry a StackScope zip never has: no name, an absolute path, "..", a
+// backslash, a link, or something other than a plain file or folder.
+std::string checkedEntryName(archive_entry* entry, std::size_t index, const std::string& origin)
+{
+    const char* rawName = archive_entry_pathname(entry);
+    const std::string name = rawName ? rawName : "";
+    if (name.empty())
+        throw zipError(origin, fmt::format("entry {} has no name", index));
+    if (name.front() == '/' || name.front() == '\\' || name.find(':') != std::string::npos)
+        throw zipError(origin, fmt::format("entry '{}' has an absolute path", name));
+    for (const auto& part : fs::path(name)) {
+        if (part == "..")
+            throw zipError(origin, fmt::format("entry '{}' points outside its folder (..)", name));
+    }
+    if (name.find('\\') != std::string::npos)
+        throw zipError(origin, fmt::format("entry '{}' has a backslash in its path", name));
+    if (archive_entry_hardlink(entry) || archive_entry_symlink(entry))
+        throw zipError(origin, fmt::format("entry '{}' is a link", name));
+    const auto type = archive_entry_filetype(entry);
+    if (type != AE_IFREG && type != AE_IFDIR)
+        throw zipError(origin, fmt::format("entry '{}' is not a plain file or folder", name));
+    return name;
+}
+
+// Read with a cap whatever the header claims: a small entry may inflate to gigabytes.
+std::string readEntryCapped(archive* a, const std::string& name, const LoadLimits& limits, const std::string& origin)
+{
+    std::string data;
+    char buf[64 * 1024];
+    while (true) {
+        const auto n = archive_read_data(a, buf, sizeof buf);
+        if (n < 0)
+            throw zipError(origin, fmt::format("'{}' cannot be decompressed ({})", name, archiveError(a)));
+        if (n == 0)
+            break;
+        if (data.size() + static_cast<std::size_t>(n) > limits.maxFileBytes)
+            throw zipError(origin, fmt::format("'{}' inflates to more than {} MiB", name, limits.maxFileBytes / (1024 * 1024)));
+        data.append(buf, static_cast<std::size_t>(n));
+    }
+    return data;
+}
+
+} // namespace
+#endif
+
 LoadedReport loadReportZip(const std::string& bytes, const std::string& origin, const LoadLimits& limits)
 {
     if (bytes.size() > limits.maxZipBytes)
@@ -193,21 +267,9 @@ LoadedReport loadReportZip(const std::string& bytes, const std::string& origin, 
                                   "it and open the folder or its report.json (or rebuild with libarchive-dev)",
                                   origin));
 #else
-    std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), &archive_read_free);
-    if (!a)
-        throw ReportError("libarchive could not start a zip reader (out of memory?)");
-    archive_read_support_format_zip(a.get());
-    if (archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK)
-        throw ReportError(fmt::format("{}: not a readable zip ({}); give the report folder or report.json instead",
-                                      origin, archive_error_string(a.get()) ? archive_error_string(a.get()) : "unknown"));
-    auto error = [&](const std::string& what) {
-        return ReportError(fmt::format("{}: {}; this zip was not written by StackScope (or was altered): give the "
-                                       "report folder or report.json instead",
-                                       origin, what));
-    };
+    const ZipReader a = openZip(bytes, origin);
     std::optional<std::string> reportText;
     std::string reportEntry;
-    std::string topFolder;
     std::size_t entries = 0;
     archive_entry* entry = nullptr;
     while (true) {
@@ -215,57 +277,26 @@ LoadedReport loadReportZip(const std::string& bytes, const std::string& origin, 
         if (rc == ARCHIVE_EOF)
             break;
         if (rc != ARCHIVE_OK)
-            throw error(fmt::format("entry {} cannot be read ({})", entries + 1,
-                                    archive_error_string(a.get()) ? archive_error_string(a.get()) : "unknown"));
+            throw zipError(origin, fmt::format("entry {} cannot be read ({})", entries + 1, archiveError(a.get())));
         if (++entries > limits.maxZipEntries)
-            throw error(fmt::format("more than {} entries", limits.maxZipEntries));
-        const char* rawName = archive_entry_pathname(entry);
-        const std::string name = rawName ? rawName : "";
-        if (name.empty())
-            throw error(fmt::format("entry {} has no name", entries));
-        if (name.front() == '/' || name.front() == '\\' || name.find(':') != std::string::npos)
-            throw error(fmt::format("entry '{}' has an absolute path", name));
-        for (const auto& part : fs::path(name)) {
-            if (part == "..")
-                throw error(fmt::format("entry '{}' points outside its folder (..)", name));
-        }
-        if (name.find('\\') != std::string::npos)
-            throw error(fmt::format("entry '{}' has a backslash in its path", name));
-        if (archive_entry_hardlink(entry) || archive_entry_symlink(entry))
-            throw error(fmt::format("entry '{}' is a link", name));
-        const auto type = archive_entry_filetype(entry);
-        if (type != AE_IFREG && type != AE_IFDIR)
-            throw error(fmt::format("entry '{}' is not a plain file or folder", name));
+            throw zipError(origin, fmt::format("more than {} entries", limits.maxZipEntries));
+        const std::string name = checkedEntryName(entry, entries, origin);
         const auto slash = name.find('/');
         const std::string top = slash == std::string::npos ? "" : name.substr(0, slash);
         const std::string rest = slash == std::string::npos ? name : name.substr(slash + 1);
-        const bool isReport = type == AE_IFREG && (name == "report.json" || (rest == "report.json" && !top.empty()));
+        const bool isReport = archive_entry_filetype(entry) == AE_IFREG &&
+                              (name == "report.json" || (rest == "report.json" && !top.empty()));
         if (!isReport) {
             archive_read_data_skip(a.get());
             continue;
         }
         if (reportText)
-            throw error(fmt::format("two report.json entries ('{}' and '{}')", reportEntry, name));
-        // Read with a cap whatever the header claims: a small entry may inflate to gigabytes.
-        std::string data;
-        char buf[64 * 1024];
-        while (true) {
-            const auto n = archive_read_data(a.get(), buf, sizeof buf);
-            if (n < 0)
-                throw error(fmt::format("'{}' cannot be decompressed ({})", name,
-                                        archive_error_string(a.get()) ? archive_error_string(a.get()) : "unknown"));
-            if (n == 0)
-                break;
-            if (data.size() + static_cast<std::size_t>(n) > limits.maxFileBytes)
-                throw error(fmt::format("'{}' inflates to more than {} MiB", name, limits.maxFileBytes / (1024 * 1024)));
-            data.append(buf, static_cast<std::size_t>(n));
-        }
-        reportText = std::move(data);
+            throw zipError(origin, fmt::format("two report.json entries ('{}' and '{}')", reportEntry, name));
+        reportText = readEntryCapped(a.get(), name, limits, origin);
         reportEntry = name;
-        topFolder = top;
     }
     if (!reportText)
-        throw error("it holds no report.json");
+        throw zipError(origin, "it holds no report.json");
     auto loaded = loadReportText(*reportText, origin + "!" + reportEntry, limits);
     loaded.source = origin;
     return loaded;

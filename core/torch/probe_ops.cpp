@@ -540,11 +540,6 @@ json runProbe(const json& request)
 #endif
     }
     try {
-        if (inject == "oom") {
-            // Fault injection for tests: an allocation no device can satisfy, through the real allocator.
-            auto huge = torch::empty({int64_t(1) << 50}, torch::TensorOptions().dtype(torch::kUInt8).device(ctx.device));
-            huge.fill_(0);
-        }
         it->second(ctx);
         synchronize(ctx);
     } catch (const Unsupported& e) {

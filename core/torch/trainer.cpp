@@ -71,6 +71,23 @@ public:
     void run(bool resume);
 
 private:
+    // What run() carries from epoch to epoch: how a step executes and the run's step and time figures.
+    // fused is declared before graph so that, as when they were run()'s locals, the graph goes first.
+    struct RunProgress {
+        std::unique_ptr<stackscope::trainer::FusedStep> fused;
+        std::string graphNote;
+        bool tryGraphs = false;
+        std::unique_ptr<stackscope::trainer::GraphedStep> graph;
+        int64_t stepsSinceGraphTry = 0;
+        double trainSeconds = 0;
+        int64_t totalSteps = 0;
+        // The eager warm-up steps and the capture of a CUDA graph are timed apart (setup_seconds), as the Python
+        // baselines time their warm-up and capture apart: steps/s is the steady rate.
+        double setupSeconds = 0;
+        int64_t setupSteps = 0;
+        bool stopped = false;
+    };
+
     // Only rank 0 reports: the other ranks' losses and files are rank 0's.
     void emit(nlohmann::json event)
     {
@@ -92,6 +109,23 @@ private:
     void shareRankZeroState(stackscope::trainer::TrainingState& state);
     double intervalLoss(bool& stop);
     double agreedValidationLoss(int epoch);
+    // run()'s stages, in the order run() calls them.
+    void checkBatchFitsData() const;
+    void buildReplicas();
+    void restoreState(bool resume, const std::string& checkpoint, stackscope::trainer::TrainingState& state);
+    nlohmann::json deviceNames() const;
+    void chooseExecution(RunProgress& p);
+    void emitStarted(const nlohmann::json& names, const stackscope::trainer::TrainingState& state);
+    void startEpoch(int epoch);
+    double trainEpoch(int epoch, Clock::time_point epochStart, RunProgress& p);
+    int64_t runSteps(int64_t step, int64_t sinceReport, Clock::time_point epochStart, RunProgress& p);
+    void eagerStep(Clock::time_point epochStart, RunProgress& p);
+    bool reportInterval(int epoch, int64_t step, int64_t sinceReport, Clock::time_point epochStart,
+                        Clock::time_point& intervalStart, double& epochLoss);
+    bool endEpoch(int epoch, double trainTime, double epochLoss, const std::string& checkpoint,
+                  stackscope::trainer::TrainingState& state);
+    void emitFinished(const stackscope::trainer::TrainingState& state, const RunProgress& p);
+    int64_t stepsPerEpoch() const { return m_data.trainRows / m_s.batchSize; }
 
     TrainSettings m_s;
     DistSettings m_ds;
@@ -311,16 +345,53 @@ void Trainer::run(bool resume)
 {
     resolveDevices();
     joinGroup();
+    checkBatchFitsData();
+
+    std::unique_ptr<stackscope::trainer::SideStream> stream;
+    if (!m_gpus.empty() && m_gpus.size() == 1)
+        stream = stackscope::trainer::useSideStream(m_gpus.front());
+    buildReplicas();
+
+    stackscope::trainer::TrainingState state;
+    const std::string checkpoint = m_dir + "/checkpoint.pt";
+    restoreState(resume, checkpoint, state);
+
+    const nlohmann::json names = deviceNames();
+    RunProgress p;
+    chooseExecution(p);
+    emitStarted(names, state);
+
+    for (int epoch = state.epoch + 1; epoch <= m_s.epochs && !p.stopped; ++epoch) {
+        startEpoch(epoch);
+        const auto epochStart = Clock::now();
+        const double epochLoss = trainEpoch(epoch, epochStart, p);
+        if (p.stopped)
+            break;
+        const double trainTime = seconds(epochStart, Clock::now());
+        p.trainSeconds += trainTime;
+        if (endEpoch(epoch, trainTime, epochLoss, checkpoint, state))
+            break;
+    }
+    if (stream)
+        stream->synchronize();
+    if (m_dist) // no rank leaves while another still waits on it
+        m_dist->barrier("barrier(end of run)");
+    emitFinished(state, p);
+}
+
+void Trainer::checkBatchFitsData() const
+{
     const int64_t batch = m_s.batchSize;
     if (batch > m_data.trainRows)
         throw DeviceConfigError("--batch-size " + std::to_string(batch) + " is larger than the " +
                                 std::to_string(m_data.trainRows) +
                                 " training rows; use a smaller batch or more data");
+}
 
-    std::unique_ptr<stackscope::trainer::SideStream> stream;
-    if (!m_gpus.empty() && m_gpus.size() == 1)
-        stream = stackscope::trainer::useSideStream(m_gpus.front());
-
+// One replica on this process's device, with its index buffer and (data parallel) its gradient buckets.
+void Trainer::buildReplicas()
+{
+    const int64_t batch = m_s.batchSize;
     // Same initial weights everywhere: the model is built once on the CPU from the seed, then copied.
     torch::manual_seed(m_s.seed);
     auto x = torch::from_blob(const_cast<float*>(m_data.features), {m_data.rows, m_data.cols}, torch::kFloat);
@@ -338,178 +409,214 @@ void Trainer::run(bool resume)
     if (m_dist)
         m_buckets = std::make_unique<stackscope::trainer::GradientBuckets>(
             m_replicas[0], *m_dist, m_shardWeight, m_ds.bucketBytes);
+}
 
-    stackscope::trainer::TrainingState state;
-    const std::string checkpoint = m_dir + "/checkpoint.pt";
+// Rank 0 loads its checkpoint on --resume; every rank then starts from rank 0's state (shareRankZeroState).
+void Trainer::restoreState(bool resume, const std::string& checkpoint, stackscope::trainer::TrainingState& state)
+{
     if (resume && rank() == 0) {
         state = stackscope::trainer::loadCheckpoint(checkpoint, m_replicas);
         emit({{"event", "note"},
               {"message", "resumed from " + checkpoint + " after epoch " + std::to_string(state.epoch)}});
     }
     shareRankZeroState(state);
+}
 
+nlohmann::json Trainer::deviceNames() const
+{
     nlohmann::json names = nlohmann::json::array();
     for (const auto& d : m_devices)
         names.push_back(d.is_cpu() ? std::string("CPU") : stackscope::probe::gpuName(d.index()));
-    const int64_t stepsPerEpoch = m_data.trainRows / batch;
-    std::string graphNote;
-    auto fused = chooseFusedStep(graphNote);
-    const bool tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16 && !m_dist && !fused;
-    if (fused) {
+    return names;
+}
+
+// How a step runs: the fused kernel, a CUDA graph captured after the warm-up (eagerStep), or eagerly;
+// p.graphNote says which, or why not.
+void Trainer::chooseExecution(RunProgress& p)
+{
+    p.fused = chooseFusedStep(p.graphNote);
+    p.tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16 && !m_dist && !p.fused;
+    if (p.fused) {
         // chooseFusedStep wrote graphNote
     } else if (!m_s.cudaGraphs)
-        graphNote = "CUDA graphs off (--no-cuda-graphs)";
+        p.graphNote = "CUDA graphs off (--no-cuda-graphs)";
     else if (m_gpus.empty())
-        graphNote = "eager (CPU)";
+        p.graphNote = "eager (CPU)";
     else if (m_dist)
-        graphNote = "eager (a step with " + m_dist->backendName() + " collectives is not graphed)";
+        p.graphNote = "eager (a step with " + m_dist->backendName() + " collectives is not graphed)";
     else if (m_s.bf16)
-        graphNote = "eager (bf16 autocast is not graphed)";
+        p.graphNote = "eager (bf16 autocast is not graphed)";
+}
+
+void Trainer::emitStarted(const nlohmann::json& names, const stackscope::trainer::TrainingState& state)
+{
     emit({{"event", "started"},
           {"devices", names},
           {"libtorch", TORCH_VERSION},
-          {"steps_per_epoch", stepsPerEpoch},
+          {"steps_per_epoch", stepsPerEpoch()},
           {"parameters", m_replicas[0].flatParams.numel()},
           {"first_epoch", state.epoch + 1},
           {"world_size", worldSize()},
           {"dist_backend", m_dist ? m_dist->backendName() : std::string("none")}});
+}
 
-    std::unique_ptr<stackscope::trainer::GraphedStep> graph;
-    int64_t stepsSinceGraphTry = 0;
-    double trainSeconds = 0;
-    int64_t totalSteps = 0;
-    // The eager warm-up steps and the capture of a CUDA graph are timed apart (setup_seconds), as the Python
-    // baselines time their warm-up and capture apart: steps/s is the steady rate.
-    double setupSeconds = 0;
-    int64_t setupSteps = 0;
-    bool stopped = false;
-    for (int epoch = state.epoch + 1; epoch <= m_s.epochs && !stopped; ++epoch) {
-        m_epoch = epoch;
-        // The permutation depends only on (seed, epoch): a resumed run draws the same batches.
-        torch::manual_seed(m_s.seed + static_cast<uint64_t>(epoch) * 1000003ULL);
-        auto perm = torch::randperm(m_data.trainRows, torch::TensorOptions().dtype(torch::kLong).device(m_devices[0]));
-        m_perm.clear();
-        for (const auto& d : m_devices)
-            m_perm.push_back(perm.to(d));
-        for (auto& r : m_replicas)
-            r.lossSum.zero_();
+void Trainer::startEpoch(int epoch)
+{
+    m_epoch = epoch;
+    // The permutation depends only on (seed, epoch): a resumed run draws the same batches.
+    torch::manual_seed(m_s.seed + static_cast<uint64_t>(epoch) * 1000003ULL);
+    auto perm = torch::randperm(m_data.trainRows, torch::TensorOptions().dtype(torch::kLong).device(m_devices[0]));
+    m_perm.clear();
+    for (const auto& d : m_devices)
+        m_perm.push_back(perm.to(d));
+    for (auto& r : m_replicas)
+        r.lossSum.zero_();
+}
 
-        const auto epochStart = Clock::now();
-        auto intervalStart = epochStart;
-        double epochLoss = 0;
-        int64_t sinceReport = 0;
-        for (int64_t step = 0; step < stepsPerEpoch; ++step) {
-            m_step = step;
-            if (!m_dist && stopRequested()) { // several processes agree on stopping at the loss report below
-                stopped = true;
+// The epoch's steps, with a progress report every stepInterval steps and at the end; returns the summed
+// training loss. Sets p.stopped (and returns early) where the run is asked to stop.
+double Trainer::trainEpoch(int epoch, Clock::time_point epochStart, RunProgress& p)
+{
+    auto intervalStart = epochStart;
+    double epochLoss = 0;
+    int64_t sinceReport = 0;
+    for (int64_t step = 0; step < stepsPerEpoch(); ++step) {
+        m_step = step;
+        if (!m_dist && stopRequested()) { // several processes agree on stopping at the loss report below
+            p.stopped = true;
+            break;
+        }
+        const int64_t chunk = runSteps(step, sinceReport, epochStart, p);
+        step += chunk - 1;
+        p.totalSteps += chunk;
+        sinceReport += chunk;
+        if (sinceReport == m_s.stepInterval || step + 1 == stepsPerEpoch()) {
+            const bool stopNow = reportInterval(epoch, step, sinceReport, epochStart, intervalStart, epochLoss);
+            sinceReport = 0;
+            if (stopNow) {
+                p.stopped = true;
                 break;
             }
-            int64_t chunk = 1;
-            if (fused) {
-                // Steps up to the next progress report (or the epoch's end) in one launch.
-                chunk = std::min<int64_t>(m_s.stepInterval - sinceReport, stepsPerEpoch - step);
-                fused->run(m_perm[0], step * batch, static_cast<int>(chunk));
-                step += chunk - 1;
-            } else if (selectBatch(step * batch); graph) {
-                graph->replay();
-            } else {
-                stepOnSelectedBatch();
-                // Warm up eagerly (three real steps), then capture the step once for the whole run.
-                if (tryGraphs && graphNote.empty() && ++stepsSinceGraphTry == 3) {
-                    std::string why;
-                    graph = stackscope::trainer::captureStep(m_gpus.front(), [this] { stepOnSelectedBatch(); }, why);
-                    if (graph) {
-                        setupSeconds = seconds(epochStart, Clock::now());
-                        setupSteps = totalSteps + 1;
-                    }
-                    graphNote = graph ? "CUDA graph of the whole step" : why;
-                    emit({{"event", "note"}, {"message", graphNote}});
-                }
-            }
-            totalSteps += chunk;
-            sinceReport += chunk;
-            if (sinceReport == m_s.stepInterval || step + 1 == stepsPerEpoch) {
-                // The only host synchronisation in the loop: reading the summed loss (over every rank).
-                bool stopNow = false;
-                const double sum = intervalLoss(stopNow);
-                epochLoss += sum;
-                const auto now = Clock::now();
-                const double dt = seconds(intervalStart, now);
-                nlohmann::json e = {{"event", "step"},
-                                    {"epoch", epoch},
-                                    {"step", step + 1},
-                                    {"steps_per_epoch", stepsPerEpoch},
-                                    {"loss", sum / static_cast<double>(sinceReport)},
-                                    {"samples_per_s", dt > 0 ? static_cast<double>(sinceReport * batch) / dt : 0.0},
-                                    {"elapsed_s", seconds(epochStart, now)}};
-                e.update(deviceFigures());
-                emit(std::move(e));
-                sinceReport = 0;
-                intervalStart = now; // intervals tile the epoch: reporting time counts too, as in the epoch figure
-                if (stopNow) {
-                    stopped = true;
-                    break;
-                }
-            }
         }
-        if (stopped)
-            break;
-        const double trainTime = seconds(epochStart, Clock::now());
-        trainSeconds += trainTime;
-        const double valLoss = agreedValidationLoss(epoch);
-        const double trainLoss = epochLoss / static_cast<double>(stepsPerEpoch);
-        const bool improved = state.bestEpoch == 0 || valLoss < state.bestValLoss;
-        // model.pt, checkpoint.pt and model_metadata.json are one set: both files are written to temporary
-        // files first (a full disk fails here, before anything is replaced), the epoch event then has the
-        // caller rewrite model_metadata.json, and only then are the two renamed over the old ones.
-        stackscope::StagedOutputs files(stackscope::OutputStreams::Refuse);
-        if (improved) {
-            state.bestEpoch = epoch;
-            state.bestValLoss = valLoss;
-            state.badEpochs = 0;
-            if (rank() == 0) { // the files are rank 0's
-                state.bestParams = m_replicas[0].flatParams.detach().to(torch::kCPU).clone();
-                stackscope::trainer::saveStateDict(files, m_dir + "/model.pt", m_replicas[0], state.bestParams);
-            }
-        } else {
-            ++state.badEpochs;
-        }
-        state.epoch = epoch;
-        std::string checkpointSha256;
-        if (rank() == 0)
-            checkpointSha256 = stackscope::trainer::saveCheckpoint(files, checkpoint, m_replicas[0], state);
-        const bool early = m_s.patience > 0 && state.badEpochs >= m_s.patience;
-        emit({{"event", "epoch"},
-              {"epoch", epoch},
-              {"train_loss", trainLoss},
-              {"val_loss", valLoss},
-              {"samples_per_s", trainTime > 0 ? static_cast<double>(stepsPerEpoch * batch) / trainTime : 0.0},
-              {"seconds", trainTime},
-              {"best_epoch", state.bestEpoch},
-              {"best_val_loss", state.bestValLoss},
-              {"improved", improved},
-              {"early_stop", early},
-              {"checkpoint_sha256", checkpointSha256}});
-        files.commit();
-        if (early)
-            break;
     }
-    if (stream)
-        stream->synchronize();
-    if (m_dist) // no rank leaves while another still waits on it
-        m_dist->barrier("barrier(end of run)");
+    return epochLoss;
+}
+
+// Runs the epoch's step `step` (with the fused kernel: the steps up to the next report); returns how many ran.
+int64_t Trainer::runSteps(int64_t step, int64_t sinceReport, Clock::time_point epochStart, RunProgress& p)
+{
+    const int64_t batch = m_s.batchSize;
+    int64_t chunk = 1;
+    if (p.fused) {
+        // Steps up to the next progress report (or the epoch's end) in one launch.
+        chunk = std::min<int64_t>(m_s.stepInterval - sinceReport, stepsPerEpoch() - step);
+        p.fused->run(m_perm[0], step * batch, static_cast<int>(chunk));
+    } else if (selectBatch(step * batch); p.graph) {
+        p.graph->replay();
+    } else {
+        eagerStep(epochStart, p);
+    }
+    return chunk;
+}
+
+void Trainer::eagerStep(Clock::time_point epochStart, RunProgress& p)
+{
+    stepOnSelectedBatch();
+    // Warm up eagerly (three real steps), then capture the step once for the whole run.
+    if (p.tryGraphs && p.graphNote.empty() && ++p.stepsSinceGraphTry == 3) {
+        std::string why;
+        p.graph = stackscope::trainer::captureStep(m_gpus.front(), [this] { stepOnSelectedBatch(); }, why);
+        if (p.graph) {
+            p.setupSeconds = seconds(epochStart, Clock::now());
+            p.setupSteps = p.totalSteps + 1;
+        }
+        p.graphNote = p.graph ? "CUDA graph of the whole step" : why;
+        emit({{"event", "note"}, {"message", p.graphNote}});
+    }
+}
+
+// The report after `sinceReport` steps. The only host synchronisation in the loop: reading the summed loss
+// (over every rank), which it adds to epochLoss. Returns whether any rank was asked to stop.
+bool Trainer::reportInterval(int epoch, int64_t step, int64_t sinceReport, Clock::time_point epochStart,
+                             Clock::time_point& intervalStart, double& epochLoss)
+{
+    const int64_t batch = m_s.batchSize;
+    bool stopNow = false;
+    const double sum = intervalLoss(stopNow);
+    epochLoss += sum;
+    const auto now = Clock::now();
+    const double dt = seconds(intervalStart, now);
+    nlohmann::json e = {{"event", "step"},
+                        {"epoch", epoch},
+                        {"step", step + 1},
+                        {"steps_per_epoch", stepsPerEpoch()},
+                        {"loss", sum / static_cast<double>(sinceReport)},
+                        {"samples_per_s", dt > 0 ? static_cast<double>(sinceReport * batch) / dt : 0.0},
+                        {"elapsed_s", seconds(epochStart, now)}};
+    e.update(deviceFigures());
+    emit(std::move(e));
+    intervalStart = now; // intervals tile the epoch: reporting time counts too, as in the epoch figure
+    return stopNow;
+}
+
+// Validation, the best-epoch and early-stop bookkeeping, the files and the epoch event; returns whether the
+// run stops early.
+bool Trainer::endEpoch(int epoch, double trainTime, double epochLoss, const std::string& checkpoint,
+                       stackscope::trainer::TrainingState& state)
+{
+    const int64_t batch = m_s.batchSize;
+    const double valLoss = agreedValidationLoss(epoch);
+    const double trainLoss = epochLoss / static_cast<double>(stepsPerEpoch());
+    const bool improved = state.bestEpoch == 0 || valLoss < state.bestValLoss;
+    // model.pt, checkpoint.pt and model_metadata.json are one set: both files are written to temporary
+    // files first (a full disk fails here, before anything is replaced), the epoch event then has the
+    // caller rewrite model_metadata.json, and only then are the two renamed over the old ones.
+    stackscope::StagedOutputs files(stackscope::OutputStreams::Refuse);
+    if (improved) {
+        state.bestEpoch = epoch;
+        state.bestValLoss = valLoss;
+        state.badEpochs = 0;
+        if (rank() == 0) { // the files are rank 0's
+            state.bestParams = m_replicas[0].flatParams.detach().to(torch::kCPU).clone();
+            stackscope::trainer::saveStateDict(files, m_dir + "/model.pt", m_replicas[0], state.bestParams);
+        }
+    } else {
+        ++state.badEpochs;
+    }
+    state.epoch = epoch;
+    std::string checkpointSha256;
+    if (rank() == 0)
+        checkpointSha256 = stackscope::trainer::saveCheckpoint(files, checkpoint, m_replicas[0], state);
+    const bool early = m_s.patience > 0 && state.badEpochs >= m_s.patience;
+    emit({{"event", "epoch"},
+          {"epoch", epoch},
+          {"train_loss", trainLoss},
+          {"val_loss", valLoss},
+          {"samples_per_s", trainTime > 0 ? static_cast<double>(stepsPerEpoch() * batch) / trainTime : 0.0},
+          {"seconds", trainTime},
+          {"best_epoch", state.bestEpoch},
+          {"best_val_loss", state.bestValLoss},
+          {"improved", improved},
+          {"early_stop", early},
+          {"checkpoint_sha256", checkpointSha256}});
+    files.commit();
+    return early;
+}
+
+void Trainer::emitFinished(const stackscope::trainer::TrainingState& state, const RunProgress& p)
+{
     emit({{"event", "finished"},
-          {"status", stopped ? "stopped" : (state.epoch < m_s.epochs ? "early_stopped" : "finished")},
+          {"status", p.stopped ? "stopped" : (state.epoch < m_s.epochs ? "early_stopped" : "finished")},
           {"epochs_done", state.epoch},
-          {"steps", totalSteps},
-          {"train_seconds", std::max(0.0, trainSeconds - setupSeconds)},
-          {"setup_seconds", setupSeconds},
-          {"steps_per_s", trainSeconds > setupSeconds
-                              ? static_cast<double>(totalSteps - setupSteps) / (trainSeconds - setupSeconds)
+          {"steps", p.totalSteps},
+          {"train_seconds", std::max(0.0, p.trainSeconds - p.setupSeconds)},
+          {"setup_seconds", p.setupSeconds},
+          {"steps_per_s", p.trainSeconds > p.setupSeconds
+                              ? static_cast<double>(p.totalSteps - p.setupSteps) / (p.trainSeconds - p.setupSeconds)
                               : 0.0},
           {"best_epoch", state.bestEpoch},
           {"best_val_loss", state.bestValLoss},
-          {"execution", graphNote.empty() ? "eager" : graphNote},
+          {"execution", p.graphNote.empty() ? "eager" : p.graphNote},
           {"world_size", worldSize()},
           {"dist_backend", m_dist ? m_dist->backendName() : std::string("none")}});
 }

@@ -15,6 +15,7 @@ const char* trainingStatusName(TrainingStatus s)
     case TrainingStatus::EarlyStopped: return "early_stopped";
     case TrainingStatus::Stopped: return "stopped";
     case TrainingStatus::Failed: return "failed";
+    case TrainingStatus::Running: return "running";
     }
     return "?";
 }

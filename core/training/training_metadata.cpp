@@ -1,6 +1,7 @@
 // model_metadata.json: built at the start of a run, updated by the trainer's events, written atomically.
 #include "core/training/training_metadata.h"
 
+#include "core/training/training_run.h"
 #include "core/util/atomic_file.h"
 #include "core/util/build_info.h"
 
@@ -55,7 +56,7 @@ TrainingMetadata::TrainingMetadata(std::string path, const TrainingConfig& confi
     }
     parameters += previous + 1;
     m_json = {{"schema", kTrainingSchema},
-              {"status", "running"},
+              {"status", trainingStatusName(TrainingStatus::Running)},
               {"config", toJson(config)},
               {"features", features},
               {"target",
@@ -136,7 +137,8 @@ void TrainingMetadata::epochDone(const nlohmann::json& e)
 
 void TrainingMetadata::finished(const nlohmann::json& e)
 {
-    m_json["status"] = e.value("status", "finished");
+    // Checked: only a status a run ends with is written (RunObserver::finished has already refused any other).
+    m_json["status"] = trainingStatusName(trainingStatusFromName(e.value("status", "finished")));
     m_json["execution"] = e.value("execution", "");
     m_json["steps_per_s"] = e.value("steps_per_s", 0.0);
     if (e.value("best_epoch", 0) > 0) {
@@ -148,7 +150,7 @@ void TrainingMetadata::finished(const nlohmann::json& e)
 
 void TrainingMetadata::failed(const std::string& message)
 {
-    m_json["status"] = "failed";
+    m_json["status"] = trainingStatusName(TrainingStatus::Failed);
     m_json["error"] = message;
     if (std::filesystem::exists(std::filesystem::path(m_path).parent_path()))
         write();

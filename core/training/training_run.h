@@ -51,9 +51,11 @@ struct TrainingProgress {
 using TrainingProgressCallback = std::function<void(const TrainingProgress&)>;
 
 // How a run ended. The names are those of the module's finished event and model_metadata.json's "status".
-enum class TrainingStatus { Finished, EarlyStopped, Stopped, Failed };
+// Running is model_metadata.json's status while the run goes on: no run ends with it.
+enum class TrainingStatus { Finished, EarlyStopped, Stopped, Failed, Running };
 const char* trainingStatusName(TrainingStatus s);
-// Throws std::runtime_error naming the value for one the module never sends.
+// The status of the module's finished event. Throws std::runtime_error naming the value for one the module never
+// sends (Running included).
 TrainingStatus trainingStatusFromName(const std::string& name);
 
 struct TrainingResult {

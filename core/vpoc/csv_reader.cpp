@@ -196,7 +196,6 @@ void MarketDataReader::readHeader()
     if (auto err = parseCsvHeader(line, m_options.format, m_layout))
         fail(err->column, err->message);
     m_format = m_layout.format;
-    m_delimiter = m_layout.delimiter;
     m_rows = std::make_unique<CsvRowParser>(m_layout, m_options);
 }
 

@@ -23,7 +23,6 @@ public:
     MarketDataReader(std::istream& in, const std::string& name, const ReadOptions& options);
 
     DataFormat format() const { return m_format; }
-    char delimiter() const { return m_delimiter; }
     // Numeric columns beyond the ones VPOC needs (vix, ...), kept row by row in `extras`.
     const std::vector<std::string>& extraColumns() const { return m_extraNames; }
 
@@ -62,7 +61,6 @@ private:
     uint64_t m_totalBytes = 0;
 
     DataFormat m_format = DataFormat::Auto;
-    char m_delimiter = ',';
     CsvLayout m_layout;
     std::unique_ptr<CsvRowParser> m_rows;
     std::vector<int> m_extraIndex;

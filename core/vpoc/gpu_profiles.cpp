@@ -1,6 +1,7 @@
-// Loads libstackscope_vpoc_{cuda,hip}.so with dlopen, so the CLI runs on machines without either runtime.
+// Loads libstackscope_vpoc_{cuda,hip}.so at run time (DynamicLibrary), so the CLI runs on machines without either runtime.
 #include "core/vpoc/gpu_profiles.h"
 
+#include "core/inspect/dynamic_library.h"
 #include "core/util/program_paths.h"
 #include "kernels/vpoc/vpoc_gpu_api.h"
 
@@ -11,14 +12,13 @@
 #include <type_traits>
 
 #include <cstdlib>
-#include <dlfcn.h>
 #include <filesystem>
 #include <stdexcept>
 
 namespace stackscope::vpoc {
 
 struct GpuProfiler::Api {
-    void* handle = nullptr;
+    DynamicLibrary lib; // never closed: GPU runtimes are not safe to unload
     decltype(&stackscope_vpoc_gpu_abi) abi = nullptr;
     decltype(&stackscope_vpoc_gpu_vendor) vendor = nullptr;
     decltype(&stackscope_vpoc_gpu_open) open = nullptr;
@@ -43,6 +43,63 @@ std::vector<std::string> GpuProfiler::moduleCandidates()
     return out;
 }
 
+namespace {
+
+// The module's entry points into `api`; false where one is missing.
+bool bindEntryPoints(GpuProfiler::Api& api)
+{
+    auto sym = [&](auto& fn, const char* name) {
+        fn = api.lib.symbol<std::remove_reference_t<decltype(fn)>>(name);
+        return fn != nullptr;
+    };
+    return sym(api.abi, "stackscope_vpoc_gpu_abi") && sym(api.vendor, "stackscope_vpoc_gpu_vendor")
+        && sym(api.open, "stackscope_vpoc_gpu_open") && sym(api.close, "stackscope_vpoc_gpu_close")
+        && sym(api.capacity, "stackscope_vpoc_gpu_capacity")
+        && sym(api.deviceName, "stackscope_vpoc_gpu_device_name") && sym(api.begin, "stackscope_vpoc_gpu_begin")
+        && sym(api.add, "stackscope_vpoc_gpu_add") && sym(api.finish, "stackscope_vpoc_gpu_finish")
+        && sym(api.copyBandwidth, "stackscope_vpoc_gpu_copy_bandwidth")
+        && sym(api.timeResident, "stackscope_vpoc_gpu_time_resident");
+}
+
+} // namespace
+
+// The module at `path`, checked (entry points, ABI), with its device opened; null with the reason added to `reasons`.
+std::unique_ptr<GpuProfiler> GpuProfiler::openModule(const std::string& path, uint64_t budgetBytes,
+                                                     std::vector<std::string>& reasons)
+{
+    auto api = std::make_unique<Api>();
+    api->lib = DynamicLibrary::open({path});
+    if (!api->lib.isLoaded()) {
+        reasons.push_back(api->lib.failureSummary());
+        return nullptr;
+    }
+    if (!bindEntryPoints(*api)) {
+        reasons.push_back(fmt::format("{}: not a StackScope VPOC module (entry points missing); rebuild StackScope",
+                                      path));
+        return nullptr;
+    }
+    if (api->abi() != STACKSCOPE_VPOC_GPU_ABI) {
+        reasons.push_back(fmt::format("{}: speaks ABI {} but this program needs {}; rebuild StackScope", path,
+                                      api->abi(), STACKSCOPE_VPOC_GPU_ABI));
+        return nullptr;
+    }
+    char err[512] = {0};
+    void* ctx = api->open(budgetBytes, err, sizeof err);
+    if (!ctx) {
+        reasons.push_back(fmt::format("{}: {}", path, err));
+        return nullptr;
+    }
+    std::unique_ptr<GpuProfiler> p(new GpuProfiler);
+    char name[256] = {0};
+    api->deviceName(ctx, name, sizeof name);
+    p->m_vendor = api->vendor();
+    p->m_device = name;
+    p->m_path = path;
+    p->m_ctx = ctx;
+    p->m_api = std::move(api);
+    return p;
+}
+
 std::unique_ptr<GpuProfiler> GpuProfiler::open(uint64_t budgetBytes, std::string& why)
 {
     std::vector<std::string> reasons;
@@ -50,50 +107,8 @@ std::unique_ptr<GpuProfiler> GpuProfiler::open(uint64_t budgetBytes, std::string
         std::error_code ec;
         if (!std::filesystem::exists(path, ec))
             continue; // not built here; said once below
-        // The handle is kept for the life of the process: GPU runtimes are not safe to unload.
-        void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            const char* e = ::dlerror();
-            reasons.push_back(fmt::format("{}: {}", path, e ? e : "cannot be loaded"));
-            continue;
-        }
-        auto api = std::make_unique<Api>();
-        api->handle = h;
-        auto sym = [&](auto& fn, const char* name) {
-            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(h, name));
-            return fn != nullptr;
-        };
-        if (!sym(api->abi, "stackscope_vpoc_gpu_abi") || !sym(api->vendor, "stackscope_vpoc_gpu_vendor")
-            || !sym(api->open, "stackscope_vpoc_gpu_open") || !sym(api->close, "stackscope_vpoc_gpu_close")
-            || !sym(api->capacity, "stackscope_vpoc_gpu_capacity")
-            || !sym(api->deviceName, "stackscope_vpoc_gpu_device_name") || !sym(api->begin, "stackscope_vpoc_gpu_begin")
-            || !sym(api->add, "stackscope_vpoc_gpu_add") || !sym(api->finish, "stackscope_vpoc_gpu_finish")
-            || !sym(api->copyBandwidth, "stackscope_vpoc_gpu_copy_bandwidth")
-            || !sym(api->timeResident, "stackscope_vpoc_gpu_time_resident")) {
-            reasons.push_back(fmt::format("{}: not a StackScope VPOC module (entry points missing); rebuild StackScope",
-                                          path));
-            continue;
-        }
-        if (api->abi() != STACKSCOPE_VPOC_GPU_ABI) {
-            reasons.push_back(fmt::format("{}: speaks ABI {} but this program needs {}; rebuild StackScope", path,
-                                          api->abi(), STACKSCOPE_VPOC_GPU_ABI));
-            continue;
-        }
-        char err[512] = {0};
-        void* ctx = api->open(budgetBytes, err, sizeof err);
-        if (!ctx) {
-            reasons.push_back(fmt::format("{}: {}", path, err));
-            continue;
-        }
-        std::unique_ptr<GpuProfiler> p(new GpuProfiler);
-        char name[256] = {0};
-        api->deviceName(ctx, name, sizeof name);
-        p->m_vendor = api->vendor();
-        p->m_device = name;
-        p->m_path = path;
-        p->m_ctx = ctx;
-        p->m_api = std::move(api);
-        return p;
+        if (auto p = openModule(path, budgetBytes, reasons))
+            return p;
     }
     if (reasons.empty())
         reasons.push_back(fmt::format("no VPOC GPU module in {} (StackScope was built without CUDA and HIP)",

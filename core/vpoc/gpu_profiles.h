@@ -17,8 +17,8 @@ public:
     GpuProfiler(const GpuProfiler&) = delete;
     GpuProfiler& operator=(const GpuProfiler&) = delete;
 
-    // Module file names searched in moduleDirectories(), CUDA first; $STACKSCOPE_VPOC_GPU_MODULE, when
-    // set, is the only one tried.
+    // The documented search order, as for the torch module (torchModuleCandidates): $STACKSCOPE_VPOC_GPU_MODULE,
+    // when set, is the only one tried; else the module file names in moduleDirectories(), CUDA first.
     static std::vector<std::string> moduleCandidates();
     // Opens the first module whose device opens and allocates `budgetBytes` once. Returns null and
     // explains every attempt in `why` when there is none.
@@ -37,6 +37,8 @@ public:
 
 private:
     GpuProfiler() = default;
+    static std::unique_ptr<GpuProfiler> openModule(const std::string& path, uint64_t budgetBytes,
+                                                   std::vector<std::string>& reasons);
     std::unique_ptr<Api> m_api;
     void* m_ctx = nullptr;
     std::string m_vendor;

@@ -29,16 +29,6 @@ struct BatchOutput {
     std::vector<std::vector<DevelopingPoint>> developing;
 };
 
-// Waits for the batch in flight before unwinding: it reads the GPU profiler and the options.
-struct WaitOnExit {
-    std::future<BatchOutput>& inFlight;
-    ~WaitOnExit()
-    {
-        if (inFlight.valid())
-            inFlight.wait();
-    }
-};
-
 } // namespace
 
 uint32_t percentToBasisPoints(double percent)
@@ -186,12 +176,114 @@ void runStreaming(Job& job)
 // GPU: sessions gathered into batches (about 4 M elements) profiled on the device while the next is read. A session
 // that outgrows options.maxGpuSessionRows moves to a SessionAccumulator on the CPU (the batches before it are sent
 // first and collected before its result, so the order of sessions is kept).
-void runBatched(Job& job, GpuProfiler& gpu)
+class BatchedRun {
+public:
+    BatchedRun(Job& job, GpuProfiler& gpu)
+        : m_job(job)
+        , m_gpu(gpu)
+        , m_large(job.options.profile)
+    {
+    }
+    // Waits for the batch in flight before unwinding: it reads the GPU profiler and the options.
+    ~BatchedRun()
+    {
+        if (m_inFlight.valid())
+            m_inFlight.wait();
+    }
+    BatchedRun(const BatchedRun&) = delete;
+    BatchedRun& operator=(const BatchedRun&) = delete;
+
+    void run()
+    {
+        while (m_job.next()) {
+            for (size_t i = 0; i < m_job.rows.size(); ++i)
+                addRow(i);
+        }
+        closeSession();
+        dispatch();
+        collect();
+    }
+
+private:
+    void addRow(size_t i);
+    void collect();
+    void addLarge(const MarketRecord& r);
+    void dispatch();
+    void moveToCpu();
+    void closeSession();
+
+    Job& m_job;
+    GpuProfiler& m_gpu;
+    std::future<BatchOutput> m_inFlight;
+    std::shared_ptr<Batch> m_batch = std::make_shared<Batch>();
+    std::vector<MarketRecord> m_current;
+    int32_t m_currentDay = 0;
+    int32_t m_low = 0, m_high = 0; // of the session in m_current
+    SessionAccumulator m_large;     // the session in progress, when it outgrew the GPU path
+    std::vector<DevelopingPoint> m_largeDeveloping;
+};
+
+void BatchedRun::addRow(size_t i)
 {
-    const auto& options = job.options;
-    auto& result = job.result;
-    auto profileBatch = [gpuPtr = &gpu, profileOptions = options.profile,
-                         developing = options.developing](std::shared_ptr<Batch> b) {
+    const auto& r = m_job.rows[i];
+    const auto day = m_job.sessions.sessionDay(r.timeUs);
+    if (!day) {
+        ++m_job.result.outsideSessions;
+        return;
+    }
+    if ((!m_current.empty() || !m_large.empty()) && *day != m_currentDay) {
+        closeSession();
+        if (m_batch->profile.elementCount() >= kBatchElements)
+            dispatch();
+    }
+    m_currentDay = *day;
+    if (!m_large.empty()) {
+        m_job.checkWidth(m_large.widthWith(r), *day, i);
+        addLarge(r);
+        return;
+    }
+    m_low = m_current.empty() ? r.low : std::min(m_low, r.low);
+    m_high = m_current.empty() ? r.high : std::max(m_high, r.high);
+    m_job.checkWidth(static_cast<int64_t>(m_high) - m_low + 1, *day, i);
+    m_current.push_back(r);
+    if (static_cast<int64_t>(m_current.size()) > m_job.options.maxGpuSessionRows)
+        moveToCpu();
+}
+
+// The sessions of the batch in flight, into the result in order.
+void BatchedRun::collect()
+{
+    if (!m_inFlight.valid())
+        return;
+    auto out = m_inFlight.get();
+    for (size_t i = 0; i < out.sessions.size(); ++i) {
+        m_job.result.sessions.push_back(std::move(out.sessions[i]));
+        if (i < out.developing.size())
+            m_job.keepDeveloping(m_job.result.sessions.back(), std::move(out.developing[i]));
+    }
+}
+
+void BatchedRun::addLarge(const MarketRecord& r)
+{
+    m_large.add(m_currentDay, r);
+    if (m_job.options.developing) {
+        m_largeDeveloping.push_back(m_large.developing(r));
+        if (m_largeDeveloping.size() >= kDevelopingPiece && m_job.options.developingSink) {
+            collect(); // the sessions before this one are written first
+            m_job.passOn(m_currentDay, m_largeDeveloping);
+        }
+    }
+}
+
+// Sends the gathered batch to the GPU (after collecting the one in flight) and starts a new one.
+void BatchedRun::dispatch()
+{
+    if (m_batch->profile.sessions.empty())
+        return;
+    collect();
+    // The thread gets copies of what it reads (the profiler outlives it: see ~BatchedRun).
+    auto profileBatch = [gpuPtr = &m_gpu, profileOptions = m_job.options.profile,
+                         developing = m_job.options.developing](std::shared_ptr<Batch> b) {
         BatchOutput out;
         out.sessions = gpuPtr->compute(b->profile, profileOptions);
         if (developing)
@@ -199,93 +291,35 @@ void runBatched(Job& job, GpuProfiler& gpu)
                 out.developing.push_back(developingValues(recs.data(), recs.size(), profileOptions));
         return out;
     };
-    std::future<BatchOutput> inFlight;
-    auto collect = [&] {
-        if (!inFlight.valid())
-            return;
-        auto out = inFlight.get();
-        for (size_t i = 0; i < out.sessions.size(); ++i) {
-            result.sessions.push_back(std::move(out.sessions[i]));
-            if (i < out.developing.size())
-                job.keepDeveloping(result.sessions.back(), std::move(out.developing[i]));
-        }
-    };
-    auto batch = std::make_shared<Batch>();
-    std::vector<MarketRecord> current;
-    int32_t currentDay = 0;
-    int32_t low = 0, high = 0; // of the session in `current`
-    SessionAccumulator large(options.profile); // the session in progress, when it outgrew the GPU path
-    std::vector<DevelopingPoint> largeDeveloping;
-    auto addLarge = [&](const MarketRecord& r) {
-        large.add(currentDay, r);
-        if (options.developing) {
-            largeDeveloping.push_back(large.developing(r));
-            if (largeDeveloping.size() >= kDevelopingPiece && options.developingSink) {
-                collect(); // the sessions before this one are written first
-                job.passOn(currentDay, largeDeveloping);
-            }
-        }
-    };
-    auto dispatch = [&] {
-        if (batch->profile.sessions.empty())
-            return;
+    m_inFlight = std::async(std::launch::async, profileBatch, m_batch);
+    m_batch = std::make_shared<Batch>();
+}
+
+void BatchedRun::moveToCpu()
+{
+    dispatch(); // the sessions before this one
+    for (const auto& r : m_current)
+        addLarge(r);
+    std::vector<MarketRecord>().swap(m_current);
+}
+
+// The session in progress: its CPU result into the result, or its rows into the batch.
+void BatchedRun::closeSession()
+{
+    if (!m_large.empty()) {
         collect();
-        inFlight = std::async(std::launch::async, profileBatch, batch);
-        batch = std::make_shared<Batch>();
-    };
-    auto moveToCpu = [&] {
-        dispatch(); // the sessions before this one
-        for (const auto& r : current)
-            addLarge(r);
-        std::vector<MarketRecord>().swap(current);
-    };
-    auto closeSession = [&] {
-        if (!large.empty()) {
-            collect();
-            result.sessions.push_back(large.finish());
-            if (options.developing)
-                job.keepDeveloping(result.sessions.back(), std::move(largeDeveloping));
-            largeDeveloping = {};
-            return;
-        }
-        if (current.empty())
-            return;
-        batch->profile.appendSession(currentDay, current.data(), current.size(), options.profile.distribution);
-        if (options.developing)
-            batch->records.push_back(current);
-        current.clear();
-    };
-    const WaitOnExit guard {inFlight};
-    while (job.next()) {
-        for (size_t i = 0; i < job.rows.size(); ++i) {
-            const auto& r = job.rows[i];
-            const auto day = job.sessions.sessionDay(r.timeUs);
-            if (!day) {
-                ++result.outsideSessions;
-                continue;
-            }
-            if ((!current.empty() || !large.empty()) && *day != currentDay) {
-                closeSession();
-                if (batch->profile.elementCount() >= kBatchElements)
-                    dispatch();
-            }
-            currentDay = *day;
-            if (!large.empty()) {
-                job.checkWidth(large.widthWith(r), *day, i);
-                addLarge(r);
-                continue;
-            }
-            low = current.empty() ? r.low : std::min(low, r.low);
-            high = current.empty() ? r.high : std::max(high, r.high);
-            job.checkWidth(static_cast<int64_t>(high) - low + 1, *day, i);
-            current.push_back(r);
-            if (static_cast<int64_t>(current.size()) > options.maxGpuSessionRows)
-                moveToCpu();
-        }
+        m_job.result.sessions.push_back(m_large.finish());
+        if (m_job.options.developing)
+            m_job.keepDeveloping(m_job.result.sessions.back(), std::move(m_largeDeveloping));
+        m_largeDeveloping = {};
+        return;
     }
-    closeSession();
-    dispatch();
-    collect();
+    if (m_current.empty())
+        return;
+    m_batch->profile.appendSession(m_currentDay, m_current.data(), m_current.size(), m_job.options.profile.distribution);
+    if (m_job.options.developing)
+        m_batch->records.push_back(m_current);
+    m_current.clear();
 }
 
 } // namespace
@@ -321,7 +355,7 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
 
     Job job {options, *result, *reader, SessionClock(rule), progress, cancel};
     if (gpu)
-        runBatched(job, *gpu);
+        BatchedRun(job, *gpu).run();
     else
         runStreaming(job);
     result->options.developingSink = nullptr; // it refers to the caller's writer: not kept past the run

@@ -2,28 +2,17 @@
 # Device check for archscan: builds stackscope-cli, scans PyTorch's libtorch_cuda.so and compares the
 # targets found with torch.cuda.get_arch_list(); writes both to $OUT/archscan.txt.
 # Run from the repository root on the GPU machine: OUT=/some/dir bash tests/device/archscan.sh
-set -uo pipefail
+# STACKSCOPE_CLI=path skips the build and uses that stackscope-cli.
+. tests/device/common.sh
+device_begin archscan "archscan device check"
+say() { echo "$*"; } # device_begin sends everything printed to $OUT/archscan.txt
 
-OUT=${OUT:-$PWD/device-out}
-mkdir -p "$OUT"
-REPORT="$OUT/archscan.txt"
-BUILD=${ARCHSCAN_BUILD_DIR:-build-device-archscan}
-: > "$REPORT"
-say() { echo "$*" | tee -a "$REPORT"; }
+TORCH_LIB=$("$PY" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
+nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
 
-TORCH_PREFIX=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-TORCH_LIB=$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
-say "== archscan device check $(date -u +%FT%TZ)"
-say "torch $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)')"
-nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader 2>&1 | sed 's/^/gpu: /' | tee -a "$REPORT"
-
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTACKSCOPE_GUI=OFF -DSTACKSCOPE_TESTS=OFF \
-  -DCMAKE_PREFIX_PATH="$TORCH_PREFIX;${STACKSCOPE_DEVICE_PREFIX:-}" > "$OUT/archscan-cmake.log" 2>&1 \
-  || { say "FAIL: cmake (see archscan-cmake.log)"; tail -30 "$OUT/archscan-cmake.log" | tee -a "$REPORT"; exit 1; }
-grep -E "zlib|libzstd" "$OUT/archscan-cmake.log" | sed 's/^/cmake: /' | tee -a "$REPORT"
-ninja -C "$BUILD" stackscope-cli > "$OUT/archscan-build.log" 2>&1 \
-  || { say "FAIL: build (see archscan-build.log)"; tail -30 "$OUT/archscan-build.log" | tee -a "$REPORT"; exit 1; }
-CLI="$BUILD/bin/stackscope-cli"
+device_build "${ARCHSCAN_BUILD_DIR:-build-device-archscan}" archscan -DCMAKE_BUILD_TYPE=Release -DSTACKSCOPE_TESTS=OFF \
+  -- stackscope-cli
+grep -E "zlib|libzstd" "$OUT/archscan-cmake.log" 2>/dev/null | sed 's/^/cmake: /'
 
 # 1. libtorch_cuda.so against torch.cuda.get_arch_list().
 LIB="$TORCH_LIB/libtorch_cuda.so"
@@ -34,7 +23,7 @@ START=$(date +%s.%N)
 RC=$?
 END=$(date +%s.%N)
 say "exit code $RC, wall $(python3 -c "print(round($END - $START, 2))") s, max RSS $(grep 'Maximum resident' "$OUT/archscan-time.log" | awk '{print $NF}') KiB"
-python3 - "$OUT/archscan-libtorch_cuda.json" <<'PY' | tee -a "$REPORT"
+python3 - "$OUT/archscan-libtorch_cuda.json" <<'PY'
 import json, sys, torch
 scan = json.load(open(sys.argv[1]))
 lib = scan["libraries"][0]
@@ -58,7 +47,7 @@ say ""
 say "== default scan set"
 "$CLI" archscan > "$OUT/archscan-default.txt" 2>&1
 say "exit code $?"
-cat "$OUT/archscan-default.txt" >> "$REPORT"
+cat "$OUT/archscan-default.txt"
 
 # 3. Other CUDA libraries the wheel ships (cuBLAS, cuDNN ...), for timing and a wider check.
 say ""

@@ -4,7 +4,8 @@
 #                                      # the date, the GPUs and the Python torch
 #   device_build BUILD LOGNAME [cmake options...] -- TARGETS...
 #                                      # configures and builds the Qt-free targets against the Python torch (+ .deps),
-#                                      # unless $STACKSCOPE_CLI is set; sets CLI; exits 1 with the errors on failure
+#                                      # unless $STACKSCOPE_CLI is set; sets CLI; exits 1 with the errors on failure;
+#                                      # SRC (default .) is the source tree, JOBS (when set) ninja's -j
 # Headers the machine lacks travel in .deps (apt-get download the Debian -dev packages, dpkg -x into .deps; the
 # device call names it in carry); $STACKSCOPE_DEVICE_PREFIX replaces it. PY is the interpreter (python3 on PATH).
 set -u -o pipefail
@@ -36,9 +37,9 @@ device_build() { # BUILD LOGNAME [cmake options...] -- TARGETS...
     fi
     local prefix
     prefix="$("$PY" -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null);$DEPS_PREFIX"
-    cmake -S . -B "$build" -G Ninja -DSTACKSCOPE_GUI=OFF "-DCMAKE_PREFIX_PATH=$prefix" "${options[@]}" \
+    cmake -S "${SRC:-.}" -B "$build" -G Ninja -DSTACKSCOPE_GUI=OFF "-DCMAKE_PREFIX_PATH=$prefix" "${options[@]}" \
         >"$OUT/$log-cmake.log" 2>&1 || { echo "FAIL: cmake ($OUT/$log-cmake.log)"; tail -30 "$OUT/$log-cmake.log"; exit 1; }
-    ninja -C "$build" "${targets[@]}" >"$OUT/$log-build.log" 2>&1 \
+    ninja -C "$build" ${JOBS:+-j"$JOBS"} "${targets[@]}" >"$OUT/$log-build.log" 2>&1 \
         || { echo "FAIL: build ($OUT/$log-build.log)"; grep -B2 -A8 -E "error" "$OUT/$log-build.log" | head -80; exit 1; }
     CLI=$build/bin/stackscope-cli
 }

@@ -3,26 +3,9 @@
 # recorded fixture through the CLI (match must raise its rule, near-miss must not), times a large log.
 # Run from the repository root; writes $OUT/diagnosis.txt. Exit status: 0 when every check passed.
 # STACKSCOPE_CLI=path skips the build and uses that stackscope-cli.
-set -u -o pipefail
-OUT=${OUT:-/tmp/stackscope-out}
-mkdir -p "$OUT"
-REPORT="$OUT/diagnosis.txt"
-BUILD=${BUILD:-build-device-diagnosis}
-PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)"
-[ -n "${STACKSCOPE_DEVICE_PREFIX:-}" ] && PREFIX="$PREFIX;$STACKSCOPE_DEVICE_PREFIX"
-exec > >(tee "$REPORT") 2>&1
-echo "== diagnosis device run $(date -u +%FT%TZ) on $(hostname -s 2>/dev/null || echo ?)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not available"
-
-if [ -n "${STACKSCOPE_CLI:-}" ]; then
-    CLI="$STACKSCOPE_CLI" # an already built stackscope-cli: skip the build
-else
-cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/diagnosis-cmake.log" 2>&1 \
-    || { echo "FAIL: cmake (see diagnosis-cmake.log)"; tail -30 "$OUT/diagnosis-cmake.log"; exit 1; }
-ninja -C "$BUILD" stackscope-cli >"$OUT/diagnosis-build.log" 2>&1 \
-    || { echo "FAIL: build (see diagnosis-build.log)"; tail -30 "$OUT/diagnosis-build.log"; exit 1; }
-CLI="$BUILD/bin/stackscope-cli"
-fi
+. tests/device/common.sh
+device_begin diagnosis "diagnosis device run"
+device_build "${BUILD:-build-device-diagnosis}" diagnosis -DCMAKE_BUILD_TYPE=RelWithDebInfo -- stackscope-cli
 fail=0
 
 rules_of() { python3 -c 'import json,sys; print(" ".join(f["rule"] for f in json.load(sys.stdin)["findings"]))'; }

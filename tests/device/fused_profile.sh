@@ -2,12 +2,9 @@
 # Where the fused training step's time goes (issue 18): Nsight Compute on one launch of the fused step kernel
 # (fusedSteps, 50 steps at batch 256 with the default model): duration, warp stall reasons, issue activity.
 # Needs STACKSCOPE_CLI (a CUDA build). Writes $OUT/fused_profile.txt.
-set -u -o pipefail
-OUT=${OUT:-/tmp/stackscope-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/fused_profile.txt") 2>&1
-CLI=${STACKSCOPE_CLI:?set STACKSCOPE_CLI to a CUDA build of stackscope-cli}
-export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+. tests/device/common.sh
+device_begin fused_profile "fused step profile"
+CLI=${STACKSCOPE_CLI:?set STACKSCOPE_CLI to a CUDA build of stackscope-cli} # no build here
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 [ -n "$NCU" ] || { echo "ncu not found"; exit 1; }
 W=/tmp/fused-profile

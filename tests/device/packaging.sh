@@ -4,41 +4,32 @@
 # wheel's libtorch through the installed torch module (install RPATH), sees the GPUs, and that cpack's
 # packages keep libtorch and the CUDA driver out of stackscope's Depends. Writes $OUT/packaging.txt.
 # Run from the repository root on the GPU machine: OUT=/some/dir bash tests/device/packaging.sh
-set -uo pipefail
-
-OUT=${OUT:-$PWD/device-out}
-mkdir -p "$OUT"
-REPORT="$OUT/packaging.txt"
+# Always builds (STACKSCOPE_CLI is ignored: the installed tree is what is checked).
+. tests/device/common.sh
+device_begin packaging "packaging device check"
+say() { echo "$*"; } # device_begin sends everything printed to $OUT/packaging.txt
 BUILD=${PACKAGING_BUILD_DIR:-build-device-packaging}
 STAGE="$PWD/$BUILD/stage"
-: > "$REPORT"
-say() { echo "$*" | tee -a "$REPORT"; }
 status=0
 check() { # check NAME CONDITION-COMMAND...: one PASS/FAIL line
   local name=$1; shift
   if "$@"; then say "PASS: $name"; else say "FAIL: $name"; status=1; fi
 }
 
-say "== packaging device check $(date -u +%FT%TZ)"
-TORCH_PREFIX=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-TORCH_VERSION=$(python3 -c 'import torch; print(torch.__version__.split("+")[0])')
-say "torch $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)')"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | sed 's/^/gpu: /' | tee -a "$REPORT"
+TORCH_VERSION=$("$PY" -c 'import torch; print(torch.__version__.split("+")[0])')
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
 
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTACKSCOPE_GUI=OFF -DSTACKSCOPE_TESTS=OFF \
-  -DCMAKE_PREFIX_PATH="$TORCH_PREFIX;${STACKSCOPE_DEVICE_PREFIX:-}" > "$OUT/packaging-cmake.log" 2>&1 \
-  || { say "FAIL: cmake (see packaging-cmake.log)"; tail -30 "$OUT/packaging-cmake.log" | tee -a "$REPORT"; exit 1; }
-grep -E "^-- Packages \(cpack\)|help2man|rsvg" "$OUT/packaging-cmake.log" | sed 's/^/cmake: /' | tee -a "$REPORT"
+# The whole build (no targets named), whatever STACKSCOPE_CLI says: what is checked is the installed tree.
 start=$(date +%s)
-ninja -C "$BUILD" > "$OUT/packaging-build.log" 2>&1 \
-  || { say "FAIL: build (see packaging-build.log)"; tail -30 "$OUT/packaging-build.log" | tee -a "$REPORT"; exit 1; }
-say "build: $(( $(date +%s) - start )) s"
+STACKSCOPE_CLI= device_build "$BUILD" packaging -DCMAKE_BUILD_TYPE=Release -DSTACKSCOPE_TESTS=OFF --
+grep -E "^-- Packages \(cpack\)|help2man|rsvg" "$OUT/packaging-cmake.log" | sed 's/^/cmake: /'
+say "configure and build: $(( $(date +%s) - start )) s"
 
 rm -rf "$STAGE"
 DESTDIR="$STAGE" cmake --install "$BUILD" --prefix /usr > "$OUT/packaging-install.log" 2>&1 \
   || { say "FAIL: cmake --install (see packaging-install.log)"; exit 1; }
 say "installed files:"
-(cd "$STAGE" && find . -type f | sort | sed 's/^/  /') | tee -a "$REPORT"
+(cd "$STAGE" && find . -type f | sort | sed 's/^/  /')
 CLI="$STAGE/usr/bin/stackscope-cli"
 MODULE=$(ls "$STAGE"/usr/lib*/stackscope/libstackscope_torch.so "$STAGE"/usr/lib/*/stackscope/libstackscope_torch.so 2>/dev/null | head -1)
 say "torch module RUNPATH: $(readelf -d "$MODULE" 2>/dev/null | grep -E 'RUNPATH|RPATH' | sed 's/.*\[\(.*\)\]/\1/')"
@@ -50,7 +41,7 @@ check "--version says CUDA on" grep -q "CUDA on" <<<"$version"
 
 env -u STACKSCOPE_MODULE_DIR -u STACKSCOPE_TORCH_MODULE "$CLI" inspect --json --no-archscan > "$OUT/packaging-snapshot.json" 2> "$OUT/packaging-inspect.err"
 say "installed inspect exit code: $?"
-python3 - "$OUT/packaging-snapshot.json" "$STAGE" <<'EOF' | tee -a "$REPORT"
+python3 - "$OUT/packaging-snapshot.json" "$STAGE" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 t = j["torch"]

@@ -4,27 +4,9 @@
 # DISABLE_ADDMM_CUDA_LT=1), injected faults on the GPU, and times the default grid (goal <= 15 s).
 # Run from the repository root; writes $OUT/probes.txt and $OUT/probes-*.json. Exit 0 when every check passed.
 # STACKSCOPE_CLI=path skips the build and uses that stackscope-cli.
-set -u -o pipefail
-OUT=${OUT:-/tmp/stackscope-out}
-mkdir -p "$OUT"
-REPORT="$OUT/probes.txt"
-BUILD=${BUILD:-build-device-probes}
-PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)"
-[ -n "${STACKSCOPE_DEVICE_PREFIX:-}" ] && PREFIX="$PREFIX;$STACKSCOPE_DEVICE_PREFIX"
-exec > >(tee "$REPORT") 2>&1
-echo "== probes device run $(date -u +%FT%TZ) on $(hostname -s 2>/dev/null || echo ?)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not available"
-python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>/dev/null || true
-
-if [ -n "${STACKSCOPE_CLI:-}" ]; then
-    CLI="$STACKSCOPE_CLI"
-else
-    cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_PREFIX_PATH=$PREFIX" \
-        >"$OUT/probes-cmake.log" 2>&1 || { echo "FAIL: cmake (see probes-cmake.log)"; tail -30 "$OUT/probes-cmake.log"; exit 1; }
-    ninja -C "$BUILD" stackscope-cli stackscope_torch >"$OUT/probes-build.log" 2>&1 \
-        || { echo "FAIL: build (see probes-build.log)"; grep -E "error|Error" "$OUT/probes-build.log" | head -40; exit 1; }
-    CLI="$BUILD/bin/stackscope-cli"
-fi
+. tests/device/common.sh
+device_begin probes "probes device run"
+device_build "${BUILD:-build-device-probes}" probes -DCMAKE_BUILD_TYPE=RelWithDebInfo -- stackscope-cli stackscope_torch
 [ -f "$(dirname "$CLI")/../lib/stackscope/libstackscope_torch.so" ] || ls "$(dirname "$CLI")"/../lib*/stackscope/ 2>/dev/null
 fail=0
 

@@ -5,31 +5,12 @@
 # injects faults into the Python worker on GPU 0, and times the default grid (libtorch + this python3, CPU + one
 # GPU) with a cold and a warm inductor/Triton cache (goals: <= 60 s cold, <= 20 s warm).
 # Run from the repository root; writes $OUT/python-probes.txt (everything to record is in it) and at most five JSON
-# files ($OUT/python-inspect.json, python-default-{cold,warm,threads1}.json, python-grid.json with 2+ GPUs); logs go
-# to /tmp. Exit 0 when every check passed.
+# files ($OUT/python-inspect.json, python-default-{cold,warm,threads1}.json, python-grid.json with 2+ GPUs); the build
+# logs are $OUT/python-probes-{cmake,build}.log, other logs go to /tmp. Exit 0 when every check passed.
 # STACKSCOPE_CLI=path skips the build; PY=interpreter (default: python3 on PATH).
-set -u -o pipefail
-OUT=${OUT:-/tmp/stackscope-out}
-mkdir -p "$OUT"
-REPORT="$OUT/python-probes.txt"
-BUILD=${BUILD:-build-device-probes}
-PY=${PY:-$(command -v python3)}
-PREFIX="$("$PY" -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null);${STACKSCOPE_DEVICE_PREFIX:-$PWD/.deps/usr}"
-export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-exec > >(tee "$REPORT") 2>&1
-echo "== python probes device run $(date -u +%FT%TZ) on $(hostname -s 2>/dev/null || echo ?)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not available"
-"$PY" -c 'import torch, sys; print(sys.executable, "torch", torch.__version__, "cuda", torch.version.cuda, "hip", torch.version.hip)'
-
-if [ -n "${STACKSCOPE_CLI:-}" ]; then
-    CLI="$STACKSCOPE_CLI"
-else
-    cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_PREFIX_PATH=$PREFIX" \
-        >/tmp/python-cmake.log 2>&1 || { echo "FAIL: cmake"; tail -30 /tmp/python-cmake.log; exit 1; }
-    ninja -C "$BUILD" stackscope-cli stackscope_torch >/tmp/python-build.log 2>&1 \
-        || { echo "FAIL: build"; grep -E "error|Error" /tmp/python-build.log | head -40; exit 1; }
-    CLI="$BUILD/bin/stackscope-cli"
-fi
+. tests/device/common.sh
+device_begin python-probes "python probes device run"
+device_build "${BUILD:-build-device-probes}" python-probes -DCMAKE_BUILD_TYPE=RelWithDebInfo -- stackscope-cli stackscope_torch
 WORKER="$(dirname "$CLI")/../share/stackscope/python/stackscope_probe_worker.py"
 [ -f "$WORKER" ] || { echo "FAIL: the Python worker is not at $WORKER"; exit 1; }
 fail=0

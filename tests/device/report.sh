@@ -4,26 +4,9 @@
 # nor zip entry, writes one with --no-redact, diffs the live snapshot with the recorded H100 root, times it all.
 # Run from the repository root; writes $OUT/report.txt (and report-sample.md). Exit status: 0 when every check passed.
 # STACKSCOPE_CLI=path skips the build and uses that stackscope-cli.
-set -u -o pipefail
-OUT=${OUT:-/tmp/stackscope-out}
-mkdir -p "$OUT"
-REPORT="$OUT/report.txt"
-BUILD=${BUILD:-build-device-report}
-PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)"
-[ -n "${STACKSCOPE_DEVICE_PREFIX:-}" ] && PREFIX="$PREFIX;$STACKSCOPE_DEVICE_PREFIX"
-exec > >(tee "$REPORT") 2>&1
-echo "== report device run $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: not available"
-
-if [ -n "${STACKSCOPE_CLI:-}" ]; then
-    CLI="$STACKSCOPE_CLI"
-else
-cmake -S . -B "$BUILD" -G Ninja -DSTACKSCOPE_GUI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_PREFIX_PATH=$PREFIX" >"$OUT/report-cmake.log" 2>&1 \
-    || { echo "FAIL: cmake (see report-cmake.log; libarchive-dev needed)"; tail -30 "$OUT/report-cmake.log"; exit 1; }
-ninja -C "$BUILD" stackscope-cli >"$OUT/report-build.log" 2>&1 \
-    || { echo "FAIL: build (see report-build.log)"; tail -30 "$OUT/report-build.log"; exit 1; }
-CLI="$BUILD/bin/stackscope-cli"
-fi
+. tests/device/common.sh
+device_begin report "report device run"
+device_build "${BUILD:-build-device-report}" report -DCMAKE_BUILD_TYPE=RelWithDebInfo -- stackscope-cli
 fail=0
 WORK=$(mktemp -d)
 

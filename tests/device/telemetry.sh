@@ -1,28 +1,17 @@
 #!/usr/bin/env bash
 # Telemetry on a CUDA machine: builds stackscope-cli, runs `monitor --interval 250 --count 20 --json`
 # while a PyTorch matmul loop keeps the H100 busy, and writes the lines plus a summary to $OUT/telemetry.txt.
-set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-B=${B:-build-device-telemetry}
-LOG="$OUT/telemetry.txt"
-PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)"
-[ -n "${STACKSCOPE_DEVICE_PREFIX:-}" ] && PREFIX="$PREFIX;$STACKSCOPE_DEVICE_PREFIX"
-{
-  echo "== telemetry device run $(date -u +%FT%TZ) on $(hostname)"
-  nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total,utilization.gpu,temperature.gpu,power.draw \
-             --format=csv,noheader || true
-  cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTACKSCOPE_GUI=OFF -DSTACKSCOPE_HIP=OFF -DSTACKSCOPE_CUDA=OFF \
-        -DCMAKE_PREFIX_PATH="$PREFIX" > "$OUT/telemetry-cmake.log" 2>&1 \
-    || { echo "cmake failed:"; tail -30 "$OUT/telemetry-cmake.log"; exit 1; }
-  ninja -C "$B" stackscope-cli > "$OUT/telemetry-build.log" 2>&1 \
-    || { echo "build failed:"; grep -E "error|FAILED" "$OUT/telemetry-build.log" | head -40; exit 1; }
+. tests/device/common.sh
+device_begin telemetry "telemetry device run"
+nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total,utilization.gpu,temperature.gpu,power.draw \
+           --format=csv,noheader || true
+device_build "${B:-build-device-telemetry}" telemetry -DCMAKE_BUILD_TYPE=Release -DSTACKSCOPE_HIP=OFF -DSTACKSCOPE_CUDA=OFF \
+  -- stackscope-cli
+echo "== idle sample"
+"$CLI" monitor --count 1 ; echo "rc=$?"
 
-  echo "== idle sample"
-  "$B/bin/stackscope-cli" monitor --count 1 ; echo "rc=$?"
-
-  echo "== monitor --interval 250 --count 20 --json while a matmul loop runs"
-  python3 - > "$OUT/telemetry-load.log" 2>&1 <<'PY' &
+echo "== monitor --interval 250 --count 20 --json while a matmul loop runs"
+python3 - > "$OUT/telemetry-load.log" 2>&1 <<'PY' &
 import time, torch
 assert torch.cuda.is_available(), "CUDA not available to PyTorch"
 a = torch.randn(8192, 8192, device="cuda", dtype=torch.float16)
@@ -36,14 +25,14 @@ while time.time() < end:
     torch.cuda.synchronize()
 print("load done", flush=True)
 PY
-  LOAD=$!
-  sleep 6   # CUDA context creation and the first kernels
-  "$B/bin/stackscope-cli" monitor --interval 250 --count 20 --json > "$OUT/telemetry-monitor.jsonl"; echo "monitor rc=$?"
-  wait $LOAD; echo "load rc=$?"; cat "$OUT/telemetry-load.log"
-  cat "$OUT/telemetry-monitor.jsonl"
+LOAD=$!
+sleep 6   # CUDA context creation and the first kernels
+"$CLI" monitor --interval 250 --count 20 --json > "$OUT/telemetry-monitor.jsonl"; echo "monitor rc=$?"
+wait $LOAD; echo "load rc=$?"; cat "$OUT/telemetry-load.log"
+cat "$OUT/telemetry-monitor.jsonl"
 
-  echo "== summary (per GPU: min/max over the 20 samples; missing values with their reason)"
-  python3 - "$OUT/telemetry-monitor.jsonl" <<'PY'
+echo "== summary (per GPU: min/max over the 20 samples; missing values with their reason)"
+python3 - "$OUT/telemetry-monitor.jsonl" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print("samples:", len(lines), "| interval ms:", [b["time_ms"] - a["time_ms"] for a, b in zip(lines, lines[1:])][:5], "...")
@@ -64,4 +53,3 @@ for (vendor, index, name), rs in gpus.items():
         else:
             print(f"  {q:16s} missing: {rs[0][q]['missing']} ({rs[0][q]['detail']})")
 PY
-} 2>&1 | tee "$LOG"

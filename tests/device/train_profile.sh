@@ -2,14 +2,11 @@
 # Where a training step's time goes on the GPU (issue 18): kernels per step and their GPU time, for StackScope's
 # trainer run eagerly (the graph replays the same kernels) and for the Python eager step, with Nsight Compute.
 # Run after tests/device/train_baselines.sh (it reuses its build and its dataset). Writes $OUT/train_profile.txt.
-set -u -o pipefail
-OUT=${OUT:-/tmp/stackscope-out}
-mkdir -p "$OUT"
-exec > >(tee "$OUT/train_profile.txt") 2>&1
-BUILD=${BUILD:-/tmp/build-margins}
+. tests/device/common.sh
+device_begin train_profile "training step profile"
+BUILD=${BUILD:-/tmp/build-margins} # train_baselines.sh's build: no build here
 CLI=${STACKSCOPE_CLI:-$BUILD/bin/stackscope-cli}
 W=/tmp/train-baselines
-export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 [ -n "$NCU" ] || { echo "ncu not found"; exit 1; }
 # Kernel names and durations of 400 consecutive kernels well after the start; the step's kernel sequence repeats,

@@ -81,10 +81,11 @@ private Q_SLOTS:
         QFETCH(QString, inject);
         QFETCH(int, expected);
         QFETCH(QString, messagePart);
-        // crash, abort and hang are injected before the probe touches the module; wrong and oom need libtorch.
-        const bool processFault = inject == QLatin1String("crash") || inject == QLatin1String("abort") ||
-                                  inject == QLatin1String("hang");
-        if (!processFault && !m_noModule.empty())
+        // crash, abort, hang and oom are injected by the worker before the probe touches the module; wrong needs
+        // libtorch.
+        const bool workerFault = inject == QLatin1String("crash") || inject == QLatin1String("abort") ||
+                                 inject == QLatin1String("hang") || inject == QLatin1String("oom");
+        if (!workerFault && !m_noModule.empty())
             QSKIP(qPrintable(needsModule()));
         ProbeRunOptions o;
         o.workerProgram = worker();

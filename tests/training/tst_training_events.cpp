@@ -54,6 +54,11 @@ private Q_SLOTS:
         QTest::newRow("stopped") << int(TrainingStatus::Stopped) << "stopped";
         QTest::newRow("failed") << int(TrainingStatus::Failed) << "failed";
     }
+    // The metadata's status during a run has its name too (it is written through trainingStatusName).
+    void runningHasAName()
+    {
+        QCOMPARE(QString::fromLatin1(trainingStatusName(TrainingStatus::Running)), QStringLiteral("running"));
+    }
     void statusNamesRoundTrip()
     {
         QFETCH(int, status);
@@ -85,15 +90,23 @@ private Q_SLOTS:
     }
 
     // A module of another build that ends with a status this program does not know: said, with what to do.
+    // "running" is model_metadata.json's status during a run, never how a run ends.
+    void anUnknownStatusIsAnError_data()
+    {
+        QTest::addColumn<QString>("status");
+        QTest::newRow("unknown") << "paused";
+        QTest::newRow("running is no end") << "running";
+    }
     void anUnknownStatusIsAnError()
     {
+        QFETCH(QString, status);
         RunObserver observer(nullptr, {}, 1, nullptr);
         try {
-            observer.handle(R"j({"event":"finished","status":"paused"})j");
+            observer.handle("{\"event\":\"finished\",\"status\":\"" + status.toStdString() + "\"}");
             QFAIL("no error for an unknown status");
         } catch (const std::runtime_error& e) {
             const QString what = QString::fromUtf8(e.what());
-            QVERIFY2(what.contains(QLatin1String("'paused'")) && what.contains(QLatin1String("same build")), e.what());
+            QVERIFY2(what.contains(QStringLiteral("'%1'").arg(status)) && what.contains(QLatin1String("same build")), e.what());
         }
     }
 };

@@ -68,7 +68,31 @@ void MonitorDock::build()
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(buildControls(body));
+    // Why there is nothing to draw, said once for all four charts.
+    m_message = new QLabel(body);
+    m_message->setObjectName(QStringLiteral("monitorMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+    layout->addWidget(m_message);
 
+    layout->addWidget(buildChartsAndTable(body), 1);
+    // In a scroll area: the dock never sets the window's minimum size (the window stays resizable down to
+    // 1024x640 with the Monitor open, docked, tabbed or floating).
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("monitorScroll"));
+    scroll->setWidget(body);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    setWidget(scroll);
+
+    connectSignals();
+}
+
+// Sampling rate, time span, Live, and the two exports, in one row above the charts.
+QHBoxLayout* MonitorDock::buildControls(QWidget* body)
+{
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Sampling"), body));
     m_rate = new QComboBox(body);
@@ -105,15 +129,14 @@ void MonitorDock::build()
     png->setText(tr("Export PNG…"));
     bar->addWidget(csv);
     bar->addWidget(png);
-    layout->addLayout(bar);
-    // Why there is nothing to draw, said once for all four charts.
-    m_message = new QLabel(body);
-    m_message->setObjectName(QStringLiteral("monitorMessage"));
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_message->hide();
-    layout->addWidget(m_message);
+    connect(csv, &QToolButton::clicked, this, &MonitorDock::chooseCsvFile);
+    connect(png, &QToolButton::clicked, this, &MonitorDock::choosePngFile);
+    return bar;
+}
 
+// The four charts two by two above the latest-readings table, in a splitter.
+QSplitter* MonitorDock::buildChartsAndTable(QWidget* body)
+{
     auto* split = new QSplitter(Qt::Vertical, body);
     m_chartArea = new QWidget(split);
     m_chartArea->setObjectName(QStringLiteral("chartArea"));
@@ -140,16 +163,12 @@ void MonitorDock::build()
     split->addWidget(m_table);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
-    // In a scroll area: the dock never sets the window's minimum size (the window stays resizable down to
-    // 1024x640 with the Monitor open, docked, tabbed or floating).
-    auto* scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("monitorScroll"));
-    scroll->setWidget(body);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    setWidget(scroll);
+    return split;
+}
 
+// The coalesced refresh, the store's listener and the controls; then the axis goes live at the chosen span.
+void MonitorDock::connectSignals()
+{
     m_repaintTimer.setSingleShot(true);
     connect(&m_repaintTimer, &QTimer::timeout, this, &MonitorDock::refreshNow);
     m_sinceRefresh.start();
@@ -181,8 +200,6 @@ void MonitorDock::build()
         else
             m_live->setChecked(true); // leaving live happens by panning or zooming a chart
     });
-    connect(csv, &QToolButton::clicked, this, &MonitorDock::chooseCsvFile);
-    connect(png, &QToolButton::clicked, this, &MonitorDock::choosePngFile);
     m_axis->setLive(m_span->currentData().toLongLong());
 }
 

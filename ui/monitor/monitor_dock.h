@@ -16,7 +16,9 @@
 #include <vector>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
+class QSplitter;
 class QTableView;
 class QToolButton;
 
@@ -72,6 +74,9 @@ protected:
 
 private:
     void build();
+    QHBoxLayout* buildControls(QWidget* body);
+    QSplitter* buildChartsAndTable(QWidget* body);
+    void connectSignals();
     void scheduleRefresh();
     void chooseCsvFile();
     void choosePngFile();

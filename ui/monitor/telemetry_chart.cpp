@@ -142,6 +142,18 @@ void TelemetryChart::paintEvent(QPaintEvent*)
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p.setFont(small);
 
+    paintLegend(p, small, text);
+    paintValueGrid(p, plot, text);
+    paintTimeLabels(p, plot, text);
+    paintEmptyMessage(p, plot);
+
+    p.setClipRect(plot.adjusted(1, 1, 0, 0));
+    paintEvents(p, plot);
+    paintSeries(p, plot);
+}
+
+void TelemetryChart::paintLegend(QPainter& p, const QFont& small, const QColor& text) const
+{
     // Title and legend on the top line.
     p.setPen(text);
     QFont bold = small;
@@ -160,7 +172,10 @@ void TelemetryChart::paintEvent(QPaintEvent*)
         p.drawText(QPoint(x + 14, 16), label);
         x += 14 + QFontMetrics(small).horizontalAdvance(label) + 14;
     }
+}
 
+void TelemetryChart::paintValueGrid(QPainter& p, const QRect& plot, const QColor& text) const
+{
     // Grid and value labels.
     p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
     const int rows = 4;
@@ -178,7 +193,10 @@ void TelemetryChart::paintEvent(QPaintEvent*)
     p.restore();
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(plot);
+}
 
+void TelemetryChart::paintTimeLabels(QPainter& p, const QRect& plot, const QColor& text) const
+{
     // Time labels: start, middle, end (local time; the span decides whether seconds matter).
     p.setPen(text);
     const bool longSpan = m_t1 - m_t0 > 6LL * 3600 * 1000;
@@ -193,14 +211,19 @@ void TelemetryChart::paintEvent(QPaintEvent*)
                                    : QRect(lx - 60, plot.bottom() + 2, 120, 16);
         p.drawText(box, align | Qt::AlignTop, label);
     }
+}
 
+void TelemetryChart::paintEmptyMessage(QPainter& p, const QRect& plot) const
+{
     if (m_series.empty() || std::all_of(m_series.begin(), m_series.end(), [](const auto& s) { return s.spans.empty(); })) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(plot.adjusted(8, 4, -8, -4), Qt::AlignCenter | Qt::TextWordWrap,
                    m_emptyMessage.isEmpty() ? tr("No samples in this time range") : m_emptyMessage);
     }
+}
 
-    p.setClipRect(plot.adjusted(1, 1, 0, 0));
+void TelemetryChart::paintEvents(QPainter& p, const QRect& plot) const
+{
     // Events: a vertical line each, labelled where there is room.
     for (const auto& e : m_events) {
         const int c = columnOf(e.timeMs, m_t0, m_t1, m_columns);
@@ -209,7 +232,10 @@ void TelemetryChart::paintEvent(QPaintEvent*)
         p.setPen(QPen(eventColor(e.kind), 1, Qt::DashLine));
         p.drawLine(plot.left() + c, plot.top(), plot.left() + c, plot.bottom());
     }
+}
 
+void TelemetryChart::paintSeries(QPainter& p, const QRect& plot)
+{
     // Series: per column a vertical bar min..max, and a line from one column's last value to the
     // next column's first, so a million points cost at most a few thousand segments.
     p.setRenderHint(QPainter::Antialiasing, false);

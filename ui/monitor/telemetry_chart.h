@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+class QPainter;
+
 namespace stackscope::ui {
 
 class SharedTimeAxis;
@@ -67,6 +69,13 @@ protected:
 
 private:
     TimeMs timeAtX(double x) const;
+    // paintEvent's layers, in the order they are drawn (the painter's pen and font carry from one to the next).
+    void paintLegend(QPainter& p, const QFont& small, const QColor& text) const;
+    void paintValueGrid(QPainter& p, const QRect& plot, const QColor& text) const;
+    void paintTimeLabels(QPainter& p, const QRect& plot, const QColor& text) const;
+    void paintEmptyMessage(QPainter& p, const QRect& plot) const;
+    void paintEvents(QPainter& p, const QRect& plot) const;
+    void paintSeries(QPainter& p, const QRect& plot);
 
     telemetry::Quantity m_primary;
     std::vector<telemetry::Quantity> m_overlays;

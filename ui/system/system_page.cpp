@@ -105,6 +105,30 @@ SystemPage::SystemPage(QWidget* parent)
     m_banner->setStyleSheet(QStringLiteral("QLabel#snapshotBanner { background: #fff3cd; border: 1px solid #e0c36b; padding: 6px; }"));
     m_banner->hide();
 
+    auto* top = createTopBar();
+    auto* cardsScroll = createCardsScroll();
+    auto* accessBox = createAccessBox();
+    auto* stackBox = createStackTabs();
+    auto* findingsBox = createFindingsBox();
+
+    auto* lower = new QSplitter(Qt::Vertical, this);
+    lower->addWidget(stackBox);
+    lower->addWidget(findingsBox);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_verdict);
+    layout->addWidget(cardsScroll);
+    layout->addWidget(accessBox);
+    layout->addWidget(lower, 1);
+}
+
+// The heading with Paste a log and Refresh.
+QHBoxLayout* SystemPage::createTopBar()
+{
     auto* refresh = new QPushButton(tr("Refresh"), this);
     refresh->setObjectName(QStringLiteral("refreshButton"));
     refresh->setToolTip(tr("Inspect this machine again"));
@@ -119,7 +143,12 @@ SystemPage::SystemPage(QWidget* parent)
     top->addStretch(1);
     top->addWidget(pasteLog);
     top->addWidget(refresh);
+    return top;
+}
 
+// The GPU cards, in a scroll area of bounded height.
+QScrollArea* SystemPage::createCardsScroll()
+{
     m_cardsLayout->setContentsMargins(0, 0, 0, 0);
     auto* cardsScroll = new QScrollArea(this);
     cardsScroll->setWidget(m_cards);
@@ -127,13 +156,22 @@ SystemPage::SystemPage(QWidget* parent)
     cardsScroll->setFrameShape(QFrame::NoFrame);
     cardsScroll->setMinimumHeight(170);
     cardsScroll->setMaximumHeight(200);
+    return cardsScroll;
+}
 
+QGroupBox* SystemPage::createAccessBox()
+{
     m_access->setTextFormat(Qt::RichText);
     m_access->setWordWrap(true);
     m_access->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* accessBox = new QGroupBox(tr("Device access and environment"), this);
     (new QVBoxLayout(accessBox))->addWidget(m_access);
+    return accessBox;
+}
 
+// The stack table and the kernel coverage table (with the selected cell's note), as two tabs.
+QTabWidget* SystemPage::createStackTabs()
+{
     m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::ComponentColumn, QHeaderView::ResizeToContents);
     m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::VersionColumn, QHeaderView::ResizeToContents);
     m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::LocationColumn, QHeaderView::Stretch);
@@ -154,7 +192,12 @@ SystemPage::SystemPage(QWidget* parent)
     stackBox->setObjectName(QStringLiteral("stackTabs"));
     stackBox->addTab(m_stackView, tr("Stack"));
     stackBox->addTab(coverageTab, tr("Kernel coverage"));
+    return stackBox;
+}
 
+// The findings table beside the selected finding's detail.
+QGroupBox* SystemPage::createFindingsBox()
+{
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::SeverityColumn, QHeaderView::ResizeToContents);
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::IdColumn, QHeaderView::ResizeToContents);
     m_findingDetail->setOpenExternalLinks(true);
@@ -168,20 +211,7 @@ SystemPage::SystemPage(QWidget* parent)
     findingsSplit->setStretchFactor(1, 3);
     auto* findingsBox = new QGroupBox(tr("Findings"), this);
     (new QVBoxLayout(findingsBox))->addWidget(findingsSplit);
-
-    auto* lower = new QSplitter(Qt::Vertical, this);
-    lower->addWidget(stackBox);
-    lower->addWidget(findingsBox);
-    lower->setStretchFactor(0, 3);
-    lower->setStretchFactor(1, 2);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addWidget(m_banner);
-    layout->addWidget(m_verdict);
-    layout->addWidget(cardsScroll);
-    layout->addWidget(accessBox);
-    layout->addWidget(lower, 1);
+    return findingsBox;
 }
 
 int SystemPage::gpuCardCount() const

@@ -5,8 +5,11 @@
 
 #include <QWidget>
 
+class QGroupBox;
 class QHBoxLayout;
 class QLabel;
+class QScrollArea;
+class QTabWidget;
 class QTableView;
 class QTextBrowser;
 
@@ -37,6 +40,11 @@ Q_SIGNALS:
     void pasteLogRequested();
 
 private:
+    QHBoxLayout* createTopBar();
+    QScrollArea* createCardsScroll();
+    QGroupBox* createAccessBox();
+    QTabWidget* createStackTabs();
+    QGroupBox* createFindingsBox();
     void rebuildGpuCards(const Snapshot& s);
     void showFinding(int row);
 

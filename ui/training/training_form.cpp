@@ -71,7 +71,25 @@ TrainingForm::TrainingForm(SnapshotController* snapshots, QWidget* parent)
 {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(buildDataBox());
+    const training::TrainingConfig defaults;
+    v->addWidget(buildModelBox(defaults));
+    v->addWidget(buildDeviceBox(defaults));
 
+    // buildDataBox listed its fields first.
+    m_fields += {m_epochs, m_batch, m_learningRate, m_hidden, m_dropout, m_seed, m_patience, m_device, m_precision,
+                 m_stepInterval, m_processes, m_distBackend, m_resume};
+    setOutputFolder(newDefaultOutput());
+    m_generatedOutput = m_output->text();
+    updateDevices();
+    updateInputNote();
+    if (m_snapshots)
+        connect(m_snapshots, &SnapshotController::snapshotChanged, this, &TrainingForm::updateDevices);
+}
+
+// The input CSV (browse, or the sample data) and the output folder.
+QGroupBox* TrainingForm::buildDataBox()
+{
     auto* dataBox = new QGroupBox(tr("Data and output"), this);
     m_input = new QLineEdit(sampleDataPath(), dataBox);
     m_input->setObjectName(QStringLiteral("trainingInput"));
@@ -108,11 +126,14 @@ TrainingForm::TrainingForm(SnapshotController* snapshots, QWidget* parent)
     dataLayout->addWidget(m_output, 5, 0, 1, 3);
     dataLayout->addWidget(browseOutput, 6, 2);
     dataLayout->setColumnStretch(0, 1);
-    v->addWidget(dataBox);
+    m_fields = {m_input, browseInput, sample, m_output, browseOutput};
+    return dataBox;
+}
 
+QGroupBox* TrainingForm::buildModelBox(const training::TrainingConfig& defaults)
+{
     auto* modelBox = new QGroupBox(tr("Model and optimiser"), this);
     auto* f = new QFormLayout(modelBox);
-    const training::TrainingConfig defaults;
     m_epochs = spin(modelBox, 1, 100000, defaults.epochs);
     m_batch = spin(modelBox, 1, 1 << 24, defaults.batchSize);
     m_learningRate = new RateSpinBox(modelBox);
@@ -138,8 +159,12 @@ TrainingForm::TrainingForm(SnapshotController* snapshots, QWidget* parent)
     f->addRow(tr("Dropout"), m_dropout);
     f->addRow(tr("Seed"), m_seed);
     f->addRow(tr("Patience"), m_patience);
-    v->addWidget(modelBox);
+    return modelBox;
+}
 
+// Device, precision, progress interval, processes and collectives, and resume.
+QGroupBox* TrainingForm::buildDeviceBox(const training::TrainingConfig& defaults)
+{
     auto* whereBox = new QGroupBox(tr("Device"), this);
     auto* w = new QFormLayout(whereBox);
     m_device = new QComboBox(whereBox);
@@ -172,16 +197,7 @@ TrainingForm::TrainingForm(SnapshotController* snapshots, QWidget* parent)
     w->addRow(tr("Processes"), m_processes);
     w->addRow(tr("Collectives"), m_distBackend);
     w->addRow(m_resume);
-    v->addWidget(whereBox);
-
-    m_fields = {m_input, browseInput, sample, m_output, browseOutput, m_epochs, m_batch, m_learningRate, m_hidden,
-                m_dropout, m_seed, m_patience, m_device, m_precision, m_stepInterval, m_processes, m_distBackend, m_resume};
-    setOutputFolder(newDefaultOutput());
-    m_generatedOutput = m_output->text();
-    updateDevices();
-    updateInputNote();
-    if (m_snapshots)
-        connect(m_snapshots, &SnapshotController::snapshotChanged, this, &TrainingForm::updateDevices);
+    return whereBox;
 }
 
 QString TrainingForm::sampleDataPath()

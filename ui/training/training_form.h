@@ -9,6 +9,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -45,6 +46,9 @@ public:
     static QString explainError(const QString& message);
 
 private:
+    QGroupBox* buildDataBox();
+    QGroupBox* buildModelBox(const training::TrainingConfig& defaults);
+    QGroupBox* buildDeviceBox(const training::TrainingConfig& defaults);
     void updateDevices();
     void updateInputNote();
 

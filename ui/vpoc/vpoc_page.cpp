@@ -84,7 +84,16 @@ QWidget* VpocPage::createForm()
     form->setMaximumWidth(360);
     auto* v = new QVBoxLayout(form);
     v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(createInputBox(form));
+    v->addWidget(createOptionsBox(form));
+    addRunControls(form, v);
+    v->addStretch(1);
+    return form;
+}
 
+// The market data file: typed, browsed, dropped on the page, or the sample data.
+QGroupBox* VpocPage::createInputBox(QWidget* form)
+{
     auto* inputBox = new QGroupBox(tr("Market data (drop a file here)"), form);
     m_input = new QLineEdit(inputBox);
     m_input->setObjectName(QStringLiteral("vpocInput"));
@@ -105,8 +114,11 @@ QWidget* VpocPage::createForm()
     inputLayout->addWidget(m_input, 0, 0, 1, 2);
     inputLayout->addWidget(browse, 1, 0);
     inputLayout->addWidget(sample, 1, 1);
-    v->addWidget(inputBox);
+    return inputBox;
+}
 
+QGroupBox* VpocPage::createOptionsBox(QWidget* form)
+{
     auto* optionsBox = new QGroupBox(tr("Options"), form);
     auto* f = new QFormLayout(optionsBox);
     m_format = combo(optionsBox, {"auto", "bars", "trades"});
@@ -146,8 +158,12 @@ QWidget* VpocPage::createForm()
     f->addRow(tr("VRAM budget"), m_vramBudget);
     f->addRow(m_developing);
     f->addRow(m_skipBad);
-    v->addWidget(optionsBox);
+    return optionsBox;
+}
 
+// Run and Cancel, the progress bar, the status line and its Details button, into `v` below the boxes.
+void VpocPage::addRunControls(QWidget* form, QVBoxLayout* v)
+{
     m_run = new QPushButton(tr("Run"), form);
     m_run->setObjectName(QStringLiteral("vpocRun"));
     m_run->setDefault(true);
@@ -176,8 +192,6 @@ QWidget* VpocPage::createForm()
     });
     v->addWidget(m_status);
     v->addWidget(m_details, 0, Qt::AlignLeft);
-    v->addStretch(1);
-    return form;
 }
 
 QWidget* VpocPage::createResults()

@@ -14,12 +14,14 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QVBoxLayout;
 class QChart;
 class QChartView;
 
@@ -69,6 +71,9 @@ protected:
 
 private:
     QWidget* createForm();
+    QGroupBox* createInputBox(QWidget* form);
+    QGroupBox* createOptionsBox(QWidget* form);
+    void addRunControls(QWidget* form, QVBoxLayout* v);
     QWidget* createResults();
     struct JobOutcome; // a run's result, error or cancellation
     // The end of a run (in the GUI thread): the table, charts and status line, or the error.
