@@ -1,6 +1,7 @@
 // The snapshot: every fact StackScope gathered about one machine, as plain values.
 #pragma once
 
+#include "core/archscan/archscan_types.h"
 #include "core/snapshot/host_extras.h"
 
 #include <nlohmann/json.hpp>
@@ -131,8 +132,8 @@ struct Snapshot {
     AccessInfo access;
     std::map<std::string, std::string> env;
     std::vector<LibraryStatus> libraries;
-    // The kernel coverage scan ("stackscope.archscan/1", see core/archscan); null when not scanned.
-    nlohmann::json archCoverage;
+    // The kernel coverage scan (JSON "arch_coverage", "stackscope.archscan/1", see core/archscan); empty when not scanned.
+    std::optional<archscan::ArchCoverage> archCoverage;
     // The Python environments found (core/python/python_envs.h, docs/python-environments.md); null when not looked for.
     nlohmann::json pythonEnvs;
     std::vector<Finding> findings;

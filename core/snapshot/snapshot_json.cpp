@@ -1,6 +1,8 @@
 // Snapshot <-> JSON: unknown values are null, unknown keys are ignored, wrong types are errors.
 #include "core/snapshot/snapshot_json.h"
 
+#include "core/archscan/arch_scan.h"
+
 #include "core/util/atomic_file.h"
 #include "core/util/json_errors.h"
 
@@ -266,7 +268,7 @@ json toJson(const Snapshot& s)
                     {"user_groups", s.access.userGroups}}},
         {"env", s.env},
         {"libraries", libraries},
-        {"arch_coverage", s.archCoverage},
+        {"arch_coverage", s.archCoverage ? archscan::toJson(*s.archCoverage) : json(nullptr)},
         {"python_envs", s.pythonEnvs},
         {"findings", findings},
     };
@@ -351,14 +353,21 @@ void readLibraries(const json& j, Snapshot& s)
     }
 }
 
-// The sections kept as JSON (arch_coverage, python_envs): their shape is checked, their content read by their owners.
-void readJsonSections(const json& j, Snapshot& s)
+// The coverage section is read by its owner (core/archscan), its errors passed on as the snapshot's.
+void readArchCoverage(const json& j, Snapshot& s)
 {
     if (auto it = j.find("arch_coverage"); it != j.end() && !it->is_null()) {
-        if (!it->is_object())
-            throw SnapshotError(fmt::format("'arch_coverage' must be an object, found {}", it->type_name()));
-        s.archCoverage = *it;
+        try {
+            s.archCoverage = archscan::coverageFromJson(*it);
+        } catch (const archscan::CoverageJsonError& e) {
+            throw SnapshotError(e.what());
+        }
     }
+}
+
+// The section kept as JSON (python_envs): its shape is checked, its content read by its owner.
+void readJsonSections(const json& j, Snapshot& s)
+{
     if (auto it = j.find("python_envs"); it != j.end() && !it->is_null()) {
         if (!it->is_array())
             throw SnapshotError(fmt::format("'python_envs' must be an array, found {}", it->type_name()));
@@ -397,6 +406,7 @@ Snapshot snapshotFromJson(const json& j)
     readRocmCuda(j, s);
     readAccessAndEnv(j, s);
     readLibraries(j, s);
+    readArchCoverage(j, s);
     readJsonSections(j, s);
     for (const auto& f : arrayAt(j, "findings", ""))
         s.findings.push_back(findingFromJson(f));
