@@ -4,7 +4,6 @@
 #include "core/report/report_json_access.h"
 
 #include "core/diagnosis/diagnosis.h"
-#include "core/diagnosis/diagnosis_json.h"
 #include "core/inspect/inspector.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"

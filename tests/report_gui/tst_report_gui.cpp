@@ -5,7 +5,7 @@
 #include "tests/common/cli_process.h"
 #include "ui/main_window.h"
 #include "ui/probes/probe_grid_model.h"
-#include "ui/probes/probe_findings_model.h"
+#include "ui/models/findings_model.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/compare_dialog.h"
 #include "ui/report/diff_model.h"

@@ -9,6 +9,8 @@
 #include <QAbstractItemModelTester>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace stackscope;
 using namespace stackscope::ui;
 
@@ -103,8 +105,9 @@ private Q_SLOTS:
         FindingsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         const Snapshot s = fixture("ubuntu2204-2x7900xt");
-        model.setFindings(s.findings);
+        model.setFindings(s.findings, FindingsModel::Order::ErrorsFirst);
         QCOMPARE(model.rowCount(), int(s.findings.size()));
+        QVERIFY(model.rowCount() > 1);
         // Errors first, then warnings, then infos.
         int previous = 3;
         for (int r = 0; r < model.rowCount(); ++r) {
@@ -117,6 +120,14 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, FindingsModel::SeverityColumn).data().toString(), QStringLiteral("error"));
         QVERIFY(!model.findingAt(-1));
         QVERIFY(!model.findingAt(model.rowCount()));
+        // A check has no fix a probe variant could try: its Fix column is empty, its fix text is the FixRole.
+        QCOMPARE(model.index(0, FindingsModel::VerifiedColumn).data().toString(), QString());
+        QCOMPARE(model.index(0, 0).data(FindingsModel::FixRole).toString(), QString::fromStdString(model.findingAt(0)->fix));
+        // AsGiven keeps the order it was given (diagnose() ranks its findings itself).
+        auto reversed = s.findings;
+        std::reverse(reversed.begin(), reversed.end());
+        model.setFindings(reversed);
+        QCOMPARE(model.findingAt(0)->id, reversed.front().id);
     }
 };
 
