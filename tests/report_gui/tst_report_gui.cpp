@@ -271,6 +271,35 @@ private Q_SLOTS:
         QVERIFY(image.save(screenshotDir() + QStringLiteral("/summary-card-") + tag + QStringLiteral(".png")));
     }
 
+    // The card's findings: the report's and its snapshot's, one Finding type, the most severe first; a diagnosis
+    // finding written before issue 19 ("rule") reads the same; one with no title shows its id.
+    void summaryCardFindings_data()
+    {
+        QTest::addColumn<QByteArray>("findings");
+        QTest::addColumn<QString>("first");
+        QTest::newRow("today's keys") << QByteArray(R"([{"id": "GPU_HANG", "severity": "error", "title": "The GPU hung"}])")
+                                      << "The GPU hung";
+        QTest::newRow("before issue 19") << QByteArray(R"([{"rule": "GPU_HANG", "severity": "error", "title": "The GPU hung", "cause": "c"}])")
+                                         << "The GPU hung";
+        QTest::newRow("no title") << QByteArray(R"([{"id": "GPU_HANG", "severity": "error"}])") << "GPU_HANG";
+    }
+    void summaryCardFindings()
+    {
+        QFETCH(QByteArray, findings);
+        QFETCH(QString, first);
+        ReportRequest r;
+        r.snapshot = std::make_shared<const Snapshot>(plantedSnapshot());
+        r.redact = false;
+        auto doc = ReportExporter::buildDocument(r);
+        doc["findings"] = nlohmann::json::parse(findings.toStdString());
+        const auto d = ui::summaryCardData(doc);
+        QVERIFY(!d.findings.empty());
+        QCOMPARE(d.findings[0].text, first);
+        QCOMPARE(d.findings[0].severity, Severity::Error);
+        const std::size_t all = 1 + doc["snapshot"]["findings"].size();
+        QCOMPARE(d.findings.size() + std::size_t(d.moreFindings), all);
+    }
+
     // What redaction cannot be sure of (a 3-letter host name, a user named like a common word) is shown on
     // the page before the export, and the exported report.json and report.html carry it (issue 21).
     void redactionUncertain()
