@@ -72,9 +72,8 @@ void addCoverageFacts(Facts& c, const Snapshot& s)
     }
 }
 
-void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
+void addVersionFacts(Facts& v, const Snapshot& s)
 {
-    auto& v = areas["versions"];
     for (const auto& i : s.rocm.installs)
         v["ROCm " + i.path] = opt(i.version);
     v["HIP runtime"] = opt(s.rocm.hipRuntimeVersion);
@@ -89,12 +88,10 @@ void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
     v["torch arch list"] = s.torch.archList ? joined(*s.torch.archList) : kNone;
     v["torch BLAS backend"] = opt(s.torch.blasBackend);
     v["torch device count"] = s.torch.deviceCount ? std::to_string(*s.torch.deviceCount) : kNone;
+}
 
-    auto& h = areas["host"];
-    h["OS"] = opt(s.host.os);
-    h["kernel"] = opt(s.host.kernel);
-
-    auto& g = areas["gpus"];
+void addGpuFacts(Facts& g, const Snapshot& s)
+{
     g["GPU count"] = std::to_string(s.gpus.size());
     for (const auto& gpu : s.gpus) {
         const auto key = fmt::format("GPU {}", gpu.index);
@@ -104,8 +101,10 @@ void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
         g[key + " VRAM"] = gpu.vramTotalBytes ? fmt::format("{:.1f} GiB", *gpu.vramTotalBytes / 1073741824.0) : kNone;
         g[key + " driver"] = opt(gpu.driverVersion);
     }
+}
 
-    auto& l = areas["libraries"];
+void addLibraryFacts(Facts& l, const Snapshot& s)
+{
     l["ROCm loaded from"] = opt(s.rocm.loadedPath);
     l["CUDA runtime loaded from"] = opt(s.cuda.runtimePath);
     l["libtorch loaded from"] = opt(s.torch.libraryPath);
@@ -117,7 +116,16 @@ void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
             value += ": " + lib.tried.back().error;
         l[lib.component] = value;
     }
+}
 
+void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
+{
+    addVersionFacts(areas["versions"], s);
+    auto& h = areas["host"];
+    h["OS"] = opt(s.host.os);
+    h["kernel"] = opt(s.host.kernel);
+    addGpuFacts(areas["gpus"], s);
+    addLibraryFacts(areas["libraries"], s);
     auto& e = areas["environment"];
     for (const auto& [name, value] : s.env) {
         if (isRelevantEnv(name))
