@@ -3,7 +3,6 @@
 #include "app/cli/command.h"
 
 #include "core/diagnosis/diagnosis.h"
-#include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/log_facts.h"
 #include "core/diagnosis/log_reader.h"
 #include "core/inspect/inspector.h"
@@ -64,7 +63,7 @@ ReadLog readLog(const std::string& path)
 }
 
 // Evidence lines refer to the kept text; give them the original line numbers.
-void remapLines(std::vector<DiagnosisFinding>& findings, const std::vector<ReadLog>& logs)
+void remapLines(std::vector<Finding>& findings, const std::vector<ReadLog>& logs)
 {
     for (auto& f : findings) {
         for (auto& e : f.evidence) {
@@ -82,11 +81,11 @@ const char* triState(const std::optional<bool>& b, const char* yes, const char* 
     return b ? (*b ? yes : no) : unknown;
 }
 
-void printFinding(const DiagnosisFinding& f)
+void printFinding(const Finding& f)
 {
-    std::cout << fmt::format("[{}] {}: {}\n  rank: {}\n  confidence {}{}\n  cause: {}\n", severityName(f.severity), f.ruleId,
+    std::cout << fmt::format("[{}] {}: {}\n  rank: {}\n  confidence {}{}\n  cause: {}\n", severityName(f.severity), f.id,
                              f.title, f.rankNote, confidenceName(f.confidence),
-                             f.confidenceNote.empty() ? "" : " (" + f.confidenceNote + ")", f.cause);
+                             f.confidenceNote.empty() ? "" : " (" + f.confidenceNote + ")", f.detail);
     std::cout << fmt::format("  applies to this snapshot: {}\n", triState(f.applies, "yes", "no", "unknown"));
     for (const auto& a : f.applicability)
         std::cout << "    " << safe(a) << "\n";
@@ -105,7 +104,7 @@ void printFinding(const DiagnosisFinding& f)
     std::cout << fmt::format("  sources: {}\n\n", fmt::join(f.sources, "; "));
 }
 
-void printText(const std::vector<DiagnosisFinding>& findings, const std::string& snapshotOrigin,
+void printText(const std::vector<Finding>& findings, const std::string& snapshotOrigin,
                const std::vector<ReadLog>& logs, const std::vector<std::string>& facts)
 {
     std::cout << fmt::format("StackScope diagnosis: snapshot {}, {} log{}\n", safe(snapshotOrigin), logs.size(),

@@ -5,7 +5,7 @@
 #include "core/probes/probe_document.h"
 
 #include "core/diagnosis/diagnosis.h"
-#include "core/diagnosis/diagnosis_json.h"
+#include "core/snapshot/snapshot_json.h"
 #include "core/inspect/inspector.h"
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_runner.h"
@@ -266,7 +266,7 @@ void runEnvironments(std::vector<EnvironmentRun>& runs, bool live)
 // What the runs found: every record, the diagnosis of them, and each variant against the first.
 struct ProbeSummary {
     std::vector<ProbeRecord> records;
-    std::vector<DiagnosisFinding> findings;
+    std::vector<Finding> findings;
     std::vector<std::pair<std::string, std::vector<CellChange>>> ab;
     std::size_t failures = 0;
     double wall = 0;
@@ -330,7 +330,7 @@ void printText(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeV
     }
     for (const auto& f : s.findings)
         std::cout << fmt::format("\nfinding [{}] {}: {}\n  run `stackscope-cli diagnose` for causes and fixes\n",
-                                 severityName(f.severity), f.ruleId, f.title);
+                                 severityName(f.severity), f.id, f.title);
     std::cout << fmt::format("\n{} result{}, {} not ok, wall time {:.2f} s\n", s.records.size(),
                              s.records.size() == 1 ? "" : "s", s.failures, s.wall);
 }

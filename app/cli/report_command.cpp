@@ -7,7 +7,6 @@
 #include "core/inspect/inspector.h"
 #include "core/probes/probe_runner.h"
 #include "core/probes/probe_variants.h"
-#include "core/diagnosis/diagnosis_json.h"
 #include "core/report/redactor.h"
 #include "core/report/report.h"
 #include "core/report/report_loader.h"

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,17 @@ ArchCoverage scanCoverage(const std::vector<std::string>& paths, const std::vect
 // "format", "compressed"}], "covers": {device: "yes|no|ptx|generic"}, "explain": {device: text},
 // "errors": [...], "errors_not_kept": N, "targets_not_kept": N, "unreadable": bool}], "devices": [...],
 // "overrides": [...], "notes": [...]}. "unreadable": the file could not be read whole, so its coverage is unknown.
+// arch_scan_json.cpp and coverage_from_json.cpp are built into stackscope_core: the snapshot reads and writes them.
 nlohmann::json toJson(const ArchCoverage& coverage);
+
+// Thrown by coverageFromJson; what() names the field ("arch_coverage.libraries[2].covers.gfx1100") and what is wrong.
+class CoverageJsonError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+// The reverse of toJson. Lenient where older files differ: a missing key keeps its default (snapshots written
+// before "unreadable", "errors_not_kept" and "targets_not_kept" existed load as fully read), "schema" may be
+// absent, "note" of an override is derived and not read. A wrong type or an unknown name is an error.
+ArchCoverage coverageFromJson(const nlohmann::json& j, const std::string& field = "arch_coverage");
 
 } // namespace stackscope::archscan

@@ -33,6 +33,7 @@ struct ScannedTarget {
 struct DeviceCoverage {
     Coverage coverage = Coverage::No;
     std::string explanation; // empty for yes
+    bool operator==(const DeviceCoverage& o) const { return coverage == o.coverage && explanation == o.explanation; }
 };
 
 struct LibraryScan {
@@ -47,6 +48,12 @@ struct LibraryScan {
     // covers is not known, so it never counts as covering a device.
     bool unreadable = false;
     std::map<std::string, DeviceCoverage> covers; // device -> verdict (devices of the library's vendor only)
+    bool operator==(const LibraryScan& o) const
+    {
+        return path == o.path && kind == o.kind && targets == o.targets && containers == o.containers
+            && errors == o.errors && errorsNotKept == o.errorsNotKept && targetsNotKept == o.targetsNotKept
+            && unreadable == o.unreadable && covers == o.covers;
+    }
 };
 
 // What HSA_OVERRIDE_GFX_VERSION does to one AMD device.
@@ -56,6 +63,11 @@ struct OverrideEffect {
     std::string reportedArch; // gfx1100: what HIP reports with the override
     bool inEffect = false;    // true: the variable is set now; false: a suggestion
     std::vector<std::string> newlyCovered; // libraries that go from no to yes
+    bool operator==(const OverrideEffect& o) const
+    {
+        return device == o.device && overrideValue == o.overrideValue && reportedArch == o.reportedArch
+            && inEffect == o.inEffect && newlyCovered == o.newlyCovered;
+    }
 };
 
 struct ArchCoverage {
@@ -67,10 +79,18 @@ struct ArchCoverage {
     bool anyUncovered() const;
     // True when some scanned file could not be read whole (LibraryScan::unreadable).
     bool anyUnreadable() const;
+    bool operator==(const ArchCoverage& o) const
+    {
+        return libraries == o.libraries && devices == o.devices && overrides == o.overrides && notes == o.notes;
+    }
 };
 
 const char* libraryKindName(LibraryKind k);
 const char* codeFormatName(CodeFormat f);
 const char* coverageName(Coverage c);
+// The reverse of the names above; nullopt for a name this StackScope does not know.
+std::optional<LibraryKind> libraryKindFromName(const std::string& name);
+std::optional<CodeFormat> codeFormatFromName(const std::string& name);
+std::optional<Coverage> coverageFromName(const std::string& name);
 
 } // namespace stackscope::archscan

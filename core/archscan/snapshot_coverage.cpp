@@ -12,8 +12,8 @@ void addArchCoverage(Snapshot& snapshot)
 {
     if (snapshot.root)
         return;
-    const ArchCoverage coverage = scanCoverage(snapshot);
-    snapshot.archCoverage = toJson(coverage);
+    snapshot.archCoverage = scanCoverage(snapshot);
+    const ArchCoverage& coverage = *snapshot.archCoverage;
     const auto& catalogue = CheckCatalogue::builtIn();
     for (const auto& lib : coverage.libraries) {
         for (const auto& [device, verdict] : lib.covers) {

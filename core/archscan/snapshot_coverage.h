@@ -6,7 +6,7 @@
 namespace stackscope::archscan {
 
 // Scans the snapshot's default set against its GPUs (a few seconds: call it off the GUI thread), stores
-// the JSON in `snapshot.archCoverage` and adds an ARCH_NOT_COVERED finding for each device a library
+// the result in `snapshot.archCoverage` and adds an ARCH_NOT_COVERED finding for each device a library
 // cannot run on. Does nothing for a recorded root (its libraries are not on this machine).
 void addArchCoverage(Snapshot& snapshot);
 

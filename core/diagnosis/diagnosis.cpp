@@ -338,7 +338,7 @@ void check(std::optional<bool> holds, std::string why, std::vector<std::optional
     notes.push_back(std::move(why));
 }
 
-void applyApplicability(const DiagnosisRule& rule, const SnapshotFacts* f, DiagnosisFinding& out)
+void applyApplicability(const DiagnosisRule& rule, const SnapshotFacts* f, Finding& out)
 {
     const auto& a = rule.applicability;
     if (!a.note.empty())
@@ -420,7 +420,7 @@ std::string describeEnv(const std::map<std::string, std::optional<std::string>>&
     return fmt::format("{}", fmt::join(parts, " "));
 }
 
-void verifyFixes(const std::vector<ProbeOutcome>& probes, const Collected& c, DiagnosisFinding& out)
+void verifyFixes(const std::vector<ProbeOutcome>& probes, const Collected& c, Finding& out)
 {
     std::set<std::pair<std::string, std::string>> affected; // (probe id, device)
     for (auto i : c.probes)
@@ -464,17 +464,17 @@ std::string ordinal(std::size_t i)
 
 // Orders findings: severity first; a rule that explains another's message goes right before it (and takes
 // at least its severity); otherwise the rules file's order. Each finding says why it is where it is.
-std::vector<DiagnosisFinding> rankFindings(std::vector<std::pair<std::size_t, DiagnosisFinding>> found,
+std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> found,
                                            const DiagnosisRules& rules)
 {
     std::map<std::string, std::size_t> indexOf;
     for (std::size_t i = 0; i < found.size(); ++i)
-        indexOf[found[i].second.ruleId] = i;
+        indexOf[found[i].second.id] = i;
     std::vector<double> position(found.size());
     std::vector<std::string> explainedBy(found.size());
     for (std::size_t i = 0; i < found.size(); ++i) {
         position[i] = static_cast<double>(found[i].first);
-        const auto* rule = rules.find(found[i].second.ruleId);
+        const auto* rule = rules.find(found[i].second.id);
         for (const auto& id : rule ? rule->explains : std::vector<std::string>()) {
             const auto it = indexOf.find(id);
             if (it == indexOf.end())
@@ -484,7 +484,7 @@ std::vector<DiagnosisFinding> rankFindings(std::vector<std::pair<std::size_t, Di
             mine.severity = std::max(mine.severity, other.second.severity);
             position[i] = std::min(position[i], static_cast<double>(other.first) - 0.5);
             mine.explains.push_back(id);
-            explainedBy[it->second] = mine.ruleId;
+            explainedBy[it->second] = mine.id;
         }
     }
     std::vector<std::size_t> order(found.size());
@@ -495,7 +495,7 @@ std::vector<DiagnosisFinding> rankFindings(std::vector<std::pair<std::size_t, Di
             return found[a].second.severity > found[b].second.severity;
         return position[a] < position[b];
     });
-    std::vector<DiagnosisFinding> out;
+    std::vector<Finding> out;
     for (std::size_t k = 0; k < order.size(); ++k) {
         auto f = std::move(found[order[k]].second);
         std::string why = fmt::format("{} of {}: severity {}", ordinal(k), order.size(), severityName(f.severity));
@@ -516,7 +516,7 @@ std::vector<DiagnosisFinding> rankFindings(std::vector<std::pair<std::size_t, Di
 
 } // namespace
 
-std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const DiagnosisRules& rules)
+std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules& rules)
 {
     // Normalise every text once; every rule scans the same forms.
     std::vector<SearchText> texts;
@@ -534,7 +534,7 @@ std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const Diagno
     if (input.snapshot)
         facts.emplace(*input.snapshot);
 
-    std::vector<std::pair<std::size_t, DiagnosisFinding>> found;
+    std::vector<std::pair<std::size_t, Finding>> found;
     const auto& all = rules.rules();
     for (std::size_t r = 0; r < all.size(); ++r) {
         const auto& rule = all[r];
@@ -575,15 +575,15 @@ std::vector<DiagnosisFinding> diagnose(const DiagnosisInput& input, const Diagno
             continue;
         if (rule.requireTextAndSnapshot && (textMatches == 0 || textMatches == c.count))
             continue; // needs both the message and the facts that explain it
-        DiagnosisFinding f;
-        f.ruleId = rule.id;
+        Finding f;
+        f.id = rule.id;
         f.title = rule.title;
         f.severity = rule.severity;
         f.confidence = c.confidence;
         f.confidenceNote = rule.confidenceNote;
         f.evidence = c.evidence;
         f.evidenceCount = c.count;
-        f.cause = rule.cause;
+        f.detail = rule.cause;
         f.sources = rule.sources;
         applyApplicability(rule, facts ? &*facts : nullptr, f);
         for (const auto& fr : rule.fixes) {

@@ -21,26 +21,6 @@ namespace stackscope {
 
 using nlohmann::json;
 
-const char* confidenceName(Confidence c)
-{
-    switch (c) {
-    case Confidence::Informational: return "informational";
-    case Confidence::Low: return "low";
-    case Confidence::Medium: return "medium";
-    case Confidence::High: return "high";
-    }
-    return "low";
-}
-
-std::optional<Confidence> confidenceFromName(const std::string& name)
-{
-    for (auto c : {Confidence::Informational, Confidence::Low, Confidence::Medium, Confidence::High}) {
-        if (name == confidenceName(c))
-            return c;
-    }
-    return std::nullopt;
-}
-
 namespace {
 
 // Reads one JSON object, remembering where it is for error messages and which keys were used.

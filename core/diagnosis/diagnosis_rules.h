@@ -15,11 +15,6 @@
 
 namespace stackscope {
 
-// How sure the facts are that the cause is right. Informational rules explain rather than diagnose.
-enum class Confidence { Informational, Low, Medium, High };
-const char* confidenceName(Confidence c);
-std::optional<Confidence> confidenceFromName(const std::string& name);
-
 // Text that identifies the problem in a log, probe message or probe stderr: an exact text
 // (matched after normalisation, across line breaks) or a tolerant ECMAScript pattern (matched
 // line by line on the display form, only on lines that contain `anchor`).

@@ -12,7 +12,7 @@ namespace stackscope {
 struct LogDiagnosis {
     Snapshot facts;                     // what the text states (GPUs, torch, ROCm, env, host extras ...); partial
     std::vector<std::string> factLines; // the same facts in words, with where they came from
-    std::vector<DiagnosisFinding> findings;
+    std::vector<Finding> findings;
 };
 
 // The text is read like `diagnose --log` reads a file (log_reader.h bounds); `useFacts` false diagnoses the

@@ -96,21 +96,21 @@ std::vector<CorpusReport> loadReportCorpus(const std::string& dir)
     return out;
 }
 
-std::vector<std::string> rankedClaims(const std::vector<DiagnosisFinding>& findings)
+std::vector<std::string> rankedClaims(const std::vector<Finding>& findings)
 {
     std::vector<std::string> out;
     for (const auto& f : findings) {
         if (f.severity != Severity::Info)
-            out.push_back(f.ruleId);
+            out.push_back(f.id);
     }
     return out;
 }
 
-ReportScore scoreReport(const CorpusReport& report, const std::vector<DiagnosisFinding>& findings)
+ReportScore scoreReport(const CorpusReport& report, const std::vector<Finding>& findings)
 {
     ReportScore s {report.name, report.family, report.expectedRule, {}, false, false, 0};
     for (const auto& f : findings) {
-        s.ranked.push_back(f.ruleId);
+        s.ranked.push_back(f.id);
         s.errorFindings += f.severity == Severity::Error ? 1 : 0;
     }
     if (!report.expectedRule) {

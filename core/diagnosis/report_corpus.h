@@ -58,14 +58,14 @@ struct CorpusScore {
 
 // The claims of a diagnosis, best first: findings of severity warning or error. Informational
 // findings explain and never count as naming the cause.
-std::vector<std::string> rankedClaims(const std::vector<DiagnosisFinding>& findings);
+std::vector<std::string> rankedClaims(const std::vector<Finding>& findings);
 
 // Scores one report: with an expected rule, top-1 is "the first finding is it", top-3 "among the first
 // three" (findings are ranked errors, warnings, then informational); with none expected, both mean "no
 // claim at all" (an honest "no known cause"; informational findings may remain).
-ReportScore scoreReport(const CorpusReport& report, const std::vector<DiagnosisFinding>& findings);
+ReportScore scoreReport(const CorpusReport& report, const std::vector<Finding>& findings);
 
-using ReportDiagnoser = std::function<std::vector<DiagnosisFinding>(const CorpusReport&)>;
+using ReportDiagnoser = std::function<std::vector<Finding>(const CorpusReport&)>;
 CorpusScore scoreCorpus(const std::vector<CorpusReport>& reports, const ReportDiagnoser& diagnoseOne);
 
 nlohmann::json corpusScoreToJson(const CorpusScore& score);

@@ -4,8 +4,8 @@
 #include "core/report/report_json_access.h"
 
 #include "core/diagnosis/diagnosis.h"
-#include "core/diagnosis/diagnosis_json.h"
 #include "core/inspect/inspector.h"
+#include "core/probes/probe_document.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
 #include "core/util/build_info.h"
@@ -113,22 +113,34 @@ std::string base64Encode(const std::string& bytes)
     return out;
 }
 
+namespace {
+
+// The records of a `probe --json` document (null: none); one that is not such a document is an error to fix.
+std::vector<ProbeRecord> recordsOf(const json& probes)
+{
+    try {
+        return probeRecordsFromDocument(probes);
+    } catch (const std::exception& e) {
+        throw ReportError(fmt::format("{}; the probe results are not from `stackscope-cli probe --json`, give that file instead",
+                                      e.what()));
+    }
+}
+
+template <typename T>
+void addOnce(std::vector<T>& list, const T& value)
+{
+    if (std::find(list.begin(), list.end(), value) == list.end())
+        list.push_back(value);
+}
+
+} // namespace
+
 json recomputeFindings(const Snapshot& snapshot, const json& probes, const std::vector<std::string>& logLines)
 {
     DiagnosisInput input;
     input.snapshot = &snapshot;
-    const auto& results = at(probes, "results");
-    if (results.is_array()) {
-        for (std::size_t i = 0; i < results.size(); ++i) {
-            try {
-                input.probes.push_back(probeOutcomeFromJson(results[i]));
-            } catch (const std::exception& e) {
-                throw ReportError(fmt::format("probes.results[{}]: {}; the probe results are not from "
-                                              "`stackscope-cli probe --json`, give that file instead",
-                                              i, e.what()));
-            }
-        }
-    }
+    for (auto& r : recordsOf(probes))
+        input.probes.push_back(std::move(r.outcome));
     if (!logLines.empty()) {
         std::string text;
         for (const auto& l : logLines)
@@ -141,16 +153,11 @@ json recomputeFindings(const Snapshot& snapshot, const json& probes, const std::
 ProbeSet probeSetOf(const json& probes)
 {
     ProbeSet set;
-    const auto& results = at(probes, "results");
-    if (results.is_array()) {
-        for (const auto& r : results) {
-            const auto id = str(r, "probe");
-            if (!id.empty() && std::find(set.probeIds.begin(), set.probeIds.end(), id) == set.probeIds.end())
-                set.probeIds.push_back(id);
-            const auto dev = str(r, "device");
-            if (!dev.empty() && std::find(set.devices.begin(), set.devices.end(), dev) == set.devices.end())
-                set.devices.push_back(dev);
-        }
+    for (const auto& r : recordsOf(probes)) {
+        if (!r.outcome.probeId.empty())
+            addOnce(set.probeIds, r.outcome.probeId);
+        if (!r.outcome.device.empty())
+            addOnce(set.devices, r.outcome.device);
     }
     const auto& variants = at(probes, "variants");
     if (variants.is_array()) {

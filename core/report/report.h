@@ -47,7 +47,7 @@ struct ReportImage {
 nlohmann::json buildReport(const ReportInputs& inputs, Redactor* redactor);
 
 // Findings with the current rules, from a report's (or a snapshot's) facts: the GUI's replay.
-// `probes` is a `probe --json` document or null.
+// `probes` is a `probe --json` document or null; throws ReportError when it is neither.
 nlohmann::json recomputeFindings(const Snapshot& snapshot, const nlohmann::json& probes,
                                  const std::vector<std::string>& logLines);
 
@@ -57,6 +57,7 @@ struct ProbeSet {
     std::vector<std::string> devices;    // "cpu", "0", ...
     nlohmann::json variants = nlohmann::json::array(); // [{"name", "env": {K: V or null}}]
 };
+// Throws ReportError when `probes` is not such a document (or null).
 ProbeSet probeSetOf(const nlohmann::json& probes);
 
 // Short, ready to paste into an issue: GPUs, stack, failing probes, findings with fixes, redaction.

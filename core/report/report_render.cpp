@@ -2,6 +2,7 @@
 #include "core/report/report.h"
 
 #include "core/diagnosis/probe_outcome.h"
+#include "core/probes/probe_document.h"
 #include "core/report/report_json_access.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
@@ -29,13 +30,6 @@ std::string bytesText(const json& v)
     if (!v.is_number())
         return "?";
     return fmt::format("{:.1f} GiB", v.get<double>() / (1024.0 * 1024.0 * 1024.0));
-}
-
-// A result's "outcome" as the enum: an unknown name counts as a failure (it is not ok).
-bool isFailureName(const std::string& outcome)
-{
-    const auto r = probeResultFromName(outcome);
-    return !r || isFailure(*r);
 }
 
 std::string escapeHtml(const std::string& s)
@@ -95,28 +89,55 @@ std::vector<std::pair<std::string, std::string>> stackTable(const json& s)
     return rows;
 }
 
-std::vector<json> failingProbes(const json& report)
+// The probe results of the report as records (core/probes/probe_document.h); `problem` says why there are none
+// when the document cannot be read (the renderings never throw on a loaded report).
+std::vector<ProbeRecord> probeRecords(const json& report, std::string& problem)
 {
-    std::vector<json> out;
-    const auto& results = at(at(report, "probes"), "results");
-    if (!results.is_array())
-        return out;
-    for (const auto& r : results) {
-        if (isFailureName(str(r, "outcome")))
+    try {
+        return probeRecordsFromDocument(at(report, "probes"));
+    } catch (const std::exception& e) {
+        problem = fmt::format("The probe results cannot be read: {}.", e.what());
+        return {};
+    }
+}
+
+std::vector<ProbeRecord> failingProbes(const std::vector<ProbeRecord>& records)
+{
+    std::vector<ProbeRecord> out;
+    for (const auto& r : records) {
+        if (isFailure(r.outcome.outcome))
             out.push_back(r);
     }
     return out;
 }
 
-std::string fixStatus(const json& fix)
+// The diagnosis findings (the report's) and the system checks (its snapshot's), one type both; a list that cannot be
+// read is left out and `problem` says why.
+struct ReportFindings {
+    std::vector<Finding> diagnosis;
+    std::vector<Finding> checks;
+    std::string problem;
+};
+
+ReportFindings reportFindings(const json& report)
 {
-    if (at(fix, "diagnostic") == json(true) || !at(fix, "env").is_object() || at(fix, "env").empty())
+    ReportFindings out;
+    try {
+        out.diagnosis = findingsFromJson(at(report, "findings"), "findings");
+        out.checks = findingsFromJson(at(at(report, "snapshot"), "findings"), "snapshot.findings");
+    } catch (const SnapshotError& e) {
+        out.problem = fmt::format("The findings cannot be read: {}.", e.what());
+    }
+    return out;
+}
+
+std::string fixStatus(const FixAdvice& fix)
+{
+    if (fix.diagnostic || fix.env.empty())
         return "";
-    if (at(fix, "verified") == json(true))
-        return " (verified here)";
-    if (at(fix, "verified") == json(false))
-        return " (did not work here)";
-    return " (not verified)";
+    if (!fix.verified)
+        return " (not verified)";
+    return *fix.verified ? " (verified here)" : " (did not work here)";
 }
 
 std::string redactionSummary(const json& report)
@@ -137,6 +158,57 @@ std::string redactionSummary(const json& report)
                 uncertain += "; not certain: " + u.get<std::string>();
     }
     return "on: " + (list.empty() ? std::string("nothing private was found") : list) + uncertain;
+}
+
+std::string markdownProbes(const json& report)
+{
+    std::string md = "\n### Failing probes\n\n";
+    std::string problem;
+    const auto records = probeRecords(report, problem);
+    const auto failing = failingProbes(records);
+    if (!problem.empty())
+        return md + problem + "\n\n";
+    if (at(report, "probes").is_null())
+        return md + str(report, "probes_note", "No probe results.") + "\n\n";
+    if (failing.empty())
+        return md + fmt::format("None: {} results, all ok or unsupported.\n\n", records.size());
+    md += "| probe | device | variant | outcome | message |\n|---|---|---|---|---|\n";
+    for (const auto& r : failing) {
+        const auto& p = r.outcome;
+        md += fmt::format("| {} | {} | {} | {} | {} |\n", cell(p.probeId), cell(p.device), cell(p.variant),
+                          probeResultName(p.outcome), cell(firstLine(p.message)));
+    }
+    return md + "\n";
+}
+
+// One finding, a diagnosis rule's or a system check's: the same lines for both.
+std::string markdownFinding(const Finding& f)
+{
+    std::string md = fmt::format("- **[{}] {}**: {} (confidence {})\n", severityName(f.severity), f.id, f.title,
+                                 confidenceName(f.confidence));
+    if (!f.detail.empty())
+        md += fmt::format("  - {}\n", firstLine(f.detail, 400));
+    if (!f.fix.empty())
+        md += fmt::format("  - fix: {}\n", firstLine(f.fix, 400));
+    int n = 1;
+    for (const auto& fix : f.fixes)
+        md += fmt::format("  - fix {}: {}{}\n", n++, fix.text, fixStatus(fix));
+    return md;
+}
+
+std::string markdownFindings(const json& report)
+{
+    std::string md = "### Findings\n\n";
+    const auto found = reportFindings(report);
+    if (!found.problem.empty())
+        md += found.problem + "\n";
+    else if (found.diagnosis.empty() && found.checks.empty())
+        md += "No rule matched.\n";
+    for (const auto* list : {&found.diagnosis, &found.checks}) {
+        for (const auto& f : *list)
+            md += markdownFinding(f);
+    }
+    return md;
 }
 
 } // namespace
@@ -162,42 +234,8 @@ std::string reportMarkdown(const json& report)
     md += "### Stack\n\n";
     for (const auto& [label, value] : stackTable(s))
         md += fmt::format("- **{}**: {}\n", label, value);
-    md += "\n### Failing probes\n\n";
-    const auto failing = failingProbes(report);
-    if (at(report, "probes").is_null()) {
-        md += str(report, "probes_note", "No probe results.") + "\n\n";
-    } else if (failing.empty()) {
-        md += fmt::format("None: {} results, all ok or unsupported.\n\n", at(at(report, "probes"), "results").size());
-    } else {
-        md += "| probe | device | variant | outcome | message |\n|---|---|---|---|---|\n";
-        for (const auto& p : failing)
-            md += fmt::format("| {} | {} | {} | {} | {} |\n", cell(str(p, "probe")), cell(str(p, "device")),
-                              cell(str(p, "variant")), cell(str(p, "outcome")), cell(firstLine(str(p, "message"))));
-        md += "\n";
-    }
-    md += "### Findings\n\n";
-    const auto& findings = at(report, "findings");
-    const auto& checks = at(s, "findings");
-    if ((!findings.is_array() || findings.empty()) && (!checks.is_array() || checks.empty()))
-        md += "No rule matched.\n";
-    if (findings.is_array()) {
-        for (const auto& f : findings) {
-            md += fmt::format("- **[{}] {}**: {} (confidence {})\n  - cause: {}\n", str(f, "severity"), str(f, "rule"),
-                              str(f, "title"), str(f, "confidence"), firstLine(str(f, "cause"), 400));
-            int n = 1;
-            if (at(f, "fixes").is_array()) {
-                for (const auto& fix : at(f, "fixes"))
-                    md += fmt::format("  - fix {}: {}{}\n", n++, str(fix, "text"), fixStatus(fix));
-            }
-        }
-    }
-    if (checks.is_array()) {
-        for (const auto& f : checks) {
-            md += fmt::format("- **[{}] {}**: {}\n", str(f, "severity"), str(f, "id"), str(f, "title"));
-            if (!str(f, "fix").empty())
-                md += fmt::format("  - fix: {}\n", firstLine(str(f, "fix"), 400));
-        }
-    }
+    md += markdownProbes(report);
+    md += markdownFindings(report);
     // Placeholders such as <home> would be taken for HTML tags and hidden by issue trackers; the text has no
     // markup of its own with '<', so every one is escaped.
     std::string escaped;
@@ -250,43 +288,52 @@ std::string htmlMachine(const json& s)
 std::string htmlProbes(const json& report)
 {
     std::string h = "<h2>Probes</h2>\n";
-    const auto& probes = at(report, "probes");
-    if (!at(probes, "results").is_array())
+    std::string problem;
+    const auto records = probeRecords(report, problem);
+    if (!problem.empty())
+        return h + fmt::format("<p class=\"error\">{}</p>\n", esc(problem));
+    if (!at(at(report, "probes"), "results").is_array())
         return h + fmt::format("<p>{}</p>\n", esc(str(report, "probes_note", "No probe results.")));
     h += "<table><tr><th>probe</th><th>device</th><th>variant</th><th>outcome</th><th>seconds</th><th>message</th></tr>\n";
-    for (const auto& p : at(probes, "results"))
-        h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td></tr>\n",
-                         esc(str(p, "probe")), esc(str(p, "device")), esc(str(p, "variant")),
-                         isFailureName(str(p, "outcome")) ? "error" : "", esc(str(p, "outcome")), esc(str(p, "seconds")),
-                         esc(firstLine(str(p, "message"), 400)));
+    for (const auto& r : records) {
+        const auto& p = r.outcome;
+        h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{:.3f}</td><td>{}</td></tr>\n",
+                         esc(p.probeId), esc(p.device), esc(p.variant), isFailure(p.outcome) ? "error" : "",
+                         probeResultName(p.outcome), r.seconds, esc(firstLine(p.message, 400)));
+    }
     return h + "</table>\n";
 }
 
-std::string htmlFindings(const json& report, const json& s)
+// One finding, a diagnosis rule's or a system check's: the same block for both.
+std::string htmlFinding(const Finding& f)
+{
+    std::string sources;
+    for (const auto& src : f.sources)
+        sources += (sources.empty() ? "" : ", ") + src;
+    std::string h = fmt::format("<h3 class=\"{0}\">[{0}] {1}: {2}</h3>\n<p>{3}</p>\n<p>Confidence {4}. Sources: {5}</p>\n<ol>\n",
+                                severityName(f.severity), esc(f.id), esc(f.title), esc(f.detail),
+                                confidenceName(f.confidence), esc(sources.empty() ? "none" : sources));
+    if (!f.fix.empty())
+        h += fmt::format("<li>{}</li>\n", esc(f.fix));
+    for (const auto& fix : f.fixes)
+        h += fmt::format("<li>{}{}</li>\n", esc(fix.text), esc(fixStatus(fix)));
+    return h + "</ol>\n";
+}
+
+std::string htmlFindings(const json& report)
 {
     std::string h = "<h2>Findings</h2>\n";
-    const auto& findings = at(report, "findings");
-    if (!findings.is_array() || findings.empty())
+    const auto found = reportFindings(report);
+    if (!found.problem.empty())
+        return h + fmt::format("<p class=\"error\">{}</p>\n", esc(found.problem));
+    if (found.diagnosis.empty())
         h += "<p>No diagnosis rule matched.</p>\n";
-    else {
-        for (const auto& f : findings) {
-            h += fmt::format("<h3 class=\"{}\">[{}] {}: {}</h3>\n<p>Cause: {}</p>\n<p>Confidence {}. Sources: {}</p>\n<ol>\n",
-                             esc(str(f, "severity")), esc(str(f, "severity")), esc(str(f, "rule")), esc(str(f, "title")),
-                             esc(str(f, "cause")), esc(str(f, "confidence")), esc(at(f, "sources").is_array() ? at(f, "sources").dump() : ""));
-            if (at(f, "fixes").is_array()) {
-                for (const auto& fix : at(f, "fixes"))
-                    h += fmt::format("<li>{}{}</li>\n", esc(str(fix, "text")), esc(fixStatus(fix)));
-            }
-            h += "</ol>\n";
-        }
-    }
-    if (at(s, "findings").is_array() && !at(s, "findings").empty()) {
-        h += "<h3>System checks</h3>\n<ul>\n";
-        for (const auto& f : at(s, "findings"))
-            h += fmt::format("<li class=\"{}\"><b>{}</b>: {}. {} <i>{}</i></li>\n", esc(str(f, "severity")), esc(str(f, "id")),
-                             esc(str(f, "title")), esc(str(f, "detail")), esc(str(f, "fix")));
-        h += "</ul>\n";
-    }
+    for (const auto& f : found.diagnosis)
+        h += htmlFinding(f);
+    if (!found.checks.empty())
+        h += "<h3>System checks</h3>\n";
+    for (const auto& f : found.checks)
+        h += htmlFinding(f);
     return h;
 }
 
@@ -328,7 +375,7 @@ std::string htmlLogs(const json& report)
 std::string reportHtml(const json& report, const std::vector<ReportImage>& images)
 {
     const auto& s = at(report, "snapshot");
-    std::string h = htmlHead(report) + htmlMachine(s) + htmlProbes(report) + htmlFindings(report, s) + htmlScreenshots(images);
+    std::string h = htmlHead(report) + htmlMachine(s) + htmlProbes(report) + htmlFindings(report) + htmlScreenshots(images);
     for (const auto& [title, key] : {std::pair {"Architecture coverage", "arch_coverage"}, std::pair {"Last VPOC run", "vpoc"},
                                      std::pair {"Last training run", "training"}, std::pair {"Telemetry", "telemetry"}})
         h += htmlJsonSection(report, title, key);

@@ -54,9 +54,26 @@ std::string nodeText(const DeviceNode& n)
     return fmt::format("exists, read-write {}, group {}, mode {}", optBool(n.readWrite), opt(n.group), opt(n.mode));
 }
 
-void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
+// Coverage: per library path, the archs it carries and each device cell (yes/no/ptx/generic), keyed by path so
+// that a different scan order is not a difference; the wording of explanations and the full target ids are not.
+void addCoverageFacts(Facts& c, const Snapshot& s)
 {
-    auto& v = areas["versions"];
+    if (!s.archCoverage)
+        return;
+    for (const auto& lib : s.archCoverage->libraries) {
+        std::set<std::string> archs;
+        for (const auto& t : lib.targets)
+            archs.insert(t.arch);
+        c[lib.path + " archs"] = joined(std::vector<std::string>(archs.begin(), archs.end()));
+        for (const auto& [device, verdict] : lib.covers)
+            c[lib.path + " on " + device] = archscan::coverageName(verdict.coverage);
+        if (!lib.errors.empty())
+            c[lib.path + " errors"] = nlohmann::json(lib.errors).dump();
+    }
+}
+
+void addVersionFacts(Facts& v, const Snapshot& s)
+{
     for (const auto& i : s.rocm.installs)
         v["ROCm " + i.path] = opt(i.version);
     v["HIP runtime"] = opt(s.rocm.hipRuntimeVersion);
@@ -71,12 +88,10 @@ void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
     v["torch arch list"] = s.torch.archList ? joined(*s.torch.archList) : kNone;
     v["torch BLAS backend"] = opt(s.torch.blasBackend);
     v["torch device count"] = s.torch.deviceCount ? std::to_string(*s.torch.deviceCount) : kNone;
+}
 
-    auto& h = areas["host"];
-    h["OS"] = opt(s.host.os);
-    h["kernel"] = opt(s.host.kernel);
-
-    auto& g = areas["gpus"];
+void addGpuFacts(Facts& g, const Snapshot& s)
+{
     g["GPU count"] = std::to_string(s.gpus.size());
     for (const auto& gpu : s.gpus) {
         const auto key = fmt::format("GPU {}", gpu.index);
@@ -86,8 +101,10 @@ void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
         g[key + " VRAM"] = gpu.vramTotalBytes ? fmt::format("{:.1f} GiB", *gpu.vramTotalBytes / 1073741824.0) : kNone;
         g[key + " driver"] = opt(gpu.driverVersion);
     }
+}
 
-    auto& l = areas["libraries"];
+void addLibraryFacts(Facts& l, const Snapshot& s)
+{
     l["ROCm loaded from"] = opt(s.rocm.loadedPath);
     l["CUDA runtime loaded from"] = opt(s.cuda.runtimePath);
     l["libtorch loaded from"] = opt(s.torch.libraryPath);
@@ -99,7 +116,16 @@ void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
             value += ": " + lib.tried.back().error;
         l[lib.component] = value;
     }
+}
 
+void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
+{
+    addVersionFacts(areas["versions"], s);
+    auto& h = areas["host"];
+    h["OS"] = opt(s.host.os);
+    h["kernel"] = opt(s.host.kernel);
+    addGpuFacts(areas["gpus"], s);
+    addLibraryFacts(areas["libraries"], s);
     auto& e = areas["environment"];
     for (const auto& [name, value] : s.env) {
         if (isRelevantEnv(name))
@@ -112,31 +138,7 @@ void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
     for (const auto& n : s.access.renderNodes)
         a[n.path] = nodeText(n);
 
-    // Coverage ("stackscope.archscan/1"): per library path, the archs it carries and each device cell
-    // (yes/no/ptx/generic), keyed by path so that a different scan order is not a difference.
-    auto& c = areas["coverage"];
-    const auto libs = s.archCoverage.is_object() ? s.archCoverage.find("libraries") : s.archCoverage.end();
-    if (s.archCoverage.is_object() && libs != s.archCoverage.end() && libs->is_array()) {
-        for (const auto& lib : *libs) {
-            if (!lib.is_object() || !lib.contains("path") || !lib["path"].is_string())
-                continue;
-            const auto path = lib["path"].get<std::string>();
-            std::set<std::string> archs;
-            if (lib.contains("targets") && lib["targets"].is_array()) {
-                for (const auto& t : lib["targets"]) {
-                    if (t.is_object() && t.contains("arch") && t["arch"].is_string())
-                        archs.insert(t["arch"].get<std::string>());
-                }
-            }
-            c[path + " archs"] = joined(std::vector<std::string>(archs.begin(), archs.end()));
-            if (lib.contains("covers") && lib["covers"].is_object()) {
-                for (auto it = lib["covers"].begin(); it != lib["covers"].end(); ++it)
-                    c[path + " on " + it.key()] = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
-            }
-            if (lib.contains("errors") && lib["errors"].is_array() && !lib["errors"].empty())
-                c[path + " errors"] = lib["errors"].dump();
-        }
-    }
+    addCoverageFacts(areas["coverage"], s);
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // The snapshot: every fact StackScope gathered about one machine, as plain values.
 #pragma once
 
+#include "core/archscan/archscan_types.h"
+#include "core/snapshot/finding.h"
 #include "core/snapshot/host_extras.h"
 
 #include <nlohmann/json.hpp>
@@ -14,17 +16,6 @@
 namespace stackscope {
 
 inline constexpr const char* kSnapshotSchema = "stackscope.snapshot/1";
-
-enum class Severity { Info, Warning, Error };
-
-struct Finding {
-    std::string id;
-    Severity severity = Severity::Info;
-    std::string title;
-    std::string detail;
-    std::string fix;
-    std::vector<std::string> sources;
-};
 
 // One PCIe link on a GPU's path to the CPU, as the PCI core's sysfs shows it from the device's side.
 struct PcieLink {
@@ -131,14 +122,11 @@ struct Snapshot {
     AccessInfo access;
     std::map<std::string, std::string> env;
     std::vector<LibraryStatus> libraries;
-    // The kernel coverage scan ("stackscope.archscan/1", see core/archscan); null when not scanned.
-    nlohmann::json archCoverage;
+    // The kernel coverage scan (JSON "arch_coverage", "stackscope.archscan/1", see core/archscan); empty when not scanned.
+    std::optional<archscan::ArchCoverage> archCoverage;
     // The Python environments found (core/python/python_envs.h, docs/python-environments.md); null when not looked for.
     nlohmann::json pythonEnvs;
-    std::vector<Finding> findings;
+    std::vector<Finding> findings; // the system checks' (core/inspect/system_checks.h)
 };
-
-const char* severityName(Severity s);
-std::optional<Severity> severityFromName(const std::string& name);
 
 } // namespace stackscope

@@ -1,6 +1,8 @@
 // Snapshot <-> JSON: unknown values are null, unknown keys are ignored, wrong types are errors.
 #include "core/snapshot/snapshot_json.h"
 
+#include "core/archscan/arch_scan.h"
+#include "core/snapshot/json_read.h"
 #include "core/util/atomic_file.h"
 #include "core/util/json_errors.h"
 
@@ -8,30 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
-#include <type_traits>
 #include <sstream>
 
 namespace stackscope {
 
 using nlohmann::json;
-
-const char* severityName(Severity s)
-{
-    switch (s) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-    }
-    return "info";
-}
-
-std::optional<Severity> severityFromName(const std::string& name)
-{
-    if (name == "info") return Severity::Info;
-    if (name == "warning") return Severity::Warning;
-    if (name == "error") return Severity::Error;
-    return std::nullopt;
-}
+using jsonread::readOpt;
+using jsonread::readOr;
 
 namespace {
 
@@ -39,35 +24,6 @@ template <typename T>
 json opt(const std::optional<T>& v)
 {
     return v ? json(*v) : json(nullptr);
-}
-
-// Reading: `path` names the key for error messages ("gpus[1].vram_total_bytes").
-template <typename T>
-std::optional<T> readOpt(const json& obj, const char* key, const std::string& path)
-{
-    auto it = obj.find(key);
-    if (it == obj.end() || it->is_null())
-        return std::nullopt;
-    // nlohmann converts -5 to a huge unsigned and 2.7 to 2: refuse both.
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-        const bool ok = std::is_unsigned_v<T> ? it->is_number_unsigned() : it->is_number_integer();
-        if (!ok)
-            throw SnapshotError(fmt::format("'{}.{}' must be a{} integer, found {}", path, key,
-                                            std::is_unsigned_v<T> ? " non-negative" : "n", it->dump()));
-    }
-    try {
-        return it->get<T>();
-    } catch (const json::exception&) {
-        throw SnapshotError(fmt::format("'{}.{}' has the wrong type ({}); fix or remove that value",
-                                        path, key, it->type_name()));
-    }
-}
-
-template <typename T>
-T readOr(const json& obj, const char* key, const std::string& path, T fallback)
-{
-    auto v = readOpt<T>(obj, key, path);
-    return v ? *v : fallback;
 }
 
 const json& objectAt(const json& obj, const char* key, const std::string& path)
@@ -196,31 +152,6 @@ GpuInfo gpuFromJson(const json& g, const std::string& path, size_t i)
 
 } // namespace
 
-json toJson(const Finding& f)
-{
-    return {{"id", f.id}, {"severity", severityName(f.severity)}, {"title", f.title},
-            {"detail", f.detail}, {"fix", f.fix}, {"sources", f.sources}};
-}
-
-Finding findingFromJson(const json& j)
-{
-    if (!j.is_object())
-        throw SnapshotError("a finding must be an object");
-    Finding f;
-    const std::string path = "findings[]";
-    f.id = readOr<std::string>(j, "id", path, "");
-    const auto sev = readOr<std::string>(j, "severity", path, "info");
-    const auto parsed = severityFromName(sev);
-    if (!parsed)
-        throw SnapshotError(fmt::format("finding '{}' has severity '{}'; use error, warning or info", f.id, sev));
-    f.severity = *parsed;
-    f.title = readOr<std::string>(j, "title", path, "");
-    f.detail = readOr<std::string>(j, "detail", path, "");
-    f.fix = readOr<std::string>(j, "fix", path, "");
-    f.sources = readOr<std::vector<std::string>>(j, "sources", path, {});
-    return f;
-}
-
 json toJson(const Snapshot& s)
 {
     json gpus = json::array();
@@ -266,7 +197,7 @@ json toJson(const Snapshot& s)
                     {"user_groups", s.access.userGroups}}},
         {"env", s.env},
         {"libraries", libraries},
-        {"arch_coverage", s.archCoverage},
+        {"arch_coverage", s.archCoverage ? archscan::toJson(*s.archCoverage) : json(nullptr)},
         {"python_envs", s.pythonEnvs},
         {"findings", findings},
     };
@@ -351,14 +282,21 @@ void readLibraries(const json& j, Snapshot& s)
     }
 }
 
-// The sections kept as JSON (arch_coverage, python_envs): their shape is checked, their content read by their owners.
-void readJsonSections(const json& j, Snapshot& s)
+// The coverage section is read by its owner (core/archscan), its errors passed on as the snapshot's.
+void readArchCoverage(const json& j, Snapshot& s)
 {
     if (auto it = j.find("arch_coverage"); it != j.end() && !it->is_null()) {
-        if (!it->is_object())
-            throw SnapshotError(fmt::format("'arch_coverage' must be an object, found {}", it->type_name()));
-        s.archCoverage = *it;
+        try {
+            s.archCoverage = archscan::coverageFromJson(*it);
+        } catch (const archscan::CoverageJsonError& e) {
+            throw SnapshotError(e.what());
+        }
     }
+}
+
+// The section kept as JSON (python_envs): its shape is checked, its content read by its owner.
+void readJsonSections(const json& j, Snapshot& s)
+{
     if (auto it = j.find("python_envs"); it != j.end() && !it->is_null()) {
         if (!it->is_array())
             throw SnapshotError(fmt::format("'python_envs' must be an array, found {}", it->type_name()));
@@ -397,9 +335,9 @@ Snapshot snapshotFromJson(const json& j)
     readRocmCuda(j, s);
     readAccessAndEnv(j, s);
     readLibraries(j, s);
+    readArchCoverage(j, s);
     readJsonSections(j, s);
-    for (const auto& f : arrayAt(j, "findings", ""))
-        s.findings.push_back(findingFromJson(f));
+    s.findings = findingsFromJson(arrayAt(j, "findings", ""), "findings");
     return s;
 }
 

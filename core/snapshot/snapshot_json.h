@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace stackscope {
 
@@ -15,8 +16,16 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Findings (finding_json.cpp): one shape for system checks and diagnosis rules. Reading is lenient where older
+// files differ: a diagnosis finding's "rule" and "cause" (before issue 19) stand for "id" and "detail", keys a
+// file lacks keep their defaults. `field` names the finding in errors ("findings[3]").
+nlohmann::json toJson(const Evidence& e);
 nlohmann::json toJson(const Finding& f);
-Finding findingFromJson(const nlohmann::json& j);
+Finding findingFromJson(const nlohmann::json& j, const std::string& field = "findings[]");
+// A list of findings; throws SnapshotError naming `field` and the index.
+std::vector<Finding> findingsFromJson(const nlohmann::json& list, const std::string& field);
+// `{"findings": [...]}`: what stackscope-cli diagnose --json prints.
+nlohmann::json findingsToJson(const std::vector<Finding>& findings);
 nlohmann::json toJson(const Snapshot& s);
 Snapshot snapshotFromJson(const nlohmann::json& j);
 

@@ -8,7 +8,7 @@ device_begin diagnosis "diagnosis device run"
 device_build "${BUILD:-build-device-diagnosis}" diagnosis -DCMAKE_BUILD_TYPE=RelWithDebInfo -- stackscope-cli
 fail=0
 
-rules_of() { python3 -c 'import json,sys; print(" ".join(f["rule"] for f in json.load(sys.stdin)["findings"]))'; }
+rules_of() { python3 -c 'import json,sys; print(" ".join(f["id"] for f in json.load(sys.stdin)["findings"]))'; }
 
 echo "== this machine (live snapshot)"
 if "$CLI" diagnose --json >"$OUT/diagnosis-live.json" 2>"$OUT/diagnosis-live.err"; then

@@ -74,7 +74,7 @@ print("  redaction:", json.dumps(r["redaction"]["replaced"]))
 print("  GPUs:", [(g.get("name"), g.get("arch")) for g in r["snapshot"]["gpus"]])
 res = (r.get("probes") or {}).get("results", [])
 print(f"  probe results: {len(res)}, not ok: {sum(1 for x in res if x['outcome'] not in ('ok', 'unsupported'))}")
-print("  findings:", [f["rule"] for f in r["findings"]])
+print("  findings:", [f["id"] for f in r["findings"]])
 t = r["telemetry"]
 print("  telemetry available:", t.get("available"), t.get("reason", ""))
 for g in t.get("gpus", []):

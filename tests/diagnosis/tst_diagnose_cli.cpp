@@ -21,7 +21,7 @@ QStringList ruleIds(const QByteArray& json)
 {
     QStringList ids;
     for (const auto& v : QJsonDocument::fromJson(json).object().value("findings").toArray())
-        ids << v.toObject().value("rule").toString();
+        ids << v.toObject().value("id").toString();
     return ids;
 }
 
@@ -52,7 +52,7 @@ private Q_SLOTS:
         QCOMPARE(ruleIds(r.out), (QStringList {"WRONG_DEVICE_IGPU", "NO_CODE_OBJECT_FOR_GPU", "HIPBLASLT_ARCH_FALLBACK", "TORCH_ROCM_MISMATCH"}));
         QVERIFY(doc.object().value("findings").toArray().at(0).toObject().value("rank_note").toString().contains("NO_CODE_OBJECT_FOR_GPU"));
         const auto first = doc.object().value("findings").toArray().at(1).toObject();
-        for (const char* key : {"rule", "severity", "confidence", "evidence", "cause", "fixes", "sources", "verified", "applies"})
+        for (const char* key : {"id", "severity", "confidence", "evidence", "detail", "fixes", "sources", "verified", "applies"})
             QVERIFY2(first.contains(key), key);
         QVERIFY(first.value("verified").isNull());
         const auto ev = first.value("evidence").toArray().at(0).toObject();

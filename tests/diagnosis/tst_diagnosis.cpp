@@ -1,6 +1,6 @@
 // The matcher: evidence and line numbers, ordering, confidence, applicability, probe triggers, fix verification.
 #include "core/diagnosis/diagnosis.h"
-#include "core/diagnosis/diagnosis_json.h"
+#include "core/snapshot/snapshot_json.h"
 
 #include <QtTest>
 
@@ -12,7 +12,7 @@ namespace {
 
 const char* kFallback = "Attempting to use hipBLASLt on an unsupported architecture! Overriding blas backend to hipblas";
 
-std::vector<DiagnosisFinding> diagnoseLog(const std::string& text, const Snapshot* s = nullptr)
+std::vector<Finding> diagnoseLog(const std::string& text, const Snapshot* s = nullptr)
 {
     DiagnosisInput in;
     in.snapshot = s;
@@ -21,10 +21,10 @@ std::vector<DiagnosisFinding> diagnoseLog(const std::string& text, const Snapsho
 }
 
 // A copy, so that a finding taken from a temporary result stays valid.
-std::optional<DiagnosisFinding> find(const std::vector<DiagnosisFinding>& fs, const std::string& id)
+std::optional<Finding> find(const std::vector<Finding>& fs, const std::string& id)
 {
     for (const auto& f : fs) {
-        if (f.ruleId == id)
+        if (f.id == id)
             return f;
     }
     return std::nullopt;
@@ -68,7 +68,7 @@ ProbeOutcome probe(const std::string& id, const std::string& device, const std::
     return p;
 }
 
-const FixAdvice* fixWithEnv(const DiagnosisFinding& f, const std::string& key)
+const FixAdvice* fixWithEnv(const Finding& f, const std::string& key)
 {
     for (const auto& fix : f.fixes) {
         if (fix.env.count(key))
@@ -147,10 +147,10 @@ private Q_SLOTS:
         const auto fs = diagnoseLog(std::string(kFallback) + "\nRuntimeError: HIP error: invalid device function\n"
                                     "HIP kernel errors might be asynchronously reported at some other API call\n");
         QCOMPARE(fs.size(), std::size_t(3));
-        QCOMPARE(fs[0].ruleId, std::string("NO_CODE_OBJECT_FOR_GPU"));
+        QCOMPARE(fs[0].id, std::string("NO_CODE_OBJECT_FOR_GPU"));
         QCOMPARE(fs[0].severity, Severity::Error);
-        QCOMPARE(fs[1].ruleId, std::string("HIPBLASLT_ARCH_FALLBACK")); // info rules keep the file's order
-        QCOMPARE(fs[2].ruleId, std::string("ASYNC_ERROR_LOCATION"));
+        QCOMPARE(fs[1].id, std::string("HIPBLASLT_ARCH_FALLBACK")); // info rules keep the file's order
+        QCOMPARE(fs[2].id, std::string("ASYNC_ERROR_LOCATION"));
     }
 
     void confidenceComesFromTheSignature_data()
@@ -423,12 +423,55 @@ private Q_SLOTS:
         const auto j = findingsToJson(diagnoseLog(kFallback));
         QVERIFY(j.contains("findings"));
         const auto& f = j["findings"].at(0);
-        for (const char* key : {"rule", "title", "severity", "confidence", "evidence", "cause", "fixes", "sources", "verified",
+        for (const char* key : {"id", "title", "severity", "confidence", "evidence", "detail", "fixes", "sources", "verified",
                                 "applies", "evidence_count"})
             QVERIFY2(f.contains(key), key);
         QVERIFY(f["verified"].is_null());
         QCOMPARE(f["evidence"].at(0)["line"].get<int>(), 1);
         QVERIFY(f["fixes"].at(1)["env"]["TORCH_BLAS_PREFER_HIPBLASLT"] == "0");
+    }
+
+    // The one finding type reads back what it writes, for a diagnosis's findings as for a system check's.
+    void findingJsonRoundTrip()
+    {
+        auto findings = diagnoseLog(kFallback);
+        QVERIFY(!findings.empty());
+        Finding check;
+        check.id = "KFD_ABSENT";
+        check.severity = Severity::Warning;
+        check.title = "no /dev/kfd";
+        check.detail = "it is missing";
+        check.fix = "load amdgpu";
+        check.sources = {"https://example.org/kfd"};
+        findings.push_back(check);
+        findings.front().fixes.front().env["UNSET_ME"] = std::nullopt;
+        findings.front().fixes.front().verified = false;
+        const auto j = findingsToJson(findings)["findings"];
+        QVERIFY(findingsFromJson(j, "findings") == findings);
+    }
+
+    // Files written before issue 19 named a diagnosis finding's id "rule" and its detail "cause".
+    void findingOldKeys()
+    {
+        const auto f = findingFromJson(nlohmann::json::parse(R"({"rule": "GPU_HANG", "severity": "error", "title": "t",
+            "cause": "the cause", "confidence": "low", "fixes": [{"text": "x", "env": {"A": "1", "B": null}}]})"));
+        QCOMPARE(f.id, std::string("GPU_HANG"));
+        QCOMPARE(f.detail, std::string("the cause"));
+        QCOMPARE(f.confidence, Confidence::Low);
+        QVERIFY(f.fixes.at(0).env.at("A") == std::optional<std::string>("1"));
+        QVERIFY(!f.fixes.at(0).env.at("B"));
+        // A snapshot's check finding of before has no diagnosis keys: it reads as a check.
+        const auto check = findingFromJson(nlohmann::json::parse(R"({"id": "KFD_ABSENT", "severity": "info", "title": "t",
+            "detail": "d", "fix": "f", "sources": []})"));
+        QCOMPARE(check.id, std::string("KFD_ABSENT"));
+        QCOMPARE(check.fix, std::string("f"));
+        QVERIFY(check.fixes.empty() && check.evidence.empty() && !check.verified);
+        try {
+            findingsFromJson(nlohmann::json::parse(R"([{"id": "A"}, {"id": "B", "evidence": [3]}])"), "findings");
+            QFAIL("a finding with a number for evidence was read");
+        } catch (const SnapshotError& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("'findings[1].evidence[0]' must be an object")), e.what());
+        }
     }
 
     void probeOutcomeJsonRoundTrip()

@@ -27,7 +27,7 @@ bool raises(const Snapshot& s, const std::string& rule, Severity* severity = nul
     DiagnosisInput in;
     in.snapshot = &s;
     for (const auto& f : diagnose(in)) {
-        if (f.ruleId == rule) {
+        if (f.id == rule) {
             if (severity)
                 *severity = f.severity;
             return true;
@@ -216,12 +216,12 @@ private Q_SLOTS:
         DiagnosisInput in;
         in.snapshot = &s;
         const auto findings = diagnose(in);
-        const bool found = std::any_of(findings.begin(), findings.end(), [](const auto& f) { return f.ruleId == "SECURE_BOOT_DKMS"; });
+        const bool found = std::any_of(findings.begin(), findings.end(), [](const auto& f) { return f.id == "SECURE_BOOT_DKMS"; });
         QCOMPARE(found, raised);
         // Once the module is loaded, Secure Boot did not block it.
         s.rocm.amdgpuDriverVersion = "6.8.5";
         const auto loaded = diagnose(in);
-        QVERIFY(std::none_of(loaded.begin(), loaded.end(), [](const auto& f) { return f.ruleId == "SECURE_BOOT_DKMS"; }));
+        QVERIFY(std::none_of(loaded.begin(), loaded.end(), [](const auto& f) { return f.id == "SECURE_BOOT_DKMS"; }));
     }
 
     void iommuRuleNeedsTwoGpusAndAKnownCmdline()
@@ -239,7 +239,7 @@ private Q_SLOTS:
         in.snapshot = &s;
         auto has = [&] {
             const auto f = diagnose(in);
-            return std::any_of(f.begin(), f.end(), [](const auto& x) { return x.ruleId == "RCCL_MULTI_GPU_HANG"; });
+            return std::any_of(f.begin(), f.end(), [](const auto& x) { return x.id == "RCCL_MULTI_GPU_HANG"; });
         };
         QVERIFY(!has()); // command line unknown
         h.kernelCmdline = "BOOT_IMAGE=/vmlinuz ro quiet";

@@ -18,10 +18,10 @@ namespace {
 
 const std::string kCorpus = STACKSCOPE_TEST_FIXTURES "/reports";
 
-DiagnosisFinding finding(const std::string& id, Severity s)
+Finding finding(const std::string& id, Severity s)
 {
-    DiagnosisFinding f;
-    f.ruleId = id;
+    Finding f;
+    f.id = id;
     f.severity = s;
     return f;
 }
@@ -86,7 +86,7 @@ private Q_SLOTS:
         r.family = "f";
         if (!expected.isEmpty())
             r.expectedRule = expected.toStdString();
-        std::vector<DiagnosisFinding> findings;
+        std::vector<Finding> findings;
         for (const auto& f : found) {
             const auto parts = f.split(':');
             findings.push_back(finding(parts[0].toStdString(), *severityFromName(parts[1].toStdString())));

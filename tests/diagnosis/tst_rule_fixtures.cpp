@@ -25,10 +25,10 @@ std::string readAll(const QString& path)
     return f.readAll().toStdString();
 }
 
-const DiagnosisFinding* findingFor(const std::vector<DiagnosisFinding>& findings, const QString& rule)
+const Finding* findingFor(const std::vector<Finding>& findings, const QString& rule)
 {
     for (const auto& f : findings) {
-        if (QString::fromStdString(f.ruleId) == rule)
+        if (QString::fromStdString(f.id) == rule)
             return &f;
     }
     return nullptr;
@@ -132,7 +132,7 @@ private Q_SLOTS:
         DiagnosisInput in;
         in.logs.push_back({"x", "amdgpu version 6.8.5 ROCm 6.0.0 mismatched amdgpu driver /opt/rocm/.info/version"});
         for (const auto& f : diagnose(in))
-            QVERIFY(f.ruleId != "KMD_USERSPACE_SKEW");
+            QVERIFY(f.id != "KMD_USERSPACE_SKEW");
     }
 };
 

@@ -1,4 +1,5 @@
 // Snapshot JSON: round trip, tolerance of unknown keys, clear errors for malformed input.
+#include "core/archscan/arch_scan.h"
 #include "core/inspect/inspector.h"
 #include "core/snapshot/snapshot_json.h"
 
@@ -8,6 +9,54 @@
 #include <nlohmann/json.hpp>
 
 using namespace stackscope;
+
+Q_DECLARE_METATYPE(stackscope::archscan::ArchCoverage)
+
+namespace {
+
+// A scan with every field set to something other than its default.
+archscan::ArchCoverage fullCoverage()
+{
+    using namespace archscan;
+    ArchCoverage c;
+    LibraryScan hip;
+    hip.path = "/opt/rocm/lib/libtorch_hip.so";
+    hip.kind = LibraryKind::Hip;
+    hip.targets = {{"gfx90a:sramecc+:xnack-", "gfx90a", {{"sramecc", "+"}, {"xnack", "-"}}, CodeFormat::CodeObject, true,
+                    "hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"},
+                   {"gfx11-generic", "gfx11-generic", {}, CodeFormat::CodeObject, false, ""}};
+    hip.containers = 7;
+    hip.errors = {"bundle 3: truncated"};
+    hip.errorsNotKept = 2;
+    hip.targetsNotKept = 1;
+    hip.unreadable = true;
+    hip.covers = {{"gfx1101", {Coverage::Generic, "only through gfx11-generic"}}, {"gfx90a", {Coverage::Yes, ""}},
+                  {"gfx1036", {Coverage::No, "no code object for gfx1036"}}};
+    LibraryScan cuda;
+    cuda.path = "/x/libtorch_cuda.so";
+    cuda.kind = LibraryKind::Cuda;
+    cuda.targets = {{"sm_80", "sm_80", {}, CodeFormat::Sass, false, ""}, {"compute_80", "compute_80", {}, CodeFormat::Ptx, false, ""}};
+    cuda.covers = {{"sm_90", {Coverage::Ptx, "PTX JIT on first use"}}};
+    LibraryScan tensile;
+    tensile.path = "/opt/rocm/lib/rocblas/library";
+    tensile.kind = LibraryKind::Tensile;
+    LibraryScan miopen;
+    miopen.path = "/opt/rocm/share/miopen/db";
+    miopen.kind = LibraryKind::Miopen;
+    c.libraries = {hip, cuda, tensile, miopen};
+    c.devices = {"gfx1101", "gfx90a", "gfx1036", "sm_90"};
+    c.overrides = {{"gfx1101", "11.0.0", "gfx1100", true, {"/opt/rocm/lib/libtorch_hip.so"}},
+                   {"gfx1036", "10.3.0", "gfx1030", false, {}}};
+    c.notes = {"hipBLASLt: not found"};
+    return c;
+}
+
+std::string fixturePath(const char* name)
+{
+    return std::string(STACKSCOPE_TEST_FIXTURES "/snapshots/") + name;
+}
+
+} // namespace
 
 class TestSnapshotJson : public QObject {
     Q_OBJECT
@@ -54,6 +103,58 @@ private Q_SLOTS:
         QVERIFY(j["torch"]["backend"].is_null());
     }
 
+    void archCoverageRoundTrip_data()
+    {
+        QTest::addColumn<archscan::ArchCoverage>("coverage");
+        QTest::newRow("nothing found") << archscan::ArchCoverage {};
+        QTest::newRow("every field") << fullCoverage();
+    }
+    void archCoverageRoundTrip()
+    {
+        QFETCH(archscan::ArchCoverage, coverage);
+        const auto j = archscan::toJson(coverage);
+        QVERIFY(archscan::coverageFromJson(j) == coverage);
+        QCOMPARE(QString::fromStdString(archscan::toJson(archscan::coverageFromJson(j)).dump()), QString::fromStdString(j.dump()));
+        // Inside a snapshot: the section keeps its JSON shape and comes back the same.
+        Snapshot s;
+        s.archCoverage = coverage;
+        const auto written = toJson(s);
+        QCOMPARE(QString::fromStdString(written["arch_coverage"].dump()), QString::fromStdString(j.dump()));
+        const Snapshot back = parseSnapshot(written.dump(), "memory");
+        QVERIFY(back.archCoverage && *back.archCoverage == coverage);
+        QVERIFY(!parseSnapshot(toJson(Snapshot {}).dump(), "memory").archCoverage); // not scanned stays null
+    }
+
+    // A snapshot written before the scan reported unreadable files and its caps still loads, as fully read.
+    void oldArchCoverageLoads()
+    {
+        const Snapshot s = loadSnapshotFile(fixturePath("archcoverage-before-unreadable.json"));
+        QVERIFY(s.archCoverage);
+        const auto& c = *s.archCoverage;
+        QCOMPARE(c.libraries.size(), size_t(2));
+        QCOMPARE(c.devices, std::vector<std::string> {"gfx1101"});
+        const auto& hip = c.libraries[0];
+        QCOMPARE(hip.kind, archscan::LibraryKind::Hip);
+        QCOMPARE(hip.targets.size(), size_t(3));
+        QCOMPARE(hip.targets[2].features.at("xnack"), std::string("-"));
+        QCOMPARE(hip.covers.at("gfx1101").coverage, archscan::Coverage::No);
+        QVERIFY(hip.covers.at("gfx1101").explanation.find("invalid device function") != std::string::npos);
+        QVERIFY(!hip.unreadable);
+        QCOMPARE(hip.errorsNotKept, std::uint64_t(0));
+        QCOMPARE(c.libraries[1].kind, archscan::LibraryKind::Tensile);
+        QCOMPARE(c.libraries[1].errors.size(), size_t(1));
+        QCOMPARE(c.libraries[1].covers.at("gfx1101").explanation, std::string());
+        QCOMPARE(c.overrides.size(), size_t(1));
+        QVERIFY(c.overrides[0].inEffect);
+        QCOMPARE(c.overrides[0].reportedArch, std::string("gfx1100"));
+        QVERIFY(c.anyUncovered());
+        QVERIFY(!c.anyUnreadable());
+        // Written again, it has today's keys and reads back the same.
+        const auto again = toJson(s);
+        QVERIFY(again["arch_coverage"]["libraries"][0]["unreadable"] == nlohmann::json(false));
+        QVERIFY(parseSnapshot(again.dump(), "memory").archCoverage == s.archCoverage);
+    }
+
     void malformed_data()
     {
         QTest::addColumn<QString>("text");
@@ -82,6 +183,22 @@ private Q_SLOTS:
                                          << "gpus[0].pcie_links[0].current_width";
         QTest::newRow("firmware number") << R"({"schema": "stackscope.snapshot/1", "gpus": [{"firmware": {"mec": 528}}]})"
                                          << "gpus[0].firmware";
+        QTest::newRow("coverage not object") << R"({"schema": "stackscope.snapshot/1", "arch_coverage": [1]})"
+                                             << "'arch_coverage' must be an object";
+        QTest::newRow("coverage verdict") << R"({"schema": "stackscope.snapshot/1", "arch_coverage": {"libraries": [{"covers": {"gfx1100": "maybe"}}]}})"
+                                          << "'arch_coverage.libraries[0].covers.gfx1100' is \"maybe\"";
+        QTest::newRow("coverage library") << R"({"schema": "stackscope.snapshot/1", "arch_coverage": {"libraries": [5]}})"
+                                          << "'arch_coverage.libraries[0]' must be an object";
+        QTest::newRow("coverage kind") << R"({"schema": "stackscope.snapshot/1", "arch_coverage": {"libraries": [{"kind": "rocm"}]}})"
+                                       << "'arch_coverage.libraries[0].kind' is \"rocm\"";
+        QTest::newRow("coverage target id") << R"({"schema": "stackscope.snapshot/1", "arch_coverage": {"libraries": [{"targets": [{"id": 3}]}]}})"
+                                            << "'arch_coverage.libraries[0].targets[0].id' must be a string";
+        QTest::newRow("coverage count") << R"({"schema": "stackscope.snapshot/1", "arch_coverage": {"libraries": [{"containers": -1}]}})"
+                                        << "'arch_coverage.libraries[0].containers' must be a non-negative integer";
+        QTest::newRow("coverage devices") << R"({"schema": "stackscope.snapshot/1", "arch_coverage": {"devices": [1, "gfx1100"]}})"
+                                          << "'arch_coverage.devices[0]' must be a string";
+        QTest::newRow("coverage schema") << R"({"schema": "stackscope.snapshot/1", "arch_coverage": {"schema": "stackscope.archscan/2"}})"
+                                         << "'arch_coverage.schema' is \"stackscope.archscan/2\"";
         QTest::newRow("deep nesting") << QString(QStringLiteral("[")).repeated(100000) << "not valid JSON";
         // A number past a double's range is out_of_range in nlohmann, not a parse error: still a place to go to.
         QTest::newRow("number overflow") << "{\"schema\": \"stackscope.snapshot/1\",\n \"gpus\": [{\"vram_total_bytes\": 1e999999999}]}"

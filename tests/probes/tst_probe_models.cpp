@@ -1,5 +1,5 @@
 // Tests of the Probes page models (grid, findings, outcome counts) under QAbstractItemModelTester.
-#include "ui/probes/probe_findings_model.h"
+#include "ui/models/findings_model.h"
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/probe_results.h"
 #include "ui/probes/probes_page.h"
@@ -105,30 +105,30 @@ private Q_SLOTS:
 
     void findingsModel()
     {
-        ProbeFindingsModel model;
+        FindingsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(model.rowCount(), 0);
-        DiagnosisFinding f;
-        f.ruleId = "HIPBLASLT_ARCH_FALLBACK";
+        Finding f;
+        f.id = "HIPBLASLT_ARCH_FALLBACK";
         f.title = "hipBLASLt";
         f.severity = Severity::Error;
-        f.cause = "the cause";
+        f.detail = "the cause";
         FixAdvice fix;
         fix.text = "prefer hipBLAS";
         fix.env = {{"TORCH_BLAS_PREFER_HIPBLASLT", std::string("0")}};
         fix.verified = true;
         f.fixes.push_back(fix);
         f.verified = true;
-        DiagnosisFinding g = f;
-        g.ruleId = "OTHER";
+        Finding g = f;
+        g.id = "OTHER";
         g.verified = std::nullopt;
         model.setFindings({f, g});
         QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(model.columnCount(), int(ProbeFindingsModel::NUM_COLUMNS));
-        QCOMPARE(model.index(0, ProbeFindingsModel::VerifiedColumn).data().toString(), QStringLiteral("verified here"));
-        QCOMPARE(model.index(1, ProbeFindingsModel::VerifiedColumn).data().toString(), QStringLiteral("not tried"));
-        QVERIFY(model.index(0, 0).data(ProbeFindingsModel::DetailRole).toString().contains(QLatin1String("[verified here]")));
-        QCOMPARE(model.findingAt(1)->ruleId, std::string("OTHER"));
+        QCOMPARE(model.columnCount(), int(FindingsModel::NUM_COLUMNS));
+        QCOMPARE(model.index(0, FindingsModel::VerifiedColumn).data().toString(), QStringLiteral("verified here"));
+        QCOMPARE(model.index(1, FindingsModel::VerifiedColumn).data().toString(), QStringLiteral("not tried"));
+        QVERIFY(model.index(0, 0).data(FindingsModel::DetailRole).toString().contains(QLatin1String("[verified here]")));
+        QCOMPARE(model.findingAt(1)->id, std::string("OTHER"));
         QVERIFY(!model.findingAt(2));
     }
 

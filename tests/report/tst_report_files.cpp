@@ -154,6 +154,42 @@ private Q_SLOTS:
         QVERIFY(!html->bytes.contains("src=\"screenshots/"));
     }
 
+    // The renderings read the findings as the one Finding type and the probe results as records: today's keys, a
+    // diagnosis finding written before issue 19 ("rule", "cause"), and what cannot be read said as such (no throw).
+    void renderingsReadFindingsAndProbes_data()
+    {
+        QTest::addColumn<QByteArray>("findings");
+        QTest::addColumn<QByteArray>("probes");
+        QTest::addColumn<QStringList>("expected"); // in both the Markdown and the HTML
+        const QByteArray probes = R"({"results": [{"probe": "matmul_fp16", "device": "0", "variant": "baseline",
+            "outcome": "crash", "message": "SIGSEGV in rocblas", "seconds": 0.25}]})";
+        QTest::newRow("today's keys") << QByteArray(R"([{"id": "GPU_HANG", "severity": "error", "title": "The GPU hung",
+            "detail": "a ring timeout", "confidence": "high", "fixes": [{"text": "update the driver", "env": {}}]}])")
+                                      << probes << QStringList {"GPU_HANG", "a ring timeout", "update the driver", "KFD_ABSENT", "SIGSEGV in rocblas"};
+        QTest::newRow("before issue 19") << QByteArray(R"([{"rule": "GPU_HANG", "severity": "error", "title": "The GPU hung",
+            "cause": "a ring timeout", "confidence": "high", "fixes": []}])")
+                                         << probes << QStringList {"GPU_HANG", "a ring timeout", "KFD_ABSENT", "crash"};
+        QTest::newRow("unreadable findings") << QByteArray(R"([{"id": "X", "severity": "fatal"}])") << probes
+                                             << QStringList {"The findings cannot be read", "fatal", "SIGSEGV in rocblas"};
+        QTest::newRow("unreadable probes") << QByteArray("[]") << QByteArray(R"({"results": [{"probe": "p", "outcome": "melted"}]})")
+                                           << QStringList {"The probe results cannot be read", "probes.results[0]", "KFD_ABSENT"};
+    }
+    void renderingsReadFindingsAndProbes()
+    {
+        QFETCH(QByteArray, findings);
+        QFETCH(QByteArray, probes);
+        QFETCH(QStringList, expected);
+        auto doc = buildReport(plantedInputs(), nullptr);
+        doc["findings"] = nlohmann::json::parse(findings.toStdString());
+        doc["probes"] = nlohmann::json::parse(probes.toStdString());
+        const auto md = QString::fromStdString(reportMarkdown(doc));
+        const auto html = QString::fromStdString(reportHtml(doc, {}));
+        for (const auto& text : expected) {
+            QVERIFY2(md.contains(text), qPrintable(text + QStringLiteral(" not in:\n") + md));
+            QVERIFY2(html.contains(text.toHtmlEscaped()), qPrintable(text));
+        }
+    }
+
     void trimsRuns()
     {
         const auto doc = buildReport(plantedInputs(), nullptr);

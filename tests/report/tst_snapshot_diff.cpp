@@ -35,13 +35,15 @@ Snapshot base()
     l.loaded = true;
     l.path = "/opt/rocm-6.2.4/lib/libamdhip64.so";
     s.libraries = {l};
-    s.archCoverage = {{"schema", "stackscope.archscan/1"},
-                      {"libraries",
-                       {{{"path", "/opt/rocm/lib/librocblas.so"},
-                         {"targets", {{{"arch", "gfx1100"}, {"id", "hipv4-amdgcn-amd-amdhsa--gfx1100"}}}},
-                         {"covers", {{"0", "yes"}}},
-                         {"explain", nlohmann::json::object()},
-                         {"errors", nlohmann::json::array()}}}}};
+    archscan::LibraryScan rocblas;
+    rocblas.path = "/opt/rocm/lib/librocblas.so";
+    archscan::ScannedTarget target;
+    target.id = "hipv4-amdgcn-amd-amdhsa--gfx1100";
+    target.arch = "gfx1100";
+    rocblas.targets = {target};
+    rocblas.covers["0"] = {archscan::Coverage::Yes, ""};
+    s.archCoverage = archscan::ArchCoverage {};
+    s.archCoverage->libraries = {rocblas};
     return s;
 }
 
@@ -70,10 +72,13 @@ private Q_SLOTS:
         QTest::newRow("groups") << F([](Snapshot& s) { s.access.userGroups = {"video"}; }) << "access" << "user groups" << "video";
         QTest::newRow("kfd access") << F([](Snapshot& s) { s.access.kfd.readWrite = false; }) << "access" << "/dev/kfd"
                                     << "exists, read-write no, group render, mode 0660";
-        QTest::newRow("coverage cell") << F([](Snapshot& s) { s.archCoverage["libraries"][0]["covers"]["0"] = "no"; })
-                                       << "coverage" << "/opt/rocm/lib/librocblas.so on 0" << "no";
-        QTest::newRow("coverage archs") << F([](Snapshot& s) { s.archCoverage["libraries"][0]["targets"][0]["arch"] = "gfx90a"; })
+        QTest::newRow("coverage cell")
+            << F([](Snapshot& s) { s.archCoverage->libraries[0].covers["0"].coverage = archscan::Coverage::No; })
+            << "coverage" << "/opt/rocm/lib/librocblas.so on 0" << "no";
+        QTest::newRow("coverage archs") << F([](Snapshot& s) { s.archCoverage->libraries[0].targets[0].arch = "gfx90a"; })
                                         << "coverage" << "/opt/rocm/lib/librocblas.so archs" << "gfx90a";
+        QTest::newRow("coverage errors") << F([](Snapshot& s) { s.archCoverage->libraries[0].errors = {"truncated"}; })
+                                         << "coverage" << "/opt/rocm/lib/librocblas.so errors" << "[\"truncated\"]";
     }
     void oneRowPerChange()
     {
@@ -102,8 +107,8 @@ private Q_SLOTS:
         b.host.hostname = "b";
         b.env["DISPLAY"] = ":1";
         b.env["EDITOR"] = "vim";
-        b.archCoverage["libraries"][0]["explain"]["0"] = "a different wording";
-        b.archCoverage["libraries"][0]["targets"][0]["id"] = "hip-amdgcn-amd-amdhsa--gfx1100"; // same arch
+        b.archCoverage->libraries[0].covers["0"].explanation = "a different wording";
+        b.archCoverage->libraries[0].targets[0].id = "hip-amdgcn-amd-amdhsa--gfx1100"; // same arch
         b.root = "/somewhere";
         QVERIFY(diffSnapshots(a, b).empty());
         QVERIFY(diffSnapshots(a, a).empty());

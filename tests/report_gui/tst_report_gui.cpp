@@ -5,7 +5,7 @@
 #include "tests/common/cli_process.h"
 #include "ui/main_window.h"
 #include "ui/probes/probe_grid_model.h"
-#include "ui/probes/probe_findings_model.h"
+#include "ui/models/findings_model.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/compare_dialog.h"
 #include "ui/report/diff_model.h"
@@ -315,6 +315,35 @@ private Q_SLOTS:
         QVERIFY(image.height() > 250);
         const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_')).remove(QLatin1Char(','));
         QVERIFY(image.save(screenshotDir() + QStringLiteral("/summary-card-") + tag + QStringLiteral(".png")));
+    }
+
+    // The card's findings: the report's and its snapshot's, one Finding type, the most severe first; a diagnosis
+    // finding written before issue 19 ("rule") reads the same; one with no title shows its id.
+    void summaryCardFindings_data()
+    {
+        QTest::addColumn<QByteArray>("findings");
+        QTest::addColumn<QString>("first");
+        QTest::newRow("today's keys") << QByteArray(R"([{"id": "GPU_HANG", "severity": "error", "title": "The GPU hung"}])")
+                                      << "The GPU hung";
+        QTest::newRow("before issue 19") << QByteArray(R"([{"rule": "GPU_HANG", "severity": "error", "title": "The GPU hung", "cause": "c"}])")
+                                         << "The GPU hung";
+        QTest::newRow("no title") << QByteArray(R"([{"id": "GPU_HANG", "severity": "error"}])") << "GPU_HANG";
+    }
+    void summaryCardFindings()
+    {
+        QFETCH(QByteArray, findings);
+        QFETCH(QString, first);
+        ReportRequest r;
+        r.snapshot = std::make_shared<const Snapshot>(plantedSnapshot());
+        r.redact = false;
+        auto doc = ReportExporter::buildDocument(r);
+        doc["findings"] = nlohmann::json::parse(findings.toStdString());
+        const auto d = ui::summaryCardData(doc);
+        QVERIFY(!d.findings.empty());
+        QCOMPARE(d.findings[0].text, first);
+        QCOMPARE(d.findings[0].severity, Severity::Error);
+        const std::size_t all = 1 + doc["snapshot"]["findings"].size();
+        QCOMPARE(d.findings.size() + std::size_t(d.moreFindings), all);
     }
 
     // What redaction cannot be sure of (a 3-letter host name, a user named like a common word) is shown on

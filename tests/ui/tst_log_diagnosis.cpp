@@ -2,7 +2,7 @@
 // and the diagnosis (core diagnose(), as `stackscope-cli diagnose --log`) shows the matching rule.
 #include "ui/main_window.h"
 #include "ui/probes/log_diagnosis_dialog.h"
-#include "ui/probes/probe_findings_model.h"
+#include "ui/models/findings_model.h"
 #include "ui/report/report_page.h"
 #include "ui/system/system_page.h"
 
@@ -14,11 +14,11 @@
 using namespace stackscope::ui;
 
 namespace {
-QStringList ruleIds(const ProbeFindingsModel* model)
+QStringList ruleIds(const FindingsModel* model)
 {
     QStringList ids;
     for (int r = 0; r < model->rowCount(); ++r)
-        ids << model->index(r, 0).data(ProbeFindingsModel::RuleIdRole).toString();
+        ids << model->index(r, 0).data(FindingsModel::IdRole).toString();
     return ids;
 }
 

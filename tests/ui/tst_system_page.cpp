@@ -85,8 +85,8 @@ private Q_SLOTS:
         // A real scan of the checked-in Tensile fixture folders against the recorded AMD box's GPUs.
         Snapshot s = *fixture("ubuntu2204-2x7900xt");
         const std::string lib = STACKSCOPE_TEST_FIXTURES "/archscan/";
-        s.archCoverage = archscan::toJson(archscan::scanCoverage(
-            {lib + "rocblas/library", lib + "hipblaslt/library", lib + "rocblas-gfx110-trap/library"}, {"gfx1100", "gfx1036"}));
+        s.archCoverage = archscan::scanCoverage(
+            {lib + "rocblas/library", lib + "hipblaslt/library", lib + "rocblas-gfx110-trap/library"}, {"gfx1100", "gfx1036"});
         MainWindow window;
         window.resize(1280, 820);
         window.snapshots()->setSnapshot(std::make_shared<const Snapshot>(s), QStringLiteral("coverage test"));

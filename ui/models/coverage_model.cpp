@@ -9,11 +9,6 @@
 namespace stackscope::ui {
 
 namespace {
-QString str(const nlohmann::json& j, const char* key)
-{
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
-}
 // The file name, with its folder where the name alone says nothing ("rocblas/library", not "library").
 QString shortName(const QString& path)
 {
@@ -25,60 +20,45 @@ QString shortName(const QString& path)
         return name;
     return info.dir().dirName() + QLatin1Char('/') + name;
 }
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 } // namespace
 
-void CoverageModel::setCoverage(const nlohmann::json& coverage)
+void CoverageModel::setCoverage(const std::optional<archscan::ArchCoverage>& coverage)
 {
     beginResetModel();
     m_rows.clear();
     m_devices.clear();
     m_emptyReason.clear();
-    if (!coverage.is_object()) {
+    if (!coverage) {
         m_emptyReason = tr("Not scanned (a recorded machine, or inspect --no-archscan).");
-    } else {
-        if (auto d = coverage.find("devices"); d != coverage.end() && d->is_array()) {
-            for (const auto& dev : *d) {
-                if (dev.is_string())
-                    m_devices << QString::fromStdString(dev.get<std::string>());
-            }
-        }
-        if (auto libs = coverage.find("libraries"); libs != coverage.end() && libs->is_array()) {
-            for (const auto& lib : *libs) {
-                if (!lib.is_object())
-                    continue;
-                Row r;
-                r.path = str(lib, "path");
-                r.kind = str(lib, "kind");
-                if (auto t = lib.find("targets"); t != lib.end() && t->is_array()) {
-                    for (const auto& target : *t) {
-                        const QString id = target.is_object() ? str(target, "id") : QString();
-                        if (!id.isEmpty() && !r.targets.contains(id))
-                            r.targets << id;
-                    }
-                }
-                if (auto e = lib.find("errors"); e != lib.end() && e->is_array()) {
-                    for (const auto& err : *e) {
-                        if (err.is_string())
-                            r.errors << QString::fromStdString(err.get<std::string>());
-                    }
-                }
-                for (const char* key : {"covers", "explain"}) {
-                    auto it = lib.find(key);
-                    if (it == lib.end() || !it->is_object())
-                        continue;
-                    for (const auto& [dev, v] : it->items()) {
-                        if (!v.is_string())
-                            continue;
-                        (std::string(key) == "covers" ? r.verdicts : r.explanations)[QString::fromStdString(dev)]
-                            = QString::fromStdString(v.get<std::string>());
-                    }
-                }
-                m_rows << r;
-            }
-        }
-        if (m_rows.isEmpty())
-            m_emptyReason = tr("No GPU library found to scan (see the notes of the scan).");
+        endResetModel();
+        return;
     }
+    for (const auto& device : coverage->devices)
+        m_devices << qs(device);
+    for (const auto& lib : coverage->libraries) {
+        Row r;
+        r.path = qs(lib.path);
+        r.kind = QString::fromLatin1(archscan::libraryKindName(lib.kind));
+        for (const auto& target : lib.targets) {
+            if (!target.id.empty() && !r.targets.contains(qs(target.id)))
+                r.targets << qs(target.id);
+        }
+        for (const auto& error : lib.errors)
+            r.errors << qs(error);
+        for (const auto& [device, verdict] : lib.covers) {
+            r.verdicts[qs(device)] = QString::fromLatin1(archscan::coverageName(verdict.coverage));
+            if (!verdict.explanation.empty())
+                r.explanations[qs(device)] = qs(verdict.explanation);
+        }
+        m_rows << r;
+    }
+    if (m_rows.isEmpty())
+        m_emptyReason = tr("No GPU library found to scan (see the notes of the scan).");
     endResetModel();
 }
 

@@ -4,7 +4,9 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
-#include <nlohmann/json.hpp>
+#include "core/archscan/archscan_types.h"
+
+#include <optional>
 
 namespace stackscope::ui {
 
@@ -16,8 +18,8 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
 
-    // `coverage` is the snapshot's arch_coverage (null: not scanned). Malformed parts are shown as such.
-    void setCoverage(const nlohmann::json& coverage);
+    // `coverage` is the snapshot's archCoverage (empty: not scanned).
+    void setCoverage(const std::optional<archscan::ArchCoverage>& coverage);
     QStringList devices() const { return m_devices; }
     QString emptyReason() const { return m_emptyReason; }
 

@@ -1,4 +1,4 @@
-// Findings as a Qt table model; errors first.
+// Findings as a Qt table model: a system check's fix text, a diagnosis finding's fixes with their verification.
 #include "ui/models/findings_model.h"
 
 #include "ui/widgets/status_colors.h"
@@ -9,11 +9,51 @@
 
 namespace stackscope::ui {
 
-void FindingsModel::setFindings(std::vector<Finding> findings)
+namespace {
+
+QString qs(const std::string& s)
 {
-    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-        return static_cast<int>(a.severity) > static_cast<int>(b.severity);
-    });
+    return QString::fromStdString(s);
+}
+
+// The detail, then each fix of a diagnosis finding with whether a probe variant verified it.
+QString detailText(const Finding& f)
+{
+    QString text = qs(f.detail);
+    for (const auto& fix : f.fixes) {
+        text += QLatin1String("\n\u2022 ") + qs(fix.text);
+        if (!fix.env.empty() && !fix.diagnostic)
+            text += QLatin1String(" [") + verifiedText(fix.verified) + QLatin1Char(']');
+    }
+    return text;
+}
+
+QString fixText(const Finding& f)
+{
+    QStringList fixes;
+    if (!f.fix.empty())
+        fixes << qs(f.fix);
+    for (const auto& fix : f.fixes)
+        fixes << qs(fix.text);
+    return fixes.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+QString verifiedText(const std::optional<bool>& verified)
+{
+    if (!verified)
+        return QObject::tr("not tried");
+    return *verified ? QObject::tr("verified here") : QObject::tr("did not work here");
+}
+
+void FindingsModel::setFindings(std::vector<Finding> findings, Order order)
+{
+    if (order == Order::ErrorsFirst) {
+        std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+            return static_cast<int>(a.severity) > static_cast<int>(b.severity);
+        });
+    }
     beginResetModel();
     m_findings = std::move(findings);
     endResetModel();
@@ -36,33 +76,44 @@ int FindingsModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : NUM_COLUMNS;
 }
 
+QVariant FindingsModel::display(const Finding& f, int column) const
+{
+    switch (column) {
+    case SeverityColumn: return QString::fromLatin1(severityName(f.severity));
+    case IdColumn: return qs(f.id);
+    case TitleColumn: return qs(f.title);
+    // A system check has no fix a probe could try: nothing to say there.
+    case VerifiedColumn: return f.fixes.empty() ? QString() : verifiedText(f.verified);
+    default: return {};
+    }
+}
+
 QVariant FindingsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Finding& f = m_findings[static_cast<size_t>(index.row())];
     switch (role) {
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case SeverityColumn: return QString::fromLatin1(severityName(f.severity));
-        case IdColumn: return QString::fromStdString(f.id);
-        case TitleColumn: return QString::fromStdString(f.title);
-        default: return {};
-        }
+    case Qt::DisplayRole: return display(f, index.column());
     case SortRole:
-        return index.column() == SeverityColumn ? QVariant(static_cast<int>(f.severity)) : data(index, Qt::DisplayRole);
+        return index.column() == SeverityColumn ? QVariant(static_cast<int>(f.severity)) : display(f, index.column());
     case SeverityRole: return static_cast<int>(f.severity);
-    case DetailRole: return QString::fromStdString(f.detail);
-    case FixRole: return QString::fromStdString(f.fix);
+    case IdRole: return qs(f.id);
+    case DetailRole: return detailText(f);
+    case FixRole: return fixText(f);
     case SourcesRole: {
         QStringList sources;
         for (const auto& s : f.sources)
-            sources << QString::fromStdString(s);
+            sources << qs(s);
         return sources;
     }
-    case Qt::ToolTipRole: return QString::fromStdString(f.detail);
+    case Qt::ToolTipRole: return qs(f.detail);
     case Qt::ForegroundRole:
-        return index.column() == SeverityColumn ? QVariant(severityColor(f.severity)) : QVariant();
+        if (index.column() == SeverityColumn)
+            return severityColor(f.severity);
+        if (index.column() == VerifiedColumn && f.verified && !f.fixes.empty())
+            return *f.verified ? okColor() : errorColor();
+        return {};
     default: return {};
     }
 }
@@ -75,6 +126,7 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
     case SeverityColumn: return tr("Severity");
     case IdColumn: return tr("Rule");
     case TitleColumn: return tr("Finding");
+    case VerifiedColumn: return tr("Fix");
     default: return {};
     }
 }

@@ -1,10 +1,12 @@
-// Table model of findings (severity, id, title) with detail, fix and sources as roles.
+// Table model of findings, the system checks' (System page) and the diagnosis rules' (Probes page, log dialog):
+// severity, id, title and whether a fix was verified here, with detail, fixes and sources as roles.
 #pragma once
 
-#include "core/snapshot/snapshot.h"
+#include "core/snapshot/finding.h"
 
 #include <QAbstractTableModel>
 
+#include <optional>
 #include <vector>
 
 namespace stackscope::ui {
@@ -12,13 +14,16 @@ namespace stackscope::ui {
 class FindingsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Columns { SeverityColumn, IdColumn, TitleColumn, NUM_COLUMNS };
-    enum Roles { SortRole = Qt::UserRole, DetailRole, FixRole, SourcesRole, SeverityRole };
+    enum Columns { SeverityColumn, IdColumn, TitleColumn, VerifiedColumn, NUM_COLUMNS };
+    enum Roles { SortRole = Qt::UserRole, DetailRole, FixRole, SourcesRole, SeverityRole, IdRole };
+    // diagnose() ranks its findings (one that explains another comes first): keep them AsGiven.
+    enum class Order { AsGiven, ErrorsFirst };
 
     using QAbstractTableModel::QAbstractTableModel;
 
-    void setFindings(std::vector<Finding> findings);
+    void setFindings(std::vector<Finding> findings, Order order = Order::AsGiven);
     const Finding* findingAt(int row) const;
+    const std::vector<Finding>& findings() const { return m_findings; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -26,7 +31,12 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    QVariant display(const Finding& f, int column) const;
+
     std::vector<Finding> m_findings;
 };
+
+// "verified here", "did not work here", "not tried".
+QString verifiedText(const std::optional<bool>& verified);
 
 } // namespace stackscope::ui

@@ -2,7 +2,7 @@
 #include "ui/probes/log_diagnosis_dialog.h"
 
 #include "core/diagnosis/diagnosis.h"
-#include "ui/probes/probe_findings_model.h"
+#include "ui/models/findings_model.h"
 #include "ui/system/fix_command.h"
 #include "ui/widgets/status_colors.h"
 
@@ -24,7 +24,7 @@ namespace stackscope::ui {
 namespace {
 
 struct Outcome {
-    std::vector<DiagnosisFinding> findings;
+    std::vector<Finding> findings;
     QString error;
 };
 
@@ -50,7 +50,7 @@ LogDiagnosisDialog::LogDiagnosisDialog(SnapshotPtr snapshot, QWidget* parent)
     , m_text(new QPlainTextEdit(this))
     , m_diagnose(new QPushButton(tr("&Diagnose"), this))
     , m_summary(new QLabel(this))
-    , m_model(new ProbeFindingsModel(this))
+    , m_model(new FindingsModel(this))
     , m_table(new QTableView(this))
     , m_detail(new QTextBrowser(this))
 {
@@ -167,7 +167,7 @@ QString LogDiagnosisDialog::summary() const
 
 void LogDiagnosisDialog::showFinding(int row)
 {
-    const DiagnosisFinding* f = m_model->findingAt(row);
+    const Finding* f = m_model->findingAt(row);
     if (!f) {
         m_detail->clear();
         return;
@@ -189,7 +189,7 @@ void LogDiagnosisDialog::showFinding(int row)
     m_detail->setHtml(tr("<h3 style='color:%1'>%2</h3><p>%3</p><h4>Fixes, in order</h4><ol>%4</ol>"
                          "<h4>Lines that matched</h4><ul>%5</ul><h4>Sources</h4><ul>%6</ul>")
                           .arg(severityColor(f->severity).name(), QString::fromStdString(f->title).toHtmlEscaped(),
-                               QString::fromStdString(f->cause).toHtmlEscaped(), fixes, evidence, sources));
+                               QString::fromStdString(f->detail).toHtmlEscaped(), fixes, evidence, sources));
 }
 
 } // namespace stackscope::ui

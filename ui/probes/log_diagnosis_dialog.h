@@ -15,7 +15,7 @@ class QTextBrowser;
 
 namespace stackscope::ui {
 
-class ProbeFindingsModel;
+class FindingsModel;
 
 class LogDiagnosisDialog : public QDialog {
     Q_OBJECT
@@ -31,7 +31,7 @@ public:
     // Reads a text file and diagnoses it; false (with the message shown) when it cannot be read.
     bool diagnoseFile(const QString& path);
 
-    ProbeFindingsModel* findingsModel() const { return m_model; }
+    FindingsModel* findingsModel() const { return m_model; }
     QString summary() const;
     bool isRunning() const { return m_jobs.isRunning(); }
 
@@ -47,7 +47,7 @@ private:
     QPlainTextEdit* m_text;
     QPushButton* m_diagnose;
     QLabel* m_summary;
-    ProbeFindingsModel* m_model;
+    FindingsModel* m_model;
     QTableView* m_table;
     QTextBrowser* m_detail;
     JobTracker m_jobs {this};

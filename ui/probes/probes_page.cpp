@@ -30,7 +30,7 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     , m_snapshots(snapshots)
     , m_session(new ProbeSession(this))
     , m_grid(new ProbeGridModel(this))
-    , m_findings(new ProbeFindingsModel(this))
+    , m_findings(new FindingsModel(this))
 {
     auto* bar = createRunBar();
     auto* split = createPanes();
@@ -283,7 +283,7 @@ void ProbesPage::tryFix()
     ProbeVariant v;
     v.env = fix.env;
     v.name = variantName(fix.env);
-    v.ruleIds = {finding->ruleId};
+    v.ruleIds = {finding->id};
     m_tryingFix = QString::fromStdString(v.name);
     std::vector<ProbeRunOptions> runs;
     for (const auto& [env, cells] : failed) {
@@ -432,7 +432,7 @@ void ProbesPage::showFinding()
         return;
     }
     m_findingText->setText(m_findings->data(m_findings->index(m_findingsView->currentIndex().row(), 0),
-                                            ProbeFindingsModel::DetailRole).toString());
+                                            FindingsModel::DetailRole).toString());
     for (std::size_t i = 0; i < f->fixes.size(); ++i) {
         const auto& fix = f->fixes[i];
         if (fix.env.empty() || fix.diagnostic || fix.applies == std::optional<bool>(false))

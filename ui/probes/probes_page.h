@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/diagnosis/diagnosis.h"
-#include "ui/probes/probe_findings_model.h"
+#include "ui/models/findings_model.h"
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/probe_results.h"
 #include "ui/probes/probe_session.h"
@@ -45,7 +45,7 @@ public:
     // What "Run all probes" starts: one run per checked environment (libtorch, then the Python ones in the list's
     // order), each with the page's timeout and variants.
     std::vector<ProbeRunOptions> runOptions() const;
-    ProbeFindingsModel* findingsModel() const { return m_findings; }
+    FindingsModel* findingsModel() const { return m_findings; }
     bool isRunning() const { return m_session->isRunning(); }
     // False when the results come from another machine than the System page's snapshot (a run here while
     // a file or report is loaded): the two are never combined without a label.
@@ -83,7 +83,7 @@ private:
     SnapshotController* m_snapshots = nullptr;
     ProbeSession* m_session = nullptr;
     ProbeGridModel* m_grid = nullptr;
-    ProbeFindingsModel* m_findings = nullptr;
+    FindingsModel* m_findings = nullptr;
     OutcomeCounts m_counts;
     QString m_tryingFix; // the variant name being verified, empty for a full run
     bool m_resultsLive = true; // run here (true) or shown from a report (false)

@@ -1,6 +1,7 @@
 // Builds the summary card from a report document and lays it out dark and compact, like a GPU-Z window.
 #include "ui/report/summary_card.h"
 
+#include "core/probes/probe_document.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
 #include "ui/widgets/status_colors.h"
@@ -93,98 +94,116 @@ void addStack(SummaryCardData& d, const Snapshot& s)
 
 } // namespace
 
+namespace {
+
+// Host, GPUs and stack from the report's snapshot; false (and the host line says why) when there is none to read.
+bool addMachine(SummaryCardData& d, const json& report, Snapshot& s)
+{
+    try {
+        if (!member(report, "snapshot").is_object())
+            return false;
+        s = snapshotFromJson(member(report, "snapshot"));
+    } catch (const std::exception& e) {
+        d.host = QObject::tr("snapshot unreadable: %1").arg(qs(e.what()));
+        return false;
+    }
+    d.capturedAt = shortTime(qs(s.capturedAt));
+    QStringList host;
+    host << qs(s.host.hostname.value_or("host unknown"));
+    if (s.host.os)
+        host << qs(*s.host.os);
+    if (s.host.kernel)
+        host << QObject::tr("Linux %1").arg(qs(*s.host.kernel));
+    d.host = host.join(QStringLiteral(" · "));
+    for (const auto& g : s.gpus) {
+        if (d.gpus.size() == SummaryCardData::kMaxGpus)
+            break;
+        SummaryCardData::Gpu gpu;
+        gpu.name = QStringLiteral("%1: %2").arg(g.index).arg(qs(g.name));
+        gpu.arch = qs(g.arch.value_or("unknown"));
+        gpu.vram = g.vramTotalBytes ? qs(formatBytes(*g.vramTotalBytes)) : QStringLiteral("unknown");
+        gpu.driver = qs(g.driverVersion.value_or(g.vendor == "nvidia" ? s.cuda.driverVersion.value_or("unknown")
+                                                                         : s.rocm.amdgpuDriverVersion.value_or("unknown")));
+        d.gpus.push_back(gpu);
+    }
+    addStack(d, s);
+    return true;
+}
+
+// One count per outcome, from the probe run document's records (core/probes/probe_document.h).
+void addProbeCounts(SummaryCardData& d, const json& report)
+{
+    static_assert(static_cast<std::size_t>(ProbeResult::Unsupported) + 1 == std::tuple_size_v<decltype(d.probeCounts)>,
+                  "one count per ProbeResult");
+    std::vector<ProbeRecord> records;
+    try {
+        records = probeRecordsFromDocument(member(report, "probes"));
+    } catch (const std::exception& e) {
+        d.probesNote = QObject::tr("results unreadable: %1").arg(qs(e.what()));
+        return;
+    }
+    d.probesRun = !records.empty();
+    for (const auto& r : records)
+        ++d.probeCounts[static_cast<std::size_t>(r.outcome.outcome)];
+    if (!d.probesRun) {
+        d.probesNote = str(report, "probes_note");
+        if (d.probesNote.isEmpty())
+            d.probesNote = QObject::tr("not run");
+    }
+}
+
+// The most severe findings first: the diagnosis's (the report's "findings") and the system checks (`checks`, its
+// snapshot's), the one finding type both.
+void addFindings(SummaryCardData& d, const json& report, const std::vector<Finding>& checks)
+{
+    std::vector<Finding> all;
+    try {
+        all = findingsFromJson(member(report, "findings"), "findings");
+    } catch (const std::exception& e) {
+        d.findings.push_back({Severity::Warning, QObject::tr("Findings unreadable: %1").arg(qs(e.what()))});
+    }
+    all.insert(all.end(), checks.begin(), checks.end());
+    std::stable_sort(all.begin(), all.end(),
+                     [](const auto& a, const auto& b) { return static_cast<int>(a.severity) > static_cast<int>(b.severity); });
+    for (const auto& f : all) {
+        if (d.findings.size() < SummaryCardData::kMaxFindings)
+            d.findings.push_back({f.severity, qs(f.title.empty() ? f.id : f.title)});
+        else
+            ++d.moreFindings;
+    }
+}
+
+void addRedaction(SummaryCardData& d, const json& report)
+{
+    const auto& redaction = member(report, "redaction");
+    d.redacted = member(redaction, "enabled").is_boolean() && member(redaction, "enabled").get<bool>();
+    if (!d.redacted) {
+        d.redaction = QObject::tr("NOT redacted: contains names, paths and addresses");
+        return;
+    }
+    QStringList kinds;
+    if (member(redaction, "replaced").is_array()) {
+        for (const auto& r : member(redaction, "replaced")) {
+            const QString k = str(r, "kind");
+            if (!kinds.contains(k))
+                kinds << k;
+        }
+    }
+    d.redaction = kinds.isEmpty() ? QObject::tr("Private data redacted (none found)")
+                                  : QObject::tr("Private data redacted: %1").arg(kinds.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
 SummaryCardData summaryCardData(const nlohmann::json& report)
 {
     SummaryCardData d;
     d.version = str(report, "version");
     Snapshot s;
-    bool haveSnapshot = false;
-    try {
-        if (member(report, "snapshot").is_object()) {
-            s = snapshotFromJson(member(report, "snapshot"));
-            haveSnapshot = true;
-        }
-    } catch (const std::exception& e) {
-        d.host = QObject::tr("snapshot unreadable: %1").arg(qs(e.what()));
-    }
-    if (haveSnapshot) {
-        d.capturedAt = shortTime(qs(s.capturedAt));
-        QStringList host;
-        host << qs(s.host.hostname.value_or("host unknown"));
-        if (s.host.os)
-            host << qs(*s.host.os);
-        if (s.host.kernel)
-            host << QObject::tr("Linux %1").arg(qs(*s.host.kernel));
-        d.host = host.join(QStringLiteral(" · "));
-        for (const auto& g : s.gpus) {
-            if (d.gpus.size() == SummaryCardData::kMaxGpus)
-                break;
-            SummaryCardData::Gpu gpu;
-            gpu.name = QStringLiteral("%1: %2").arg(g.index).arg(qs(g.name));
-            gpu.arch = qs(g.arch.value_or("unknown"));
-            gpu.vram = g.vramTotalBytes ? qs(formatBytes(*g.vramTotalBytes)) : QStringLiteral("unknown");
-            gpu.driver = qs(g.driverVersion.value_or(g.vendor == "nvidia" ? s.cuda.driverVersion.value_or("unknown")
-                                                                             : s.rocm.amdgpuDriverVersion.value_or("unknown")));
-            d.gpus.push_back(gpu);
-        }
-        addStack(d, s);
-    }
-
-    const auto& results = member(member(report, "probes"), "results");
-    d.probesRun = results.is_array() && !results.empty();
-    if (d.probesRun) {
-        static_assert(static_cast<std::size_t>(ProbeResult::Unsupported) + 1 == std::tuple_size_v<decltype(d.probeCounts)>,
-                      "one count per ProbeResult");
-        for (const auto& r : results) {
-            if (const auto outcome = probeResultFromName(str(r, "outcome").toStdString()))
-                ++d.probeCounts[static_cast<std::size_t>(*outcome)];
-        }
-    } else {
-        d.probesNote = str(report, "probes_note");
-        if (d.probesNote.isEmpty())
-            d.probesNote = QObject::tr("not run");
-    }
-
-    std::vector<SummaryCardData::Line> lines;
-    auto collect = [&](const json& list, const char* idKey) {
-        if (!list.is_array())
-            return;
-        for (const auto& f : list) {
-            SummaryCardData::Line l;
-            l.severity = severityFromName(str(f, "severity").toStdString()).value_or(Severity::Info);
-            l.text = str(f, "title");
-            if (l.text.isEmpty())
-                l.text = str(f, idKey);
-            lines.push_back(l);
-        }
-    };
-    collect(member(report, "findings"), "rule");
-    collect(member(member(report, "snapshot"), "findings"), "id");
-    std::stable_sort(lines.begin(), lines.end(),
-                     [](const auto& a, const auto& b) { return static_cast<int>(a.severity) > static_cast<int>(b.severity); });
-    for (const auto& l : lines) {
-        if (d.findings.size() < SummaryCardData::kMaxFindings)
-            d.findings.push_back(l);
-        else
-            ++d.moreFindings;
-    }
-
-    const auto& redaction = member(report, "redaction");
-    d.redacted = member(redaction, "enabled").is_boolean() && member(redaction, "enabled").get<bool>();
-    if (d.redacted) {
-        QStringList kinds;
-        if (member(redaction, "replaced").is_array()) {
-            for (const auto& r : member(redaction, "replaced")) {
-                const QString k = str(r, "kind");
-                if (!kinds.contains(k))
-                    kinds << k;
-            }
-        }
-        d.redaction = kinds.isEmpty() ? QObject::tr("Private data redacted (none found)")
-                                      : QObject::tr("Private data redacted: %1").arg(kinds.join(QStringLiteral(", ")));
-    } else {
-        d.redaction = QObject::tr("NOT redacted: contains names, paths and addresses");
-    }
+    const bool haveSnapshot = addMachine(d, report, s);
+    addProbeCounts(d, report);
+    addFindings(d, report, haveSnapshot ? s.findings : std::vector<Finding> {});
+    addRedaction(d, report);
     return d;
 }
 
@@ -250,23 +269,39 @@ void SummaryCard::setData(const SummaryCardData& data)
 void SummaryCard::rebuild()
 {
     clearLayout(m_layout);
-    const auto& d = m_data;
+    addHeader();
+    addGpus();
+    addStack();
+    addProbes();
+    addFindings();
+    addFooter();
+    // Children added to a card that was already shown stay hidden unless shown explicitly.
+    for (auto* child : findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        child->show();
+    m_layout->activate();
+    adjustSize();
+}
 
+void SummaryCard::addHeader()
+{
     auto* head = new QHBoxLayout;
     head->addWidget(label(tr("StackScope · stack summary"), "title", this));
     head->addStretch(1);
-    head->addWidget(label(d.capturedAt, "meta", this));
+    head->addWidget(label(m_data.capturedAt, "meta", this));
     m_layout->addLayout(head);
-    m_layout->addWidget(label(d.host.isEmpty() ? tr("no snapshot") : d.host, "meta", this));
+    m_layout->addWidget(label(m_data.host.isEmpty() ? tr("no snapshot") : m_data.host, "meta", this));
+}
 
+void SummaryCard::addGpus()
+{
     m_layout->addWidget(label(tr("GPUS"), "section", this));
     auto* gpus = new QGridLayout;
     gpus->setHorizontalSpacing(6);
     gpus->setVerticalSpacing(3);
-    if (d.gpus.empty())
+    if (m_data.gpus.empty())
         gpus->addWidget(label(tr("No GPU visible"), "gpu", this), 0, 0, 1, 6);
     int row = 0;
-    for (const auto& g : d.gpus) {
+    for (const auto& g : m_data.gpus) {
         gpus->addWidget(label(g.name, "gpu", this), row++, 0, 1, 6);
         const std::pair<QString, QString> cells[] = {{tr("Arch"), g.arch}, {tr("VRAM"), g.vram}, {tr("Driver"), g.driver}};
         int col = 0;
@@ -280,13 +315,16 @@ void SummaryCard::rebuild()
     gpus->setColumnStretch(3, 1);
     gpus->setColumnStretch(5, 1);
     m_layout->addLayout(gpus);
+}
 
+void SummaryCard::addStack()
+{
     m_layout->addWidget(label(tr("STACK"), "section", this));
     auto* stack = new QGridLayout;
     stack->setHorizontalSpacing(6);
     stack->setVerticalSpacing(3);
-    row = 0;
-    for (const auto& [k, v] : d.stack) {
+    int row = 0;
+    for (const auto& [k, v] : m_data.stack) {
         auto* key = label(k, "key", this);
         key->setFixedWidth(100);
         stack->addWidget(key, row, 0);
@@ -296,33 +334,40 @@ void SummaryCard::rebuild()
     }
     stack->setColumnStretch(1, 1);
     m_layout->addLayout(stack);
+}
 
+// One chip per outcome, grey when none had it; or why there are no results.
+void SummaryCard::addProbes()
+{
     m_layout->addWidget(label(tr("PROBES"), "section", this));
     auto* probes = new QHBoxLayout;
     probes->setSpacing(6);
-    if (d.probesRun) {
-        for (std::size_t i = 0; i < d.probeCounts.size(); ++i) {
-            const auto outcome = static_cast<ProbeResult>(i);
-            auto* chip = label(QStringLiteral("%1 %2").arg(d.probeCounts[i]).arg(QLatin1String(probeResultName(outcome))),
-                               "chip", this);
-            const bool zero = d.probeCounts[i] == 0;
-            chip->setStyleSheet(QStringLiteral("background: %1; color: %2;")
-                                    .arg(zero ? QStringLiteral("#2b2f36") : hexColor(outcomeColor(outcome)),
-                                         zero ? QStringLiteral("#7d858f") : QStringLiteral("#ffffff")));
-            probes->addWidget(chip);
-        }
-        probes->addStretch(1);
-    } else {
-        auto* none = label(tr("Probes: %1").arg(d.probesNote), "meta", this);
+    if (!m_data.probesRun) {
+        auto* none = label(tr("Probes: %1").arg(m_data.probesNote), "meta", this);
         none->setWordWrap(true);
         probes->addWidget(none, 1);
+        m_layout->addLayout(probes);
+        return;
     }
+    for (std::size_t i = 0; i < m_data.probeCounts.size(); ++i) {
+        const auto outcome = static_cast<ProbeResult>(i);
+        const int count = m_data.probeCounts[i];
+        auto* chip = label(QStringLiteral("%1 %2").arg(count).arg(QLatin1String(probeResultName(outcome))), "chip", this);
+        chip->setStyleSheet(QStringLiteral("background: %1; color: %2;")
+                                .arg(count == 0 ? QStringLiteral("#2b2f36") : hexColor(outcomeColor(outcome)),
+                                     count == 0 ? QStringLiteral("#7d858f") : QStringLiteral("#ffffff")));
+        probes->addWidget(chip);
+    }
+    probes->addStretch(1);
     m_layout->addLayout(probes);
+}
 
+void SummaryCard::addFindings()
+{
     m_layout->addWidget(label(tr("TOP FINDINGS"), "section", this));
-    if (d.findings.empty())
+    if (m_data.findings.empty())
         m_layout->addWidget(label(tr("✓ No rule matched"), "meta", this));
-    for (const auto& f : d.findings) {
+    for (const auto& f : m_data.findings) {
         auto* line = new QHBoxLayout;
         line->setSpacing(6);
         auto* tag = label(QString::fromLatin1(severityName(f.severity)).toUpper(), "chip", this);
@@ -335,22 +380,20 @@ void SummaryCard::rebuild()
         line->addWidget(text, 1);
         m_layout->addLayout(line);
     }
-    if (d.moreFindings > 0)
-        m_layout->addWidget(label(tr("+ %n more in the report", nullptr, d.moreFindings), "meta", this));
+    if (m_data.moreFindings > 0)
+        m_layout->addWidget(label(tr("+ %n more in the report", nullptr, m_data.moreFindings), "meta", this));
+}
 
+void SummaryCard::addFooter()
+{
     m_layout->addSpacing(6);
     auto* foot = new QHBoxLayout;
-    auto* redaction = label(d.redaction, "footer", this);
-    if (!d.redacted && !d.version.isEmpty())
+    auto* redaction = label(m_data.redaction, "footer", this);
+    if (!m_data.redacted && !m_data.version.isEmpty())
         redaction->setStyleSheet(QStringLiteral("color: #ff8a80;"));
     foot->addWidget(redaction, 1);
-    foot->addWidget(label(d.version.isEmpty() ? QString() : tr("StackScope %1").arg(d.version), "footer", this));
+    foot->addWidget(label(m_data.version.isEmpty() ? QString() : tr("StackScope %1").arg(m_data.version), "footer", this));
     m_layout->addLayout(foot);
-    // Children added to a card that was already shown stay hidden unless shown explicitly.
-    for (auto* child : findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
-        child->show();
-    m_layout->activate();
-    adjustSize();
 }
 
 QImage SummaryCard::render()

@@ -61,6 +61,13 @@ public:
 
 private:
     void rebuild();
+    // The card's rows, top to bottom, each from m_data.
+    void addHeader();
+    void addGpus();
+    void addStack();
+    void addProbes();
+    void addFindings();
+    void addFooter();
 
     SummaryCardData m_data;
     QVBoxLayout* m_layout;

@@ -200,6 +200,8 @@ QGroupBox* SystemPage::createFindingsBox()
 {
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::SeverityColumn, QHeaderView::ResizeToContents);
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::IdColumn, QHeaderView::ResizeToContents);
+    // The checks have no fix a probe variant could verify (the Probes page shows that column).
+    m_findingsView->setColumnHidden(FindingsModel::VerifiedColumn, true);
     m_findingDetail->setOpenExternalLinks(true);
     m_findingDetail->setPlaceholderText(tr("Select a finding to see its detail, the fix and the sources."));
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -244,7 +246,7 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
     m_coverageNote->setText(m_coverageModel->rowCount() == 0
         ? m_coverageModel->emptyReason()
         : tr("Select a cell for what it means and the fix. Red: the library has no code for that GPU."));
-    m_findingsModel->setFindings(s.findings);
+    m_findingsModel->setFindings(s.findings, FindingsModel::Order::ErrorsFirst);
     m_verdict->setItems(blockingItems(s.findings), allGoodText(s.findings));
     m_findingDetail->clear();
     if (m_findingsModel->rowCount() > 0)
