@@ -1,7 +1,7 @@
 // libFuzzer entry for what `diagnose --log` does with a log: the bounded stream reader, the fact extractor and
 // the rules engine, with the reader's invariants checked (nothing kept beyond its caps, every byte accounted for).
 #include "core/diagnosis/diagnosis.h"
-#include "core/diagnosis/diagnosis_json.h"
+#include "core/snapshot/snapshot_json.h"
 #include "core/diagnosis/log_facts.h"
 #include "core/diagnosis/log_reader.h"
 #include "core/diagnosis/text_normalizer.h"
