@@ -516,9 +516,11 @@ std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> f
 
 } // namespace
 
-std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules& rules)
+namespace {
+
+// Every text a rule scans (logs, each probe's message and stderr), normalised once.
+std::vector<SearchText> searchTexts(const DiagnosisInput& input)
 {
-    // Normalise every text once; every rule scans the same forms.
     std::vector<SearchText> texts;
     for (const auto& log : input.logs)
         texts.push_back({"log", log.origin, NormalizedText(log.text), std::nullopt});
@@ -530,9 +532,80 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
         if (!p.capturedStderr.empty())
             texts.push_back({"probe", where + ", stderr", NormalizedText(p.capturedStderr), i});
     }
+    return texts;
+}
+
+void matchSnapshotTriggers(const DiagnosisRule& rule, const SnapshotFacts& facts, Collected& c)
+{
+    for (const auto& t : rule.snapshotTriggers) {
+        if (auto held = evaluate(t, facts))
+            c.add({"snapshot", "snapshot", std::nullopt, fmt::format("{}", fmt::join(*held, "; ")), t.note,
+                   t.confidence.value_or(rule.confidence), {}},
+                  std::nullopt);
+    }
+}
+
+void matchProbeTriggers(const DiagnosisRule& rule, const std::vector<ProbeOutcome>& probes, const SnapshotFacts* facts,
+                        Collected& c)
+{
+    for (const auto& t : rule.probeTriggers) {
+        for (std::size_t i = 0; i < probes.size(); ++i) {
+            const auto& p = probes[i];
+            if (std::find(t.outcomes.begin(), t.outcomes.end(), p.outcome) == t.outcomes.end())
+                continue;
+            if (!t.probeIds.empty() && !contains(t.probeIds, p.probeId))
+                continue;
+            std::optional<std::string> arch;
+            if (!t.deviceArchAny.empty()) {
+                arch = facts ? facts->archOfDevice(p.device) : std::nullopt;
+                if (!arch || !contains(t.deviceArchAny, *arch))
+                    continue;
+            }
+            c.add({"probe", fmt::format("probe {} on device {} ({})", p.probeId, p.device, p.variant), std::nullopt,
+                   clip(fmt::format("{}{}: {}", probeResultName(p.outcome), arch ? " on " + *arch : "", p.message)),
+                   t.note, t.confidence.value_or(rule.confidence), {}},
+                  i);
+        }
+    }
+}
+
+// The finding of a rule that matched: what it says, where it applies, its fixes (each for the archs it names).
+Finding findingOf(const DiagnosisRule& rule, const Collected& c, const SnapshotFacts* facts)
+{
+    Finding f;
+    f.id = rule.id;
+    f.title = rule.title;
+    f.severity = rule.severity;
+    f.confidence = c.confidence;
+    f.confidenceNote = rule.confidenceNote;
+    f.evidence = c.evidence;
+    f.evidenceCount = c.count;
+    f.detail = rule.cause;
+    f.sources = rule.sources;
+    applyApplicability(rule, facts, f);
+    for (const auto& fr : rule.fixes) {
+        FixAdvice a {fr.text, fr.env, fr.diagnostic, true, std::nullopt, {}};
+        if (!fr.archs.empty()) {
+            if (!facts || facts->archs.empty())
+                a.applies = std::nullopt;
+            else
+                a.applies = std::any_of(facts->archs.begin(), facts->archs.end(),
+                                        [&](const auto& x) { return contains(fr.archs, x); });
+        }
+        f.fixes.push_back(std::move(a));
+    }
+    return f;
+}
+
+} // namespace
+
+std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules& rules)
+{
+    const std::vector<SearchText> texts = searchTexts(input);
     std::optional<SnapshotFacts> facts;
     if (input.snapshot)
         facts.emplace(*input.snapshot);
+    const SnapshotFacts* known = facts ? &*facts : nullptr;
 
     std::vector<std::pair<std::size_t, Finding>> found;
     const auto& all = rules.rules();
@@ -544,59 +617,14 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
         for (const auto& st : texts)
             matchSignatures(rule, st, c);
         const std::size_t textMatches = c.count;
-        if (facts) {
-            for (const auto& t : rule.snapshotTriggers) {
-                if (auto held = evaluate(t, *facts))
-                    c.add({"snapshot", "snapshot", std::nullopt, fmt::format("{}", fmt::join(*held, "; ")), t.note,
-                           t.confidence.value_or(rule.confidence), {}},
-                          std::nullopt);
-            }
-        }
-        for (const auto& t : rule.probeTriggers) {
-            for (std::size_t i = 0; i < input.probes.size(); ++i) {
-                const auto& p = input.probes[i];
-                if (std::find(t.outcomes.begin(), t.outcomes.end(), p.outcome) == t.outcomes.end())
-                    continue;
-                if (!t.probeIds.empty() && !contains(t.probeIds, p.probeId))
-                    continue;
-                std::optional<std::string> arch;
-                if (!t.deviceArchAny.empty()) {
-                    arch = facts ? facts->archOfDevice(p.device) : std::nullopt;
-                    if (!arch || !contains(t.deviceArchAny, *arch))
-                        continue;
-                }
-                c.add({"probe", fmt::format("probe {} on device {} ({})", p.probeId, p.device, p.variant), std::nullopt,
-                       clip(fmt::format("{}{}: {}", probeResultName(p.outcome), arch ? " on " + *arch : "", p.message)),
-                       t.note, t.confidence.value_or(rule.confidence), {}},
-                      i);
-            }
-        }
+        if (known)
+            matchSnapshotTriggers(rule, *known, c);
+        matchProbeTriggers(rule, input.probes, known, c);
         if (c.count == 0)
             continue;
         if (rule.requireTextAndSnapshot && (textMatches == 0 || textMatches == c.count))
             continue; // needs both the message and the facts that explain it
-        Finding f;
-        f.id = rule.id;
-        f.title = rule.title;
-        f.severity = rule.severity;
-        f.confidence = c.confidence;
-        f.confidenceNote = rule.confidenceNote;
-        f.evidence = c.evidence;
-        f.evidenceCount = c.count;
-        f.detail = rule.cause;
-        f.sources = rule.sources;
-        applyApplicability(rule, facts ? &*facts : nullptr, f);
-        for (const auto& fr : rule.fixes) {
-            FixAdvice a {fr.text, fr.env, fr.diagnostic, true, std::nullopt, {}};
-            if (!fr.archs.empty()) {
-                if (!facts || facts->archs.empty())
-                    a.applies = std::nullopt;
-                else
-                    a.applies = std::any_of(facts->archs.begin(), facts->archs.end(),
-                                            [&](const auto& x) { return contains(fr.archs, x); });
-            }
-            f.fixes.push_back(std::move(a));
-        }
+        Finding f = findingOf(rule, c, known);
         verifyFixes(input.probes, c, f);
         found.push_back({r, std::move(f)});
     }
