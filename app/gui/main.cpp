@@ -43,7 +43,7 @@ struct Options {
                               QStringLiteral("Inspect (or open --snapshot), write a redacted support report with screenshots of every page "
                                              "into DIR, print the folder and zip, then quit (works with QT_QPA_PLATFORM=offscreen)."),
                               QStringLiteral("DIR")};
-    QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size, such as 1280x720 (for --screenshot)."), QStringLiteral("WxH")};
+    QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size, such as 1280x720 (for --screenshot and --report; --report: 1280x720 by default)."), QStringLiteral("WxH")};
     QCommandLineOption monitor{QStringLiteral("monitor"), QStringLiteral("Open the Monitor dock at start.")};
 
     void addTo(QCommandLineParser& parser) const
@@ -60,7 +60,7 @@ struct Options {
     }
 };
 
-// --size, or on a real screen the screen's size; false (with a message) for a size that is not WIDTHxHEIGHT.
+// --size, 1280x720 for --report, or on a real screen the screen's size; false (with a message) for a size that is not WIDTHxHEIGHT.
 bool sizeWindow(stackscope::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options)
 {
     if (parser.isSet(options.size)) {
@@ -72,6 +72,10 @@ bool sizeWindow(stackscope::ui::MainWindow& window, const QCommandLineParser& pa
             return false;
         }
         window.resize(w, h);
+    } else if (parser.isSet(options.report)) {
+        // Off screen (--report always is) the window would keep the offscreen screen's 800x600: pages drawn at the
+        // size of a common laptop screen read better in a report.
+        window.resize(1280, 720);
     } else if (const QScreen* screen = window.screen();
                screen && !parser.isSet(options.screenshot) && !parser.isSet(options.report)) {
         // On a real screen only: an offscreen grab keeps the default size (the offscreen screen is 800x600).

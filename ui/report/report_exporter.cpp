@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QLayout>
 #include <QPointer>
+#include <QScrollArea>
 #include <QThread>
 #include <QTimer>
 
@@ -71,6 +72,12 @@ QWidget* prepareLivePage(const QPointer<QWidget>& page, QSize size)
         return nullptr;
     if (!page->isVisible())
         page->resize(size);
+    // A page in the window scrolls inside a QScrollArea of the page stack. The stack sizes only the page in view,
+    // so a page never opened keeps the scroll area's first size (a few hundred pixels: the Training form drew
+    // cramped, with a sideways scroll bar). It gets the size of the page in view, the size it would have on screen.
+    if (auto* scroll = qobject_cast<QScrollArea*>(page->parentWidget() ? page->parentWidget()->parentWidget() : nullptr);
+        scroll && !scroll->isVisible() && scroll->parentWidget())
+        scroll->resize(scroll->parentWidget()->size());
     page->ensurePolished();
     for (auto* child : page->findChildren<QWidget*>())
         child->ensurePolished();
