@@ -27,8 +27,6 @@ struct TextSignature {
     std::shared_ptr<const std::regex> regex;
     std::optional<Confidence> confidence; // overrides the rule's
     std::string note;
-
-    const std::string& describe() const { return text.empty() ? pattern : text; }
 };
 
 // Facts of a snapshot that raise the rule on their own; every key given must hold.
