@@ -338,16 +338,16 @@ UnlabelledMatch matchHexToken(std::string_view s, std::size_t i)
 
 } // namespace
 
-UnlabelledMatch matchUnlabelled(std::string_view s, std::size_t i)
+UnlabelledMatch matchUnlabelled(std::string_view s, std::size_t i, char before)
 {
     if (auto hex = matchHexToken(s, i); hex.length > 0)
         return hex;
     bool isPublic = false;
-    if (isDigit(s[i]) && (i == 0 || s[i - 1] != '.')) {
+    if (isDigit(s[i]) && before != '.') {
         if (const auto len = matchIpv4(s, i, &isPublic); len > 0)
             return {len, "ip", isPublic};
     }
-    if ((isHex(s[i]) || s[i] == ':') && (i == 0 || s[i - 1] != ':')) {
+    if ((isHex(s[i]) || s[i] == ':') && before != ':') {
         if (const auto len = matchIpv6(s, i, &isPublic); len > 0)
             return {len, "ip", isPublic};
     }

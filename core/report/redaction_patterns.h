@@ -57,6 +57,8 @@ struct UnlabelledMatch {
     const char* kind = "";
     bool keep = false;
 };
-UnlabelledMatch matchUnlabelled(std::string_view s, std::size_t pos);
+// `before` is the byte written just before `pos` ('\0' at the start): after a placeholder the text is judged as a
+// second redaction of the output will judge it, so redacting twice changes nothing.
+UnlabelledMatch matchUnlabelled(std::string_view s, std::size_t pos, char before);
 
 } // namespace stackscope::report::patterns

@@ -220,7 +220,7 @@ std::string Redactor::redactPatterns(const std::string& s)
             out += "/home/";
             out += placeholderFor("user", s.substr(i + 6, user));
             i += 6 + user;
-        } else if (const auto token = matchUnlabelled(v, i); token.length > 0) {
+        } else if (const auto token = matchUnlabelled(v, i, out.empty() ? '\0' : out.back()); token.length > 0) {
             const auto original = s.substr(i, token.length);
             out += token.keep ? original : placeholderFor(token.kind, original);
             i += token.length;
