@@ -231,9 +231,22 @@ std::string Redactor::redactPatterns(const std::string& s)
     return out;
 }
 
+// One pass decides a token by its neighbours, and a neighbour may itself become a placeholder in that pass (an
+// IPv6 prefix followed by a 32-hex UUID reads as an address only once the UUID is "<gpu-uuid-1>": fuzz_report_loader
+// found such texts). So passes repeat until one changes nothing: a redacted text redacts to itself, and a token a
+// placeholder uncovered is not left behind. Each pass only turns private tokens into placeholders, which no pattern
+// matches, so a second pass usually changes nothing; the cap keeps the cost bounded whatever the text.
 std::string Redactor::redact(std::string_view text)
 {
-    return redactPatterns(redactLiterals(text));
+    constexpr int kMaxPasses = 4;
+    std::string current = redactPatterns(redactLiterals(text));
+    for (int pass = 1; pass < kMaxPasses; ++pass) {
+        std::string next = redactPatterns(redactLiterals(current));
+        if (next == current)
+            break;
+        current = std::move(next);
+    }
+    return current;
 }
 
 const char* Redactor::secretKindOfKey(const std::string& keyName, const std::string& value)
