@@ -64,6 +64,9 @@ void printProgress(const training::TrainingProgress& p, bool json)
                 line["device_used_bytes"] = p.deviceUsedBytes;
             if (p.etaS >= 0)
                 line["eta_s"] = p.etaS;
+            for (const auto& r : p.ranks) // several processes: each rank's figures, -1 where not known
+                line["ranks"].push_back({{"rank", r.rank}, {"device", r.device}, {"device_used_bytes", r.deviceUsedBytes},
+                                         {"allocated_bytes", r.allocatedBytes}, {"reserved_bytes", r.reservedBytes}});
         } else {
             line["loss"] = p.loss;
             line["val_loss"] = p.valLoss;

@@ -107,7 +107,7 @@ private:
     int worldSize() const { return m_ds.worldSize >= 1 ? m_ds.worldSize : 1; }
     void joinGroup();
     void shareRankZeroState(stackscope::trainer::TrainingState& state);
-    double intervalLoss(bool& stop);
+    double intervalLoss(bool& stop, nlohmann::json& ranks);
     double agreedValidationLoss(int epoch);
     // run()'s stages, in the order run() calls them.
     void checkBatchFitsData() const;
@@ -311,7 +311,10 @@ void Trainer::shareRankZeroState(stackscope::trainer::TrainingState& state)
 
 // The summed training loss since the last report, over the whole batch (each rank's shard weighted by its
 // share), and whether any rank was asked to stop: the ranks stop together, after the same step.
-double Trainer::intervalLoss(bool& stop)
+// The summed loss of the interval over every rank, whether any rank was asked to stop, and (several processes) each
+// rank's memory figures: one all-reduce of [loss, stop, then four slots a rank], each rank filling only its own
+// slots (device, VRAM used, allocated, reserved; -1 where not known), so the sum hands every figure to rank 0.
+double Trainer::intervalLoss(bool& stop, nlohmann::json& ranks)
 {
     auto& r = m_replicas[0];
     const double local = r.lossSum.item<double>();
@@ -320,14 +323,30 @@ double Trainer::intervalLoss(bool& stop)
         stop = false;
         return local;
     }
-    auto t = torch::tensor({local * m_shardWeight, stopRequested() ? 1.0 : 0.0},
-                           torch::TensorOptions().dtype(torch::kDouble))
-                 .to(r.device);
-    m_dist->allReduceSum(t, "all_reduce(loss, stop) epoch " + std::to_string(m_epoch) + " step " +
+    constexpr int kSlots = 4;
+    const int w = worldSize();
+    std::vector<double> values(static_cast<size_t>(2 + kSlots * w), 0.0);
+    values[0] = local * m_shardWeight;
+    values[1] = stopRequested() ? 1.0 : 0.0;
+    const auto figures = deviceFigures();
+    double* own = values.data() + 2 + kSlots * rank();
+    own[0] = figures.value("device", -1.0);
+    own[1] = figures.value("device_used_bytes", -1.0);
+    own[2] = figures.value("allocated_bytes", -1.0);
+    own[3] = figures.value("reserved_bytes", -1.0);
+    auto t = torch::tensor(values, torch::TensorOptions().dtype(torch::kDouble)).to(r.device);
+    m_dist->allReduceSum(t, "all_reduce(loss, stop, memory) epoch " + std::to_string(m_epoch) + " step " +
                                 std::to_string(m_step + 1));
-    const auto c = t.to(torch::kCPU);
-    stop = c[1].item<double>() > 0;
-    return c[0].item<double>();
+    const auto c = t.to(torch::kCPU).contiguous();
+    const double* sums = c.data_ptr<double>();
+    stop = sums[1] > 0;
+    ranks = nlohmann::json::array();
+    for (int k = 0; k < w; ++k) {
+        const double* f = sums + 2 + kSlots * k;
+        ranks.push_back({{"rank", k}, {"device", static_cast<int>(f[0])}, {"device_used_bytes", f[1]},
+                         {"allocated_bytes", f[2]}, {"reserved_bytes", f[3]}});
+    }
+    return sums[0];
 }
 
 // Rank 0 validates; the others take its figure, so every rank makes the same best-epoch and early-stop choices.
@@ -542,7 +561,8 @@ bool Trainer::reportInterval(int epoch, int64_t step, int64_t sinceReport, Clock
 {
     const int64_t batch = m_s.batchSize;
     bool stopNow = false;
-    const double sum = intervalLoss(stopNow);
+    nlohmann::json ranks;
+    const double sum = intervalLoss(stopNow, ranks);
     epochLoss += sum;
     const auto now = Clock::now();
     const double dt = seconds(intervalStart, now);
@@ -554,6 +574,8 @@ bool Trainer::reportInterval(int epoch, int64_t step, int64_t sinceReport, Clock
                         {"samples_per_s", dt > 0 ? static_cast<double>(sinceReport * batch) / dt : 0.0},
                         {"elapsed_s", seconds(epochStart, now)}};
     e.update(deviceFigures());
+    if (!ranks.empty())
+        e["ranks"] = std::move(ranks);
     emit(std::move(e));
     intervalStart = now; // intervals tile the epoch: reporting time counts too, as in the epoch figure
     return stopNow;

@@ -122,6 +122,9 @@ void RunObserver::step(TrainingProgress& p) const
     p.deviceUsedBytes = e.value("device_used_bytes", -1.0);
     p.deviceTotalBytes = e.value("device_total_bytes", -1.0);
     p.device = e.value("device", -1);
+    for (const auto& r : e.value("ranks", nlohmann::json::array()))
+        p.ranks.push_back({r.value("rank", 0), r.value("device", -1), r.value("device_used_bytes", -1.0),
+                           r.value("allocated_bytes", -1.0), r.value("reserved_bytes", -1.0)});
     const int64_t done = (p.epoch - m_firstEpoch) * m_stepsPerEpoch + p.step;
     const int64_t total = (m_epochs - m_firstEpoch + 1) * m_stepsPerEpoch;
     if (done > 0 && total > done)

@@ -22,6 +22,15 @@ struct EpochMetrics {
     double seconds = 0;
 };
 
+// One rank's memory at a report point of a run over several processes; -1 where not known (a CPU rank).
+struct RankMemory {
+    int rank = 0;
+    int device = -1; // the rank's GPU
+    double deviceUsedBytes = -1;
+    double allocatedBytes = -1;
+    double reservedBytes = -1;
+};
+
 // One report from the run, delivered on the run's thread.
 struct TrainingProgress {
     enum class Kind { Started, Note, Step, Epoch, Finished };
@@ -42,6 +51,7 @@ struct TrainingProgress {
     std::string message; // Note; Started: the devices
     int firstEpoch = 1;  // Started: 1, or the epoch a resumed run starts at
     int device = -1;     // Step: the GPU the memory figures are of; -1: the CPU or not known
+    std::vector<RankMemory> ranks; // Step, several processes: every rank's figures (rank 0's are those above too)
     double seconds = 0;  // Epoch: the epoch's wall time
     int bestEpoch = 0;   // Epoch and Finished: the best so far
     bool improved = false; // Epoch: this epoch is the new best

@@ -160,6 +160,32 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(out + "/model.pt"));
     }
 
+    // Every step line of a run over several processes carries each rank's memory figures (CPU ranks: -1, not known),
+    // gathered in the report point's one all-reduce; the GUI draws a VRAM line per rank's GPU from them.
+    void stepLinesCarryEveryRanksMemory()
+    {
+        if (!m_haveGloo)
+            QSKIP("no libtorch module with c10d's Gloo process group in this build (Debian: install libgloo-dev, rebuild)");
+        const int ranks = 2;
+        const auto r = runCli(trainArgs(path("ranks-memory"), 1) << "--nproc" << "2" << "--dist-backend" << "gloo"
+                                                                 << "--json-progress");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        int stepLines = 0;
+        for (const auto& line : r.out.split('\n')) {
+            const auto o = QJsonDocument::fromJson(line).object();
+            if (o.value("event").toString() != QStringLiteral("step"))
+                continue;
+            ++stepLines;
+            const auto list = o.value("ranks").toArray();
+            QCOMPARE(list.size(), ranks);
+            for (int k = 0; k < ranks; ++k) {
+                QCOMPARE(list[k].toObject().value("rank").toInt(), k);
+                QCOMPARE(list[k].toObject().value("device_used_bytes").toDouble(), -1.0);
+            }
+        }
+        QVERIFY(stepLines > 0);
+    }
+
     void killedRankStopsAllAndResumeContinues()
     {
         if (!m_haveGloo)

@@ -37,6 +37,23 @@ private Q_SLOTS:
         QCOMPARE(observer.result().epochs[0].seconds, 1.5);
     }
 
+    // A run over several processes: rank 0's step carries every rank's memory (one all-reduce at the report point).
+    void aStepCarriesEveryRanksMemory()
+    {
+        TrainingProgress seen;
+        RunObserver observer(nullptr, [&](const TrainingProgress& p) { seen = p; }, 1, nullptr);
+        observer.handle(R"j({"event":"step","epoch":1,"step":5,"loss":0.5,"device":0,"device_used_bytes":3e9,
+                            "ranks":[{"rank":0,"device":0,"device_used_bytes":3e9,"allocated_bytes":1e9,"reserved_bytes":2e9},
+                                     {"rank":1,"device":1,"device_used_bytes":2.5e9,"allocated_bytes":-1,"reserved_bytes":-1}]})j");
+        QCOMPARE(seen.ranks.size(), std::size_t(2));
+        QCOMPARE(seen.ranks[1].rank, 1);
+        QCOMPARE(seen.ranks[1].device, 1);
+        QCOMPARE(seen.ranks[1].deviceUsedBytes, 2.5e9);
+        QCOMPARE(seen.ranks[1].allocatedBytes, -1.0);
+        observer.handle(R"j({"event":"step","epoch":1,"step":6,"loss":0.5})j");
+        QVERIFY(seen.ranks.empty()); // one process: no ranks
+    }
+
     void aStepWithoutADeviceIsTheCpu()
     {
         TrainingProgress seen;

@@ -96,6 +96,37 @@ private Q_SLOTS:
                                      .remove(QLatin1Char(',')) + QStringLiteral(".png")));
     }
 
+    // Several processes: each rank's GPU gets a VRAM line of its own; CPU ranks (-1) add none; clear() removes them.
+    void aLinePerRanksGpu()
+    {
+        QWidget host;
+        TrainingCharts charts(&host);
+        charts.setPlannedEpochs(2);
+        charts.setDevices(QStringLiteral("NVIDIA H100 80GB HBM3 (rank 0 of 3 processes, nccl)"));
+        for (int s = 1; s <= 10; ++s) {
+            auto p = step(1, s, 1e9);
+            p.ranks = {{0, 0, p.deviceUsedBytes, p.allocatedBytes, p.reservedBytes},
+                       {1, 1, 4e9 + s * 1e6, -1, -1}, // above rank 0's 2.5e9
+                       {2, -1, -1, -1, -1}}; // a rank that reported nothing
+            charts.addStep(p);
+        }
+        charts.refresh();
+        const QStringList names = charts.memorySeriesNames();
+        QVERIFY2(names.contains(QStringLiteral("GPU 0 VRAM")), qPrintable(names.join(QStringLiteral("; "))));
+        QVERIFY2(names.contains(QStringLiteral("GPU 1 VRAM")), qPrintable(names.join(QStringLiteral("; "))));
+        QVERIFY(charts.memoryView()->chart()->title().contains(QStringLiteral("rank 0's allocator")));
+        QCOMPARE(names.size(), 4); // rank 0 VRAM, reserved, allocated, rank 1 VRAM
+        auto* y = valueAxis(charts.memoryView(), Qt::Vertical);
+        QCOMPARE(y->titleText(), QStringLiteral("GiB"));
+        QVERIFY(y->max() * double(1ULL << 30) >= 4e9 + 10e6); // rank 1's line fits under the axis
+        host.resize(560, 360);
+        charts.memoryView()->setGeometry(0, 0, 560, 360);
+        QVERIFY(charts.memoryView()->grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/training-charts-ranks.png")));
+        charts.clear();
+        QCOMPARE(charts.memorySeriesNames(), (QStringList {QStringLiteral("VRAM used"), QStringLiteral("reserved"),
+                                                           QStringLiteral("allocated")}));
+    }
+
     void logScaleKeepsThePoints()
     {
         QWidget host;

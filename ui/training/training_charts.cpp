@@ -194,6 +194,13 @@ void TrainingCharts::clear()
     m_deviceUsed.clear();
     m_allocated.clear();
     m_reserved.clear();
+    for (auto& [rank, line] : m_otherRanks) {
+        m_memoryChart->removeSeries(line.series);
+        delete line.series;
+    }
+    m_otherRanks.clear();
+    m_deviceUsedSeries->setName(tr("VRAM used"));
+    m_memoryChart->setTitle(tr("Memory: device VRAM, libtorch allocator"));
     m_lastX = 0;
     m_sawStep = false;
     m_memoryReported = false;
@@ -217,6 +224,8 @@ void TrainingCharts::truncateAfterEpoch(int epoch)
 {
     for (auto* s : {&m_trainLoss, &m_valLoss, &m_samples, &m_epochSamples, &m_deviceUsed, &m_allocated, &m_reserved})
         s->truncateAfter(epoch);
+    for (auto& [rank, line] : m_otherRanks)
+        line.points.truncateAfter(epoch);
     m_lastX = std::min(m_lastX, static_cast<double>(epoch));
 }
 
@@ -236,6 +245,41 @@ void TrainingCharts::addStep(const training::TrainingProgress& p)
     if (p.reservedBytes >= 0)
         m_reserved.append(x, p.reservedBytes);
     m_memoryReported = m_memoryReported || p.deviceUsedBytes >= 0 || p.allocatedBytes >= 0 || p.reservedBytes >= 0;
+    addRankMemory(x, p.ranks);
+}
+
+// Each rank's GPU gets a VRAM line of its own (allocator figures stay rank 0's: one process's view of its heap).
+void TrainingCharts::addRankMemory(double x, const std::vector<training::RankMemory>& ranks)
+{
+    static const QColor colours[] = {QColor(0x17, 0xbe, 0xcf), QColor(0xbc, 0xbd, 0x22), QColor(0xe3, 0x77, 0xc2),
+                                     QColor(0x2c, 0xa0, 0x2c), QColor(0x7f, 0x7f, 0x7f)};
+    for (const auto& r : ranks) {
+        if (r.deviceUsedBytes < 0)
+            continue;
+        if (r.rank == 0) {
+            m_deviceUsedSeries->setName(tr("GPU %1 VRAM").arg(r.device));
+            m_memoryChart->setTitle(tr("Memory: each GPU's VRAM, rank 0's allocator"));
+            continue;
+        }
+        auto& line = m_otherRanks[r.rank];
+        if (!line.series) {
+            line.series = makeSeries(tr("GPU %1 VRAM").arg(r.device),
+                                     colours[static_cast<size_t>(r.rank - 1) % std::size(colours)], Qt::SolidLine, 2);
+            m_memoryChart->addSeries(line.series);
+            line.series->attachAxis(m_memoryX);
+            line.series->attachAxis(m_memoryY);
+        }
+        line.points.append(x, r.deviceUsedBytes);
+        m_memoryReported = true;
+    }
+}
+
+QStringList TrainingCharts::memorySeriesNames() const
+{
+    QStringList names;
+    for (const auto* s : m_memoryChart->series())
+        names << s->name();
+    return names;
 }
 
 void TrainingCharts::addEpoch(int epoch, double valLoss, double samplesPerS)
@@ -342,11 +386,15 @@ void TrainingCharts::refreshMemory()
     span.include(m_deviceUsed.points());
     span.include(m_allocated.points());
     span.include(m_reserved.points());
+    for (const auto& [rank, line] : m_otherRanks)
+        span.include(line.points.points());
     const bool gib = span.valid && span.hi >= double(1ULL << 30);
     const double factor = 1.0 / double(gib ? (1ULL << 30) : (1ULL << 20));
     m_deviceUsedSeries->replace(scaled(m_deviceUsed.points(), factor));
     m_allocatedSeries->replace(scaled(m_allocated.points(), factor));
     m_reservedSeries->replace(scaled(m_reserved.points(), factor));
+    for (auto& [rank, line] : m_otherRanks)
+        line.series->replace(scaled(line.points.points(), factor));
     span.lo *= factor;
     span.hi *= factor;
     const AxisRange y = linearRange(span, true);

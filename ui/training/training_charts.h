@@ -7,6 +7,9 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
+
+#include <map>
 
 class QChart;
 class QChartView;
@@ -50,6 +53,9 @@ public:
     int samplesPoints() const { return m_samples.size(); }
     int memoryPoints() const { return m_deviceUsed.size() + m_allocated.size() + m_reserved.size(); }
     bool memoryNoteShown() const;
+    // The memory chart's series names: "VRAM used", "reserved", "allocated"; in a run over several processes
+    // "GPU d VRAM" for each rank's GPU (the allocator's figures are rank 0's, as the chart's title then says).
+    QStringList memorySeriesNames() const;
     // The longest single paint of one chart view since the last reset (the page's share of a GUI stall).
     double longestPaintMs() const { return m_longestPaintNs / 1e6; }
     void resetPaintTiming() { m_longestPaintNs = 0; }
@@ -59,6 +65,7 @@ private:
     void refreshLoss();
     void refreshSamples();
     void refreshMemory();
+    void addRankMemory(double x, const std::vector<training::RankMemory>& ranks);
 
     int m_plannedEpochs = 1;
     double m_lastX = 0;
@@ -74,6 +81,12 @@ private:
     DecimatingSeries m_deviceUsed;
     DecimatingSeries m_allocated;
     DecimatingSeries m_reserved;
+    // Runs over several processes: each other rank's device VRAM, a line each (rank 0's is m_deviceUsed).
+    struct RankLine {
+        DecimatingSeries points;
+        QLineSeries* series = nullptr;
+    };
+    std::map<int, RankLine> m_otherRanks;
 
     QChartView* m_lossView = nullptr;
     QChartView* m_samplesView = nullptr;
