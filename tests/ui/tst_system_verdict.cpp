@@ -74,6 +74,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("command");
         QTest::newRow("2x7900xt: no /dev/kfd access") << "ubuntu2204-2x7900xt" << 2 << "sudo usermod -aG render,video $USER";
         QTest::newRow("rocm7: healthy") << "ubuntu2404-rocm7" << 0 << "";
+        // No GPU at all is not "all good" for GPU work (it said "All good: nothing blocks GPU work here" before).
+        QTest::newRow("no GPU") << "debian12-nogpu" << 0 << "";
     }
     void verdict()
     {
@@ -89,7 +91,10 @@ private Q_SLOTS:
         VerdictPanel* verdict = window.systemPage()->verdict();
         QCOMPARE(verdict->itemCount(), blocking);
         if (blocking == 0) {
-            QVERIFY2(verdict->headline().contains(QStringLiteral("All good")), qPrintable(verdict->headline()));
+            const bool gpus = !snapshot->gpus.empty();
+            QVERIFY2(verdict->headline().contains(gpus ? QStringLiteral("All good") : QStringLiteral("No GPU visible")),
+                     qPrintable(verdict->headline()));
+            QCOMPARE(verdict->headline().contains(QStringLiteral("All good")), gpus);
             QVERIFY(verdict->findChildren<QPushButton*>(QStringLiteral("copyFix")).isEmpty());
         } else {
             QVERIFY(verdict->headline().contains(QStringLiteral("%1 problems block").arg(blocking)));

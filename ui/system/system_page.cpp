@@ -247,7 +247,12 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
         ? m_coverageModel->emptyReason()
         : tr("Select a cell for what it means and the fix. Red: the library has no code for that GPU."));
     m_findingsModel->setFindings(s.findings, FindingsModel::Order::ErrorsFirst);
-    m_verdict->setItems(blockingItems(s.findings), allGoodText(s.findings));
+    const auto blocking = blockingItems(s.findings);
+    if (blocking.isEmpty() && s.gpus.empty())
+        m_verdict->showNoGpu(tr("GPU work cannot run here; the CPU probes and CPU training can. Where StackScope "
+                                "looked for a GPU is in the findings below."));
+    else
+        m_verdict->setItems(blocking, allGoodText(s.findings));
     m_findingDetail->clear();
     if (m_findingsModel->rowCount() > 0)
         m_findingsView->selectRow(0);

@@ -93,6 +93,14 @@ void VerdictPanel::setItems(const QList<VerdictItem>& items, const QString& allG
     }
 }
 
+void VerdictPanel::showNoGpu(const QString& text)
+{
+    m_items.clear();
+    clearRows();
+    m_headline->setText(tr("<span style='color:%1; font-size:15px'><b>\u26a0 No GPU visible:</b></span> %2")
+                            .arg(warningColor().name(), text.toHtmlEscaped()));
+}
+
 QWidget* VerdictPanel::makeRow(const VerdictItem& item)
 {
     auto* row = new QWidget(this);

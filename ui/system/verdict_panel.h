@@ -33,6 +33,8 @@ public:
 
     // items empty: "all good" with allGood as the line under it.
     void setItems(const QList<VerdictItem>& items, const QString& allGood);
+    // No blocking problem but no GPU either: not "all good" for GPU work; `text` says what can run and where to look.
+    void showNoGpu(const QString& text);
     QString headline() const;
     int itemCount() const { return m_items.size(); }
     // The commands offered with a Copy button, in order.
