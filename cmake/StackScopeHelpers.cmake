@@ -40,3 +40,23 @@ function(stackscope_add_test)
     set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
   endif()
 endfunction()
+
+# stackscope_add_fuzzer(NAME <name> SOURCE <file.cpp> LIBS ... [INSTRUMENT <lib>...]): a libFuzzer target (ASan +
+# UBSan) linking LIBS; the INSTRUMENT libraries are compiled for coverage too, or libFuzzer would see nothing inside
+# them. Only with -DSTACKSCOPE_FUZZ=ON, in a build folder of its own configured with clang (CC=clang CXX=clang++).
+function(stackscope_add_fuzzer)
+  if(NOT STACKSCOPE_FUZZ)
+    return()
+  endif()
+  cmake_parse_arguments(F "" "NAME;SOURCE" "LIBS;INSTRUMENT" ${ARGN})
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "STACKSCOPE_FUZZ needs clang: configure a separate build folder with CC=clang CXX=clang++")
+  endif()
+  foreach(_lib ${F_INSTRUMENT})
+    target_compile_options(${_lib} PRIVATE -fsanitize=fuzzer-no-link,address,undefined)
+  endforeach()
+  add_executable(${F_NAME} ${F_SOURCE})
+  target_compile_options(${F_NAME} PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_options(${F_NAME} PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_libraries(${F_NAME} PRIVATE ${F_LIBS})
+endfunction()
