@@ -233,14 +233,13 @@ std::string Redactor::redactPatterns(const std::string& s)
 
 // One pass decides a token by its neighbours, and a neighbour may itself become a placeholder in that pass (an
 // IPv6 prefix followed by a 32-hex UUID reads as an address only once the UUID is "<gpu-uuid-1>": fuzz_report_loader
-// found such texts). So passes repeat until one changes nothing: a redacted text redacts to itself, and a token a
-// placeholder uncovered is not left behind. Each pass only turns private tokens into placeholders, which no pattern
-// matches, so a second pass usually changes nothing; the cap keeps the cost bounded whatever the text.
+// found such texts). So a pass that replaced something is followed by another, until one changes nothing: a redacted
+// text redacts to itself. A text with nothing private (most of a report) takes one pass; the cap bounds the cost.
 std::string Redactor::redact(std::string_view text)
 {
     constexpr int kMaxPasses = 4;
-    std::string current = redactPatterns(redactLiterals(text));
-    for (int pass = 1; pass < kMaxPasses; ++pass) {
+    std::string current(text);
+    for (int pass = 0; pass < kMaxPasses; ++pass) {
         std::string next = redactPatterns(redactLiterals(current));
         if (next == current)
             break;
