@@ -107,7 +107,7 @@ private:
     int worldSize() const { return m_ds.worldSize >= 1 ? m_ds.worldSize : 1; }
     void joinGroup();
     void shareRankZeroState(stackscope::trainer::TrainingState& state);
-    double intervalLoss(bool& stop, nlohmann::json& ranks);
+    double intervalLoss(bool& stop, const nlohmann::json& figures, nlohmann::json& ranks);
     double agreedValidationLoss(int epoch);
     // run()'s stages, in the order run() calls them.
     void checkBatchFitsData() const;
@@ -314,7 +314,7 @@ void Trainer::shareRankZeroState(stackscope::trainer::TrainingState& state)
 // The summed loss of the interval over every rank, whether any rank was asked to stop, and (several processes) each
 // rank's memory figures: one all-reduce of [loss, stop, then four slots a rank], each rank filling only its own
 // slots (device, VRAM used, allocated, reserved; -1 where not known), so the sum hands every figure to rank 0.
-double Trainer::intervalLoss(bool& stop, nlohmann::json& ranks)
+double Trainer::intervalLoss(bool& stop, const nlohmann::json& figures, nlohmann::json& ranks)
 {
     auto& r = m_replicas[0];
     const double local = r.lossSum.item<double>();
@@ -328,7 +328,6 @@ double Trainer::intervalLoss(bool& stop, nlohmann::json& ranks)
     std::vector<double> values(static_cast<size_t>(2 + kSlots * w), 0.0);
     values[0] = local * m_shardWeight;
     values[1] = stopRequested() ? 1.0 : 0.0;
-    const auto figures = deviceFigures();
     double* own = values.data() + 2 + kSlots * rank();
     own[0] = figures.value("device", -1.0);
     own[1] = figures.value("device_used_bytes", -1.0);
@@ -561,8 +560,9 @@ bool Trainer::reportInterval(int epoch, int64_t step, int64_t sinceReport, Clock
 {
     const int64_t batch = m_s.batchSize;
     bool stopNow = false;
+    const nlohmann::json figures = deviceFigures(); // this rank's: in the event (rank 0) and in the all-reduce
     nlohmann::json ranks;
-    const double sum = intervalLoss(stopNow, ranks);
+    const double sum = intervalLoss(stopNow, figures, ranks);
     epochLoss += sum;
     const auto now = Clock::now();
     const double dt = seconds(intervalStart, now);
@@ -573,7 +573,7 @@ bool Trainer::reportInterval(int epoch, int64_t step, int64_t sinceReport, Clock
                         {"loss", sum / static_cast<double>(sinceReport)},
                         {"samples_per_s", dt > 0 ? static_cast<double>(sinceReport * batch) / dt : 0.0},
                         {"elapsed_s", seconds(epochStart, now)}};
-    e.update(deviceFigures());
+    e.update(figures);
     if (!ranks.empty())
         e["ranks"] = std::move(ranks);
     emit(std::move(e));
