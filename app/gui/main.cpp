@@ -77,7 +77,7 @@ bool sizeWindow(stackscope::ui::MainWindow& window, const QCommandLineParser& pa
         // size of a common laptop screen read better in a report.
         window.resize(1280, 720);
     } else if (const QScreen* screen = window.screen();
-               screen && !parser.isSet(options.screenshot) && !parser.isSet(options.report)) {
+               screen && !parser.isSet(options.screenshot)) {
         // On a real screen only: an offscreen grab keeps the default size (the offscreen screen is 800x600).
         window.fitInto(screen->availableGeometry());
     }
