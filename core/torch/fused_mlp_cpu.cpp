@@ -23,6 +23,12 @@ struct SerialPar {
         for (int64_t i = 0; i < n; ++i)
             f(i);
     }
+    template <class F> void grid(int items, int rows, F f)
+    {
+        for (int j = 0; j < items; ++j)
+            for (int r = 0; r < rows; ++r)
+                f(j, r);
+    }
     template <class F> float sum(int64_t n, F f)
     {
         float total = 0;

@@ -252,8 +252,9 @@ STACKSCOPE_HD GradientTerms gradientTerms(const Shape& s, int64_t p)
     while (p < s.weight[l])
         --l;
     if (p < s.bias[l]) {
-        const int64_t e = p - s.weight[l];
-        const int j = static_cast<int>(e / s.in(l)), k = static_cast<int>(e % s.in(l));
+        // 32-bit: a layer's weights are far fewer than 2^31 (kMaxMacsPerRow), and a 64-bit division costs 3x more.
+        const int e = static_cast<int>(p - s.weight[l]), n = s.in(l);
+        const int j = e / n, k = e - j * n;
         t.a = s.dz(l) + j;
         t.b = l == 0 ? s.xSlot + k : s.a(l - 1) + k;
     } else if (p < s.gamma[l]) {
@@ -284,21 +285,40 @@ STACKSCOPE_HD float clipFactor(const Hyper& hp, float squaredNorm)
     return c < 1.0f ? c : 1.0f;
 }
 
-// Item p: Adam on parameter p with the clipped gradient; `t` is the step count after this step.
-STACKSCOPE_HD void adamUpdate(const Hyper& hp, const Buffers& b, int64_t p, float factor, float t)
+// Adam's figures shared by every parameter of a step: the clip factor, the step count after this step and the
+// bias corrections (computed once a step, not once a parameter; the same float operations as torch's formula).
+struct AdamStep {
+    float factor = 1.0f;
+    float t = 1.0f;
+    float bc1 = 1.0f;     // 1 - beta1^t
+    float sqrtBc2 = 1.0f; // sqrt(1 - beta2^t)
+};
+
+STACKSCOPE_HD AdamStep adamStep(const Hyper& hp, float factor, float t)
 {
-    const float g = b.grads[p] * factor;
+    AdamStep a;
+    a.factor = factor;
+    a.t = t;
+    a.bc1 = 1.0f - powf(hp.beta1, t);
+    a.sqrtBc2 = sqrtf(1.0f - powf(hp.beta2, t));
+    return a;
+}
+
+// Item p: Adam on parameter p with the clipped gradient.
+STACKSCOPE_HD void adamUpdate(const Hyper& hp, const Buffers& b, int64_t p, const AdamStep& a)
+{
+    const float g = b.grads[p] * a.factor;
     b.grads[p] = g;
     const float m = hp.beta1 * b.expAvg[p] + (1.0f - hp.beta1) * g;
     const float v = hp.beta2 * b.expAvgSq[p] + (1.0f - hp.beta2) * g * g;
     b.expAvg[p] = m;
     b.expAvgSq[p] = v;
-    const float bc1 = 1.0f - powf(hp.beta1, t), bc2 = 1.0f - powf(hp.beta2, t);
-    const float denom = sqrtf(v) / sqrtf(bc2) + hp.eps;
-    b.params[p] -= hp.lr / bc1 * (m / denom);
+    const float denom = sqrtf(v) / a.sqrtBc2 + hp.eps;
+    b.params[p] -= hp.lr / a.bc1 * (m / denom);
 }
 
-// One whole step. `par.each(n, f)` runs f(0..n-1) in any order and returns when all are done; `par.sum(n, f)`
+// One whole step. `par.each(n, f)` runs f(0..n-1) in any order and returns when all are done; `par.grid(items,
+// rows, f)` runs f(j, r) for every item j < items of every batch row r < rows likewise (no division per item); `par.sum(n, f)`
 // returns the sum of f(0..n-1) to every caller; `par.rows(n, f)` runs f(r, g) for each row r < n, the row shared by
 // the workers of a lane group g (OneLane's interface), and `par.rowsSum(n, f)` also returns the sum over rows of
 // what f returned (the same value on each worker of a row); `par.single(f)` runs f once, done when it returns;
@@ -311,16 +331,13 @@ template <class Par>
 STACKSCOPE_HD void step(const Shape& s, const Buffers& b, const Hyper& hp, int64_t first, bool gradientsOnly, Par& par)
 {
     const int B = s.batch;
-    par.each(static_cast<int64_t>(s.inputs) * B,
-             [&](int64_t i) { gatherInput(s, b, static_cast<int>(i / B), static_cast<int>(i % B), first); });
+    par.grid(s.inputs, B, [&](int k, int r) { gatherInput(s, b, k, r, first); });
     const int last = s.layers - 1;
     for (int l = 0; l < last; ++l) {
-        par.each(static_cast<int64_t>(s.width[l]) * B,
-                 [&](int64_t i) { forwardLinear(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });
+        par.grid(s.width[l], B, [&](int j, int r) { forwardLinear(s, b, l, j, r); });
         par.rows(B, [&](int64_t r, const auto& g) { forwardNorm(s, b, l, static_cast<int>(r), g); });
     }
-    par.each(static_cast<int64_t>(s.width[last]) * B,
-             [&](int64_t i) { forwardLinear(s, b, last, static_cast<int>(i / B), static_cast<int>(i % B)); });
+    par.grid(s.width[last], B, [&](int j, int r) { forwardLinear(s, b, last, j, r); });
     const float loss = par.rowsSum(B, [&](int64_t r, const auto& g) { // the row's last LayerNorm, then its output
         forwardNorm(s, b, last, static_cast<int>(r), g);
         g.sync(); // the output reads the other workers' activations
@@ -329,8 +346,7 @@ STACKSCOPE_HD void step(const Shape& s, const Buffers& b, const Hyper& hp, int64
     for (int l = s.layers - 1; l >= 0; --l) {
         par.rows(B, [&](int64_t r, const auto& g) { backwardNorm(s, b, l, static_cast<int>(r), g); });
         if (l > 0)
-            par.each(static_cast<int64_t>(s.in(l)) * B,
-                     [&](int64_t i) { backwardLinear(s, b, l, static_cast<int>(i / B), static_cast<int>(i % B)); });
+            par.grid(s.in(l), B, [&](int k, int r) { backwardLinear(s, b, l, k, r); });
     }
     const float squared = par.rowSums(
         s.parameters, B, [&](int64_t p) { return gradientTerms(s, p); },
@@ -341,11 +357,10 @@ STACKSCOPE_HD void step(const Shape& s, const Buffers& b, const Hyper& hp, int64
         });
     if (gradientsOnly)
         return;
-    const float factor = clipFactor(hp, squared);
-    const float t = b.step[0] + 1.0f;
-    par.each(s.parameters, [&](int64_t p) { adamUpdate(hp, b, p, factor, t); });
+    const AdamStep adam = adamStep(hp, clipFactor(hp, squared), b.step[0] + 1.0f);
+    par.each(s.parameters, [&](int64_t p) { adamUpdate(hp, b, p, adam); });
     par.single([&] {
-        b.step[0] = t;
+        b.step[0] = adam.t;
         b.lossSum[0] += loss / static_cast<float>(B);
     });
 }

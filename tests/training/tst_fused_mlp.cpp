@@ -157,7 +157,7 @@ void TestFusedMlp::adamStepEqualsTorchOptim()
         adam.step();
         c.step += 1.0f;
         for (int64_t p = 0; p < c.shape.parameters; ++p)
-            adamUpdate(hp, b, p, factor, c.step);
+            adamUpdate(hp, b, p, adamStep(hp, factor, c.step));
     }
     int64_t i = 0;
     double worst = 0;
