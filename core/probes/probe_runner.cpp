@@ -119,25 +119,44 @@ struct CellJob {
 
 // Who holds each GPU in this process, across variants and environments (libtorch and every Python environment).
 // Workers of the Shared, Compile and Distributed groups share a GPU; an Alone worker (bandwidths, memory fills) waits
-// until no other worker holds it and keeps it to itself, so copy bandwidths do not depend on what else ran. The CPU
-// column is not gated: its copies cross no link (their bandwidth is not a result) and its cells mostly wait on
-// process start-up and compilers.
+// until no other worker holds it and keeps it to itself, so copy bandwidths do not depend on what else ran. Alone
+// workers go first: one that has started (expectAlone) keeps new shared workers waiting until it has had its turn,
+// while every worker is still starting up; left to the end, the Alone turns came after the longest shared worker
+// and added their length to the grid's wall time (RESULTS.md, "Default grid"). The CPU column is not gated: its
+// copies cross no link (their bandwidth is not a result) and its cells mostly wait on process start-up and compilers.
 class GpuGate {
 public:
-    // False when cancelled before the GPU could be had.
+    // An Alone worker of `device` has started and will ask for it: shared workers wait until it has had it.
+    void expectAlone(const std::string& device)
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        ++m_expected[device];
+    }
+    // False when cancelled before the GPU could be had. An Alone worker's acquire ends its expectation either way.
     bool acquire(const std::string& device, bool alone, const std::atomic<bool>& cancelled)
     {
         std::unique_lock<std::mutex> lock(m_mutex);
-        while (m_alone.count(device) || (alone && m_shared[device] > 0)) {
-            if (cancelled.load())
+        while (m_alone.count(device) || (alone ? m_shared[device] > 0 : m_expected[device] > 0)) {
+            if (cancelled.load()) {
+                if (alone)
+                    forget(device, lock);
                 return false;
+            }
             m_freed.wait_for(lock, std::chrono::milliseconds(100));
         }
-        if (alone)
+        if (alone) {
             m_alone.insert(device);
-        else
+            --m_expected[device];
+        } else {
             ++m_shared[device];
+        }
         return true;
+    }
+    // An expected Alone worker that ended before it asked (it could not start, or died while starting up).
+    void notExpected(const std::string& device)
+    {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        forget(device, lock);
     }
     void release(const std::string& device, bool alone)
     {
@@ -152,10 +171,19 @@ public:
     }
 
 private:
+    void forget(const std::string& device, std::unique_lock<std::mutex>& lock)
+    {
+        --m_expected[device];
+        lock.unlock();
+        m_freed.notify_all();
+        lock.lock();
+    }
+
     std::mutex m_mutex;
     std::condition_variable m_freed;
     std::set<std::string> m_alone;
     std::map<std::string, int> m_shared;
+    std::map<std::string, int> m_expected;
 };
 
 GpuGate& gpuGate()
@@ -167,15 +195,21 @@ GpuGate& gpuGate()
 // A worker's hold on its GPU, taken when the worker has started up and released when the worker has ended.
 class GpuHold {
 public:
-    GpuHold(std::string device, bool alone)
+    // `gated`: the worker will take its GPU after its hello (an Alone one is expected from now on).
+    GpuHold(std::string device, bool alone, bool gated)
         : m_device(std::move(device))
-        , m_alone(alone)
+        , m_alone(alone && gated)
+        , m_expected(m_alone)
     {
+        if (m_expected)
+            gpuGate().expectAlone(m_device);
     }
     ~GpuHold()
     {
         if (m_taken)
             gpuGate().release(m_device, m_alone);
+        else if (m_expected)
+            gpuGate().notExpected(m_device);
     }
     GpuHold(const GpuHold&) = delete;
     GpuHold& operator=(const GpuHold&) = delete;
@@ -183,19 +217,23 @@ public:
     bool take(const std::atomic<bool>& cancelled)
     {
         m_taken = gpuGate().acquire(m_device, m_alone, cancelled);
+        m_expected = false; // acquire ended the expectation
         return m_taken;
     }
 
 private:
     std::string m_device;
     bool m_alone;
+    bool m_expected;
     bool m_taken = false;
 };
 
-// The workers of a run, longest first so the slowest start at once (longest-processing-time-first order): the CPU
-// column's torch.compile probes in a worker of their own (runsApartOnCpu); a worker per probe that starts rank
-// processes (startsRankProcesses); then one worker per group of each GPU column (compile, distributed, the shared
-// rest); then the CPU cells; last each GPU's Alone worker, which takes its GPU when the others have left it.
+// The workers of a run: first each GPU's Alone worker (short, it has its GPU while the others start up: GpuGate);
+// then longest first so the slowest start at once (longest-processing-time-first order): the CPU column's
+// torch.compile probes in a worker of their own (runsApartOnCpu); one worker per group of each GPU column (compile,
+// distributed, the shared rest); the CPU cells; last a worker per probe that starts rank processes
+// (startsRankProcesses): each waits mostly on its ranks' start-up, and queued before the GPU's shared worker they
+// kept that longest worker waiting for a free slot (`--jobs`).
 std::vector<CellJob> scheduleJobs(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
                                   const std::vector<std::string>& probeIds, bool python)
 {
@@ -236,9 +274,9 @@ std::vector<CellJob> scheduleJobs(const std::vector<ProbeVariant>& variants, con
             keep(alone, std::move(groups[G::Alone]));
         }
     }
-    for (auto* part : {&ranks, &gpu, &cpu, &alone})
-        apart.insert(apart.end(), std::make_move_iterator(part->begin()), std::make_move_iterator(part->end()));
-    return apart;
+    for (auto* part : {&apart, &gpu, &cpu, &ranks})
+        alone.insert(alone.end(), std::make_move_iterator(part->begin()), std::make_move_iterator(part->end()));
+    return alone;
 }
 
 class CellRunner {
@@ -478,7 +516,7 @@ private:
         if (w.python && m_options.pythonScript.empty())
             return failAll(remaining, "the Python probe worker (stackscope_probe_worker.py) was not found next to "
                                       "StackScope; reinstall it or set STACKSCOPE_PYTHON_WORKER");
-        GpuHold hold {m_job->device, m_job->gpuAlone};
+        GpuHold hold {m_job->device, m_job->gpuAlone, w.gated};
         try {
             w.child = spawnWorker(w.python ? m_options.python : m_program, workerArguments(remaining, w.python, w.gated),
                                   m_env, w.gated);

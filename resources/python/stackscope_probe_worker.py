@@ -892,49 +892,102 @@ def run_distributed(ctx, what, backend, world, limit):
     return answers
 
 
-def run_ranks(ctx, what, backend, world, limit, port):
-    """One process per rank (env:// rendezvous on this host), each running dist_child; their stderr (NCCL_DEBUG
-    output) is copied to this probe's stderr and kept in the details. Returns the ranks' answers."""
-    procs = []
-    for rank in range(world):
-        env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
-                   WORLD_SIZE=str(world), LOCAL_RANK=str(rank))
-        if backend == "nccl":
-            # INFO names the transports (P2P, SHM, NET/IB/Socket) and why P2P is off (IOMMU, ACS); a user's own
-            # NCCL_DEBUG/NCCL_DEBUG_SUBSYS win. NCCL writes these lines to stdout unless NCCL_DEBUG_FILE says otherwise.
-            env.setdefault("NCCL_DEBUG", "INFO")
-            env.setdefault("NCCL_DEBUG_SUBSYS", "INIT,BOOTSTRAP,ENV,NET,P2P")
-        cmd = [sys.executable, os.path.abspath(__file__), "--dist-child", what, "--dist-backend", backend,
-               "--device", ctx.device, "--timeout", str(limit)]
-        if ctx.inject:
-            cmd += ["--inject", ctx.inject]
-        # In this worker's process group: when the runner kills a hung worker's group, the ranks go with it.
-        procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      universal_newlines=True))
-    deadline = time.time() + limit
-    answers, texts, hung = [], [], []
-    for rank, p in enumerate(procs):
-        try:
-            out, err = p.communicate(timeout=max(0.1, deadline - time.time()))
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, err = p.communicate()
-            hung.append(rank)
-        answer, printed = None, []
-        for line in out.splitlines():
-            if line.startswith("{"):
-                answer = json.loads(line)
+RANK_VARIABLES = ("MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE", "LOCAL_RANK", "NCCL_DEBUG", "NCCL_DEBUG_SUBSYS",
+                  "NCCL_DEBUG_FILE")
+
+
+def rank_environment(base, port, rank, world, backend):
+    """A rank's environment: the env:// rendezvous on this host and, for NCCL, its INFO lines (they name the
+    transports, P2P/SHM/NET, and why P2P is off: IOMMU, ACS); a user's own NCCL_DEBUG/NCCL_DEBUG_SUBSYS win."""
+    env = dict(base, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), WORLD_SIZE=str(world),
+               LOCAL_RANK=str(rank))
+    if backend == "nccl":
+        env.setdefault("NCCL_DEBUG", "INFO")
+        env.setdefault("NCCL_DEBUG_SUBSYS", "INIT,BOOTSTRAP,ENV,NET,P2P")
+    return env
+
+
+def start_rank(ctx, what, backend, rank, world, limit, port):
+    """Ranks 1.. as child processes running dist_child, in this worker's process group: when the runner kills a hung
+    worker's group, the ranks go with it."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--dist-child", what, "--dist-backend", backend,
+           "--device", ctx.device, "--timeout", str(limit)]
+    if ctx.inject:
+        cmd += ["--inject", ctx.inject]
+    return subprocess.Popen(cmd, env=rank_environment(os.environ, port, rank, world, backend), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True)
+
+
+def rank_zero_here(ctx, what, backend, world, limit, port):
+    """Rank 0 in this worker's own process, which has imported torch already: a process and an `import torch` fewer
+    per probe (each import is seconds of CPU while the whole grid starts up). The worker runs only this probe (the
+    runner gives each rank-starting probe a worker of its own), so a rank that hangs here ends with the worker, as
+    a child would. NCCL's INFO lines go to a file (on stdout they would mix with the worker's protocol). Returns the
+    answer and the lines NCCL wrote."""
+    saved = {k: os.environ.get(k) for k in RANK_VARIABLES}
+    log = None
+    env = rank_environment(os.environ, port, 0, world, backend)
+    if backend == "nccl" and "NCCL_DEBUG_FILE" not in env:
+        log = "%s/stackscope-nccl-%d.log" % (os.environ.get("TMPDIR", "/tmp"), os.getpid())
+        env["NCCL_DEBUG_FILE"] = log
+    os.environ.update({k: env[k] for k in RANK_VARIABLES if k in env})
+    try:
+        answer = rank_answer(Context(ctx.torch, "cpu" if ctx.is_cpu else "0", ctx.inject), what, backend, 0, world,
+                             limit)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
             else:
-                printed.append(line + "\n")  # NCCL's INFO lines go to stdout: kept with the rank's stderr
-        text = "".join(printed) + err
-        texts.append(text)
-        sys.stderr.write("--- rank %d ---\n%s" % (rank, text))
-        if answer is None and rank not in hung:
-            answer = {"outcome": "crash" if p.returncode < 0 else "error",
-                      "message": "rank %d ended with %s before it answered" % (
-                          rank, "signal %d" % -p.returncode if p.returncode < 0 else "exit code %d" % p.returncode)}
+                os.environ[k] = v
+    text = ""
+    if log:
+        try:
+            with open(log, errors="replace") as f:
+                text = f.read()
+            os.remove(log)
+        except OSError as e:
+            text = "stackscope: NCCL's INFO lines of rank 0 could not be read from %s (%s)\n" % (log, e)
+    return answer, text
+
+
+def collect_rank(p, rank, deadline, hung):
+    """A child rank's answer and what it printed (NCCL's INFO lines go to stdout: kept with its stderr)."""
+    try:
+        out, err = p.communicate(timeout=max(0.1, deadline - time.time()))
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        hung.append(rank)
+    answer, printed = None, []
+    for line in out.splitlines():
+        if line.startswith("{"):
+            answer = json.loads(line)
+        else:
+            printed.append(line + "\n")
+    if answer is None and rank not in hung:
+        answer = {"outcome": "crash" if p.returncode < 0 else "error",
+                  "message": "rank %d ended with %s before it answered" % (
+                      rank, "signal %d" % -p.returncode if p.returncode < 0 else "exit code %d" % p.returncode)}
+    return answer, "".join(printed) + err
+
+
+def run_ranks(ctx, what, backend, world, limit, port):
+    """One process per rank (env:// rendezvous on this host): rank 0 in this worker (rank_zero_here), the others
+    children running dist_child; their output (NCCL_DEBUG lines) is copied to this probe's stderr and kept in the
+    details. Returns the ranks' answers."""
+    procs = [start_rank(ctx, what, backend, rank, world, limit, port) for rank in range(1, world)]
+    deadline = time.time() + limit
+    zero, zero_text = rank_zero_here(ctx, what, backend, world, limit, port)
+    answers, texts, hung = [zero], [zero_text], []
+    for rank, p in enumerate(procs, start=1):
+        answer, text = collect_rank(p, rank, deadline, hung)
         answers.append(answer)
+        texts.append(text)
+    for rank, text in enumerate(texts):
+        sys.stderr.write("--- rank %d ---\n%s" % (rank, text))
     ctx.details["ranks_stderr_tail"] = [t[-2000:] for t in texts]
+    ctx.details["rank0_in_worker"] = True
     if backend == "nccl":
         ctx.details["nccl_info_lines"] = sum(1 for t in texts for l in t.splitlines() if "NCCL INFO" in l)
     if hung:
@@ -992,29 +1045,35 @@ def merge_answers(ctx, answers):
         ctx.models.extend("rank %d %s" % (rank, m) for m in a.get("models", []))
 
 
-def dist_child(args):
-    """A rank of probe_distributed / probe_fsdp: prints one JSON answer with its comparisons."""
+def rank_answer(ctx, what, backend, rank, world, limit):
+    """One rank of probe_distributed / probe_fsdp (the rendezvous from the environment): its answer with its
+    comparisons."""
     import datetime
-    import torch
-    import torch.distributed as dist
-    rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
-    device = "cpu" if args.device == "cpu" else str(rank)
-    ctx = Context(torch, device, args.inject or "")
+    torch = ctx.torch
+    dist = torch.distributed
     ctx.child_checks = []
     try:
         if not ctx.is_cpu:
             torch.cuda.set_device(ctx.dev)
-        dist.init_process_group(args.dist_backend, init_method="env://", rank=rank, world_size=world,
-                                timeout=datetime.timedelta(seconds=max(1.0, args.timeout)))
-        if args.dist_child == "fsdp":
+        dist.init_process_group(backend, init_method="env://", rank=rank, world_size=world,
+                                timeout=datetime.timedelta(seconds=max(1.0, limit)))
+        if what == "fsdp":
             child_fsdp(ctx, dist, rank, world)
         else:
             child_collectives(ctx, dist, rank, world)
         dist.barrier()
         dist.destroy_process_group()
-        answer = {"outcome": "ok", "checks": ctx.child_checks, "models": ctx.models}
+        return {"outcome": "ok", "checks": ctx.child_checks, "models": ctx.models}
     except Exception as e:
-        answer = {"outcome": "error", "message": "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")}
+        return {"outcome": "error", "message": "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")}
+
+
+def dist_child(args):
+    """A rank 1.. of run_ranks in its own process: prints one JSON answer."""
+    import torch
+    rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    ctx = Context(torch, "cpu" if args.device == "cpu" else str(rank), args.inject or "")
+    answer = rank_answer(ctx, args.dist_child, args.dist_backend, rank, world, args.timeout)
     sys.stdout.write(json.dumps(answer) + "\n")
     sys.stdout.flush()
 

@@ -15,9 +15,9 @@ using namespace stackscope;
 class TestProbeCatalogue : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // Longest first: the CPU column's torch.compile in a worker of its own, a worker per probe that starts rank
-    // processes, then a worker per group of the GPU column (compile, distributed, shared), then the CPU's rest, last
-    // the GPU's Alone worker (bandwidths and fills).
+    // The GPU's Alone worker (bandwidths and fills) first, then longest first: the CPU column's torch.compile in a
+    // worker of its own, a worker per group of the GPU column (compile, distributed, shared), the CPU's rest, last a
+    // worker per probe that starts rank processes.
     void cellPlan_data()
     {
         QTest::addColumn<bool>("python");
@@ -33,16 +33,17 @@ private Q_SLOTS:
         using G = GpuWorkerGroup;
         QTest::newRow("python, cpu + gpu 0")
             << true << QStringList {}
-            << QStringList {QStringLiteral("cpu:torch_compile_fn:2"), QStringLiteral("cpu:dist_gloo:1"), QStringLiteral("0:dist_gloo:1"),
-                            QStringLiteral("0:dist_nccl:1"), QStringLiteral("0:fsdp_step:1"), QStringLiteral("0*torch_compile_fn:2"),
+            << QStringList {QStringLiteral("0!alloc_empty_1gib:4"), QStringLiteral("cpu:torch_compile_fn:2"), QStringLiteral("0*torch_compile_fn:2"),
                             QStringLiteral("0:all_reduce:%1").arg(n("0", true, G::Distributed) - 3),
                             QStringLiteral("0:device_info:%1").arg(n("0", true, G::Shared)),
                             QStringLiteral("cpu:device_info:%1").arg(n("cpu", true) - 3),
-                            QStringLiteral("0!alloc_empty_1gib:4")};
+                            QStringLiteral("cpu:dist_gloo:1"), QStringLiteral("0:dist_gloo:1"),
+                            QStringLiteral("0:dist_nccl:1"), QStringLiteral("0:fsdp_step:1")};
         QTest::newRow("libtorch, cpu + gpu 0")
             << false << QStringList {}
-            << QStringList {QStringLiteral("0:all_reduce:3"), QStringLiteral("0:device_info:%1").arg(n("0", false, G::Shared)),
-                            QStringLiteral("cpu:device_info:%1").arg(n("cpu", false)), QStringLiteral("0!alloc_empty_1gib:4")};
+            << QStringList {QStringLiteral("0!alloc_empty_1gib:4"), QStringLiteral("0:all_reduce:3"),
+                            QStringLiteral("0:device_info:%1").arg(n("0", false, G::Shared)),
+                            QStringLiteral("cpu:device_info:%1").arg(n("cpu", false))};
         QTest::newRow("python, no compile probe asked")
             << true << QStringList {QStringLiteral("matmul_bf16"), QStringLiteral("sdpa")}
             << QStringList {QStringLiteral("0:matmul_bf16:2"), QStringLiteral("cpu:matmul_bf16:2")};
@@ -51,7 +52,7 @@ private Q_SLOTS:
             << QStringList {QStringLiteral("cpu:torch_compile_mlp:1"), QStringLiteral("0*torch_compile_mlp:1")};
         QTest::newRow("libtorch, only a copy")
             << false << QStringList {QStringLiteral("copy_d2h")}
-            << QStringList {QStringLiteral("cpu:copy_d2h:1"), QStringLiteral("0!copy_d2h:1")};
+            << QStringList {QStringLiteral("0!copy_d2h:1"), QStringLiteral("cpu:copy_d2h:1")};
         // The groups cover the catalogue: every probe of a GPU column runs in exactly one worker.
         QVERIFY(n("0", true, G::Shared) + n("0", true, G::Compile) + n("0", true, G::Distributed) + n("0", true, G::Alone)
                 == n("0", true));

@@ -272,7 +272,7 @@ private Q_SLOTS:
     }
 
     // GPU workers start up at once and take their GPU after their hello: the shared worker and the Alone worker
-    // (copies) of GPU 0 both say hello at the start, one is told to go only after the other ended; the CPU worker
+    // (copies) of GPU 0 both say hello at the start, the Alone one first goes, the shared one after it ended; the CPU worker
     // is not gated (no --wait-go). A stand-in worker (fake_turn_worker.py) logs what it did.
     void gpuWorkersTakeTheirTurnAfterTheirHello()
     {
@@ -280,6 +280,7 @@ private Q_SLOTS:
         const QString log = dir.filePath(QStringLiteral("turns.log"));
         qputenv("FAKE_WORKER_LOG", log.toLocal8Bit());
         qputenv("FAKE_WORKER_PROTOCOL", QByteArray::number(kProbeProtocolVersion));
+        qputenv("FAKE_WORKER_SLOW_COPIES", "1"); // the Alone worker says hello last
         ProbeRunOptions o;
         o.workerProgram = STACKSCOPE_TEST_FIXTURES "/../probes/fake_turn_worker.py";
         o.devices = {"cpu", "0"};
@@ -302,16 +303,16 @@ private Q_SLOTS:
         }
         for (const char* key : {"hello alone", "go alone", "end alone", "hello shared", "go shared", "end shared"})
             QVERIFY2(at.count(QString::fromLatin1(key)), key);
-        // Whichever said hello first had the GPU first; the two never held it at once, and the second had started
-        // up while the first held it.
-        const bool aloneFirst = at[QStringLiteral("go alone")] < at[QStringLiteral("go shared")];
-        const QString first = aloneFirst ? QStringLiteral("alone") : QStringLiteral("shared");
-        const QString second = aloneFirst ? QStringLiteral("shared") : QStringLiteral("alone");
-        QVERIFY2(at[QStringLiteral("go ") + second] >= at[QStringLiteral("end ") + first], "the copies ran beside other probes");
-        QVERIFY2(at[QStringLiteral("hello ") + second] < at[QStringLiteral("end ") + first],
+        // The Alone worker has the GPU first, whichever said hello first (GpuGate: the shared turns wait for it); the
+        // two never held it at once, and the shared worker had started up while the Alone one held it.
+        QVERIFY2(at[QStringLiteral("hello shared")] < at[QStringLiteral("hello alone")], "the test means the Alone one to be later");
+        QVERIFY2(at[QStringLiteral("go alone")] < at[QStringLiteral("go shared")], "the shared worker went first");
+        QVERIFY2(at[QStringLiteral("go shared")] >= at[QStringLiteral("end alone")], "the copies ran beside other probes");
+        QVERIFY2(at[QStringLiteral("hello shared")] < at[QStringLiteral("end alone")],
                  "a worker did not start up while the GPU was held");
         qunsetenv("FAKE_WORKER_LOG");
         qunsetenv("FAKE_WORKER_PROTOCOL");
+        qunsetenv("FAKE_WORKER_SLOW_COPIES");
     }
 
     // A worker is not left to compile Python's sources again in every process: PYTHONDONTWRITEBYTECODE (container
