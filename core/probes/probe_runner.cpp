@@ -204,15 +204,18 @@ public:
         if (m_expected)
             gpuGate().expectAlone(m_device);
     }
-    ~GpuHold()
+    ~GpuHold() { release(); }
+    GpuHold(const GpuHold&) = delete;
+    GpuHold& operator=(const GpuHold&) = delete;
+    // Gives the GPU (or the expectation of an Alone turn) back; later calls do nothing.
+    void release()
     {
         if (m_taken)
             gpuGate().release(m_device, m_alone);
         else if (m_expected)
             gpuGate().notExpected(m_device);
+        m_taken = m_expected = false;
     }
-    GpuHold(const GpuHold&) = delete;
-    GpuHold& operator=(const GpuHold&) = delete;
     // False when cancelled before the GPU could be had.
     bool take(const std::atomic<bool>& cancelled)
     {
@@ -476,6 +479,10 @@ private:
             w.deadline = w.started + probeTimeout(w.end.current, m_options.timeout);
         } else if (msg->type == "result") {
             handleResult(remaining, w, msg->body);
+        } else if (msg->type == "done") {
+            // Its probes are over: the next worker may have the GPU while this one exits (a Python worker's exit,
+            // torch's teardown, took 0.5-1 s of the grid's critical path after the Alone worker).
+            hold.release();
         }
     }
 
