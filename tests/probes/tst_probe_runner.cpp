@@ -223,6 +223,11 @@ private Q_SLOTS:
         const bool accumulates16 = r.details.contains("accumulation_note");
         if (!caught && !accumulates16)
             QSKIP("this libtorch accumulates bfloat16 gemms in float32 on this CPU path: nothing to show");
+        // A CPU without bfloat16 instructions (AVX512_BF16, AMX) makes PyTorch 1.13 accumulate bfloat16 gemms in
+        // bfloat16 whatever the variant: there the model's bound is several times 1 % and the perturbation is inside
+        // it, as on the 16-bit row (seen on an AMD EPYC without avx512_bf16: error ratio 0.016).
+        if (inject == QLatin1String("perturb") && accumulates16)
+            caught = false;
         QCOMPARE(r.outcome.outcome, caught ? ProbeResult::Wrong : ProbeResult::Ok);
         if (caught)
             QVERIFY2(r.outcome.message.find("error model allows") != std::string::npos, r.outcome.message.c_str());
