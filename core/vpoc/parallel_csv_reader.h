@@ -37,6 +37,9 @@ public:
     // As MarketDataReader::read; `lines` (when given) gets each row's line number.
     bool read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras = nullptr,
               std::vector<int64_t>* lines = nullptr) override;
+    // The rows and lines of the window in hand, lent in place (the window is kept until the next call).
+    bool borrow(size_t maxRows, BorrowedRows& out, std::vector<MarketRecord>& scratch,
+                std::vector<int64_t>& scratchPositions) override;
     [[noreturn]] void failAt(int64_t line, const std::string& message) const override;
     int64_t endPosition() const override { return m_shown.lineNo; }
     const std::string& path() const { return m_path; }
@@ -68,9 +71,12 @@ private:
         int64_t accepted = 0;
         SkipReport skipped;
     };
+    // The vectors only grow (a window's rows are written in place, a chunk taken whole by its own thread);
+    // `count` rows of them are the window's.
     struct Rows {
+        size_t count = 0;
         std::vector<MarketRecord> rec;
-        std::vector<double> extras;
+        std::vector<double> extras; // count x the kept extra columns
         std::vector<int64_t> lines;
         uint64_t consumedBefore = 0; // bytes merged before this window
         Figures after;
@@ -84,6 +90,15 @@ private:
                        size_t usable);
     void mergeWindow(const Prepared& p);
     void mergeChunk(CsvChunk& chunk);
+    // A chunk taken whole: its rows go to `at` in the window's rows, their lines start after `lineBase`.
+    struct WholeChunk {
+        const CsvChunk* chunk;
+        size_t at;
+        int64_t lineBase;
+    };
+    bool takeWhole(const CsvChunk& chunk, std::vector<WholeChunk>& whole);
+    void decideExtras(const uint8_t* ok);
+    bool rowsInHand();
     void reject(int64_t line, int64_t column, const std::string& message);
     void acceptRow(const CsvChunk& chunk, size_t row, int64_t line);
 
