@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <memory>
+#include <new>
 
 namespace stackscope::vpoc {
 
@@ -85,20 +87,22 @@ void parseChunk(CsvChunk& c, const CsvLayout& layout, const ReadOptions& o)
 void copyChunkRows(const CsvChunk& c, size_t at, int64_t firstLine, const std::vector<int>& keep, size_t nExtra,
                    MarketRecord* rec, int64_t* lines, double* extras)
 {
+    // Into storage that holds no rows yet (RowStorage): each element's life begins here.
     const size_t n = c.rec.size();
-    std::copy(c.rec.begin(), c.rec.end(), rec + at);
+    std::uninitialized_copy(c.rec.begin(), c.rec.end(), rec + at);
     for (size_t i = 0; i < n; ++i)
-        lines[at + i] = firstLine + c.line[i];
+        ::new (static_cast<void*>(lines + at + i)) int64_t(firstLine + c.line[i]);
     const size_t k = keep.size();
     if (k == 0)
         return;
     if (k == nExtra) { // every extra column kept: the values are already in the output's layout
-        std::copy(c.extraValue.begin(), c.extraValue.end(), extras + at * k);
+        std::uninitialized_copy(c.extraValue.begin(), c.extraValue.end(), extras + at * k);
         return;
     }
     for (size_t i = 0; i < n; ++i)
         for (size_t j = 0; j < k; ++j)
-            extras[(at + i) * k + j] = c.extraValue[i * nExtra + static_cast<size_t>(keep[j])];
+            ::new (static_cast<void*>(extras + (at + i) * k + j))
+                double(c.extraValue[i * nExtra + static_cast<size_t>(keep[j])]);
 }
 
 } // namespace stackscope::vpoc

@@ -207,12 +207,12 @@ void ParallelCsvReader::acceptRow(const CsvChunk& c, size_t r, int64_t line)
             return;
         }
     Rows& out = *m_into;
-    double* extras = out.extras.data() + out.count * m_extraKeep.size();
+    size_t at = out.count * m_extraKeep.size();
     for (int k : m_extraKeep)
-        *extras++ = c.extraValue[r * nExtra + static_cast<size_t>(k)];
+        out.extras.construct(at++, c.extraValue[r * nExtra + static_cast<size_t>(k)]);
     rec.timeUs = us;
-    out.rec[out.count] = rec;
-    out.lines[out.count] = line;
+    out.rec.construct(out.count, rec);
+    out.lines.construct(out.count, line);
     ++out.count;
     m_previousUs = us;
     ++m_accepted;
@@ -333,11 +333,9 @@ void ParallelCsvReader::mergeWindow(const Prepared& p)
         rows += chunks[i]->rec.size();
     const size_t nExtra = m_layout.extraIndex.size();
     Rows& out = *m_into;
-    if (out.rec.size() < rows) { // room for every row (a chunk's rows are written at their place)
-        out.rec.resize(rows);
-        out.lines.resize(rows);
-        out.extras.resize(rows * nExtra);
-    }
+    out.rec.ensure(rows); // room for every row: a chunk's rows are written at their place
+    out.lines.ensure(rows);
+    out.extras.ensure(rows * nExtra);
     std::vector<WholeChunk> whole;
     for (size_t i = 0; i < p.chunks; ++i)
         if (!takeWhole(*chunks[i], whole))
@@ -432,13 +430,13 @@ bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std
     const Rows& r = m_rows[m_current];
     const size_t n = std::min(maxRows, r.count - m_readyPos);
     const auto from = static_cast<long>(m_readyPos), to = static_cast<long>(m_readyPos + n);
-    out.insert(out.end(), r.rec.begin() + from, r.rec.begin() + to);
+    out.insert(out.end(), r.rec.data() + from, r.rec.data() + to);
     if (extras) {
         const auto k = static_cast<long>(m_extraNames.size());
-        extras->insert(extras->end(), r.extras.begin() + from * k, r.extras.begin() + to * k);
+        extras->insert(extras->end(), r.extras.data() + from * k, r.extras.data() + to * k);
     }
     if (lines)
-        lines->insert(lines->end(), r.lines.begin() + from, r.lines.begin() + to);
+        lines->insert(lines->end(), r.lines.data() + from, r.lines.data() + to);
     m_readyPos += n;
     return n > 0;
 }

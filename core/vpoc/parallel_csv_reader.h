@@ -4,6 +4,7 @@
 #include "core/vpoc/csv_row.h"
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/market_source.h"
+#include "core/vpoc/row_storage.h"
 
 #include "core/vpoc/unique_fd.h"
 
@@ -71,13 +72,12 @@ private:
         int64_t accepted = 0;
         SkipReport skipped;
     };
-    // The vectors only grow (a window's rows are written in place, a chunk taken whole by its own thread);
-    // `count` rows of them are the window's.
+    // A window's rows, written in place (a chunk taken whole by its own thread); the storage only grows.
     struct Rows {
         size_t count = 0;
-        std::vector<MarketRecord> rec;
-        std::vector<double> extras; // count x the kept extra columns
-        std::vector<int64_t> lines;
+        RowStorage<MarketRecord> rec;
+        RowStorage<double> extras; // count x the kept extra columns
+        RowStorage<int64_t> lines;
         uint64_t consumedBefore = 0; // bytes merged before this window
         Figures after;
     };
