@@ -21,7 +21,8 @@ struct CsvChunk;
 // Same rows, errors (file:line:column, line numbers counted across chunks) and --skip-bad behaviour as
 // MarketDataReader, bit for bit: each chunk is parsed on its own, and the checks that need the previous
 // row (time order, the repeated DST hour, which extra columns hold numbers) are made in file order when
-// the chunks are joined. Memory is one window (ReadOptions::windowBytes) and its parsed rows, whatever the
+// the chunks are joined: per row, unless the chunk is clean (CsvChunk::clean) and its first row passes
+// them, when it is taken whole. Memory is one window (ReadOptions::windowBytes) and its parsed rows, whatever the
 // file size. The file's size and modification time are checked after every window: a file that changes
 // while it is read is an InputError, never a silent short read.
 class ParallelCsvReader : public MarketSource {
@@ -57,7 +58,8 @@ public:
 
 private:
     // A window read and parsed, waiting to be merged: the next one is prepared on the threads while the rows of
-    // the one before are merged and handed out (the merge and the caller's work are serial, the parse is not).
+    // the one before are handed out. The merge runs on one thread, but a clean chunk costs it O(1): its rows are
+    // copied on the threads.
     struct Prepared {
         int buffer = 0;
         size_t chunks = 0;           // parsed chunks of m_chunkSets[buffer]
@@ -90,7 +92,7 @@ private:
                        size_t usable);
     void mergeWindow(const Prepared& p);
     void mergeChunk(CsvChunk& chunk);
-    // A chunk taken whole: its rows go to `at` in the window's rows, their lines start after `lineBase`.
+    // A chunk taken whole: its rows go to `at` in the window's rows; `lineBase` is the file line of its first line.
     struct WholeChunk {
         const CsvChunk* chunk;
         size_t at;
