@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
 #include <thread>
 #include <vector>
 
@@ -9,6 +10,7 @@ namespace stackscope::vpoc {
 
 // f(0) .. f(n-1), each on a thread of its own when threads > 1 (f(0) on the caller's), in order otherwise.
 // Tasks are few and large (a chunk or a block of rows per thread), so a thread each costs nothing measurable.
+// A task's exception (std::bad_alloc) is thrown here once every thread has ended (the lowest task's, if several).
 template <typename F>
 void onThreads(std::size_t n, unsigned threads, F&& f)
 {
@@ -17,13 +19,24 @@ void onThreads(std::size_t n, unsigned threads, F&& f)
             f(i);
         return;
     }
+    std::vector<std::exception_ptr> failed(n);
+    auto task = [&f, &failed](std::size_t i) {
+        try {
+            f(i);
+        } catch (...) {
+            failed[i] = std::current_exception(); // rethrown below, on the caller's thread
+        }
+    };
     std::vector<std::thread> pool;
     pool.reserve(n - 1);
     for (std::size_t i = 1; i < n; ++i)
-        pool.emplace_back([&f, i] { f(i); });
-    f(0);
+        pool.emplace_back(task, i);
+    task(0);
     for (auto& t : pool)
         t.join();
+    for (const auto& e : failed)
+        if (e)
+            std::rethrow_exception(e);
 }
 
 } // namespace stackscope::vpoc
