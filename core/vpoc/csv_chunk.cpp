@@ -87,7 +87,7 @@ void parseChunk(CsvChunk& c, const CsvLayout& layout, const ReadOptions& o)
 void copyChunkRows(const CsvChunk& c, size_t at, int64_t firstLine, const std::vector<int>& keep, size_t nExtra,
                    MarketRecord* rec, int64_t* lines, double* extras)
 {
-    // Into storage that holds no rows yet (RowStorage): each element's life begins here.
+    // Into storage that holds no rows yet (UnzeroedArray): each element's life begins here.
     const size_t n = c.rec.size();
     std::uninitialized_copy(c.rec.begin(), c.rec.end(), rec + at);
     for (size_t i = 0; i < n; ++i)

@@ -61,7 +61,7 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
     window = static_cast<size_t>(std::min<uint64_t>(window, m_totalBytes - m_fileOffset + options.maxLineBytes + 4));
     window = std::max(window, 4 * options.maxLineBytes + 4);
     for (auto& w : m_windows)
-        w.resize(window);
+        w.ensure(window); // first touched by the threads that read into it
 }
 
 ParallelCsvReader::~ParallelCsvReader()
@@ -92,9 +92,9 @@ void ParallelCsvReader::checkUnchanged(const char* when)
                                        m_totalBytes, st.st_size, mtimeNs(st) != m_mtimeNs ? ", modified" : "")};
 }
 
-size_t ParallelCsvReader::fillWindow(std::vector<char>& window)
+size_t ParallelCsvReader::fillWindow(UnzeroedArray<char>& window)
 {
-    const size_t room = window.size() - m_carry;
+    const size_t room = window.capacity() - m_carry;
     const size_t want = static_cast<size_t>(std::min<uint64_t>(room, m_totalBytes - m_fileOffset));
     const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_threads, want / kMinChunk));
     std::vector<int> errs(pieces, 0);
@@ -141,7 +141,7 @@ void ParallelCsvReader::reject(int64_t line, int64_t column, const std::string& 
         m_skipped.first.push_back(fmt::format("{}:{}:{}: {}", m_path, line, column, message));
 }
 
-size_t ParallelCsvReader::parseChunks(std::vector<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks,
+size_t ParallelCsvReader::parseChunks(UnzeroedArray<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks,
                                       size_t begin, size_t usable)
 {
     const size_t bytes = usable - begin;

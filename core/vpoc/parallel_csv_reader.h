@@ -4,7 +4,7 @@
 #include "core/vpoc/csv_row.h"
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/market_source.h"
-#include "core/vpoc/row_storage.h"
+#include "core/vpoc/unzeroed_array.h"
 
 #include "core/vpoc/unique_fd.h"
 
@@ -77,18 +77,18 @@ private:
     // A window's rows, written in place (a chunk taken whole by its own thread); the storage only grows.
     struct Rows {
         size_t count = 0;
-        RowStorage<MarketRecord> rec;
-        RowStorage<double> extras; // count x the kept extra columns
-        RowStorage<int64_t> lines;
+        UnzeroedArray<MarketRecord> rec;
+        UnzeroedArray<double> extras; // count x the kept extra columns
+        UnzeroedArray<int64_t> lines;
         uint64_t consumedBefore = 0; // bytes merged before this window
         Figures after;
     };
     bool nextWindow();
     int readAndMerge(int buffer);
     Prepared prepareWindow(int buffer);
-    size_t fillWindow(std::vector<char>& window);
+    size_t fillWindow(UnzeroedArray<char>& window);
     void checkUnchanged(const char* when);
-    size_t parseChunks(std::vector<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks, size_t begin,
+    size_t parseChunks(UnzeroedArray<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks, size_t begin,
                        size_t usable);
     void mergeWindow(const Prepared& p);
     void mergeChunk(CsvChunk& chunk);
@@ -117,7 +117,7 @@ private:
     int64_t m_lineNo = 0;      // lines merged so far (header included)
 
     // Two windows and their chunks: one being merged and handed out, the next one being read and parsed.
-    std::vector<char> m_windows[2];
+    UnzeroedArray<char> m_windows[2]; // each window.capacity() bytes
     std::vector<std::unique_ptr<CsvChunk>> m_chunkSets[2];
     int m_filled = 1;          // the buffer the last prepared window went to
     size_t m_carry = 0;        // bytes of a partial last line, at m_carryAt in m_windows[m_filled]
