@@ -30,7 +30,7 @@ struct CsvChunk {
     };
     std::vector<Error> errors;
     uint32_t lines = 0;
-    bool ordered = true;           // each row after the one before by the merge's rule (bars: later; trades: not earlier)
+    bool ordered = true;           // each row after the one before by the merge's rule (bars: later, trades: not before)
     std::vector<uint8_t> extraAll; // per extra column: every row's value is empty or a number
 
     // No errors, no row in the repeated hour and in order: every row passes the merge's checks once the first

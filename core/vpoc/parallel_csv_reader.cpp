@@ -23,6 +23,10 @@ namespace {
 
 constexpr size_t kMinChunk = 1 << 16;
 constexpr size_t kWindowPerThread = 8u << 20; // two windows are held: one merged, one read and parsed
+// Beyond 4 threads the window stops growing: its chunks (2 MiB at 16 threads) keep every thread busy, the pipeline
+// fills and drains sooner, and memory stays small. 16 threads on the 2-core VM, 352 MB of trades: 128 MiB windows
+// 1.24 s and 900 MB peak, 32 MiB 1.03 s and 236 MB (tests/bench/RESULTS.md).
+constexpr size_t kMaxWindow = 32u << 20;
 
 int64_t mtimeNs(const struct stat& st) { return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec; }
 
@@ -55,7 +59,7 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
     }
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     m_threads = std::max(1u, options.threads ? options.threads : hw);
-    size_t window = options.windowBytes ? options.windowBytes : kWindowPerThread * m_threads;
+    size_t window = options.windowBytes ? options.windowBytes : std::min(kWindowPerThread * m_threads, kMaxWindow);
     window = std::max(window, 4 * options.maxLineBytes + 4);
     window = std::min<size_t>(window, size_t(1) << 31); // chunk offsets are 32-bit
     window = static_cast<size_t>(std::min<uint64_t>(window, m_totalBytes - m_fileOffset + options.maxLineBytes + 4));

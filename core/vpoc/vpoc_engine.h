@@ -65,7 +65,7 @@ enum class VpocPhase { Reading, Finishing };
 struct VpocProgress {
     uint64_t bytesDone = 0; // bytes whose rows were parsed and handed to the profiles (not read ahead)
     uint64_t bytesTotal = 0;
-    uint64_t bytesRead = 0; // bytes read and parsed by the reader, up to a window (16 MiB a thread) ahead
+    uint64_t bytesRead = 0; // bytes read and parsed by the reader, up to a window (8 MiB a thread, at most 32) ahead
     int64_t sessionsDone = 0;
     VpocPhase phase = VpocPhase::Reading;
 };

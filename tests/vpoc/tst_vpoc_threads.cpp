@@ -270,7 +270,8 @@ private Q_SLOTS:
         const std::string sequential = readAll(vo.input, vo.read, false);
         for (unsigned threads : {1u, 2u, 7u}) {
             vo.read.threads = threads;
-            QVERIFY2(sequential == readAll(vo.input, vo.read, true), qPrintable(QString("reader, %1 threads").arg(threads)));
+            QVERIFY2(sequential == readAll(vo.input, vo.read, true),
+                     qPrintable(QString("reader, %1 threads").arg(threads)));
         }
     }
 
