@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace stackscope::vpoc {
@@ -74,6 +75,14 @@ size_t invalidUtf8(std::string_view s)
     size_t i = 0;
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
     while (i < s.size()) {
+        // ASCII, nearly every byte of market data: eight at a time (this check was a sixth of the parse).
+        for (uint64_t word; i + 8 <= s.size(); i += 8) {
+            std::memcpy(&word, p + i, 8);
+            if (word & 0x8080808080808080ull)
+                break;
+        }
+        if (i >= s.size())
+            break;
         const unsigned char c = p[i];
         if (c < 0x80) {
             ++i;

@@ -36,7 +36,7 @@ struct ReadOptions {
     bool skipBad = false;
     size_t maxLineBytes = 1 << 16;
     unsigned threads = 0;    // parallel CSV reading: 0 = every hardware thread
-    size_t windowBytes = 0;  // bytes read and parsed at once; 0 = 16 MiB per thread (memory stays bounded)
+    size_t windowBytes = 0;  // bytes read and parsed at once; 0 = 8 MiB a thread, at most 32 MiB (two are held)
 };
 
 // A place in a binary file: the 1-based record (-1 when none) and the byte offset in the (decompressed) data

@@ -12,6 +12,16 @@
 
 namespace stackscope::vpoc {
 
+bool MarketSource::borrow(size_t maxRows, BorrowedRows& out, std::vector<MarketRecord>& scratch,
+                          std::vector<int64_t>& scratchPositions)
+{
+    scratch.clear();
+    scratchPositions.clear();
+    const bool more = read(scratch, maxRows, nullptr, &scratchPositions);
+    out = {scratch.data(), scratchPositions.data(), scratch.size()};
+    return more;
+}
+
 std::unique_ptr<MarketSource> openMarketFile(const std::string& path, const ReadOptions& options)
 {
     findTimeZone(options.timeZone); // a bad option is reported before anything is read

@@ -10,6 +10,13 @@
 
 namespace stackscope::vpoc {
 
+// Rows a reader lends rather than copies: valid until its next read() or borrow().
+struct BorrowedRows {
+    const MarketRecord* rows = nullptr;
+    const int64_t* positions = nullptr; // as read() gives them
+    size_t count = 0;
+};
+
 class MarketSource {
 public:
     virtual ~MarketSource() = default;
@@ -22,6 +29,10 @@ public:
     // row's place in the file (a line for text, a record number for binary files). False once exhausted.
     virtual bool read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras = nullptr,
                       std::vector<int64_t>* positions = nullptr) = 0;
+    // Up to maxRows good rows and their positions, lent where the reader holds them in memory (the parallel CSV
+    // reader: no copy); other readers read() them into `scratch` and `scratchPositions`. False once exhausted.
+    virtual bool borrow(size_t maxRows, BorrowedRows& out, std::vector<MarketRecord>& scratch,
+                        std::vector<int64_t>& scratchPositions);
     // Throws an InputError at a position read() gave, worded for the file's kind.
     [[noreturn]] virtual void failAt(int64_t position, const std::string& message) const = 0;
     // Where the data ended, for "no rows" errors.

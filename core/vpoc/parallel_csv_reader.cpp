@@ -1,7 +1,9 @@
 // Parallel CSV reading: pread windows, line-aligned chunks parsed on threads, joined in file order with the order checks.
 #include "core/vpoc/parallel_csv_reader.h"
 
+#include "core/vpoc/csv_chunk.h"
 #include "core/vpoc/csv_reader.h"
+#include "core/vpoc/on_threads.h"
 
 #include <fmt/format.h>
 
@@ -17,109 +19,16 @@
 
 namespace stackscope::vpoc {
 
-// One line-aligned piece of a window and what its thread made of it.
-struct CsvChunk {
-    std::string_view text;
-    std::vector<MarketRecord> rec;                  // timeUs holds the early reading
-    std::vector<uint32_t> line;                     // 0-based line of each row within the chunk
-    std::vector<uint32_t> lineStart;                // byte offset of each row's line (to word order errors)
-    std::vector<std::pair<uint32_t, int64_t>> late; // rows in the repeated DST hour: the later reading
-    std::vector<uint8_t> extraOk;                   // rows x extra columns: empty or a number
-    std::vector<double> extraValue;
-    struct Error {
-        uint32_t beforeRow; // the error comes after this many rows of the chunk
-        uint32_t line;
-        int64_t column;
-        std::string message;
-    };
-    std::vector<Error> errors;
-    uint32_t lines = 0;
-
-    void clear()
-    {
-        rec.clear();
-        line.clear();
-        lineStart.clear();
-        late.clear();
-        extraOk.clear();
-        extraValue.clear();
-        errors.clear();
-        lines = 0;
-    }
-};
-
 namespace {
 
 constexpr size_t kMinChunk = 1 << 16;
 constexpr size_t kWindowPerThread = 8u << 20; // two windows are held: one merged, one read and parsed
+// Beyond 4 threads the window stops growing: its chunks (2 MiB at 16 threads) keep every thread busy, the pipeline
+// fills and drains sooner, and memory stays small. 16 threads on the 2-core VM, 352 MB of trades: 128 MiB windows
+// 1.24 s and 900 MB peak, 32 MiB 1.03 s and 236 MB (tests/bench/RESULTS.md).
+constexpr size_t kMaxWindow = 32u << 20;
 
 int64_t mtimeNs(const struct stat& st) { return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec; }
-
-template <typename F>
-void onThreads(size_t n, unsigned threads, F&& f)
-{
-    if (n <= 1 || threads <= 1) {
-        for (size_t i = 0; i < n; ++i)
-            f(i);
-        return;
-    }
-    std::vector<std::thread> pool;
-    for (size_t i = 1; i < n; ++i)
-        pool.emplace_back([&f, i] { f(i); });
-    f(0);
-    for (auto& t : pool)
-        t.join();
-}
-
-void parseChunk(CsvChunk& c, const CsvLayout& layout, const ReadOptions& o)
-{
-    CsvRowParser parser(layout, o);
-    const size_t nExtra = layout.extraIndex.size();
-    const char* begin = c.text.data();
-    const char* p = begin;
-    const char* end = begin + c.text.size();
-    ParsedRow row;
-    RowError err;
-    uint32_t lineIdx = 0;
-    auto fail = [&](int64_t column, std::string message) {
-        c.errors.push_back({static_cast<uint32_t>(c.rec.size()), lineIdx, column, std::move(message)});
-        return o.skipBad;
-    };
-    for (; p < end; ++lineIdx) {
-        const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-        const char* lineEnd = nl ? nl : end;
-        std::string_view line(p, static_cast<size_t>(lineEnd - p));
-        const uint32_t start = static_cast<uint32_t>(p - begin);
-        p = nl ? nl + 1 : end;
-        if (line.size() > o.maxLineBytes) {
-            if (!fail(static_cast<int64_t>(o.maxLineBytes) + 1, longLineMessage(o.maxLineBytes, line.size() + (nl ? 1 : 0))))
-                break;
-            continue;
-        }
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        const auto t = trimCsvField(line);
-        if (isNonDataLine(t))
-            continue;
-        if (!parser.parse(line, row, err)) {
-            if (!fail(err.column, std::move(err.message)))
-                break;
-            continue;
-        }
-        if (row.late != row.early)
-            c.late.emplace_back(static_cast<uint32_t>(c.rec.size()), row.late);
-        row.rec.timeUs = row.early;
-        c.rec.push_back(row.rec);
-        c.line.push_back(lineIdx);
-        for (size_t k = 0; k < nExtra; ++k) {
-            double v = 0;
-            c.extraOk.push_back(parser.extra(layout.extraIndex[k], v) ? 1 : 0);
-            c.extraValue.push_back(v);
-        }
-        c.lineStart.push_back(start);
-    }
-    c.lines = lineIdx;
-}
 
 } // namespace
 
@@ -150,13 +59,13 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
     }
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     m_threads = std::max(1u, options.threads ? options.threads : hw);
-    size_t window = options.windowBytes ? options.windowBytes : kWindowPerThread * m_threads;
+    size_t window = options.windowBytes ? options.windowBytes : std::min(kWindowPerThread * m_threads, kMaxWindow);
     window = std::max(window, 4 * options.maxLineBytes + 4);
     window = std::min<size_t>(window, size_t(1) << 31); // chunk offsets are 32-bit
     window = static_cast<size_t>(std::min<uint64_t>(window, m_totalBytes - m_fileOffset + options.maxLineBytes + 4));
     window = std::max(window, 4 * options.maxLineBytes + 4);
     for (auto& w : m_windows)
-        w.resize(window);
+        w.ensure(window); // first touched by the threads that read into it
 }
 
 ParallelCsvReader::~ParallelCsvReader()
@@ -187,9 +96,9 @@ void ParallelCsvReader::checkUnchanged(const char* when)
                                        m_totalBytes, st.st_size, mtimeNs(st) != m_mtimeNs ? ", modified" : "")};
 }
 
-size_t ParallelCsvReader::fillWindow(std::vector<char>& window)
+size_t ParallelCsvReader::fillWindow(UnzeroedArray<char>& window)
 {
-    const size_t room = window.size() - m_carry;
+    const size_t room = window.capacity() - m_carry;
     const size_t want = static_cast<size_t>(std::min<uint64_t>(room, m_totalBytes - m_fileOffset));
     const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_threads, want / kMinChunk));
     std::vector<int> errs(pieces, 0);
@@ -236,7 +145,7 @@ void ParallelCsvReader::reject(int64_t line, int64_t column, const std::string& 
         m_skipped.first.push_back(fmt::format("{}:{}:{}: {}", m_path, line, column, message));
 }
 
-size_t ParallelCsvReader::parseChunks(std::vector<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks,
+size_t ParallelCsvReader::parseChunks(UnzeroedArray<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks,
                                       size_t begin, size_t usable)
 {
     const size_t bytes = usable - begin;
@@ -290,15 +199,8 @@ void ParallelCsvReader::acceptRow(const CsvChunk& c, size_t r, int64_t line)
         return;
     }
     const uint8_t* ok = nExtra ? &c.extraOk[r * nExtra] : nullptr;
-    if (!m_extrasDecided) {
-        // Further columns are kept when they hold numbers on the first data row (a symbol column is not).
-        for (size_t k = 0; k < nExtra; ++k)
-            if (ok[k]) {
-                m_extraKeep.push_back(static_cast<int>(k));
-                m_extraNames.push_back(m_layout.headerNames[static_cast<size_t>(m_layout.extraIndex[k])]);
-            }
-        m_extrasDecided = true;
-    }
+    if (!m_extrasDecided)
+        decideExtras(ok);
     for (int k : m_extraKeep)
         if (!ok[k]) {
             CsvRowParser parser(m_layout, m_options);
@@ -308,13 +210,51 @@ void ParallelCsvReader::acceptRow(const CsvChunk& c, size_t r, int64_t line)
                    badExtraMessage(parser.field(idx), m_layout.headerNames[static_cast<size_t>(idx)]));
             return;
         }
+    Rows& out = *m_into;
+    size_t at = out.count * m_extraKeep.size();
     for (int k : m_extraKeep)
-        m_into->extras.push_back(c.extraValue[r * nExtra + static_cast<size_t>(k)]);
+        out.extras.construct(at++, c.extraValue[r * nExtra + static_cast<size_t>(k)]);
     rec.timeUs = us;
-    m_into->rec.push_back(rec);
-    m_into->lines.push_back(line);
+    out.rec.construct(out.count, rec);
+    out.lines.construct(out.count, line);
+    ++out.count;
     m_previousUs = us;
     ++m_accepted;
+}
+
+// Further columns are kept when they hold numbers on the first data row (a symbol column is not).
+void ParallelCsvReader::decideExtras(const uint8_t* ok)
+{
+    for (size_t k = 0; k < m_layout.extraIndex.size(); ++k)
+        if (ok[k]) {
+            m_extraKeep.push_back(static_cast<int>(k));
+            m_extraNames.push_back(m_layout.headerNames[static_cast<size_t>(m_layout.extraIndex[k])]);
+        }
+    m_extrasDecided = true;
+}
+
+// A clean chunk whose first row passes the checks against the row before it: acceptRow would take every row, so
+// the chunk is taken whole, with the same figures after it; its rows are copied once the window is decided.
+bool ParallelCsvReader::takeWhole(const CsvChunk& c, std::vector<WholeChunk>& whole)
+{
+    if (c.rec.empty() || !c.clean())
+        return false;
+    const int64_t first = c.rec.front().timeUs;
+    const bool bars = m_layout.format == DataFormat::Bars;
+    if (m_previousUs != INT64_MIN && (first < m_previousUs || (bars && first == m_previousUs)))
+        return false;
+    if (!m_extrasDecided)
+        decideExtras(c.extraOk.data()); // on the first row, accepted: what acceptRow would decide
+    for (int k : m_extraKeep)
+        if (!c.extraAll[static_cast<size_t>(k)])
+            return false;
+    whole.push_back({&c, m_into->count, m_lineNo + 1});
+    m_into->count += c.rec.size();
+    m_previousUs = c.rec.back().timeUs;
+    m_accepted += static_cast<int64_t>(c.rec.size());
+    m_lineNo += c.lines;
+    m_consumed += c.text.size();
+    return true;
 }
 
 void ParallelCsvReader::mergeChunk(CsvChunk& c)
@@ -395,10 +335,19 @@ void ParallelCsvReader::mergeWindow(const Prepared& p)
     size_t rows = 0;
     for (size_t i = 0; i < p.chunks; ++i)
         rows += chunks[i]->rec.size();
-    m_into->rec.reserve(rows);
-    m_into->lines.reserve(rows);
+    const size_t nExtra = m_layout.extraIndex.size();
+    Rows& out = *m_into;
+    out.rec.ensure(rows); // room for every row: a chunk's rows are written at their place
+    out.lines.ensure(rows);
+    out.extras.ensure(rows * nExtra);
+    std::vector<WholeChunk> whole;
     for (size_t i = 0; i < p.chunks; ++i)
-        mergeChunk(*chunks[i]);
+        if (!takeWhole(*chunks[i], whole))
+            mergeChunk(*chunks[i]);
+    onThreads(whole.size(), m_threads, [&](size_t i) {
+        copyChunkRows(*whole[i].chunk, whole[i].at, whole[i].lineBase, m_extraKeep, nExtra, out.rec.data(),
+                      out.lines.data(), out.extras.data());
+    });
     m_consumed += p.consumedAfter;
 }
 
@@ -408,9 +357,7 @@ int ParallelCsvReader::readAndMerge(int buffer)
 {
     const Prepared p = prepareWindow(buffer);
     Rows& rows = m_rows[buffer];
-    rows.rec.clear();
-    rows.extras.clear();
-    rows.lines.clear();
+    rows.count = 0;
     rows.consumedBefore = m_consumed;
     m_into = &rows;
     mergeWindow(p);
@@ -444,17 +391,17 @@ bool ParallelCsvReader::nextWindow()
 
 uint64_t ParallelCsvReader::bytesParsed() const
 {
-    if (m_current < 0 || m_rows[m_current].rec.empty())
+    if (m_current < 0 || m_rows[m_current].count == 0)
         return m_shown.consumed;
     const Rows& r = m_rows[m_current];
-    const double handedOut = static_cast<double>(m_readyPos) / static_cast<double>(r.rec.size());
+    const double handedOut = static_cast<double>(m_readyPos) / static_cast<double>(r.count);
     return r.consumedBefore + static_cast<uint64_t>(handedOut * static_cast<double>(r.after.consumed - r.consumedBefore));
 }
 
-bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras,
-                             std::vector<int64_t>* lines)
+// Whether a window with rows not yet handed out is in hand (the next one taken when this one is done).
+bool ParallelCsvReader::rowsInHand()
 {
-    while (m_current < 0 || m_readyPos >= m_rows[m_current].rec.size()) {
+    while (m_current < 0 || m_readyPos >= m_rows[m_current].count) {
         if (!nextWindow()) {
             try {
                 checkUnchanged("at its end");
@@ -464,16 +411,36 @@ bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std
             return false;
         }
     }
+    return true;
+}
+
+bool ParallelCsvReader::borrow(size_t maxRows, BorrowedRows& out, std::vector<MarketRecord>&, std::vector<int64_t>&)
+{
+    out = {};
+    if (!rowsInHand())
+        return false;
     const Rows& r = m_rows[m_current];
-    const size_t n = std::min(maxRows, r.rec.size() - m_readyPos);
+    const size_t n = std::min(maxRows, r.count - m_readyPos);
+    out = {r.rec.data() + m_readyPos, r.lines.data() + m_readyPos, n};
+    m_readyPos += n;
+    return n > 0;
+}
+
+bool ParallelCsvReader::read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras,
+                             std::vector<int64_t>* lines)
+{
+    if (!rowsInHand())
+        return false;
+    const Rows& r = m_rows[m_current];
+    const size_t n = std::min(maxRows, r.count - m_readyPos);
     const auto from = static_cast<long>(m_readyPos), to = static_cast<long>(m_readyPos + n);
-    out.insert(out.end(), r.rec.begin() + from, r.rec.begin() + to);
+    out.insert(out.end(), r.rec.data() + from, r.rec.data() + to);
     if (extras) {
         const auto k = static_cast<long>(m_extraNames.size());
-        extras->insert(extras->end(), r.extras.begin() + from * k, r.extras.begin() + to * k);
+        extras->insert(extras->end(), r.extras.data() + from * k, r.extras.data() + to * k);
     }
     if (lines)
-        lines->insert(lines->end(), r.lines.begin() + from, r.lines.begin() + to);
+        lines->insert(lines->end(), r.lines.data() + from, r.lines.data() + to);
     m_readyPos += n;
     return n > 0;
 }

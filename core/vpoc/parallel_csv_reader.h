@@ -4,6 +4,7 @@
 #include "core/vpoc/csv_row.h"
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/market_source.h"
+#include "core/vpoc/unzeroed_array.h"
 
 #include "core/vpoc/unique_fd.h"
 
@@ -20,7 +21,8 @@ struct CsvChunk;
 // Same rows, errors (file:line:column, line numbers counted across chunks) and --skip-bad behaviour as
 // MarketDataReader, bit for bit: each chunk is parsed on its own, and the checks that need the previous
 // row (time order, the repeated DST hour, which extra columns hold numbers) are made in file order when
-// the chunks are joined. Memory is one window (ReadOptions::windowBytes) and its parsed rows, whatever the
+// the chunks are joined: per row, unless the chunk is clean (CsvChunk::clean) and its first row passes
+// them, when it is taken whole. Memory is one window (ReadOptions::windowBytes) and its parsed rows, whatever the
 // file size. The file's size and modification time are checked after every window: a file that changes
 // while it is read is an InputError, never a silent short read.
 class ParallelCsvReader : public MarketSource {
@@ -37,6 +39,9 @@ public:
     // As MarketDataReader::read; `lines` (when given) gets each row's line number.
     bool read(std::vector<MarketRecord>& out, size_t maxRows, std::vector<double>* extras = nullptr,
               std::vector<int64_t>* lines = nullptr) override;
+    // The rows and lines of the window in hand, lent in place (the window is kept until the next call).
+    bool borrow(size_t maxRows, BorrowedRows& out, std::vector<MarketRecord>& scratch,
+                std::vector<int64_t>& scratchPositions) override;
     [[noreturn]] void failAt(int64_t line, const std::string& message) const override;
     int64_t endPosition() const override { return m_shown.lineNo; }
     const std::string& path() const { return m_path; }
@@ -46,14 +51,16 @@ public:
     int64_t rowsAccepted() const override { return m_shown.accepted; }
     int64_t linesRead() const { return m_shown.lineNo; }
     uint64_t bytesConsumed() const override { return m_shown.consumed; }
-    // The window's bytes in proportion to its rows handed out (a window is 16 MiB a thread, parsed at once).
+    // The window's bytes in proportion to its rows handed out (a window, 8 MiB a thread up to 32 MiB, is parsed
+    // at once).
     uint64_t bytesParsed() const override;
     uint64_t totalBytes() const override { return m_totalBytes; }
     unsigned threads() const { return m_threads; }
 
 private:
     // A window read and parsed, waiting to be merged: the next one is prepared on the threads while the rows of
-    // the one before are merged and handed out (the merge and the caller's work are serial, the parse is not).
+    // the one before are handed out. The merge runs on one thread, but a clean chunk costs it O(1): its rows are
+    // copied on the threads.
     struct Prepared {
         int buffer = 0;
         size_t chunks = 0;           // parsed chunks of m_chunkSets[buffer]
@@ -68,22 +75,33 @@ private:
         int64_t accepted = 0;
         SkipReport skipped;
     };
+    // A window's rows, written in place (a chunk taken whole by its own thread); the storage only grows.
     struct Rows {
-        std::vector<MarketRecord> rec;
-        std::vector<double> extras;
-        std::vector<int64_t> lines;
+        size_t count = 0;
+        UnzeroedArray<MarketRecord> rec;
+        UnzeroedArray<double> extras; // count x the kept extra columns
+        UnzeroedArray<int64_t> lines;
         uint64_t consumedBefore = 0; // bytes merged before this window
         Figures after;
     };
     bool nextWindow();
     int readAndMerge(int buffer);
     Prepared prepareWindow(int buffer);
-    size_t fillWindow(std::vector<char>& window);
+    size_t fillWindow(UnzeroedArray<char>& window);
     void checkUnchanged(const char* when);
-    size_t parseChunks(std::vector<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks, size_t begin,
+    size_t parseChunks(UnzeroedArray<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks, size_t begin,
                        size_t usable);
     void mergeWindow(const Prepared& p);
     void mergeChunk(CsvChunk& chunk);
+    // A chunk taken whole: its rows go to `at` in the window's rows; `lineBase` is the file line of its first line.
+    struct WholeChunk {
+        const CsvChunk* chunk;
+        size_t at;
+        int64_t lineBase;
+    };
+    bool takeWhole(const CsvChunk& chunk, std::vector<WholeChunk>& whole);
+    void decideExtras(const uint8_t* ok);
+    bool rowsInHand();
     void reject(int64_t line, int64_t column, const std::string& message);
     void acceptRow(const CsvChunk& chunk, size_t row, int64_t line);
 
@@ -100,7 +118,7 @@ private:
     int64_t m_lineNo = 0;      // lines merged so far (header included)
 
     // Two windows and their chunks: one being merged and handed out, the next one being read and parsed.
-    std::vector<char> m_windows[2];
+    UnzeroedArray<char> m_windows[2]; // each window.capacity() bytes
     std::vector<std::unique_ptr<CsvChunk>> m_chunkSets[2];
     int m_filled = 1;          // the buffer the last prepared window went to
     size_t m_carry = 0;        // bytes of a partial last line, at m_carryAt in m_windows[m_filled]

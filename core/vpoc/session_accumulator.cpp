@@ -58,6 +58,30 @@ void SessionAccumulator::add(int32_t day, const MarketRecord& r)
     ++m_bars;
 }
 
+void SessionAccumulator::absorb(const SessionAccumulator& later)
+{
+    if (later.empty())
+        return;
+    const uint64_t* from = later.m_levels.data() + (later.m_low - later.m_base);
+    const size_t width = static_cast<size_t>(later.m_high - later.m_low) + 1;
+    if (empty()) {
+        m_day = later.m_day;
+        m_firstUs = later.m_firstUs;
+        m_low = m_base = later.m_low;
+        m_high = later.m_high;
+        m_levels.assign(from, from + width);
+    } else {
+        m_low = std::min(m_low, later.m_low);
+        m_high = std::max(m_high, later.m_high);
+        cover(later.m_low, later.m_high);
+        uint64_t* to = m_levels.data() + (later.m_low - m_base);
+        for (size_t i = 0; i < width; ++i)
+            to[i] += from[i]; // integer sums: the order rows are added in does not matter
+    }
+    m_lastUs = later.m_lastUs;
+    m_bars += later.m_bars;
+}
+
 DevelopingPoint SessionAccumulator::developing(const MarketRecord& r) const
 {
     const uint64_t* vol = m_levels.data() + (m_low - m_base);

@@ -24,9 +24,14 @@ public:
     }
     bool empty() const { return m_bars == 0; }
     int32_t day() const { return m_day; }
+    int32_t low() const { return m_low; }
+    int32_t high() const { return m_high; }
     // Levels the session would span with `r` added.
     int64_t widthWith(const MarketRecord& r) const;
     void add(int32_t day, const MarketRecord& r);
+    // The rows of `later` (the same session day, its rows all after this one's) as if each had been add()ed here:
+    // how the profiles built on several threads are joined. `later` is left as it was.
+    void absorb(const SessionAccumulator& later);
     // POC/VAH/VAL of the rows added so far (call after add()).
     DevelopingPoint developing(const MarketRecord& r) const;
     // The session's result; the accumulator is empty afterwards.

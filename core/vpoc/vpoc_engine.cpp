@@ -1,6 +1,7 @@
 // The VPOC pipeline: streaming reader -> sessions -> batches profiled on the CPU threads or the GPU module.
 #include "core/vpoc/vpoc_engine.h"
 
+#include "core/vpoc/block_profiles.h"
 #include "core/vpoc/gpu_profiles.h"
 #include "core/vpoc/market_source.h"
 #include "core/vpoc/session_accumulator.h"
@@ -10,12 +11,15 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <thread>
 
 namespace stackscope::vpoc {
 
 namespace {
 
 constexpr size_t kReadRows = 1 << 16;
+// The CPU path on several threads takes blocks of this many rows a thread (the reader lends them, no copy).
+constexpr size_t kBlockRowsPerThread = 1 << 17;
 // A batch is profiled while the next one is read: about 4 M elements keeps both busy and memory bounded.
 constexpr size_t kBatchElements = 1 << 22;
 
@@ -79,6 +83,7 @@ struct Job {
     const VpocProgressCallback& progress;
     const std::atomic<bool>* cancel;
     std::chrono::steady_clock::time_point lastReport = std::chrono::steady_clock::now();
+    BorrowedRows block; // the rows in hand: lent by the reader, or in the two vectors below
     std::vector<MarketRecord> rows;
     std::vector<int64_t> lines;
 
@@ -93,15 +98,13 @@ struct Job {
         progress(VpocProgress {reader.bytesParsed(), reader.totalBytes(), reader.bytesConsumed(),
                                static_cast<int64_t>(result.sessions.size()), phase});
     }
-    // The next block of rows; false at the end. Throws VpocCancelled.
-    bool next()
+    // The next block of rows into `block`; false at the end. Throws VpocCancelled.
+    bool next(size_t maxRows = kReadRows)
     {
         if (cancel && cancel->load(std::memory_order_relaxed))
             throw VpocCancelled();
         report(false);
-        rows.clear();
-        lines.clear();
-        if (reader.read(rows, kReadRows, nullptr, &lines))
+        if (reader.borrow(maxRows, block, rows, lines))
             return true;
         report(true, VpocPhase::Finishing);
         return false;
@@ -130,9 +133,9 @@ struct Job {
     {
         if (width <= kMaxSessionLevels)
             return;
-        const auto& r = rows[row];
+        const auto& r = block.rows[row];
         const auto& tick = options.read.tick;
-        reader.failAt(lines[row],
+        reader.failAt(block.positions[row],
                       fmt::format("this row ({:.{}f} .. {:.{}f}) makes the session of {} span {} price levels, more "
                                   "than the {} one session may span; check --tick (ES: 0.25) or the row's prices",
                                   tick.price(r.low), tick.decimals, tick.price(r.high), tick.decimals, formatDate(day),
@@ -140,37 +143,74 @@ struct Job {
     }
 };
 
-// CPU: each session's profile is built as its rows stream by; memory is one session's price range.
-void runStreaming(Job& job)
+// CPU: each session's profile is built as its rows stream by; memory is one session's price range. On several
+// threads (without developing values) blocks of rows are profiled a piece a thread and joined in order.
+class StreamingRun {
+public:
+    explicit StreamingRun(Job& job)
+        : m_job(job)
+        , m_session(job.options.profile)
+    {
+    }
+    void run(unsigned threads);
+
+private:
+    void addRows();
+    void close();
+
+    Job& m_job;
+    SessionAccumulator m_session;
+    std::vector<DevelopingPoint> m_developing;
+};
+
+void StreamingRun::run(unsigned threads)
 {
-    SessionAccumulator acc(job.options.profile);
-    std::vector<DevelopingPoint> developing;
-    auto close = [&] {
-        job.result.sessions.push_back(acc.finish());
-        if (job.options.developing)
-            job.keepDeveloping(job.result.sessions.back(), std::move(developing));
-        developing = {};
-    };
-    while (job.next()) {
-        for (size_t i = 0; i < job.rows.size(); ++i) {
-            const auto& r = job.rows[i];
-            const auto day = job.sessions.sessionDay(r.timeUs);
-            if (!day) {
-                ++job.result.outsideSessions;
+    if (threads <= 1 || m_job.options.developing) {
+        while (m_job.next())
+            addRows();
+    } else {
+        BlockProfiler blocks(m_job.sessions, m_job.options.profile, threads, m_job.options.minRowsPerThread);
+        while (m_job.next(kBlockRowsPerThread * threads)) {
+            // A session wider than kMaxSessionLevels: row by row, which names the row that widens it.
+            if (!blocks.profile(m_job.block.rows, m_job.block.count) || !blocks.fitsAfter(m_session)) {
+                addRows();
                 continue;
             }
-            if (!acc.empty() && *day != acc.day())
-                close();
-            job.checkWidth(acc.widthWith(r), *day, i);
-            acc.add(*day, r);
-            if (job.options.developing) {
-                developing.push_back(acc.developing(r));
-                job.passOn(*day, developing);
-            }
+            m_job.result.outsideSessions += blocks.outside();
+            blocks.mergeInto(m_session, [this](SessionAccumulator&) { close(); });
         }
     }
-    if (!acc.empty())
+    if (!m_session.empty())
         close();
+}
+
+void StreamingRun::close()
+{
+    m_job.result.sessions.push_back(m_session.finish());
+    if (m_job.options.developing)
+        m_job.keepDeveloping(m_job.result.sessions.back(), std::move(m_developing));
+    m_developing = {};
+}
+
+// The rows in hand one by one, on this thread.
+void StreamingRun::addRows()
+{
+    for (size_t i = 0; i < m_job.block.count; ++i) {
+        const auto& r = m_job.block.rows[i];
+        const auto day = m_job.sessions.sessionDay(r.timeUs);
+        if (!day) {
+            ++m_job.result.outsideSessions;
+            continue;
+        }
+        if (!m_session.empty() && *day != m_session.day())
+            close();
+        m_job.checkWidth(m_session.widthWith(r), *day, i);
+        m_session.add(*day, r);
+        if (m_job.options.developing) {
+            m_developing.push_back(m_session.developing(r));
+            m_job.passOn(*day, m_developing);
+        }
+    }
 }
 
 // GPU: sessions gathered into batches (about 4 M elements) profiled on the device while the next is read. A session
@@ -196,7 +236,7 @@ public:
     void run()
     {
         while (m_job.next()) {
-            for (size_t i = 0; i < m_job.rows.size(); ++i)
+            for (size_t i = 0; i < m_job.block.count; ++i)
                 addRow(i);
         }
         closeSession();
@@ -225,7 +265,7 @@ private:
 
 void BatchedRun::addRow(size_t i)
 {
-    const auto& r = m_job.rows[i];
+    const auto& r = m_job.block.rows[i];
     const auto day = m_job.sessions.sessionDay(r.timeUs);
     if (!day) {
         ++m_job.result.outsideSessions;
@@ -357,7 +397,7 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
     if (gpu)
         BatchedRun(job, *gpu).run();
     else
-        runStreaming(job);
+        StreamingRun(job).run(options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
     result->options.developingSink = nullptr; // it refers to the caller's writer: not kept past the run
     result->extraColumns = reader->extraColumns(); // decided on the first data row
     result->format = reader->format();              // a mixed DBN file: decided by its first record

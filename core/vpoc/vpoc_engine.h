@@ -33,6 +33,9 @@ struct VpocOptions {
     // (vpoc --developing streams them to its file this way).
     std::function<void(int32_t day, const DevelopingPoint* points, std::size_t count)> developingSink;
     unsigned threads = 0; // 0 = every hardware thread
+    // The CPU path on several threads profiles blocks of rows a piece a thread; a piece has at least this many rows
+    // (fewer threads for a small block: a thread costs more than a few thousand rows). Tests make it 1.
+    size_t minRowsPerThread = size_t(1) << 14;
     // The GPU backend gathers a session's rows (32 B each) into a batch; a session with more rows than this is
     // profiled on the CPU instead (SessionAccumulator: memory is its price range, at most 8 MiB), in its place among
     // the others, with the same results. 2^22 rows = 128 MiB, the size of one batch.
@@ -62,7 +65,7 @@ enum class VpocPhase { Reading, Finishing };
 struct VpocProgress {
     uint64_t bytesDone = 0; // bytes whose rows were parsed and handed to the profiles (not read ahead)
     uint64_t bytesTotal = 0;
-    uint64_t bytesRead = 0; // bytes read and parsed by the reader, up to a window (16 MiB a thread) ahead
+    uint64_t bytesRead = 0; // bytes read and parsed by the reader, up to a window (8 MiB a thread, at most 32) ahead
     int64_t sessionsDone = 0;
     VpocPhase phase = VpocPhase::Reading;
 };

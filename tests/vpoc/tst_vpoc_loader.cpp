@@ -1,5 +1,6 @@
 // The CSV loader (format detection, every bad-input case with line and column) and sessions on DST days.
 #include "core/vpoc/csv_reader.h"
+#include "core/vpoc/csv_row.h"
 #include "core/vpoc/sample_data.h"
 #include "core/vpoc/sessions.h"
 #include "core/vpoc/vpoc_engine.h"
@@ -109,6 +110,32 @@ private Q_SLOTS:
             QCOMPARE(int(e.line()), line);
             QCOMPARE(int(e.column()), column);
             QVERIFY(QString(e.what()).startsWith(QString("t.csv:%1:%2: ").arg(line).arg(column)));
+        }
+    }
+
+    // The first byte that is not UTF-8, wherever it falls among the eight-byte ASCII steps.
+    void invalidUtf8FindsTheFirstBadByte_data()
+    {
+        QTest::addColumn<QByteArray>("bad"); // put after 0 to 40 ASCII bytes, with ASCII after it
+        QTest::addColumn<int>("offset");     // where the answer is within `bad` (-1: none)
+        QTest::newRow("0xff") << QByteArray("\xff") << 0;
+        QTest::newRow("a lone continuation byte") << QByteArray("\x80x") << 0;
+        QTest::newRow("cut-off 3-byte form") << QByteArray("\xe2\x82") << 0;
+        QTest::newRow("overlong") << QByteArray("\xc0\xaf") << 0;
+        QTest::newRow("euro sign, later 0xff") << QByteArray("\xe2\x82\xac" "abcdefgh\xff") << 11;
+        QTest::newRow("euro sign, then ASCII") << QByteArray("\xe2\x82\xac,5123.25,1") << -1;
+        QTest::newRow("ASCII only") << QByteArray("2024-03-11T09:30:00Z,5123.25,1") << -1;
+    }
+    void invalidUtf8FindsTheFirstBadByte()
+    {
+        QFETCH(QByteArray, bad);
+        QFETCH(int, offset);
+        for (int before : {0, 1, 7, 8, 9, 15, 16, 17, 40}) {
+            const std::string text = std::string(size_t(before), 'a') + bad.toStdString() + "0123456789abcdef";
+            const size_t want = offset < 0 ? std::string_view::npos : size_t(before + offset);
+            QCOMPARE(invalidUtf8(text), want);
+            QCOMPARE(invalidUtf8(std::string_view(text).substr(0, size_t(before) + size_t(bad.size()))),
+                     offset < 0 ? std::string_view::npos : want); // the bad bytes last in the line
         }
     }
 

@@ -1,0 +1,83 @@
+// Profiling a block of rows on several threads: a piece a thread, runs of one session day, merged in order.
+#include "core/vpoc/block_profiles.h"
+
+#include "core/vpoc/on_threads.h"
+
+#include <algorithm>
+
+namespace stackscope::vpoc {
+
+BlockProfiler::BlockProfiler(const SessionClock& clock, const ProfileOptions& options, unsigned threads, size_t minRows)
+    : m_options(options)
+    , m_threads(std::max(1u, threads))
+    , m_minRows(std::max<size_t>(1, minRows))
+    , m_pieces(m_threads, Piece {clock, {}, 0, false})
+{
+}
+
+void BlockProfiler::profilePiece(Piece& piece, const MarketRecord* rows, size_t count) const
+{
+    for (size_t i = 0; i < count; ++i) {
+        const auto& r = rows[i];
+        const auto day = piece.clock.sessionDay(r.timeUs);
+        if (!day) {
+            ++piece.outside;
+            continue;
+        }
+        if (piece.runs.empty() || piece.runs.back().day() != *day)
+            piece.runs.emplace_back(m_options);
+        auto& run = piece.runs.back();
+        if (run.widthWith(r) > kMaxSessionLevels) {
+            piece.tooWide = true; // the row-by-row path names the row; no memory is spent on the range
+            return;
+        }
+        run.add(*day, r);
+    }
+}
+
+bool BlockProfiler::profile(const MarketRecord* rows, size_t count)
+{
+    const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_threads, count / m_minRows));
+    for (auto& piece : m_pieces) {
+        piece.runs.clear();
+        piece.outside = 0;
+        piece.tooWide = false;
+    }
+    onThreads(pieces, m_threads, [&](size_t i) {
+        const size_t from = count * i / pieces, to = count * (i + 1) / pieces;
+        profilePiece(m_pieces[i], rows + from, to - from);
+    });
+    return std::none_of(m_pieces.begin(), m_pieces.end(), [](const Piece& p) { return p.tooWide; });
+}
+
+bool BlockProfiler::fitsAfter(const SessionAccumulator& session) const
+{
+    bool empty = session.empty();
+    int32_t day = session.day();
+    int64_t low = session.low(), high = session.high();
+    for (const auto& piece : m_pieces)
+        for (const auto& run : piece.runs) {
+            if (empty || run.day() != day) {
+                empty = false;
+                day = run.day();
+                low = run.low();
+                high = run.high();
+            } else {
+                low = std::min<int64_t>(low, run.low());
+                high = std::max<int64_t>(high, run.high());
+            }
+            if (high - low + 1 > kMaxSessionLevels)
+                return false;
+        }
+    return true;
+}
+
+int64_t BlockProfiler::outside() const
+{
+    int64_t n = 0;
+    for (const auto& piece : m_pieces)
+        n += piece.outside;
+    return n;
+}
+
+} // namespace stackscope::vpoc

@@ -1,0 +1,356 @@
+// VPOC on several threads against one thread: the parallel merge of the reader and the parallel profiles give the
+// same JSON, errors (file:line:column) and --skip-bad reports, on files built to put every check at chunk edges.
+#include "core/vpoc/csv_reader.h"
+#include "core/vpoc/parallel_csv_reader.h"
+#include "core/vpoc/sample_data.h"
+#include "core/vpoc/session_accumulator.h"
+#include "core/vpoc/vpoc_engine.h"
+#include "core/vpoc/vpoc_output.h"
+
+#include <QtTest/QtTest>
+
+#include <QTemporaryDir>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+
+using namespace stackscope::vpoc;
+
+namespace {
+
+// What a kind of file holds; each row of the tests is one of these with options.
+enum class Shape {
+    SampleTrades,  // two sessions of synthetic trades: sessions span windows, chunks and pieces
+    SampleBars,    // ten sessions of 1-minute bars
+    DstTrades,     // naive New York times every 0.25 s through the repeated hour of 2024-11-03
+    DstBars,       // 1-second bars through the same hour
+    BackInTime,    // single rows that go back, and once the clock going back an hour (thousands of rows)
+    BadRows,       // bad numbers, bad extras, comments, blank lines; a numeric and a text extra column
+    NumericSymbol, // the first row's symbol is a number: the column is kept and most later rows are bad
+    WideRow,       // one trade far from the others: one piece's run spans more than kMaxSessionLevels
+    WideMerge,     // two far trades in different pieces: each piece fits, their session does not
+};
+
+// 2024-11-02/03 only: New York wall time (naive; EDT before 06:00 UTC on the 3rd, EST after) or UTC with Z.
+std::string timeText(int64_t utcMs, bool naive)
+{
+    const int64_t utcS = utcMs / 1000;
+    const int64_t t = naive ? utcS - (utcS < 1730613600 ? 4 * 3600 : 5 * 3600) : utcS;
+    const int64_t sec = t % 86400, day = 2 + (t / 86400 - 20029);
+    return fmt::format("2024-11-{:02}{}{:02}:{:02}:{:02}.{:03}{}", day, naive ? ' ' : 'T', sec / 3600, (sec / 60) % 60,
+                       sec % 60, utcMs % 1000, naive ? "" : "Z");
+}
+
+// Trades or bars from 2024-11-02 22:00 New York time on, a random walk of prices; `step` ms between rows.
+std::string walk(bool bars, int rows, int stepMs, uint32_t seed, const std::function<void(int, std::string&)>& edit)
+{
+    std::mt19937 rng(seed);
+    std::string s = bars ? "timestamp,open,high,low,close,volume,vix,sym\n" : "timestamp,price,size,vix,sym\n";
+    int64_t ms = int64_t(1730599200) * 1000; // 2024-11-02 22:00 EDT
+    int price = 20000;
+    for (int i = 0; i < rows; ++i) {
+        ms += stepMs;
+        price += static_cast<int>(rng() % 5) - 2;
+        const std::string ts = timeText(ms, true);
+        std::string row = bars ? fmt::format("{},{},{},{},{},{},15.5,ES", ts, price * 0.25, (price + 2) * 0.25,
+                                             (price - 1) * 0.25, price * 0.25, 1 + i % 9)
+                               : fmt::format("{},{},{},15.5,ES", ts, price * 0.25, 1 + i % 9);
+        edit(i, row);
+        s += row + "\n";
+    }
+    return s;
+}
+
+void setPrice(std::string& row, double price)
+{
+    const auto a = row.find(','), b = row.find(',', a + 1);
+    row.replace(a + 1, b - a - 1, fmt::format("{:.2f}", price));
+}
+
+std::string makeFile(Shape shape, bool bars)
+{
+    auto none = [](int, std::string&) {};
+    switch (shape) {
+    case Shape::SampleTrades:
+    case Shape::SampleBars: {
+        SampleDataOptions so;
+        so.trades = shape == Shape::SampleTrades;
+        so.days = so.trades ? 2 : 10;
+        return generateSampleData(so);
+    }
+    case Shape::DstTrades:
+    case Shape::DstBars:
+        return walk(bars, 6 * 3600 * (bars ? 1 : 4), bars ? 1000 : 250, 3, none); // 22:00 to 03:00 EST
+    case Shape::BackInTime:
+        return walk(bars, 120000, bars ? 1000 : 150, 5, [bars](int i, std::string& row) {
+            const int step = bars ? 1000 : 150;
+            const int64_t ms = int64_t(1730599200) * 1000 + int64_t(i + 1) * step;
+            // Now and then a row at the time of the one before (bad for bars, good for trades) or 2 s back.
+            if (i > 30000 && i % 4999 == 77)
+                row.replace(0, row.find(','), timeText(ms - step - (i % 2 ? 0 : 2000), false));
+            if (i >= 60000 && i < 60000 + (bars ? 3000 : 20000)) // the clock goes back an hour for a while
+                row.replace(0, row.find(','), timeText(ms - 3600 * 1000, false));
+        });
+    case Shape::BadRows:
+        return walk(bars, 80000, 200, 7, [](int i, std::string& row) {
+            if (i < 20000)
+                return;
+            if (i % 997 == 5)
+                row.replace(row.find(','), 1, ",x");
+            else if (i % 1499 == 9)
+                row.replace(row.rfind(",15.5,"), 6, ",abc,");
+            else if (i % 2003 == 11)
+                row = i % 2 ? "# a comment" : "";
+            else if (i % 3001 == 13)
+                row.replace(row.rfind(",15.5,"), 6, ",,"); // an empty extra is NaN, not an error
+        });
+    case Shape::NumericSymbol:
+        return walk(bars, 60000, 200, 9, [](int i, std::string& row) {
+            if (i == 0 || i % 1000 == 1)
+                row.replace(row.rfind(',') + 1, std::string::npos, "7");
+        });
+    case Shape::WideRow:
+        return walk(false, 150000, 100, 11, [](int i, std::string& row) {
+            if (i == 90001)
+                setPrice(row, 5000 + 300000); // 1.2 M ticks above the others
+        });
+    case Shape::WideMerge:
+        return walk(false, 150000, 100, 13, [](int i, std::string& row) {
+            setPrice(row, 200000 + (i % 7) * 0.25); // 800,000 ticks and a little
+            if (i == 40003)
+                setPrice(row, 400000); // the session's high: 1.6 M ticks, 800 K above the rest
+            if (i == 110005)
+                setPrice(row, 50000); // its low: 600 K below the rest, 1.4 M below the high
+        });
+    }
+    return {};
+}
+
+// The whole result as the CLI prints it with --profiles, or the error.
+std::string runText(VpocOptions vo)
+{
+    try {
+        return toJson(*runVpoc(vo), true).dump(1);
+    } catch (const InputError& e) {
+        return std::string("error: ") + e.what();
+    }
+}
+
+// Every row, position and extra value a reader hands out, its skip report and first error, as text.
+template <typename Reader>
+std::string drained(Reader& r, bool positions)
+{
+    std::vector<MarketRecord> rows;
+    std::vector<double> extras;
+    std::vector<int64_t> lines;
+    std::string s;
+    auto more = [&] {
+        if constexpr (std::is_same_v<Reader, ParallelCsvReader>)
+            return r.read(rows, 999, &extras, &lines);
+        else
+            return r.read(rows, 999, &extras);
+    };
+    while (more()) {
+    }
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const auto& x = rows[i];
+        s += fmt::format("{} {} {} {} {} {} @{}\n", x.timeUs, x.open, x.high, x.low, x.close, x.volume,
+                         positions ? lines[i] : 0);
+    }
+    for (double v : extras) {
+        uint64_t bits; // NaN (an empty extra) by its bits
+        std::memcpy(&bits, &v, sizeof bits);
+        s += std::to_string(bits) + ",";
+    }
+    s += fmt::format("\nextras {}\nskipped {}\n", fmt::join(r.extraColumns(), ","), r.skipped().count);
+    for (const auto& m : r.skipped().first)
+        s += m + "\n";
+    return s;
+}
+
+std::string readAll(const std::string& path, const ReadOptions& o, bool parallel)
+{
+    try {
+        if (parallel) {
+            ParallelCsvReader r(path, o);
+            return drained(r, false);
+        }
+        std::ifstream in(path, std::ios::binary);
+        MarketDataReader r(in, path, o);
+        return drained(r, false);
+    } catch (const InputError& e) {
+        return std::string("error: ") + e.what();
+    }
+}
+
+} // namespace
+
+class TestVpocThreads : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::map<std::pair<int, bool>, std::string> m_files;
+
+    const std::string& file(Shape shape, bool bars)
+    {
+        auto& path = m_files[{int(shape), bars}];
+        if (path.empty()) {
+            path = m_dir.filePath(QString("f%1%2.csv").arg(int(shape)).arg(bars)).toStdString();
+            std::ofstream(path, std::ios::binary) << makeFile(shape, bars);
+        }
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void sameOnEveryThreadCount_data()
+    {
+        QTest::addColumn<int>("shape");
+        QTest::addColumn<bool>("bars");
+        QTest::addColumn<bool>("skipBad");
+        QTest::addColumn<QString>("session");
+        QTest::addColumn<QString>("expect"); // in the JSON, or in the error ("error: ..." rows)
+        QTest::newRow("sample trades") << int(Shape::SampleTrades) << false << false << "globex" << "\"bars\"";
+        QTest::newRow("sample bars") << int(Shape::SampleBars) << true << false << "globex" << "\"bars\"";
+        QTest::newRow("DST trades, globex") << int(Shape::DstTrades) << false << false << "globex" << "\"bars\"";
+        QTest::newRow("DST trades, two sessions and a gap") << int(Shape::DstTrades) << false << false << "01:30-23:00"
+                                                            << "\"outside_sessions\"";
+        QTest::newRow("DST bars") << int(Shape::DstBars) << true << false << "01:30-23:00" << "\"bars\"";
+        QTest::newRow("back in time, skipped") << int(Shape::BackInTime) << false << true << "globex"
+                                               << "goes back before the previous row";
+        QTest::newRow("back in time, stop") << int(Shape::BackInTime) << false << false << "globex"
+                                            << ".csv:35072:1: timestamp goes back before the previous row";
+        QTest::newRow("bars back in time, skipped") << int(Shape::BackInTime) << true << true << "globex"
+                                                    << "\"count\"";
+        QTest::newRow("bars back in time, stop") << int(Shape::BackInTime) << true << false << "globex"
+                                                 << ".csv:30073:1: duplicate timestamp";
+        QTest::newRow("bad rows, skipped") << int(Shape::BadRows) << false << true << "globex" << "\"vix\"";
+        QTest::newRow("bad rows, stop") << int(Shape::BadRows) << false << false << "globex"
+                                       << ".csv:20944:25: bad number 'x";
+        QTest::newRow("bars bad rows, skipped") << int(Shape::BadRows) << true << true << "globex" << "\"vix\"";
+        QTest::newRow("numeric symbol, skipped") << int(Shape::NumericSymbol) << false << true << "globex" << "\"sym\"";
+        QTest::newRow("wide row in a piece") << int(Shape::WideRow) << false << true << "globex"
+                                             << ".csv:90003:1: this row (305000.00 .. 305000.00) makes the session";
+        QTest::newRow("wide when pieces merge") << int(Shape::WideMerge) << false << false << "globex"
+                                                << ".csv:110007:1: this row (50000.00 .. 50000.00) makes the session";
+    }
+    void sameOnEveryThreadCount()
+    {
+        QFETCH(int, shape);
+        QFETCH(bool, bars);
+        QFETCH(bool, skipBad);
+        QFETCH(QString, session);
+        QFETCH(QString, expect);
+        VpocOptions vo;
+        vo.input = file(Shape(shape), bars);
+        vo.backend = Backend::Cpu;
+        vo.session = session.toStdString();
+        vo.read.skipBad = skipBad;
+        vo.read.windowBytes = 1 << 19; // many windows, up to 7 chunks each
+        vo.profile.keepProfiles = true;
+        vo.minRowsPerThread = 1;       // a piece a thread in every block, however small
+        vo.threads = 1;
+        const std::string one = runText(vo);
+        QVERIFY2(QString::fromStdString(one).contains(expect), one.substr(0, 2000).c_str());
+        for (unsigned threads : {2u, 3u, 7u}) {
+            vo.threads = threads;
+            const std::string many = runText(vo);
+            QVERIFY2(one == many, qPrintable(QString("%1 threads:\n%2\nvs one thread:\n%3")
+                                                 .arg(threads)
+                                                 .arg(QString::fromStdString(many.substr(0, 3000)))
+                                                 .arg(QString::fromStdString(one.substr(0, 3000)))));
+        }
+        // The reader alone against the sequential one (rows, extras, skip reports, errors).
+        const std::string sequential = readAll(vo.input, vo.read, false);
+        for (unsigned threads : {1u, 2u, 7u}) {
+            vo.read.threads = threads;
+            QVERIFY2(sequential == readAll(vo.input, vo.read, true),
+                     qPrintable(QString("reader, %1 threads").arg(threads)));
+        }
+    }
+
+    // The positions the parallel reader hands out are each row's line (the engine's errors name them): the size
+    // written on that line is the row's volume (neighbouring rows always differ in size).
+    void positionsAreLines()
+    {
+        ReadOptions o;
+        o.windowBytes = 1 << 19;
+        o.skipBad = true;
+        const std::string& path = file(Shape::BadRows, false);
+        std::vector<std::string> lines;
+        std::ifstream in(path);
+        for (std::string l; std::getline(in, l);)
+            lines.push_back(l);
+        for (unsigned threads : {1u, 3u}) {
+            o.threads = threads;
+            ParallelCsvReader r(path, o);
+            std::vector<MarketRecord> rows;
+            std::vector<int64_t> at;
+            while (r.read(rows, 4096, nullptr, &at)) {
+            }
+            QVERIFY(rows.size() > 70000);
+            for (size_t i = 0; i < rows.size(); ++i) {
+                QVERIFY(at[i] >= 2 && size_t(at[i]) <= lines.size());
+                const std::string& l = lines[size_t(at[i] - 1)];
+                const auto a = l.find(',', l.find(',') + 1) + 1;
+                QCOMPARE(l.substr(a, l.find(',', a) - a), std::to_string(rows[i].volume));
+            }
+        }
+    }
+
+    // absorb() of the rows after a session's own gives the session of all its rows, added one by one.
+    void absorbIsAddingRowByRow_data()
+    {
+        QTest::addColumn<int>("distribution");
+        QTest::addColumn<int>("split");
+        QTest::newRow("uniform, split in the middle") << int(Distribution::Uniform) << 500;
+        QTest::newRow("uniform, empty first part") << int(Distribution::Uniform) << 0;
+        QTest::newRow("close, split early") << int(Distribution::Close) << 3;
+        QTest::newRow("typical, split late") << int(Distribution::Typical) << 997;
+    }
+    void absorbIsAddingRowByRow()
+    {
+        QFETCH(int, distribution);
+        QFETCH(int, split);
+        ProfileOptions po;
+        po.distribution = Distribution(distribution);
+        po.keepProfiles = true;
+        std::mt19937 rng(4);
+        std::vector<MarketRecord> rows(1000);
+        for (size_t i = 0; i < rows.size(); ++i) {
+            auto& r = rows[i];
+            r.timeUs = 1000 + int64_t(i);
+            r.low = 1000 + int32_t(rng() % 200) - int32_t(i / 2); // the later rows reach new lows
+            r.high = r.low + int32_t(rng() % 9) + (i > 600 ? 300 : 0); // and new highs
+            r.open = r.close = r.low + (r.high - r.low) / 2;
+            r.volume = 1 + rng() % 1000;
+        }
+        SessionAccumulator whole(po), first(po), later(po);
+        for (size_t i = 0; i < rows.size(); ++i) {
+            whole.add(7, rows[i]);
+            (int(i) < split ? first : later).add(7, rows[i]);
+        }
+        first.absorb(later);
+        const SessionResult a = whole.finish(), b = first.finish();
+        QCOMPARE(b.bars, a.bars);
+        QCOMPARE(b.firstUs, a.firstUs);
+        QCOMPARE(b.lastUs, a.lastUs);
+        QCOMPARE(b.volume, a.volume);
+        QCOMPARE(b.lowTick, a.lowTick);
+        QCOMPARE(b.highTick, a.highTick);
+        QCOMPARE(b.pocTick, a.pocTick);
+        QCOMPARE(b.vahTick, a.vahTick);
+        QCOMPARE(b.valTick, a.valTick);
+        QVERIFY(b.profile == a.profile);
+        QCOMPARE(b.day, 7);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVpocThreads)
+#include "tst_vpoc_threads.moc"
