@@ -5,6 +5,7 @@
 #include "core/vpoc/sessions.h"
 #include "core/vpoc/vpoc_engine.h"
 #include "core/vpoc/vpoc_output.h"
+#include "session_compare.h"
 
 #include <QtTest/QtTest>
 
@@ -315,18 +316,9 @@ private Q_SLOTS:
         const auto want = computeBatchCpu(batch, vo.profile, 1);
         QCOMPARE(got->sessions.size(), want.size());
         for (size_t i = 0; i < want.size(); ++i) {
-            const auto &a = got->sessions[i], &b = want[i];
-            QCOMPARE(a.day, b.day);
-            QCOMPARE(a.bars, b.bars);
-            QCOMPARE(a.firstUs, b.firstUs);
-            QCOMPARE(a.lastUs, b.lastUs);
-            QCOMPARE(a.volume, b.volume);
-            QCOMPARE(a.lowTick, b.lowTick);
-            QCOMPARE(a.highTick, b.highTick);
-            QCOMPARE(a.pocTick, b.pocTick);
-            QCOMPARE(a.vahTick, b.vahTick);
-            QCOMPARE(a.valTick, b.valTick);
-            QVERIFY(a.profile == b.profile);
+            testing::compareSession(got->sessions[i], want[i]);
+            if (QTest::currentTestFailed())
+                return;
             QCOMPARE(got->developing[i].size(), developing[i].size());
             for (size_t k = 0; k < developing[i].size(); ++k) {
                 const auto &x = got->developing[i][k], &y = developing[i][k];

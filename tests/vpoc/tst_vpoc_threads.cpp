@@ -6,6 +6,7 @@
 #include "core/vpoc/session_accumulator.h"
 #include "core/vpoc/vpoc_engine.h"
 #include "core/vpoc/vpoc_output.h"
+#include "session_compare.h"
 
 #include <QtTest/QtTest>
 
@@ -338,16 +339,9 @@ private Q_SLOTS:
         }
         first.absorb(later);
         const SessionResult a = whole.finish(), b = first.finish();
-        QCOMPARE(b.bars, a.bars);
-        QCOMPARE(b.firstUs, a.firstUs);
-        QCOMPARE(b.lastUs, a.lastUs);
-        QCOMPARE(b.volume, a.volume);
-        QCOMPARE(b.lowTick, a.lowTick);
-        QCOMPARE(b.highTick, a.highTick);
-        QCOMPARE(b.pocTick, a.pocTick);
-        QCOMPARE(b.vahTick, a.vahTick);
-        QCOMPARE(b.valTick, a.valTick);
-        QVERIFY(b.profile == a.profile);
+        testing::compareSession(b, a);
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(b.day, 7);
     }
 };
