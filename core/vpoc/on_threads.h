@@ -1,12 +1,19 @@
 // Runs n tasks at once, one a thread (the caller's among them), for the VPOC reader and profiles.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <thread>
 #include <vector>
 
 namespace stackscope::vpoc {
+
+// A `threads` option as the VPOC code reads it: 0 is every hardware thread (at least one).
+inline unsigned threadsOrAll(unsigned threads)
+{
+    return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
 
 // f(0) .. f(n-1), each on a thread of its own when threads > 1 (f(0) on the caller's), in order otherwise.
 // Tasks are few and large (a chunk or a block of rows per thread), so a thread each costs nothing measurable.

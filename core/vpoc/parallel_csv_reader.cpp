@@ -24,8 +24,9 @@ namespace {
 constexpr size_t kMinChunk = 1 << 16;
 constexpr size_t kWindowPerThread = 8u << 20; // two windows are held: one merged, one read and parsed
 // Beyond 4 threads the window stops growing: its chunks (2 MiB at 16 threads) keep every thread busy, the pipeline
-// fills and drains sooner, and memory stays small. 16 threads on the 2-core VM, 352 MB of trades: 128 MiB windows
-// 1.24 s and 900 MB peak, 32 MiB 1.03 s and 236 MB (tests/bench/RESULTS.md).
+// fills and drains sooner, and memory stays small. 352 MB of trades on the 16-core H100 host, 16 threads: caps of
+// 16/32/64/128 MiB 0.288/0.289/0.303/0.321 s, 238 MB peak at 32 MiB against about 900 MB uncapped
+// (tests/bench/RESULTS.md, "The parallel merge and profiles on 16 cores").
 constexpr size_t kMaxWindow = 32u << 20;
 
 int64_t mtimeNs(const struct stat& st) { return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec; }
@@ -57,8 +58,7 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
         m_shown.lineNo = m_lineNo;
         m_shown.consumed = m_consumed;
     }
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    m_threads = std::max(1u, options.threads ? options.threads : hw);
+    m_threads = threadsOrAll(options.threads);
     size_t window = options.windowBytes ? options.windowBytes : std::min(kWindowPerThread * m_threads, kMaxWindow);
     window = std::max(window, 4 * options.maxLineBytes + 4);
     window = std::min<size_t>(window, size_t(1) << 31); // chunk offsets are 32-bit

@@ -1,6 +1,8 @@
 // CPU volume profiles: distribution of bars to ticks, dense histograms, POC and value area, developing values.
 #include "core/vpoc/volume_profile.h"
 
+#include "core/vpoc/on_threads.h"
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -123,9 +125,7 @@ void buildProfileCpu(const ProfileBatch& batch, size_t session, std::vector<uint
 std::vector<SessionResult> computeBatchCpu(const ProfileBatch& batch, const ProfileOptions& options, unsigned threads)
 {
     std::vector<SessionResult> out(batch.sessions.size());
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, batch.sessions.size())));
+    threads = static_cast<unsigned>(std::min<size_t>(threadsOrAll(threads), std::max<size_t>(1, batch.sessions.size())));
     std::atomic<size_t> next {0};
     auto work = [&] {
         std::vector<uint64_t> scratch;

@@ -4,6 +4,7 @@
 #include "core/vpoc/block_profiles.h"
 #include "core/vpoc/gpu_profiles.h"
 #include "core/vpoc/market_source.h"
+#include "core/vpoc/on_threads.h"
 #include "core/vpoc/session_accumulator.h"
 
 #include <fmt/format.h>
@@ -11,7 +12,6 @@
 #include <chrono>
 #include <cmath>
 #include <future>
-#include <thread>
 
 namespace stackscope::vpoc {
 
@@ -397,7 +397,7 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
     if (gpu)
         BatchedRun(job, *gpu).run();
     else
-        StreamingRun(job).run(options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+        StreamingRun(job).run(threadsOrAll(options.threads));
     result->options.developingSink = nullptr; // it refers to the caller's writer: not kept past the run
     result->extraColumns = reader->extraColumns(); // decided on the first data row
     result->format = reader->format();              // a mixed DBN file: decided by its first record
