@@ -139,7 +139,7 @@ public:
         while (m_alone.count(device) || (alone ? m_shared[device] > 0 : m_expected[device] > 0)) {
             if (cancelled.load()) {
                 if (alone)
-                    forget(device, lock);
+                    forget(device);
                 return false;
             }
             m_freed.wait_for(lock, std::chrono::milliseconds(100));
@@ -155,8 +155,8 @@ public:
     // An expected Alone worker that ended before it asked (it could not start, or died while starting up).
     void notExpected(const std::string& device)
     {
-        std::unique_lock<std::mutex> lock(m_mutex);
-        forget(device, lock);
+        std::lock_guard<std::mutex> lock(m_mutex);
+        forget(device);
     }
     void release(const std::string& device, bool alone)
     {
@@ -171,12 +171,11 @@ public:
     }
 
 private:
-    void forget(const std::string& device, std::unique_lock<std::mutex>& lock)
+    // With m_mutex held: the shared workers waiting on this expectation look again.
+    void forget(const std::string& device)
     {
         --m_expected[device];
-        lock.unlock();
         m_freed.notify_all();
-        lock.lock();
     }
 
     std::mutex m_mutex;
@@ -192,7 +191,8 @@ GpuGate& gpuGate()
     return gate;
 }
 
-// A worker's hold on its GPU, taken when the worker has started up and released when the worker has ended.
+// A worker's hold on its GPU, taken when the worker has started up and released when it says it is done (or has
+// ended without saying so).
 class GpuHold {
 public:
     // `gated`: the worker will take its GPU after its hello (an Alone one is expected from now on).
