@@ -20,6 +20,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -928,7 +929,7 @@ def rank_zero_here(ctx, what, backend, world, limit, port):
     log = None
     env = rank_environment(os.environ, port, 0, world, backend)
     if backend == "nccl" and "NCCL_DEBUG_FILE" not in env:
-        log = "%s/stackscope-nccl-%d.log" % (os.environ.get("TMPDIR", "/tmp"), os.getpid())
+        log = os.path.join(tempfile.gettempdir(), "stackscope-nccl-%d.log" % os.getpid())
         env["NCCL_DEBUG_FILE"] = log
     os.environ.update({k: env[k] for k in RANK_VARIABLES if k in env})
     try:
@@ -947,7 +948,9 @@ def rank_zero_here(ctx, what, backend, world, limit, port):
                 text = f.read()
             os.remove(log)
         except OSError as e:
-            text = "stackscope: NCCL's INFO lines of rank 0 could not be read from %s (%s)\n" % (log, e)
+            text = ("stackscope: NCCL's INFO lines of rank 0 could not be read from %s (%s); the probe's outcome stands, "
+                    "only rank 0's transport lines are missing: check that the temporary folder is writable (TMPDIR), "
+                    "or set NCCL_DEBUG_FILE to a writable path and read them there\n" % (log, e))
     return answer, text
 
 
