@@ -6,7 +6,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 build=${STACKSCOPE_BUILD_DIR:-$top/build}
 
-"$here/build.sh" "$build" -DSTACKSCOPE_TESTS=OFF
+# A build folder that test.sh set up keeps its tests: turning them off here would leave `ctest` there running the
+# old test programs, since CMake stops building them but does not delete them.
+tests=OFF
+grep -qs '^STACKSCOPE_TESTS:BOOL=ON$' "$build/CMakeCache.txt" && tests=ON
+"$here/build.sh" "$build" -DSTACKSCOPE_TESTS=$tests
 
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$build/bin/stackscope" ]; then
   exec "$build/bin/stackscope" "$@"
