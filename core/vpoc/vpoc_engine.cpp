@@ -83,9 +83,9 @@ struct Job {
     const VpocProgressCallback& progress;
     const std::atomic<bool>* cancel;
     std::chrono::steady_clock::time_point lastReport = std::chrono::steady_clock::now();
-    BorrowedRows block; // the rows in hand: lent by the reader, or in the two vectors below
-    std::vector<MarketRecord> rows;
-    std::vector<int64_t> lines;
+    BorrowedRows block {}; // the rows in hand: lent by the reader, or in the two vectors below
+    std::vector<MarketRecord> rows {};
+    std::vector<int64_t> lines {};
 
     void report(bool force, VpocPhase phase = VpocPhase::Reading)
     {
