@@ -1,17 +1,16 @@
 // Profiling a block of rows on several threads: a piece a thread, runs of one session day, merged in order.
 #include "core/vpoc/block_profiles.h"
 
-#include "core/vpoc/on_threads.h"
 
 #include <algorithm>
 
 namespace stackscope::vpoc {
 
-BlockProfiler::BlockProfiler(const SessionClock& clock, const ProfileOptions& options, unsigned threads, size_t minRows)
+BlockProfiler::BlockProfiler(const SessionClock& clock, const ProfileOptions& options, WorkPool& pool, size_t minRows)
     : m_options(options)
-    , m_threads(std::max(1u, threads))
+    , m_pool(pool)
     , m_minRows(std::max<size_t>(1, minRows))
-    , m_pieces(m_threads, Piece {clock, {}, 0, false})
+    , m_pieces(pool.threads() * kTasksPerThread, Piece {clock, {}, 0, false})
 {
 }
 
@@ -37,13 +36,13 @@ void BlockProfiler::profilePiece(Piece& piece, const MarketRecord* rows, size_t 
 
 bool BlockProfiler::profile(const MarketRecord* rows, size_t count)
 {
-    const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_threads, count / m_minRows));
+    const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_pieces.size(), count / m_minRows));
     for (auto& piece : m_pieces) {
         piece.runs.clear();
         piece.outside = 0;
         piece.tooWide = false;
     }
-    onThreads(pieces, m_threads, [&](size_t i) {
+    m_pool.run(pieces, [&](size_t i) {
         const size_t from = count * i / pieces, to = count * (i + 1) / pieces;
         profilePiece(m_pieces[i], rows + from, to - from);
     });

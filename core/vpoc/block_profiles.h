@@ -4,6 +4,7 @@
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/session_accumulator.h"
 #include "core/vpoc/sessions.h"
+#include "core/vpoc/work_pool.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -11,15 +12,15 @@
 
 namespace stackscope::vpoc {
 
-// Each piece of a block is profiled on a thread of its own, with its own SessionClock (its cache is not
+// Each piece of a block is a task of the job's WorkPool, profiled with its own SessionClock (its cache is not
 // thread-safe): its rows' session days, the rows outside every session, and per run of consecutive rows of one
 // session day a SessionAccumulator. Merged in order into the session in progress they give the profiles of the
 // row-by-row path bit for bit (integer volumes summed in another order; the same first and last times, bars,
 // low and high).
 class BlockProfiler {
 public:
-    // A block is cut into at most `threads` pieces of at least `minRows` rows.
-    BlockProfiler(const SessionClock& clock, const ProfileOptions& options, unsigned threads, size_t minRows);
+    // A block is cut into at most pool.threads() x kTasksPerThread pieces of at least `minRows` rows.
+    BlockProfiler(const SessionClock& clock, const ProfileOptions& options, WorkPool& pool, size_t minRows);
 
     // Profiles rows[0, count). False when a run would span more than kMaxSessionLevels: the caller then
     // takes the block row by row, which reports the row that widens the session.
@@ -52,9 +53,9 @@ private:
     void profilePiece(Piece& piece, const MarketRecord* rows, size_t count) const;
 
     ProfileOptions m_options;
-    unsigned m_threads;
+    WorkPool& m_pool;
     size_t m_minRows;
-    std::vector<Piece> m_pieces; // one a thread; those a small block leaves unused hold no runs
+    std::vector<Piece> m_pieces; // one a task; those a small block leaves unused hold no runs
 };
 
 } // namespace stackscope::vpoc

@@ -2,11 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace stackscope::vpoc {
+
+class WorkPool;
 
 enum class DataFormat { Auto, Bars, Trades };
 
@@ -36,6 +39,7 @@ struct ReadOptions {
     bool skipBad = false;
     size_t maxLineBytes = 1 << 16;
     unsigned threads = 0;    // parallel CSV reading: 0 = every hardware thread
+    std::shared_ptr<WorkPool> pool; // the job's threads, shared with its profiles; null: the reader starts its own
     size_t windowBytes = 0;  // bytes read and parsed at once; 0 = 8 MiB a thread, at most 32 MiB (two are held)
 };
 

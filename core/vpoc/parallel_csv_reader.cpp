@@ -3,7 +3,6 @@
 
 #include "core/vpoc/csv_chunk.h"
 #include "core/vpoc/csv_reader.h"
-#include "core/vpoc/on_threads.h"
 
 #include <fmt/format.h>
 
@@ -58,7 +57,8 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
         m_shown.lineNo = m_lineNo;
         m_shown.consumed = m_consumed;
     }
-    m_threads = threadsOrAll(options.threads);
+    m_pool = options.pool ? options.pool : std::make_shared<WorkPool>(options.threads);
+    m_threads = m_pool->threads();
     size_t window = options.windowBytes ? options.windowBytes : std::min(kWindowPerThread * m_threads, kMaxWindow);
     window = std::max(window, 4 * options.maxLineBytes + 4);
     window = std::min<size_t>(window, size_t(1) << 31); // chunk offsets are 32-bit
@@ -100,10 +100,10 @@ size_t ParallelCsvReader::fillWindow(UnzeroedArray<char>& window)
 {
     const size_t room = window.capacity() - m_carry;
     const size_t want = static_cast<size_t>(std::min<uint64_t>(room, m_totalBytes - m_fileOffset));
-    const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_threads, want / kMinChunk));
+    const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_threads * kTasksPerThread, want / kMinChunk));
     std::vector<int> errs(pieces, 0);
     std::vector<char> shortRead(pieces, 0);
-    onThreads(pieces, m_threads, [&](size_t i) {
+    m_pool->run(pieces, [&](size_t i) {
         size_t pos = want * i / pieces;
         const size_t stop = want * (i + 1) / pieces;
         while (pos < stop) {
@@ -149,7 +149,7 @@ size_t ParallelCsvReader::parseChunks(UnzeroedArray<char>& window, std::vector<s
                                       size_t begin, size_t usable)
 {
     const size_t bytes = usable - begin;
-    const size_t n = std::max<size_t>(1, std::min<size_t>(m_threads, bytes / kMinChunk));
+    const size_t n = std::max<size_t>(1, std::min<size_t>(m_threads * kTasksPerThread, bytes / kMinChunk));
     while (chunks.size() < n)
         chunks.push_back(std::make_unique<CsvChunk>());
     const char* base = window.data();
@@ -164,7 +164,7 @@ size_t ParallelCsvReader::parseChunks(UnzeroedArray<char>& window, std::vector<s
         chunks[i]->text = std::string_view(base + from, to - from);
         from = to;
     }
-    onThreads(n, m_threads, [&](size_t i) { parseChunk(*chunks[i], m_layout, m_options); });
+    m_pool->run(n, [&](size_t i) { parseChunk(*chunks[i], m_layout, m_options); });
     return n;
 }
 
@@ -344,7 +344,7 @@ void ParallelCsvReader::mergeWindow(const Prepared& p)
     for (size_t i = 0; i < p.chunks; ++i)
         if (!takeWhole(*chunks[i], whole))
             mergeChunk(*chunks[i]);
-    onThreads(whole.size(), m_threads, [&](size_t i) {
+    m_pool->run(whole.size(), [&](size_t i) {
         copyChunkRows(*whole[i].chunk, whole[i].at, whole[i].lineBase, m_extraKeep, nExtra, out.rec.data(),
                       out.lines.data(), out.extras.data());
     });

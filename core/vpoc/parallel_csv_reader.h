@@ -5,6 +5,7 @@
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/market_source.h"
 #include "core/vpoc/unzeroed_array.h"
+#include "core/vpoc/work_pool.h"
 
 #include "core/vpoc/unique_fd.h"
 
@@ -111,6 +112,7 @@ private:
     std::string m_kind = "CSV";
     UniqueFd m_file;
     unsigned m_threads = 1;
+    std::shared_ptr<WorkPool> m_pool;
     uint64_t m_totalBytes = 0;
     int64_t m_mtimeNs = 0;
     uint64_t m_fileOffset = 0; // next byte to read

@@ -1,7 +1,7 @@
 // CPU volume profiles: distribution of bars to ticks, dense histograms, POC and value area, developing values.
 #include "core/vpoc/volume_profile.h"
 
-#include "core/vpoc/on_threads.h"
+#include "core/vpoc/work_pool.h"
 
 #include <algorithm>
 #include <atomic>

@@ -4,8 +4,8 @@
 #include "core/vpoc/block_profiles.h"
 #include "core/vpoc/gpu_profiles.h"
 #include "core/vpoc/market_source.h"
-#include "core/vpoc/on_threads.h"
 #include "core/vpoc/session_accumulator.h"
+#include "core/vpoc/work_pool.h"
 
 #include <fmt/format.h>
 
@@ -79,6 +79,7 @@ struct Job {
     const VpocOptions& options;
     VpocResult& result;
     MarketSource& reader;
+    WorkPool* pool; // the threads the reader parses on, shared with the profiles
     SessionClock sessions;
     const VpocProgressCallback& progress;
     const std::atomic<bool>* cancel;
@@ -144,7 +145,7 @@ struct Job {
 };
 
 // CPU: each session's profile is built as its rows stream by; memory is one session's price range. On several
-// threads (without developing values) blocks of rows are profiled a piece a thread and joined in order.
+// threads (without developing values) blocks of rows are profiled in pieces on the job's threads and joined in order.
 class StreamingRun {
 public:
     explicit StreamingRun(Job& job)
@@ -169,7 +170,7 @@ void StreamingRun::run(unsigned threads)
         while (m_job.next())
             addRows();
     } else {
-        BlockProfiler blocks(m_job.sessions, m_job.options.profile, threads, m_job.options.minRowsPerThread);
+        BlockProfiler blocks(m_job.sessions, m_job.options.profile, *m_job.pool, m_job.options.minRowsPerThread);
         while (m_job.next(kBlockRowsPerThread * threads)) {
             // A session wider than kMaxSessionLevels: row by row, which names the row that widens it.
             if (!blocks.profile(m_job.block.rows, m_job.block.count) || !blocks.fitsAfter(m_session)) {
@@ -372,6 +373,7 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
     const SessionRule rule = SessionRule::parse(options.session, options.sessionTimeZone);
     ReadOptions read = options.read;
     read.threads = options.threads;
+    read.pool = std::make_shared<WorkPool>(options.threads);
     auto reader = openMarketFile(options.input, read);
     result->format = reader->format();
 
@@ -393,11 +395,11 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
     }
     result->backend = gpu ? gpu->vendor() : "cpu";
 
-    Job job {options, *result, *reader, SessionClock(rule), progress, cancel};
+    Job job {options, *result, *reader, read.pool.get(), SessionClock(rule), progress, cancel};
     if (gpu)
         BatchedRun(job, *gpu).run();
     else
-        StreamingRun(job).run(threadsOrAll(options.threads));
+        StreamingRun(job).run(read.pool->threads());
     result->options.developingSink = nullptr; // it refers to the caller's writer: not kept past the run
     result->extraColumns = reader->extraColumns(); // decided on the first data row
     result->format = reader->format();              // a mixed DBN file: decided by its first record
