@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <sys/stat.h>
 #include <thread>
+#include <utility>
 #include <unistd.h>
 
 namespace stackscope::vpoc {
@@ -96,39 +97,75 @@ void ParallelCsvReader::checkUnchanged(const char* when)
                                        m_totalBytes, st.st_size, mtimeNs(st) != m_mtimeNs ? ", modified" : "")};
 }
 
-size_t ParallelCsvReader::fillWindow(UnzeroedArray<char>& window)
+// Puts the partial line the last window left at the start of `buffer` and plans reading the file after it.
+ParallelCsvReader::FillPlan ParallelCsvReader::planFill(int buffer)
 {
-    const size_t room = window.capacity() - m_carry;
-    const size_t want = static_cast<size_t>(std::min<uint64_t>(room, m_totalBytes - m_fileOffset));
-    const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_threads * kTasksPerThread, want / kMinChunk));
-    std::vector<int> errs(pieces, 0);
-    std::vector<char> shortRead(pieces, 0);
-    m_pool->run(pieces, [&](size_t i) {
-        size_t pos = want * i / pieces;
-        const size_t stop = want * (i + 1) / pieces;
-        while (pos < stop) {
-            const ssize_t got = ::pread(m_file.fd, window.data() + m_carry + pos, stop - pos,
-                                        static_cast<off_t>(m_fileOffset + pos));
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got <= 0) {
-                errs[i] = got < 0 ? errno : 0;
-                shortRead[i] = 1;
-                return;
-            }
-            pos += static_cast<size_t>(got);
+    auto& window = m_windows[buffer];
+    if (m_carry && buffer != m_filled)
+        std::memcpy(window.data(), m_windows[m_filled].data() + m_carryAt, m_carry);
+    else if (m_carry && m_carryAt)
+        std::memmove(window.data(), window.data() + m_carryAt, m_carry);
+    m_filled = buffer;
+    m_carryAt = 0;
+    FillPlan plan;
+    plan.to = window.data() + m_carry;
+    plan.carry = m_carry;
+    plan.from = m_fileOffset;
+    plan.want = static_cast<size_t>(std::min<uint64_t>(window.capacity() - m_carry, m_totalBytes - m_fileOffset));
+    plan.pieces = plan.want ? std::max<size_t>(1, std::min<size_t>(m_threads * kTasksPerThread, plan.want / kMinChunk)) : 0;
+    plan.errs.assign(plan.pieces, 0);
+    plan.shortRead.assign(plan.pieces, 0);
+    return plan;
+}
+
+// One pread task of a plan: its share of the bytes, however many calls it takes.
+void ParallelCsvReader::readPiece(FillPlan& plan, size_t i) const
+{
+    size_t pos = plan.want * i / plan.pieces;
+    const size_t stop = plan.want * (i + 1) / plan.pieces;
+    while (pos < stop) {
+        const ssize_t got = ::pread(m_file.fd, plan.to + pos, stop - pos, static_cast<off_t>(plan.from + pos));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            plan.errs[i] = got < 0 ? errno : 0;
+            plan.shortRead[i] = 1;
+            return;
         }
-    });
-    for (size_t i = 0; i < pieces; ++i) {
-        if (errs[i])
+        pos += static_cast<size_t>(got);
+    }
+}
+
+// After a plan's reads: the window's byte count (the carry and what was read). Throws on a read error or a file that
+// changed (FileChanged).
+size_t ParallelCsvReader::finishFill(const FillPlan& plan)
+{
+    for (size_t i = 0; i < plan.pieces; ++i) {
+        if (plan.errs[i])
             throw InputError(m_path, 0, 0, fmt::format("read error near byte {} ({}); check the disk or the file",
-                                                       m_fileOffset, std::strerror(errs[i])));
-        if (shortRead[i])
+                                                       plan.from, std::strerror(plan.errs[i])));
+        if (plan.shortRead[i])
             checkUnchanged("after a short read"); // throws: the file shrank
     }
-    m_fileOffset += want;
-    checkUnchanged("while reading it");
-    return m_carry + want;
+    m_fileOffset += plan.want;
+    if (plan.want)
+        checkUnchanged("while reading it");
+    return plan.carry + plan.want;
+}
+
+// The bytes of the window in `buffer`: read ahead while the window before was parsed, or read now (the first).
+size_t ParallelCsvReader::windowBytes(int buffer)
+{
+    auto& ahead = m_ahead[buffer];
+    if (ahead.ready) {
+        ahead.ready = false;
+        if (ahead.error)
+            std::rethrow_exception(std::exchange(ahead.error, nullptr));
+        return ahead.bytes;
+    }
+    FillPlan plan = planFill(buffer);
+    m_pool->run(plan.pieces, [&](size_t i) { readPiece(plan, i); });
+    return finishFill(plan);
 }
 
 void ParallelCsvReader::failAt(int64_t line, const std::string& message) const
@@ -145,9 +182,12 @@ void ParallelCsvReader::reject(int64_t line, int64_t column, const std::string& 
         m_skipped.first.push_back(fmt::format("{}:{}:{}: {}", m_path, line, column, message));
 }
 
-size_t ParallelCsvReader::parseChunks(UnzeroedArray<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks,
-                                      size_t begin, size_t usable)
+// Cuts [begin, usable) of the window into line-aligned chunks (at most kTasksPerThread a thread, none under kMinChunk).
+size_t ParallelCsvReader::cutChunks(UnzeroedArray<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks,
+                                    size_t begin, size_t usable)
 {
+    if (usable <= begin)
+        return 0;
     const size_t bytes = usable - begin;
     const size_t n = std::max<size_t>(1, std::min<size_t>(m_threads * kTasksPerThread, bytes / kMinChunk));
     while (chunks.size() < n)
@@ -164,8 +204,35 @@ size_t ParallelCsvReader::parseChunks(UnzeroedArray<char>& window, std::vector<s
         chunks[i]->text = std::string_view(base + from, to - from);
         from = to;
     }
-    m_pool->run(n, [&](size_t i) { parseChunk(*chunks[i], m_layout, m_options); });
     return n;
+}
+
+// Parses the chunks of the window in `buffer` and, in the same call, reads the next window's bytes into the other
+// buffer (its last window's rows are merged: only the rows, not the bytes, are still in use). The reads fill the
+// threads that the parse's last chunks leave idle, and the next window starts parsing at once.
+void ParallelCsvReader::parseAndReadAhead(int buffer, size_t chunks)
+{
+    const int next = 1 - buffer;
+    const bool readAhead = m_fileOffset < m_totalBytes;
+    FillPlan plan;
+    if (readAhead)
+        plan = planFill(next);
+    auto& set = m_chunkSets[buffer];
+    m_pool->run(chunks + plan.pieces, [&](size_t i) {
+        if (i < chunks)
+            parseChunk(*set[i], m_layout, m_options);
+        else
+            readPiece(plan, i - chunks);
+    });
+    if (!readAhead)
+        return;
+    auto& ahead = m_ahead[next];
+    ahead.ready = true;
+    try {
+        ahead.bytes = finishFill(plan);
+    } catch (...) {
+        ahead.error = std::current_exception(); // thrown when that window is prepared, after this one's rows
+    }
 }
 
 void ParallelCsvReader::acceptRow(const CsvChunk& c, size_t r, int64_t line)
@@ -276,14 +343,9 @@ void ParallelCsvReader::mergeChunk(CsvChunk& c)
 ParallelCsvReader::Prepared ParallelCsvReader::prepareWindow(int buffer)
 {
     auto& window = m_windows[buffer];
-    if (m_carry && buffer != m_filled)
-        std::memcpy(window.data(), m_windows[m_filled].data() + m_carryAt, m_carry);
-    else if (m_carry && m_carryAt)
-        std::memmove(window.data(), window.data() + m_carryAt, m_carry);
-    m_filled = buffer;
     Prepared p;
     p.buffer = buffer;
-    const size_t n = m_fileOffset < m_totalBytes ? fillWindow(window) : m_carry;
+    const size_t n = windowBytes(buffer);
     const bool atEnd = m_fileOffset >= m_totalBytes;
     const char* base = window.data();
     size_t begin = 0;
@@ -317,8 +379,8 @@ ParallelCsvReader::Prepared ParallelCsvReader::prepareWindow(int buffer)
             m_carryAt = usable;
         }
     }
-    if (usable > begin)
-        p.chunks = parseChunks(window, m_chunkSets[buffer], begin, usable);
+    p.chunks = cutChunks(window, m_chunkSets[buffer], begin, usable);
+    parseAndReadAhead(buffer, p.chunks);
     return p;
 }
 
@@ -370,7 +432,9 @@ int ParallelCsvReader::readAndMerge(int buffer)
 // file) is thrown when the caller asks for it, after every row before it.
 bool ParallelCsvReader::nextWindow()
 {
-    const auto more = [this] { return m_fileOffset < m_totalBytes || m_carry != 0 || m_longDropped >= 0; };
+    const auto more = [this] {
+        return m_fileOffset < m_totalBytes || m_carry != 0 || m_longDropped >= 0 || m_ahead[0].ready || m_ahead[1].ready;
+    };
     if (!m_next.valid()) {
         if (!more())
             return false;

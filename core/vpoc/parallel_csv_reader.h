@@ -10,6 +10,7 @@
 #include "core/vpoc/unique_fd.h"
 
 #include <cstdint>
+#include <exception>
 #include <future>
 #include <memory>
 #include <string>
@@ -88,10 +89,24 @@ private:
     bool nextWindow();
     int readAndMerge(int buffer);
     Prepared prepareWindow(int buffer);
-    size_t fillWindow(UnzeroedArray<char>& window);
+    // Reading a window's bytes from the file: pread tasks on the pool, then the checks.
+    struct FillPlan {
+        char* to = nullptr; // where the file's bytes go (after the carry)
+        size_t carry = 0;
+        uint64_t from = 0; // file offset
+        size_t want = 0;
+        size_t pieces = 0;
+        std::vector<int> errs;
+        std::vector<char> shortRead;
+    };
+    FillPlan planFill(int buffer);
+    void readPiece(FillPlan& plan, size_t i) const;
+    size_t finishFill(const FillPlan& plan);
+    size_t windowBytes(int buffer);
+    void parseAndReadAhead(int buffer, size_t chunks);
     void checkUnchanged(const char* when);
-    size_t parseChunks(UnzeroedArray<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks, size_t begin,
-                       size_t usable);
+    size_t cutChunks(UnzeroedArray<char>& window, std::vector<std::unique_ptr<CsvChunk>>& chunks, size_t begin,
+                     size_t usable);
     void mergeWindow(const Prepared& p);
     void mergeChunk(CsvChunk& chunk);
     // A chunk taken whole: its rows go to `at` in the window's rows; `lineBase` is the file line of its first line.
@@ -126,6 +141,13 @@ private:
     size_t m_carry = 0;        // bytes of a partial last line, at m_carryAt in m_windows[m_filled]
     size_t m_carryAt = 0;
     int64_t m_longDropped = -1; // >= 0 while skipping the rest of a line longer than maxLineBytes
+    // A window's bytes read ahead into a buffer while the window before was parsed (or the error that stopped it).
+    struct ReadAhead {
+        bool ready = false;
+        size_t bytes = 0;
+        std::exception_ptr error;
+    };
+    ReadAhead m_ahead[2];
     std::future<int> m_next; // the window being read, parsed and merged (its buffer)
 
     Rows m_rows[2];
