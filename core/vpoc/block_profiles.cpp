@@ -1,7 +1,6 @@
 // Profiling a block of rows on several threads: a piece a thread, runs of one session day, merged in order.
 #include "core/vpoc/block_profiles.h"
 
-
 #include <algorithm>
 
 namespace stackscope::vpoc {
@@ -36,14 +35,14 @@ void BlockProfiler::profilePiece(Piece& piece, const MarketRecord* rows, size_t 
 
 bool BlockProfiler::profile(const MarketRecord* rows, size_t count)
 {
-    const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_pieces.size(), count / m_minRows));
+    const size_t pieces = pieceCount(count, m_minRows, m_pieces.size());
     for (auto& piece : m_pieces) {
         piece.runs.clear();
         piece.outside = 0;
         piece.tooWide = false;
     }
     m_pool.run(pieces, [&](size_t i) {
-        const size_t from = count * i / pieces, to = count * (i + 1) / pieces;
+        const size_t from = pieceBegin(count, pieces, i), to = pieceBegin(count, pieces, i + 1);
         profilePiece(m_pieces[i], rows + from, to - from);
     });
     return std::none_of(m_pieces.begin(), m_pieces.end(), [](const Piece& p) { return p.tooWide; });
@@ -51,23 +50,11 @@ bool BlockProfiler::profile(const MarketRecord* rows, size_t count)
 
 bool BlockProfiler::fitsAfter(const SessionAccumulator& session) const
 {
-    bool empty = session.empty();
-    int32_t day = session.day();
-    int64_t low = session.low(), high = session.high();
+    SessionRange range = session.empty() ? SessionRange() : SessionRange(session.day(), session.low(), session.high());
     for (const auto& piece : m_pieces)
-        for (const auto& run : piece.runs) {
-            if (empty || run.day() != day) {
-                empty = false;
-                day = run.day();
-                low = run.low();
-                high = run.high();
-            } else {
-                low = std::min<int64_t>(low, run.low());
-                high = std::max<int64_t>(high, run.high());
-            }
-            if (high - low + 1 > kMaxSessionLevels)
+        for (const auto& run : piece.runs)
+            if (!range.join(run.day(), run.low(), run.high()))
                 return false;
-        }
     return true;
 }
 
