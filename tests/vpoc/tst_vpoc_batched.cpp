@@ -1,9 +1,13 @@
 // The GPU backend's path (sessions gathered into batches) with computeBatchCpu in place of the GPU module, on 1 to 7
-// threads, against the CPU path on one thread: the same JSON, developing values and errors (file:line:column).
+// threads, against the CPU path on one thread: the same JSON, developing values and errors (file:line:column); and
+// the batch its pool fills against the one appendSession() builds.
 #include "core/vpoc/vpoc_engine.h"
+#include "core/vpoc/work_pool.h"
 #include "vpoc_test_files.h"
 
 #include <QtTest/QtTest>
+
+#include <random>
 
 using namespace stackscope::vpoc;
 using stackscope::vpoc::testing::Shape;
@@ -69,6 +73,10 @@ private Q_SLOTS:
         QTest::newRow("DST trades, two sessions and a gap") << int(Shape::DstTrades) << false << "01:30-23:00"
                                                             << uniform << false << false << qlonglong(20000)
                                                             << qlonglong(5000) << "\"outside_sessions\"" << "+-";
+        // 01:00 to 01:01 EST is outside, between rows of the same session: a run ends there, inside a piece.
+        QTest::newRow("DST trades, a session with a minute outside") << int(Shape::DstTrades) << false << "01:01-23:00"
+                                                                     << uniform << false << false << all << all
+                                                                     << "\"outside_sessions\": 29280" << "++";
         QTest::newRow("DST bars, typical, CPU sessions") << int(Shape::DstBars) << true << "01:30-23:00" << typical
                                                          << false << false << qlonglong(5000) << qlonglong(1000)
                                                          << "\"bars\"" << "+-";
@@ -127,6 +135,67 @@ private Q_SLOTS:
                                                     .arg(threads)
                                                     .arg(QString::fromStdString(batched.substr(0, 3000)))
                                                     .arg(QString::fromStdString(cpu.substr(0, 3000)))));
+        }
+    }
+
+    // fillSessions() on a pool gives the batch appendSession() gives: offsets, volumes, spans (none while every row
+    // is a point, zeros for the point sessions before the first span otherwise) and the sessions' fields.
+    void fillIsAppend_data()
+    {
+        QTest::addColumn<int>("distribution");
+        QTest::addColumn<int>("pointSessions"); // the first sessions, all of whose rows are points (and the last)
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("minElements");
+        const int uniform = int(Distribution::Uniform);
+        QTest::newRow("uniform, spans after points, 3 threads") << uniform << 9 << 3 << 1;
+        QTest::newRow("uniform, spans after points, 1 thread") << uniform << 9 << 1 << 100;
+        QTest::newRow("uniform, spans from the start") << uniform << 0 << 3 << 7;
+        QTest::newRow("uniform, all points") << uniform << 12 << 3 << 1;
+        QTest::newRow("close") << int(Distribution::Close) << 4 << 3 << 1;
+        QTest::newRow("typical") << int(Distribution::Typical) << 4 << 2 << 50;
+    }
+    void fillIsAppend()
+    {
+        QFETCH(int, distribution);
+        QFETCH(int, pointSessions);
+        QFETCH(int, threads);
+        QFETCH(int, minElements);
+        std::mt19937 rng(5);
+        std::vector<MarketRecord> rows;
+        ProfileBatch want;
+        for (int day = 0; day < 12; ++day) {
+            const size_t begin = rows.size();
+            for (size_t i = 0, n = 1 + rng() % 400; i < n; ++i) {
+                MarketRecord r;
+                r.timeUs = int64_t(rows.size()) * 1000;
+                r.low = 1000 + int32_t(rng() % 50) - day;
+                r.high = r.low + (day < pointSessions || day == 11 ? 0 : int32_t(rng() % 3)); // the last: points
+                r.close = r.low + (r.high - r.low) / 2;
+                r.volume = 1 + rng() % 100;
+                rows.push_back(r);
+            }
+            want.appendSession(day, rows.data() + begin, rows.size() - begin, Distribution(distribution));
+        }
+        ProfileBatch got;
+        for (const auto& s : want.sessions) {
+            SessionSlice slice;
+            slice.day = s.day;
+            slice.lowTick = s.lowTick;
+            slice.width = s.width;
+            slice.elemBegin = s.elemBegin;
+            slice.elemEnd = s.elemEnd;
+            got.sessions.push_back(slice);
+        }
+        WorkPool pool {static_cast<unsigned>(threads)};
+        got.fillSessions(rows.data(), Distribution(distribution), pool, size_t(minElements));
+        QCOMPARE(got.span.empty(), distribution != int(Distribution::Uniform) || pointSessions >= 11);
+        QVERIFY(got.offset == want.offset);
+        QVERIFY(got.volume == want.volume);
+        QVERIFY(got.span == want.span);
+        for (size_t i = 0; i < want.sessions.size(); ++i) {
+            QCOMPARE(got.sessions[i].bars, want.sessions[i].bars);
+            QCOMPARE(got.sessions[i].firstUs, want.sessions[i].firstUs);
+            QCOMPARE(got.sessions[i].lastUs, want.sessions[i].lastUs);
         }
     }
 
