@@ -6,10 +6,8 @@
 namespace stackscope::vpoc {
 
 BlockProfiler::BlockProfiler(const SessionClock& clock, const ProfileOptions& options, WorkPool& pool, size_t minRows)
-    : m_options(options)
-    , m_pool(pool)
-    , m_minRows(std::max<size_t>(1, minRows))
-    , m_pieces(pool.threads() * kTasksPerThread, Piece {clock, {}, 0, false})
+    : BlockPieces(clock, pool, minRows)
+    , m_options(options)
 {
 }
 
@@ -35,17 +33,8 @@ void BlockProfiler::profilePiece(Piece& piece, const MarketRecord* rows, size_t 
 
 bool BlockProfiler::profile(const MarketRecord* rows, size_t count)
 {
-    const size_t pieces = pieceCount(count, m_minRows, m_pieces.size());
-    for (auto& piece : m_pieces) {
-        piece.runs.clear();
-        piece.outside = 0;
-        piece.tooWide = false;
-    }
-    m_pool.run(pieces, [&](size_t i) {
-        const size_t from = pieceBegin(count, pieces, i), to = pieceBegin(count, pieces, i + 1);
-        profilePiece(m_pieces[i], rows + from, to - from);
-    });
-    return std::none_of(m_pieces.begin(), m_pieces.end(), [](const Piece& p) { return p.tooWide; });
+    return forPieces(count,
+                     [&](Piece& piece, size_t from, size_t to) { profilePiece(piece, rows + from, to - from); });
 }
 
 bool BlockProfiler::fitsAfter(const SessionAccumulator& session) const
@@ -56,14 +45,6 @@ bool BlockProfiler::fitsAfter(const SessionAccumulator& session) const
             if (!range.join(run.day(), run.low(), run.high()))
                 return false;
     return true;
-}
-
-int64_t BlockProfiler::outside() const
-{
-    int64_t n = 0;
-    for (const auto& piece : m_pieces)
-        n += piece.outside;
-    return n;
 }
 
 } // namespace stackscope::vpoc

@@ -6,9 +6,7 @@
 namespace stackscope::vpoc {
 
 BlockRuns::BlockRuns(const SessionClock& clock, WorkPool& pool, size_t minRows)
-    : m_pool(pool)
-    , m_minRows(std::max<size_t>(1, minRows))
-    , m_pieces(pool.threads() * kTasksPerThread, Piece {clock, {}, 0, false})
+    : BlockPieces(clock, pool, minRows)
 {
 }
 
@@ -39,16 +37,7 @@ void BlockRuns::findInPiece(Piece& piece, const MarketRecord* rows, size_t from,
 
 bool BlockRuns::find(const MarketRecord* rows, size_t count)
 {
-    const size_t pieces = pieceCount(count, m_minRows, m_pieces.size());
-    for (auto& piece : m_pieces) {
-        piece.runs.clear();
-        piece.outside = 0;
-        piece.tooWide = false;
-    }
-    m_pool.run(pieces, [&](size_t i) {
-        findInPiece(m_pieces[i], rows, pieceBegin(count, pieces, i), pieceBegin(count, pieces, i + 1));
-    });
-    return std::none_of(m_pieces.begin(), m_pieces.end(), [](const Piece& p) { return p.tooWide; });
+    return forPieces(count, [rows](Piece& piece, size_t from, size_t to) { findInPiece(piece, rows, from, to); });
 }
 
 bool BlockRuns::fitsAfter(SessionRange session) const
@@ -56,14 +45,6 @@ bool BlockRuns::fitsAfter(SessionRange session) const
     bool fits = true;
     forEach([&](const RowRun& run) { fits = fits && session.join(run.day, run.low, run.high); });
     return fits;
-}
-
-int64_t BlockRuns::outside() const
-{
-    int64_t n = 0;
-    for (const auto& piece : m_pieces)
-        n += piece.outside;
-    return n;
 }
 
 } // namespace stackscope::vpoc

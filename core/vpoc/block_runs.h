@@ -1,6 +1,7 @@
 // A block of rows cut on several threads into runs: consecutive rows of one session day, for the GPU path's batches.
 #pragma once
 
+#include "core/vpoc/block_pieces.h"
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/session_accumulator.h"
 #include "core/vpoc/sessions.h"
@@ -25,7 +26,7 @@ struct RowRun {
 // What BlockProfiler is for the CPU path, without profiles: each piece of a block is a task of the job's WorkPool
 // with its own SessionClock (its cache is not thread-safe), which finds the session day of its rows, the rows
 // outside every session and the runs; the caller then walks the runs in order (O(runs), not O(rows)).
-class BlockRuns {
+class BlockRuns : public BlockPieces<RowRun> {
 public:
     // A block is cut into at most pool.threads() x kTasksPerThread pieces of at least `minRows` rows.
     BlockRuns(const SessionClock& clock, WorkPool& pool, size_t minRows);
@@ -35,8 +36,6 @@ public:
     bool find(const MarketRecord* rows, size_t count);
     // Whether joining the runs to `session` (the session in progress) keeps every session within kMaxSessionLevels.
     bool fitsAfter(SessionRange session) const;
-    // Rows of the block outside every session.
-    int64_t outside() const;
     // f(run) for every run, in file order.
     template <typename F>
     void forEach(F&& f) const
@@ -47,17 +46,7 @@ public:
     }
 
 private:
-    struct Piece {
-        SessionClock clock;
-        std::vector<RowRun> runs;
-        int64_t outside = 0;
-        bool tooWide = false;
-    };
     static void findInPiece(Piece& piece, const MarketRecord* rows, size_t from, size_t to);
-
-    WorkPool& m_pool;
-    size_t m_minRows;
-    std::vector<Piece> m_pieces; // one a task; those a small block leaves unused hold no runs
 };
 
 } // namespace stackscope::vpoc
