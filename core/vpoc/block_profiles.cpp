@@ -1,16 +1,13 @@
 // Profiling a block of rows on several threads: a piece a thread, runs of one session day, merged in order.
 #include "core/vpoc/block_profiles.h"
 
-
 #include <algorithm>
 
 namespace stackscope::vpoc {
 
 BlockProfiler::BlockProfiler(const SessionClock& clock, const ProfileOptions& options, WorkPool& pool, size_t minRows)
-    : m_options(options)
-    , m_pool(pool)
-    , m_minRows(std::max<size_t>(1, minRows))
-    , m_pieces(pool.threads() * kTasksPerThread, Piece {clock, {}, 0, false})
+    : BlockPieces(clock, pool, minRows)
+    , m_options(options)
 {
 }
 
@@ -36,47 +33,18 @@ void BlockProfiler::profilePiece(Piece& piece, const MarketRecord* rows, size_t 
 
 bool BlockProfiler::profile(const MarketRecord* rows, size_t count)
 {
-    const size_t pieces = std::max<size_t>(1, std::min<size_t>(m_pieces.size(), count / m_minRows));
-    for (auto& piece : m_pieces) {
-        piece.runs.clear();
-        piece.outside = 0;
-        piece.tooWide = false;
-    }
-    m_pool.run(pieces, [&](size_t i) {
-        const size_t from = count * i / pieces, to = count * (i + 1) / pieces;
-        profilePiece(m_pieces[i], rows + from, to - from);
-    });
-    return std::none_of(m_pieces.begin(), m_pieces.end(), [](const Piece& p) { return p.tooWide; });
+    return forPieces(count,
+                     [&](Piece& piece, size_t from, size_t to) { profilePiece(piece, rows + from, to - from); });
 }
 
 bool BlockProfiler::fitsAfter(const SessionAccumulator& session) const
 {
-    bool empty = session.empty();
-    int32_t day = session.day();
-    int64_t low = session.low(), high = session.high();
+    SessionRange range = session.empty() ? SessionRange() : SessionRange(session.day(), session.low(), session.high());
     for (const auto& piece : m_pieces)
-        for (const auto& run : piece.runs) {
-            if (empty || run.day() != day) {
-                empty = false;
-                day = run.day();
-                low = run.low();
-                high = run.high();
-            } else {
-                low = std::min<int64_t>(low, run.low());
-                high = std::max<int64_t>(high, run.high());
-            }
-            if (high - low + 1 > kMaxSessionLevels)
+        for (const auto& run : piece.runs)
+            if (!range.join(run.day(), run.low(), run.high()))
                 return false;
-        }
     return true;
-}
-
-int64_t BlockProfiler::outside() const
-{
-    int64_t n = 0;
-    for (const auto& piece : m_pieces)
-        n += piece.outside;
-    return n;
 }
 
 } // namespace stackscope::vpoc

@@ -1,6 +1,7 @@
 // A block of rows profiled on several threads: contiguous pieces, each cut into runs of one session day.
 #pragma once
 
+#include "core/vpoc/block_pieces.h"
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/session_accumulator.h"
 #include "core/vpoc/sessions.h"
@@ -17,7 +18,7 @@ namespace stackscope::vpoc {
 // session day a SessionAccumulator. Merged in order into the session in progress they give the profiles of the
 // row-by-row path bit for bit (integer volumes summed in another order; the same first and last times, bars,
 // low and high).
-class BlockProfiler {
+class BlockProfiler : public BlockPieces<SessionAccumulator> {
 public:
     // A block is cut into at most pool.threads() x kTasksPerThread pieces of at least `minRows` rows.
     BlockProfiler(const SessionClock& clock, const ProfileOptions& options, WorkPool& pool, size_t minRows);
@@ -28,8 +29,6 @@ public:
     // Whether merging the runs into `session` (the session in progress) keeps every session within
     // kMaxSessionLevels.
     bool fitsAfter(const SessionAccumulator& session) const;
-    // Rows of the block outside every session.
-    int64_t outside() const;
     // The runs into `session` in file order; `close(session)` is called when a run starts another session day
     // while `session` holds rows (it must finish `session`, leaving it empty).
     template <typename Close>
@@ -44,18 +43,9 @@ public:
     }
 
 private:
-    struct Piece {
-        SessionClock clock;
-        std::vector<SessionAccumulator> runs;
-        int64_t outside = 0;
-        bool tooWide = false;
-    };
     void profilePiece(Piece& piece, const MarketRecord* rows, size_t count) const;
 
     ProfileOptions m_options;
-    WorkPool& m_pool;
-    size_t m_minRows;
-    std::vector<Piece> m_pieces; // one a task; those a small block leaves unused hold no runs
 };
 
 } // namespace stackscope::vpoc

@@ -3,6 +3,7 @@
 
 #include "core/vpoc/volume_profile.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -12,6 +13,42 @@ namespace stackscope::vpoc {
 // any real session), so one profile is at most 8 MiB. A wider range is bad input (a wrong --tick or a
 // broken price), reported at the row that widens it.
 constexpr int64_t kMaxSessionLevels = int64_t(1) << 20;
+
+// The price range of the session in progress as runs of rows (in file order) are joined to it: whether every session
+// stays within kMaxSessionLevels. A block profiled in pieces is checked with it before any state changes, so that a
+// session too wide is reported by the row-by-row path, which names the row that widens it.
+class SessionRange {
+public:
+    SessionRange() = default; // no session in progress
+    SessionRange(int32_t day, int64_t low, int64_t high)
+        : m_open(true)
+        , m_day(day)
+        , m_low(low)
+        , m_high(high)
+    {
+    }
+    // Joins a run of session `day` spanning [low, high] (a new session when the day differs); false when its
+    // session then spans more than kMaxSessionLevels.
+    bool join(int32_t day, int64_t low, int64_t high)
+    {
+        if (!m_open || day != m_day) {
+            m_open = true;
+            m_day = day;
+            m_low = low;
+            m_high = high;
+        } else {
+            m_low = std::min(m_low, low);
+            m_high = std::max(m_high, high);
+        }
+        return m_high - m_low + 1 <= kMaxSessionLevels;
+    }
+
+private:
+    bool m_open = false;
+    int32_t m_day = 0;
+    int64_t m_low = 0;
+    int64_t m_high = 0;
+};
 
 // Dense levels over the range seen so far, grown geometrically at either end so that a run of new highs
 // or lows costs amortised O(1) per level. Gives the same profile, levels and developing values as a

@@ -44,6 +44,29 @@ void ProfileBatch::clear()
     volume.clear();
 }
 
+namespace {
+
+// Elements of one session's rows: the target tick's offset from the session's low and the volume, and (into `span`
+// when not null) the levels above the low that a bar covers. True when some row covers more than one level.
+bool convertRows(const MarketRecord* records, size_t count, int32_t low, Distribution distribution, int32_t* offset,
+                 uint32_t* volume, uint32_t* span)
+{
+    for (size_t i = 0; i < count; ++i) {
+        offset[i] = targetTick(records[i], distribution) - low;
+        volume[i] = records[i].volume;
+    }
+    if (!span)
+        return false;
+    uint32_t any = 0;
+    for (size_t i = 0; i < count; ++i) {
+        span[i] = static_cast<uint32_t>(records[i].high - records[i].low);
+        any |= span[i];
+    }
+    return any != 0;
+}
+
+} // namespace
+
 void ProfileBatch::appendSession(int32_t day, const MarketRecord* records, size_t count, Distribution distribution)
 {
     SessionSlice s;
@@ -59,22 +82,52 @@ void ProfileBatch::appendSession(int32_t day, const MarketRecord* records, size_
     }
     s.lowTick = lo;
     s.width = static_cast<int32_t>(static_cast<int64_t>(hi) - lo + 1);
-    s.elemBegin = static_cast<int64_t>(volume.size());
+    const size_t at = volume.size();
+    s.elemBegin = static_cast<int64_t>(at);
     const bool spans = distribution == Distribution::Uniform;
     bool anySpan = false;
     for (size_t i = 0; i < count; ++i)
         anySpan = anySpan || (spans && records[i].high != records[i].low);
-    if (anySpan && span.size() < volume.size())
-        span.resize(volume.size(), 0); // earlier sessions were all points
-    for (size_t i = 0; i < count; ++i) {
-        const auto& r = records[i];
-        offset.push_back(targetTick(r, distribution) - lo);
-        volume.push_back(r.volume);
-        if (anySpan || !span.empty())
-            span.push_back(spans ? static_cast<uint32_t>(r.high - r.low) : 0u);
-    }
+    offset.resize(at + count);
+    volume.resize(at + count);
+    if (anySpan || !span.empty())
+        span.resize(at + count, 0); // earlier sessions that were all points get spans of 0
+    convertRows(records, count, lo, distribution, offset.data() + at, volume.data() + at,
+                spans && !span.empty() ? span.data() + at : nullptr);
     s.elemEnd = static_cast<int64_t>(volume.size());
     sessions.push_back(s);
+}
+
+void ProfileBatch::fillSessions(const MarketRecord* records, Distribution distribution, WorkPool& pool,
+                                size_t minElements)
+{
+    const size_t n = sessions.empty() ? 0 : static_cast<size_t>(sessions.back().elemEnd);
+    for (auto& s : sessions) {
+        s.firstUs = records[s.elemBegin].timeUs;
+        s.lastUs = records[s.elemEnd - 1].timeUs;
+        s.bars = s.elemEnd - s.elemBegin;
+    }
+    const bool spans = distribution == Distribution::Uniform;
+    offset.resize(n);
+    volume.resize(n);
+    span.resize(spans ? n : 0);
+    // Pieces of equal elements, not whole sessions: one session may fill most of a batch.
+    const size_t pieces = pieceCount(n, minElements, pool.threads() * kTasksPerThread);
+    std::vector<char> anySpan(pieces, 0);
+    pool.run(pieces, [&](size_t p) {
+        const size_t from = pieceBegin(n, pieces, p), to = pieceBegin(n, pieces, p + 1);
+        auto s = std::upper_bound(sessions.begin(), sessions.end(), static_cast<int64_t>(from),
+                                  [](int64_t i, const SessionSlice& x) { return i < x.elemBegin; });
+        for (size_t i = from; i < to; ++s) {
+            const size_t end = std::min(to, static_cast<size_t>(std::prev(s)->elemEnd));
+            const bool any = convertRows(records + i, end - i, std::prev(s)->lowTick, distribution, offset.data() + i,
+                                         volume.data() + i, spans ? span.data() + i : nullptr);
+            anySpan[p] = anySpan[p] || any;
+            i = end;
+        }
+    });
+    if (std::none_of(anySpan.begin(), anySpan.end(), [](char a) { return a; }))
+        std::vector<uint32_t>().swap(span); // all points, as appendSession() leaves it
 }
 
 SessionResult finishSession(const SessionSlice& s, const LevelOffsets& levels, uint64_t volume)

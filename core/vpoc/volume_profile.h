@@ -9,6 +9,8 @@
 
 namespace stackscope::vpoc {
 
+class WorkPool;
+
 enum class Distribution { Uniform, Close, Typical };
 enum class ValueAreaMethod { Dual, Single };
 
@@ -43,6 +45,10 @@ struct ProfileBatch {
     void clear();
     // Converts one session's records by the distribution rule. `records` must be non-empty.
     void appendSession(int32_t day, const MarketRecord* records, size_t count, Distribution distribution);
+    // The elements of `sessions`, whose day, lowTick, width and element ranges are set (consecutive from 0, none
+    // empty), from records[elemBegin, elemEnd) with their bars and first and last times: what appendSession() gives
+    // for the same rows, converted in pieces of at least `minElements` on `pool`.
+    void fillSessions(const MarketRecord* records, Distribution distribution, WorkPool& pool, size_t minElements);
 };
 
 struct SessionResult {

@@ -41,6 +41,9 @@ struct VpocOptions {
     // profiled on the CPU instead (SessionAccumulator: memory is its price range, at most 8 MiB), in its place among
     // the others, with the same results. 2^22 rows = 128 MiB, the size of one batch.
     int64_t maxGpuSessionRows = int64_t(1) << 22;
+    // The GPU backend profiles a batch of whole sessions while the next is read, sent once it holds at least this many
+    // rows: about 4 M elements keeps both busy and memory bounded. Tests make it small, for many batches.
+    size_t gpuBatchRows = size_t(1) << 22;
 };
 
 // The most developing values the CPU path holds before it hands them to VpocOptions::developingSink (1.5 MiB).
@@ -85,10 +88,20 @@ public:
 // Percent as given (70, 68.5) to basis points; throws std::invalid_argument outside (0, 100].
 uint32_t percentToBasisPoints(double percent);
 
+// A batch of sessions profiled: the GPU module's GpuProfiler::compute, or computeBatchCpu in tests.
+using BatchCompute = std::function<std::vector<SessionResult>(const ProfileBatch&, const ProfileOptions&)>;
+
 // Runs the whole job. Throws InputError (file:line:column), std::invalid_argument (a bad option),
 // std::runtime_error (I/O, GPU), VpocCancelled when `cancel` became true (checked every block of rows).
 std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const VpocProgressCallback& progress = {},
                                           const std::atomic<bool>* cancel = nullptr);
+
+// The GPU backend's path (sessions gathered into batches) with another batch computation: tests give it
+// computeBatchCpu, so that the path runs without a GPU. options.backend is not read; the result's backend is "cpu".
+// Throws what runVpoc() throws, and std::invalid_argument when `compute` is empty.
+std::shared_ptr<const VpocResult> runVpocBatched(const VpocOptions& options, const BatchCompute& compute,
+                                                 const VpocProgressCallback& progress = {},
+                                                 const std::atomic<bool>* cancel = nullptr);
 
 const char* distributionName(Distribution d);
 const char* formatName(DataFormat f);

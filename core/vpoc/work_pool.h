@@ -25,6 +25,15 @@ inline unsigned threadsOrAll(unsigned threads)
 // 0.196 / 0.162 / 0.155 / 0.173 s (more tasks cost more per-task setup and smaller chunks).
 inline constexpr std::size_t kTasksPerThread = 8;
 
+// How many pieces `count` items (rows, elements) are cut into for a pool's tasks: at most `most`, each of at least
+// `minItems` items, and one piece however few the items.
+inline std::size_t pieceCount(std::size_t count, std::size_t minItems, std::size_t most)
+{
+    return std::max<std::size_t>(1, std::min(most, count / std::max<std::size_t>(1, minItems)));
+}
+// The first item of piece `i` of `pieces` equal pieces; piece i ends where piece i + 1 begins.
+inline std::size_t pieceBegin(std::size_t count, std::size_t pieces, std::size_t i) { return count * i / pieces; }
+
 // `threads` - 1 threads started once; run() hands them and its caller the tasks of one call, an index at a time.
 // Why not a thread a task (what the reader did before): on the 16-core machine a thread started for each chunk of a
 // window began up to 7 ms late while the profiles' threads of the window before ran, and the slowest of 16 equal
