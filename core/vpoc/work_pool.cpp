@@ -80,7 +80,9 @@ void WorkPool::run(std::size_t n, const std::function<void(std::size_t)>& f)
             f(i);
         return;
     }
-    Call call {&f, n};
+    Call call;
+    call.f = &f;
+    call.n = n;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         m_calls.push_back(&call);

@@ -57,8 +57,8 @@ public:
 
 private:
     struct Call {
-        const std::function<void(std::size_t)>* f;
-        std::size_t n;
+        const std::function<void(std::size_t)>* f = nullptr;
+        std::size_t n = 0;
         std::size_t next = 0; // the next task to hand out
         std::size_t ended = 0;
         std::size_t failedTask = 0;
