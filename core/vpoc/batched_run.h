@@ -16,8 +16,8 @@ namespace stackscope::vpoc {
 // outgrows options.maxGpuSessionRows moves to a SessionAccumulator on the CPU (the batches before it are sent first
 // and collected before its result, so the order of sessions is kept).
 //
-// A batch holds its sessions' rows in order; the session in progress is at its end. On several threads (without
-// developing values) a block of rows is cut into runs of one session day on the job's pool, the caller walks the
+// A batch holds its sessions' rows in order; the session in progress is at its end. Without developing values
+// a block of rows is cut into runs of one session day on the job's pool, the caller walks the
 // runs, and the pool copies their rows into the batch; the rows become the batch's elements
 // (ProfileBatch::fillSessions) on the pool in the batch's own task, while the caller reads on.
 class BatchedRun {
