@@ -1,4 +1,4 @@
-// Profiling a block of rows on several threads: a piece a thread, runs of one session day, merged in order.
+// Profiling a block of rows on several threads: pieces as tasks of the job's pool, runs of one session day, merged in order.
 #include "core/vpoc/block_profiles.h"
 
 #include <algorithm>

@@ -131,10 +131,10 @@ using ChooseBackend = std::function<BatchCompute(VpocResult&)>;
 BatchCompute chooseGpu(const VpocOptions& options, VpocResult& result)
 {
     // auto is the CPU: a run from a file is bound by reading and parsing it. With the GPU path's host side on the
-    // job's threads the GPU backend ties the CPU at 16 threads (0.157 vs 0.156 s), wins at 4 and 8 (0.399 vs 0.490,
-    // 0.239 vs 0.279 s) and loses at 1 and 2 (1.782 vs 1.577, 0.861 vs 0.814 s) on 352 MB of trades, H100 host
-    // (tests/bench/RESULTS.md, "End to end with DuckDB after the pool"): no count where it is clearly ahead at every
-    // run, and the CPU needs no module, device memory or driver; its kernel only wins on data already on the GPU.
+    // job's threads the GPU backend is 4-24 % slower than the CPU at 16 threads in every run but one (a tie) and on
+    // either side of it at 1 to 8 threads, on 352 MB of trades, H100 host (tests/bench/RESULTS.md, "End to end with
+    // DuckDB after the pool"); the CPU also needs no module, device memory or driver. The kernel only wins on data
+    // already on the GPU.
     result.backend = "cpu";
     if (options.backend == Backend::Auto)
         result.backendNote = "auto: the CPU (reading the file bounds the run; end to end the GPU backend measured "

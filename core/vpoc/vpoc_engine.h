@@ -43,10 +43,10 @@ struct VpocOptions {
     int64_t maxGpuSessionRows = int64_t(1) << 22;
     // The GPU backend profiles a batch of whole sessions while the next is read, sent once it holds at least this many
     // rows. The last batch is converted, uploaded and profiled after reading ends, so its size is the run's tail:
-    // with 4 Mi rows the GPU backend took 0.189 s against the CPU's 0.164 s at 16 threads on the H100 host (about
-    // 25 ms of tail); 1 Mi rows makes the tail a quarter, while a batch's fixed cost (a task, the module's begin and
-    // finish: well under a millisecond) stays small beside the ~20 ms its rows take to read at 16 threads. Tests make
-    // it small, for many batches.
+    // 1 Mi rows makes it a quarter of 4 Mi's, while a batch's fixed cost (a task, the module's begin and finish: well
+    // under a millisecond) stays small beside the ~20 ms its rows take to read at 16 threads. A/B on one H100 host VM,
+    // 16 threads, three rounds: 4 Mi 0.193/0.181/0.175 s, 1 Mi 0.182/0.161/0.162 s; peak RSS 696 -> 432 MB
+    // (tests/bench/RESULTS.md). Tests make it small, for many batches.
     size_t gpuBatchRows = size_t(1) << 20;
 };
 
