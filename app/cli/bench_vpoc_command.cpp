@@ -101,7 +101,7 @@ nlohmann::json timeCpu(const vpoc::ProfileBatch& batch, const std::vector<unsign
     std::map<unsigned, double> seconds;
     for (int r = 0; r < repeats; ++r)
         for (unsigned t : threadCounts) {
-            const double s = bestSeconds(1, [&] { cpu = vpoc::computeBatchCpu(batch, vpoc::ProfileOptions {}, t); });
+            const double s = bestSeconds(1, [&] { cpu = vpoc::computeBatchCpu(batch.view(), vpoc::ProfileOptions {}, t); });
             seconds[t] = r == 0 ? s : std::min(seconds[t], s);
         }
     nlohmann::json runs = nlohmann::json::array();
@@ -124,7 +124,7 @@ nlohmann::json timeGpu(const BenchVpocOptions& o, const vpoc::ProfileBatch& batc
     auto gpu = vpoc::GpuProfiler::open(o.budget << 20, why);
     if (!gpu)
         return {{"error", why}};
-    const auto g = gpu->compute(batch, vpoc::ProfileOptions {}); // also loads the input: it stays resident
+    const auto g = gpu->compute(batch.view(), vpoc::ProfileOptions {}); // also loads the input: it stays resident
     matches = g.size() == cpu.size();
     for (size_t i = 0; matches && i < g.size(); ++i)
         matches = g[i].pocTick == cpu[i].pocTick && g[i].vahTick == cpu[i].vahTick && g[i].valTick == cpu[i].valTick
@@ -154,7 +154,7 @@ nlohmann::json timeTorch(const BenchVpocOptions& o, const vpoc::ProfileBatch& ba
     keep.keepProfiles = true;
     std::vector<uint64_t> expected;
     expected.reserve(levels);
-    for (const auto& r : vpoc::computeBatchCpu(batch, keep, 0))
+    for (const auto& r : vpoc::computeBatchCpu(batch.view(), keep, 0))
         expected.insert(expected.end(), r.profile.begin(), r.profile.end());
     nlohmann::json j = {{"module", torch.path}, {"device", o.torchDevice}};
     const uint64_t n = 1ull << o.log2;

@@ -1,33 +1,30 @@
-// The GPU path's host side: rows gathered into batches of whole sessions, on the job's threads where it has several.
+// The GPU path's host side: rows made elements and gathered into batches of whole sessions, on the job's threads.
 #include "core/vpoc/batched_run.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
-#include <stdexcept>
-
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
+#include <utility>
 
 namespace stackscope::vpoc {
 
 namespace {
 
-// Asks for huge pages where the kernel gives them on request (transparent_hugepage=madvise): a batch's rows are
-// 128 MiB and more, first touched by the copies; on the 2-core VM its 4 KiB page faults were 40 % of the faults of
-// a run (70 K of 121 K, `perf stat`). Only a hint: nothing changes where it is refused.
-void preferHugePages(void* data, size_t bytes)
+// `a` with room for `capacity` elements, its first `keep` kept.
+template <typename T>
+void growKeeping(UnzeroedArray<T>& a, size_t keep, size_t capacity)
 {
-#ifdef __linux__
-    constexpr uintptr_t kHuge = uintptr_t(1) << 21;
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
-    if (end > begin)
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-    (void)data;
-    (void)bytes;
-#endif
+    UnzeroedArray<T> grown;
+    grown.ensure(capacity);
+    std::uninitialized_copy(a.data(), a.data() + keep, grown.data());
+    a = std::move(grown);
+}
+
+// `count` elements from from[at] to to[where]; the ranges may overlap (a run moved down into a gap).
+template <typename T>
+void moveElements(const UnzeroedArray<T>& from, size_t at, UnzeroedArray<T>& to, size_t where, size_t count)
+{
+    std::memmove(to.data() + where, from.data() + at, count * sizeof(T));
 }
 
 } // namespace
@@ -35,6 +32,8 @@ void preferHugePages(void* data, size_t bytes)
 BatchedRun::BatchedRun(Job& job, const BatchCompute& compute)
     : m_job(job)
     , m_compute(compute)
+    , m_spread(job.options.profile.distribution == Distribution::Uniform)
+    , m_developing(job.options.developing)
     , m_large(job.options.profile)
 {
 }
@@ -47,9 +46,8 @@ BatchedRun::~BatchedRun()
 
 void BatchedRun::run(unsigned threads)
 {
-    // Developing values are computed per row in file order. On one thread the blocks cost less than the rows one by
-    // one too (a run's rows are copied whole): 1.572 s against the CPU backend's 1.319 s row by row, H100 host.
-    if (m_job.options.developing)
+    // Developing values are computed per row in file order, from the rows kept in the batch.
+    if (m_developing)
         runRows();
     else
         runBlocks(threads);
@@ -70,17 +68,30 @@ void BatchedRun::runRows()
 void BatchedRun::runBlocks(unsigned threads)
 {
     BlockRuns blocks(m_job.sessions, *m_job.pool, m_job.options.minRowsPerThread);
+    const Distribution distribution = m_job.options.profile.distribution;
     while (m_job.next(kBlockRowsPerThread * threads)) {
-        // A session wider than kMaxSessionLevels: row by row, which names the row that widens it.
-        if (!blocks.find(m_job.block.rows, m_job.block.count) || !blocks.fitsAfter(sessionRange())) {
-            for (size_t i = 0; i < m_job.block.count; ++i)
+        const BorrowedRows& block = m_job.block;
+        roomFor(block.count);
+        // A session wider than kMaxSessionLevels: row by row (over the elements just made), which names the row.
+        if (!blocks.find(block.rows, block.count, distribution, sink()) || !blocks.fitsAfter(sessionRange())) {
+            for (size_t i = 0; i < block.count; ++i)
                 addRow(i);
             continue;
         }
         m_job.result.outsideSessions += blocks.outside();
+        m_walked = m_batch;
+        m_walkBase = m_batch->rowCount;
         blocks.forEach([this](const RowRun& run) { addRun(run); });
-        copyRows(); // the reader's next block replaces these rows
+        m_walked.reset();
+        if (m_sessionBegin >= m_job.options.gpuBatchRows)
+            dispatch();
     }
+}
+
+ElementSink BatchedRun::sink()
+{
+    auto& b = *m_batch;
+    return {b.tick.data() + b.rowCount, m_spread ? b.span.data() + b.rowCount : nullptr, b.volume.data() + b.rowCount};
 }
 
 SessionRange BatchedRun::sessionRange() const
@@ -102,7 +113,7 @@ void BatchedRun::addRow(size_t i)
     }
     if (sessionOpen() && *day != m_currentDay) {
         closeSession();
-        if (m_batch->rowCount >= m_job.options.gpuBatchRows)
+        if (m_sessionBegin >= m_job.options.gpuBatchRows)
             dispatch();
     }
     m_currentDay = *day;
@@ -111,65 +122,96 @@ void BatchedRun::addRow(size_t i)
         addLarge(r);
         return;
     }
-    m_low = sessionRows() == 0 ? r.low : std::min(m_low, r.low);
-    m_high = sessionRows() == 0 ? r.high : std::max(m_high, r.high);
+    const bool first = sessionRows() == 0;
+    m_low = first ? r.low : std::min(m_low, r.low);
+    m_high = first ? r.high : std::max(m_high, r.high);
+    m_firstUs = first ? r.timeUs : m_firstUs;
+    m_lastUs = r.timeUs;
     m_job.checkWidth(static_cast<int64_t>(m_high) - m_low + 1, *day, i);
     roomFor(1);
-    m_batch->rows.construct(m_batch->rowCount++, r);
+    writeRow(r);
     if (static_cast<int64_t>(sessionRows()) > m_job.options.maxGpuSessionRows)
         moveToCpu();
 }
 
-// What addRow() does for each row of the run (found fitting by BlockRuns), the rows' copy left to the pool.
+void BatchedRun::writeRow(const MarketRecord& r)
+{
+    auto& b = *m_batch;
+    b.tick.construct(b.rowCount, targetTick(r, m_job.options.profile.distribution));
+    b.volume.construct(b.rowCount, r.volume);
+    if (m_spread) {
+        b.span.construct(b.rowCount, static_cast<uint32_t>(r.high - r.low));
+        b.spans = b.spans || r.high != r.low;
+    }
+    if (m_developing)
+        b.rows.construct(b.rowCount, r);
+    ++b.rowCount;
+}
+
+// What addRow() does for each row of the run (found fitting by BlockRuns), its elements made already.
 void BatchedRun::addRun(const RowRun& run)
 {
-    if (sessionOpen() && run.day != m_currentDay) {
+    if (sessionOpen() && run.day != m_currentDay)
         closeSession();
-        if (m_batch->rowCount >= m_job.options.gpuBatchRows)
-            dispatch();
-    }
     m_currentDay = run.day;
     const size_t count = run.end - run.begin;
+    const Batch& from = *m_walked;
+    const size_t at = m_walkBase + run.begin;
     if (m_large.empty() && static_cast<int64_t>(sessionRows() + count) > m_job.options.maxGpuSessionRows)
         moveToCpu();
     if (!m_large.empty()) {
-        for (size_t i = run.begin; i < run.end; ++i)
-            addLarge(m_job.block.rows[i]);
+        SessionSlice part;
+        part.day = run.day;
+        part.firstUs = run.firstUs;
+        part.lastUs = run.lastUs;
+        part.bars = static_cast<int64_t>(count);
+        part.lowTick = run.low;
+        part.width = run.high - run.low + 1;
+        part.levelShift = -run.low;
+        m_large.addElements(part, from.tick.data() + at, run.spans ? from.span.data() + at : nullptr,
+                            from.volume.data() + at);
         return;
     }
-    m_low = sessionRows() == 0 ? run.low : std::min(m_low, run.low);
-    m_high = sessionRows() == 0 ? run.high : std::max(m_high, run.high);
-    roomFor(count);
-    m_copies.push_back({m_job.block.rows + run.begin, m_batch->rowCount, count});
+    const bool first = sessionRows() == 0;
+    m_low = first ? run.low : std::min(m_low, run.low);
+    m_high = first ? run.high : std::max(m_high, run.high);
+    m_firstUs = first ? run.firstUs : m_firstUs;
+    m_lastUs = run.lastUs;
+    place(from, at, count);
+    m_batch->spans = m_batch->spans || run.spans;
     m_batch->rowCount += count;
 }
 
-// Room in the batch for `rows` more rows. Its storage is not zeroed: each row's first write (a copy on the pool)
-// is its first touch. Grows rarely (a session over 4 M rows), copying on this thread.
-void BatchedRun::roomFor(size_t rows)
+// The `count` elements at from[at] to the end of the batch: nothing to do unless rows outside every session left a
+// gap before them, or the batch was sent while the block was walked (a session moved to the CPU).
+void BatchedRun::place(const Batch& from, size_t at, size_t count)
 {
-    auto& batch = *m_batch;
-    const size_t need = batch.rowCount + rows;
-    if (need <= batch.rows.capacity())
+    auto& b = *m_batch;
+    if (&from == &b && at == b.rowCount)
         return;
-    copyRows(); // into the storage they were meant for, before it is copied
-    UnzeroedArray<MarketRecord> grown;
-    grown.ensure(std::max({need, 2 * batch.rows.capacity(), 2 * m_job.options.gpuBatchRows}));
-    preferHugePages(grown.data(), grown.capacity() * sizeof(MarketRecord));
-    std::uninitialized_copy(batch.rows.data(), batch.rows.data() + batch.rowCount, grown.data());
-    batch.rows = std::move(grown);
+    if (&from != &b)
+        roomFor(count); // `from` is not m_batch, whose storage may grow
+    moveElements(from.tick, at, b.tick, b.rowCount, count);
+    moveElements(from.volume, at, b.volume, b.rowCount, count);
+    if (m_spread)
+        moveElements(from.span, at, b.span, b.rowCount, count);
 }
 
-void BatchedRun::copyRows()
+// Room in the batch for `rows` more elements. Storage is not zeroed: an element's first write (on the pool, for a
+// block) is its first touch. Grows rarely (a session of several M rows), copying on this thread.
+void BatchedRun::roomFor(size_t rows)
 {
-    if (m_copies.empty())
+    auto& b = *m_batch;
+    const size_t need = b.rowCount + rows;
+    if (need <= b.volume.capacity())
         return;
-    MarketRecord* to = m_batch->rows.data();
-    m_job.pool->run(m_copies.size(), [&](size_t i) {
-        const Copy& c = m_copies[i];
-        std::uninitialized_copy(c.from, c.from + c.count, to + c.to);
-    });
-    m_copies.clear();
+    const size_t capacity = std::max({need, 2 * b.volume.capacity(), 2 * m_job.options.gpuBatchRows});
+    growKeeping(b.tick, b.rowCount, capacity);
+    growKeeping(b.volume, b.rowCount, capacity);
+    if (m_spread)
+        growKeeping(b.span, b.rowCount, capacity);
+    if (m_developing)
+        growKeeping(b.rows, b.rowCount, capacity);
 }
 
 // The sessions of the batch in flight, into the result in order; its storage is kept for the next batch.
@@ -189,7 +231,7 @@ void BatchedRun::collect()
 void BatchedRun::addLarge(const MarketRecord& r)
 {
     m_large.add(m_currentDay, r);
-    if (m_job.options.developing) {
+    if (m_developing) {
         m_largeDeveloping.push_back(m_large.developing(r));
         if (m_largeDeveloping.size() >= kDevelopingPiece && m_job.options.developingSink) {
             collect(); // the sessions before this one are written first
@@ -198,68 +240,92 @@ void BatchedRun::addLarge(const MarketRecord& r)
     }
 }
 
-// Sends the gathered batch to `compute` (after collecting the one in flight) and starts a new one.
+// Sends the batch's closed sessions to `compute` (after collecting the batch in flight); the elements of the session
+// in progress start the next batch.
 void BatchedRun::dispatch()
 {
-    if (m_batch->profile.sessions.empty())
+    if (m_batch->sessions.empty())
         return;
-    copyRows();
     collect();
-    // The task gets copies of what it reads (the compute function and the pool outlive it: see ~BatchedRun).
-    auto profileBatch = [compute = &m_compute, pool = m_job.pool, options = m_job.options.profile,
-                         minElements = m_job.options.minRowsPerThread,
-                         developing = m_job.options.developing](std::shared_ptr<Batch> b) {
-        auto& profile = b->profile;
-        const MarketRecord* rows = b->rows.data();
-        profile.fillSessions(rows, options.distribution, *pool, minElements);
+    // The spare storage, unless runs still being walked have their elements in it.
+    std::shared_ptr<Batch> full = std::exchange(
+        m_batch, m_spare && m_spare != m_walked ? std::exchange(m_spare, nullptr) : std::make_shared<Batch>());
+    m_batch->sessions.clear();
+    m_batch->rowCount = 0;
+    const size_t open = full->rowCount - m_sessionBegin;
+    m_batch->spans = open > 0 && full->spans; // of the batch: true where the open session's may be false
+    roomFor(open);
+    moveElements(full->tick, m_sessionBegin, m_batch->tick, 0, open);
+    moveElements(full->volume, m_sessionBegin, m_batch->volume, 0, open);
+    if (m_spread)
+        moveElements(full->span, m_sessionBegin, m_batch->span, 0, open);
+    if (m_developing)
+        moveElements(full->rows, m_sessionBegin, m_batch->rows, 0, open);
+    m_batch->rowCount = open;
+    full->rowCount = m_sessionBegin;
+    m_sessionBegin = 0;
+    // The task gets copies of what it reads (the compute function outlives it: see ~BatchedRun).
+    auto profileBatch = [compute = &m_compute, options = m_job.options.profile,
+                         developing = m_developing](std::shared_ptr<Batch> b) {
         BatchOutput out;
-        out.sessions = (*compute)(profile, options);
+        out.sessions = (*compute)(b->view(), options);
         if (developing)
-            for (const auto& s : profile.sessions)
-                out.developing.push_back(developingValues(rows + s.elemBegin, static_cast<size_t>(s.bars), options));
+            for (const auto& s : b->sessions)
+                out.developing.push_back(
+                    developingValues(b->rows.data() + s.elemBegin, static_cast<size_t>(s.bars), options));
         out.batch = std::move(b);
         return out;
     };
-    m_inFlight = std::async(std::launch::async, profileBatch, std::move(m_batch));
-    m_batch = m_spare ? std::move(m_spare) : std::make_shared<Batch>();
-    m_batch->profile.clear();
-    m_batch->rowCount = 0;
-    m_sessionBegin = 0;
+    m_inFlight = std::async(std::launch::async, profileBatch, std::move(full));
 }
 
-// The session in progress outgrew the GPU path: its rows so far into the CPU accumulator, after the sessions before
-// it are sent (with developing values their pieces are written in order).
+// The session in progress outgrew the GPU path: its elements (with developing values its rows) so far into the CPU
+// accumulator, after the sessions before it are sent (with developing values their pieces are written in order).
 void BatchedRun::moveToCpu()
 {
-    copyRows();
-    const MarketRecord* rows = m_batch->rows.data();
-    std::vector<MarketRecord> session(rows + m_sessionBegin, rows + m_batch->rowCount);
+    const Batch& b = *m_batch;
+    std::vector<MarketRecord> rows;
+    if (m_developing)
+        rows.assign(b.rows.data() + m_sessionBegin, b.rows.data() + b.rowCount);
+    else if (sessionRows() > 0)
+        m_large.addElements(openSlice(), b.tick.data() + m_sessionBegin,
+                            m_spread ? b.span.data() + m_sessionBegin : nullptr, b.volume.data() + m_sessionBegin);
     m_batch->rowCount = m_sessionBegin;
     dispatch();
-    for (const auto& r : session)
+    for (const auto& r : rows)
         addLarge(r);
 }
 
-// The session in progress: its CPU result into the result, or its rows into the batch.
+// The session in progress as a slice of the batch (its elements are ticks: levelShift is minus its low).
+SessionSlice BatchedRun::openSlice() const
+{
+    SessionSlice s;
+    s.day = m_currentDay;
+    s.firstUs = m_firstUs;
+    s.lastUs = m_lastUs;
+    s.bars = static_cast<int64_t>(sessionRows());
+    s.lowTick = m_low;
+    s.width = static_cast<int32_t>(static_cast<int64_t>(m_high) - m_low + 1);
+    s.levelShift = -m_low;
+    s.elemBegin = static_cast<int64_t>(m_sessionBegin);
+    s.elemEnd = static_cast<int64_t>(m_batch->rowCount);
+    return s;
+}
+
+// The session in progress: its CPU result into the result, or its slice into the batch.
 void BatchedRun::closeSession()
 {
     if (!m_large.empty()) {
         collect();
         m_job.result.sessions.push_back(m_large.finish());
-        if (m_job.options.developing)
+        if (m_developing)
             m_job.keepDeveloping(m_job.result.sessions.back(), std::move(m_largeDeveloping));
         m_largeDeveloping = {};
         return;
     }
     if (sessionRows() == 0)
         return;
-    SessionSlice s;
-    s.day = m_currentDay;
-    s.lowTick = m_low;
-    s.width = static_cast<int32_t>(static_cast<int64_t>(m_high) - m_low + 1);
-    s.elemBegin = static_cast<int64_t>(m_sessionBegin);
-    s.elemEnd = static_cast<int64_t>(m_batch->rowCount);
-    m_batch->profile.sessions.push_back(s); // the rest of it when the batch is filled (fillSessions)
+    m_batch->sessions.push_back(openSlice());
     m_sessionBegin = m_batch->rowCount;
 }
 

@@ -1,17 +1,18 @@
-// Cutting a block of rows into runs of one session day on several threads: a piece a task, joined in order.
+// Making a block of rows elements on several threads, cut into runs of one session day: a piece a task, joined in order.
 #include "core/vpoc/block_runs.h"
 
 #include <algorithm>
 
 namespace stackscope::vpoc {
 
-BlockRuns::BlockRuns(const SessionClock& clock, WorkPool& pool, size_t minRows)
-    : BlockPieces(clock, pool, minRows)
-{
-}
+namespace {
 
-void BlockRuns::findInPiece(Piece& piece, const MarketRecord* rows, size_t from, size_t to)
+// The rows [from, to) of `piece`: their elements into `sink` from index `from` on, their runs and the rows outside.
+template <typename Piece>
+void findInPiece(Piece& piece, const MarketRecord* rows, size_t from, size_t to, Distribution distribution,
+                 const ElementSink& sink)
 {
+    size_t at = from;
     for (size_t i = from; i < to; ++i) {
         const auto& r = rows[i];
         const auto day = piece.clock.sessionDay(r.timeUs);
@@ -19,15 +20,20 @@ void BlockRuns::findInPiece(Piece& piece, const MarketRecord* rows, size_t from,
             ++piece.outside;
             continue;
         }
-        if (piece.runs.empty() || piece.runs.back().day != *day || piece.runs.back().end != i) {
-            piece.runs.push_back({*day, r.low, r.high, i, i + 1});
-        } else {
-            auto& run = piece.runs.back();
-            run.low = std::min(run.low, r.low);
-            run.high = std::max(run.high, r.high);
-            run.end = i + 1;
+        if (piece.runs.empty() || piece.runs.back().day != *day)
+            piece.runs.push_back({*day, r.low, r.high, r.timeUs, r.timeUs, at, at, false});
+        auto& run = piece.runs.back();
+        run.low = std::min(run.low, r.low);
+        run.high = std::max(run.high, r.high);
+        run.lastUs = r.timeUs;
+        run.end = at + 1;
+        sink.tick[at] = targetTick(r, distribution);
+        sink.volume[at] = r.volume;
+        if (sink.span) {
+            sink.span[at] = static_cast<uint32_t>(r.high - r.low);
+            run.spans = run.spans || r.high != r.low;
         }
-        const auto& run = piece.runs.back();
+        ++at;
         if (static_cast<int64_t>(run.high) - run.low + 1 > kMaxSessionLevels) {
             piece.tooWide = true; // the row-by-row path names the row
             return;
@@ -35,9 +41,18 @@ void BlockRuns::findInPiece(Piece& piece, const MarketRecord* rows, size_t from,
     }
 }
 
-bool BlockRuns::find(const MarketRecord* rows, size_t count)
+} // namespace
+
+BlockRuns::BlockRuns(const SessionClock& clock, WorkPool& pool, size_t minRows)
+    : BlockPieces(clock, pool, minRows)
 {
-    return forPieces(count, [rows](Piece& piece, size_t from, size_t to) { findInPiece(piece, rows, from, to); });
+}
+
+bool BlockRuns::find(const MarketRecord* rows, size_t count, Distribution distribution, const ElementSink& sink)
+{
+    return forPieces(count, [&](Piece& piece, size_t from, size_t to) {
+        findInPiece(piece, rows, from, to, distribution, sink);
+    });
 }
 
 bool BlockRuns::fitsAfter(SessionRange session) const

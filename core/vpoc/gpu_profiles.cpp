@@ -123,12 +123,12 @@ GpuProfiler::~GpuProfiler()
         m_api->close(m_ctx);
 }
 
-std::vector<SessionResult> GpuProfiler::compute(const ProfileBatch& batch, const ProfileOptions& options)
+std::vector<SessionResult> GpuProfiler::compute(const BatchView& batch, const ProfileOptions& options)
 {
     StackscopeVpocCapacity cap {};
     m_api->capacity(m_ctx, &cap);
     std::vector<SessionResult> out;
-    out.reserve(batch.sessions.size());
+    out.reserve(batch.sessionCount);
     std::vector<StackscopeVpocSession> table;
     std::vector<StackscopeVpocSegment> segments;
     std::vector<StackscopeVpocLevels> levels;
@@ -140,12 +140,12 @@ std::vector<SessionResult> GpuProfiler::compute(const ProfileBatch& batch, const
                                                  m_vendor, m_device, err));
     };
     size_t first = 0;
-    while (first < batch.sessions.size()) {
+    while (first < batch.sessionCount) {
         // Sessions whose profiles fit the profile buffer together form one batch on the device.
         table.clear();
         uint64_t levelsUsed = 0;
         size_t last = first;
-        while (last < batch.sessions.size() && table.size() < cap.sessions) {
+        while (last < batch.sessionCount && table.size() < cap.sessions) {
             const auto& s = batch.sessions[last];
             if (static_cast<uint64_t>(s.width) > cap.levels)
                 throw std::runtime_error(fmt::format(
@@ -154,7 +154,7 @@ std::vector<SessionResult> GpuProfiler::compute(const ProfileBatch& batch, const
                     s.width, cap.levels, (static_cast<uint64_t>(s.width) * 64 >> 20) + 16));
             if (levelsUsed + static_cast<uint64_t>(s.width) > cap.levels)
                 break;
-            table.push_back({static_cast<int64_t>(levelsUsed), s.width, 0});
+            table.push_back({static_cast<int64_t>(levelsUsed), s.width, s.levelShift});
             levelsUsed += static_cast<uint64_t>(s.width);
             ++last;
         }
@@ -176,8 +176,7 @@ std::vector<SessionResult> GpuProfiler::compute(const ProfileBatch& batch, const
             }
             if (segments.size() > cap.segments)
                 throw std::runtime_error("too many sessions in one GPU chunk; raise --vram-budget or use --backend cpu");
-            check(m_api->add(m_ctx, batch.offset.data() + cb, batch.span.empty() ? nullptr : batch.span.data() + cb,
-                             batch.volume.data() + cb, static_cast<uint64_t>(ce - cb), segments.data(),
+            check(m_api->add(m_ctx, batch.offset + cb, batch.span ? batch.span + cb : nullptr, batch.volume + cb, static_cast<uint64_t>(ce - cb), segments.data(),
                              static_cast<uint32_t>(segments.size()), err, sizeof err));
             cb = ce;
         }

@@ -29,7 +29,7 @@ public:
     const std::string& modulePath() const { return m_path; }
 
     // Same results as computeBatchCpu, bit for bit. Throws std::runtime_error with what to do.
-    std::vector<SessionResult> compute(const ProfileBatch& batch, const ProfileOptions& options);
+    std::vector<SessionResult> compute(const BatchView& batch, const ProfileOptions& options);
 
     // Benchmark helpers (see vpoc_gpu_api.h).
     double copyBandwidth(uint64_t bytes);

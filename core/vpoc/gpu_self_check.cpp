@@ -20,8 +20,8 @@ KernelSelfCheck runKernelSelfCheck(const std::string& device)
     try {
         const ProfileBatch batch = syntheticBatch(1u << 20, 16, false, 7);
         ProfileOptions options;
-        const auto cpu = computeBatchCpu(batch, options, 1);
-        const auto gpuResults = gpu->compute(batch, options);
+        const auto cpu = computeBatchCpu(batch.view(), options, 1);
+        const auto gpuResults = gpu->compute(batch.view(), options);
         size_t differing = 0;
         for (size_t i = 0; i < cpu.size(); ++i) {
             const bool same = i < gpuResults.size() && cpu[i].volume == gpuResults[i].volume

@@ -58,6 +58,34 @@ void SessionAccumulator::add(int32_t day, const MarketRecord& r)
     ++m_bars;
 }
 
+void SessionAccumulator::addElements(const SessionSlice& part, const int32_t* offset, const uint32_t* span,
+                                     const uint32_t* volume)
+{
+    const int32_t high = part.lowTick + part.width - 1;
+    if (empty()) {
+        m_day = part.day;
+        m_low = part.lowTick;
+        m_high = high;
+        m_firstUs = part.firstUs;
+        m_levels.clear();
+    }
+    m_low = std::min(m_low, part.lowTick);
+    m_high = std::max(m_high, high);
+    cover(part.lowTick, high);
+    uint64_t* levels = m_levels.data();
+    const int32_t shift = part.lowTick - m_base + part.levelShift; // offset + shift is the index in m_levels
+    const auto count = static_cast<size_t>(part.bars);
+    if (span) {
+        for (size_t i = 0; i < count; ++i)
+            addUniform(levels, offset[i] + shift, span[i], volume[i]);
+    } else {
+        for (size_t i = 0; i < count; ++i)
+            levels[offset[i] + shift] += volume[i];
+    }
+    m_lastUs = part.lastUs;
+    m_bars += part.bars;
+}
+
 void SessionAccumulator::absorb(const SessionAccumulator& later)
 {
     if (later.empty())

@@ -66,6 +66,10 @@ public:
     // Levels the session would span with `r` added.
     int64_t widthWith(const MarketRecord& r) const;
     void add(int32_t day, const MarketRecord& r);
+    // Rows already made elements (the GPU path's), as if each had been add()ed: `part` gives their session day, first
+    // and last times, count (bars), low, width and levelShift; offset, span (null: points) and volume point at the
+    // first of its `bars` elements.
+    void addElements(const SessionSlice& part, const int32_t* offset, const uint32_t* span, const uint32_t* volume);
     // The rows of `later` (the same session day, its rows all after this one's) as if each had been add()ed here:
     // how the profiles built on several threads are joined. `later` is left as it was.
     void absorb(const SessionAccumulator& later);

@@ -1,7 +1,7 @@
 // CPU volume profiles: distribution of bars to ticks, dense histograms, POC and value area, developing values.
 #include "core/vpoc/volume_profile.h"
 
-#include "core/vpoc/work_pool.h"
+#include "core/vpoc/work_pool.h" // threadsOrAll
 
 #include <algorithm>
 #include <atomic>
@@ -12,19 +12,6 @@ namespace stackscope::vpoc {
 namespace {
 
 int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-int32_t targetTick(const MarketRecord& r, Distribution d)
-{
-    switch (d) {
-    case Distribution::Close:
-        return r.close;
-    case Distribution::Typical:
-        return typicalTick(r);
-    case Distribution::Uniform:
-        break;
-    }
-    return r.low;
-}
 
 } // namespace
 
@@ -47,22 +34,17 @@ void ProfileBatch::clear()
 namespace {
 
 // Elements of one session's rows: the target tick's offset from the session's low and the volume, and (into `span`
-// when not null) the levels above the low that a bar covers. True when some row covers more than one level.
-bool convertRows(const MarketRecord* records, size_t count, int32_t low, Distribution distribution, int32_t* offset,
+// when not null) the levels above the low that a bar covers.
+void convertRows(const MarketRecord* records, size_t count, int32_t low, Distribution distribution, int32_t* offset,
                  uint32_t* volume, uint32_t* span)
 {
     for (size_t i = 0; i < count; ++i) {
         offset[i] = targetTick(records[i], distribution) - low;
         volume[i] = records[i].volume;
     }
-    if (!span)
-        return false;
-    uint32_t any = 0;
-    for (size_t i = 0; i < count; ++i) {
-        span[i] = static_cast<uint32_t>(records[i].high - records[i].low);
-        any |= span[i];
-    }
-    return any != 0;
+    if (span)
+        for (size_t i = 0; i < count; ++i)
+            span[i] = static_cast<uint32_t>(records[i].high - records[i].low);
 }
 
 } // namespace
@@ -98,38 +80,6 @@ void ProfileBatch::appendSession(int32_t day, const MarketRecord* records, size_
     sessions.push_back(s);
 }
 
-void ProfileBatch::fillSessions(const MarketRecord* records, Distribution distribution, WorkPool& pool,
-                                size_t minElements)
-{
-    const size_t n = sessions.empty() ? 0 : static_cast<size_t>(sessions.back().elemEnd);
-    for (auto& s : sessions) {
-        s.firstUs = records[s.elemBegin].timeUs;
-        s.lastUs = records[s.elemEnd - 1].timeUs;
-        s.bars = s.elemEnd - s.elemBegin;
-    }
-    const bool spans = distribution == Distribution::Uniform;
-    offset.resize(n);
-    volume.resize(n);
-    span.resize(spans ? n : 0);
-    // Pieces of equal elements, not whole sessions: one session may fill most of a batch.
-    const size_t pieces = pieceCount(n, minElements, pool.threads() * kTasksPerThread);
-    std::vector<char> anySpan(pieces, 0);
-    pool.run(pieces, [&](size_t p) {
-        const size_t from = pieceBegin(n, pieces, p), to = pieceBegin(n, pieces, p + 1);
-        auto s = std::upper_bound(sessions.begin(), sessions.end(), static_cast<int64_t>(from),
-                                  [](int64_t i, const SessionSlice& x) { return i < x.elemBegin; });
-        for (size_t i = from; i < to; ++s) {
-            const size_t end = std::min(to, static_cast<size_t>(std::prev(s)->elemEnd));
-            const bool any = convertRows(records + i, end - i, std::prev(s)->lowTick, distribution, offset.data() + i,
-                                         volume.data() + i, spans ? span.data() + i : nullptr);
-            anySpan[p] = anySpan[p] || any;
-            i = end;
-        }
-    });
-    if (std::none_of(anySpan.begin(), anySpan.end(), [](char a) { return a; }))
-        std::vector<uint32_t>().swap(span); // all points, as appendSession() leaves it
-}
-
 SessionResult finishSession(const SessionSlice& s, const LevelOffsets& levels, uint64_t volume)
 {
     SessionResult r;
@@ -158,31 +108,31 @@ SessionResult finishSession(const SessionSlice& s, const uint64_t* profile, cons
     return r;
 }
 
-void buildProfileCpu(const ProfileBatch& batch, size_t session, std::vector<uint64_t>& scratch)
+void buildProfileCpu(const BatchView& batch, size_t session, std::vector<uint64_t>& scratch)
 {
     const auto& s = batch.sessions[session];
     scratch.assign(static_cast<size_t>(s.width), 0);
     uint64_t* vol = scratch.data();
-    const int32_t* off = batch.offset.data();
-    const uint32_t* v = batch.volume.data();
-    if (batch.span.empty()) {
+    const int32_t shift = s.levelShift;
+    const int32_t* off = batch.offset;
+    const uint32_t* v = batch.volume;
+    if (!batch.span) {
         for (int64_t i = s.elemBegin; i < s.elemEnd; ++i)
-            vol[off[i]] += v[i];
+            vol[off[i] + shift] += v[i];
     } else {
-        const uint32_t* sp = batch.span.data();
         for (int64_t i = s.elemBegin; i < s.elemEnd; ++i)
-            addUniform(vol, off[i], sp[i], v[i]);
+            addUniform(vol, off[i] + shift, batch.span[i], v[i]);
     }
 }
 
-std::vector<SessionResult> computeBatchCpu(const ProfileBatch& batch, const ProfileOptions& options, unsigned threads)
+std::vector<SessionResult> computeBatchCpu(const BatchView& batch, const ProfileOptions& options, unsigned threads)
 {
-    std::vector<SessionResult> out(batch.sessions.size());
-    threads = static_cast<unsigned>(std::min<size_t>(threadsOrAll(threads), std::max<size_t>(1, batch.sessions.size())));
+    std::vector<SessionResult> out(batch.sessionCount);
+    threads = static_cast<unsigned>(std::min<size_t>(threadsOrAll(threads), std::max<size_t>(1, batch.sessionCount)));
     std::atomic<size_t> next {0};
     auto work = [&] {
         std::vector<uint64_t> scratch;
-        for (size_t i = next++; i < batch.sessions.size(); i = next++) {
+        for (size_t i = next++; i < batch.sessionCount; i = next++) {
             buildProfileCpu(batch, i, scratch);
             out[i] = finishSession(batch.sessions[i], scratch.data(), options);
         }

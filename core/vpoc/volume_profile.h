@@ -9,8 +9,6 @@
 
 namespace stackscope::vpoc {
 
-class WorkPool;
-
 enum class Distribution { Uniform, Close, Typical };
 enum class ValueAreaMethod { Dual, Single };
 
@@ -22,7 +20,7 @@ struct ProfileOptions {
 };
 
 // One session of a batch. Element i of the session adds `volume[i]` spread uniformly over
-// levels offset[i] .. offset[i] + span[i] of the session's dense profile (span 0 for a point).
+// levels offset[i] + levelShift .. offset[i] + levelShift + span[i] of the session's dense profile (span 0 for a point).
 struct SessionSlice {
     int32_t day = 0; // days since 1970-01-01
     int64_t firstUs = 0;
@@ -30,11 +28,24 @@ struct SessionSlice {
     int64_t bars = 0;
     int32_t lowTick = 0; // the session's low (bars' lows), level 0 of the profile
     int32_t width = 0;   // high - low + 1 levels
+    // Added to an element's offset to give its level: 0 where offsets count from the session's low (appendSession),
+    // -lowTick where they are ticks (the GPU path writes them before it knows the session's low).
+    int32_t levelShift = 0;
     int64_t elemBegin = 0;
     int64_t elemEnd = 0;
 };
 
-// Sessions in the structure-of-arrays layout that is copied to the GPU as it is.
+// A batch as the computations read it (structure of arrays, copied to the GPU as it is): ProfileBatch::view(), or
+// the GPU path's own storage.
+struct BatchView {
+    const SessionSlice* sessions = nullptr;
+    size_t sessionCount = 0;
+    const int32_t* offset = nullptr;
+    const uint32_t* span = nullptr; // null while every element is a point
+    const uint32_t* volume = nullptr;
+};
+
+// Sessions with their elements, built one session at a time.
 struct ProfileBatch {
     std::vector<SessionSlice> sessions;
     std::vector<int32_t> offset;
@@ -45,10 +56,10 @@ struct ProfileBatch {
     void clear();
     // Converts one session's records by the distribution rule. `records` must be non-empty.
     void appendSession(int32_t day, const MarketRecord* records, size_t count, Distribution distribution);
-    // The elements of `sessions`, whose day, lowTick, width and element ranges are set (consecutive from 0, none
-    // empty), from records[elemBegin, elemEnd) with their bars and first and last times: what appendSession() gives
-    // for the same rows, converted in pieces of at least `minElements` on `pool`.
-    void fillSessions(const MarketRecord* records, Distribution distribution, WorkPool& pool, size_t minElements);
+    BatchView view() const
+    {
+        return {sessions.data(), sessions.size(), offset.data(), span.empty() ? nullptr : span.data(), volume.data()};
+    }
 };
 
 struct SessionResult {
@@ -76,16 +87,29 @@ struct DevelopingPoint {
 
 // The tick a bar's volume goes to under `close` / `typical` (round((H+L+C)/3) in ticks, halves never occur).
 int32_t typicalTick(const MarketRecord& r);
+// The tick an element of the bar starts at: its low (Uniform, spread up to its high), close or typical tick.
+inline int32_t targetTick(const MarketRecord& r, Distribution d)
+{
+    switch (d) {
+    case Distribution::Close:
+        return r.close;
+    case Distribution::Typical:
+        return typicalTick(r);
+    case Distribution::Uniform:
+        break;
+    }
+    return r.low;
+}
 
 // Fills a session's result from its dense profile (shared by the CPU and GPU paths).
 SessionResult finishSession(const SessionSlice& s, const uint64_t* profile, const ProfileOptions& options);
 SessionResult finishSession(const SessionSlice& s, const LevelOffsets& levels, uint64_t volume);
 
 // Builds one session's profile on the CPU into `scratch` (resized to the session's width).
-void buildProfileCpu(const ProfileBatch& batch, size_t session, std::vector<uint64_t>& scratch);
+void buildProfileCpu(const BatchView& batch, size_t session, std::vector<uint64_t>& scratch);
 
 // Every session of the batch, over `threads` threads (0 = all hardware threads).
-std::vector<SessionResult> computeBatchCpu(const ProfileBatch& batch, const ProfileOptions& options, unsigned threads);
+std::vector<SessionResult> computeBatchCpu(const BatchView& batch, const ProfileOptions& options, unsigned threads);
 
 // Developing values of one session, causal by construction: point t is computed from bars 0..t.
 std::vector<DevelopingPoint> developingValues(const MarketRecord* records, size_t count, const ProfileOptions& options);

@@ -149,7 +149,7 @@ BatchCompute chooseGpu(const VpocOptions& options, VpocResult& result)
                                              why.empty() ? "none found" : why));
     result.backendNote = fmt::format("{} via {}", gpu->deviceName(), gpu->modulePath());
     result.backend = gpu->vendor();
-    return [gpu](const ProfileBatch& batch, const ProfileOptions& profile) { return gpu->compute(batch, profile); };
+    return [gpu](const BatchView& batch, const ProfileOptions& profile) { return gpu->compute(batch, profile); };
 }
 
 // Opens the file, profiles it on the path the backend asks for, and fills in the result.

@@ -93,7 +93,7 @@ public:
 uint32_t percentToBasisPoints(double percent);
 
 // A batch of sessions profiled: the GPU module's GpuProfiler::compute, or computeBatchCpu in tests.
-using BatchCompute = std::function<std::vector<SessionResult>(const ProfileBatch&, const ProfileOptions&)>;
+using BatchCompute = std::function<std::vector<SessionResult>(const BatchView&, const ProfileOptions&)>;
 
 // Runs the whole job. Throws InputError (file:line:column), std::invalid_argument (a bad option),
 // std::runtime_error (I/O, GPU), VpocCancelled when `cancel` became true (checked every block of rows).

@@ -4,13 +4,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STACKSCOPE_VPOC_GPU_ABI 1
+#define STACKSCOPE_VPOC_GPU_ABI 2
 
-// One session of a batch: its dense profile lives at profileOffset .. profileOffset + width - 1.
+// One session of a batch: its dense profile lives at profileOffset .. profileOffset + width - 1, and an element's
+// level in it is its offset + levelShift.
 struct StackscopeVpocSession {
     int64_t profileOffset;
     int32_t width;
-    int32_t reserved;
+    int32_t levelShift;
 };
 
 // Elements [begin, end) of the current chunk belong to session `session` of the batch.

@@ -98,13 +98,13 @@ __device__ inline void addOne(unsigned int* mine, unsigned long long* global, in
 }
 
 template <bool Spans>
-__device__ inline void addFour(unsigned int* mine, unsigned long long* global, const int4& o, const uint4& sp,
-                               const uint4& v)
+__device__ inline void addFour(unsigned int* mine, unsigned long long* global, const int4& o, int32_t shift,
+                               const uint4& sp, const uint4& v)
 {
-    addOne<Spans>(mine, global, o.x, sp.x, v.x);
-    addOne<Spans>(mine, global, o.y, sp.y, v.y);
-    addOne<Spans>(mine, global, o.z, sp.z, v.z);
-    addOne<Spans>(mine, global, o.w, sp.w, v.w);
+    addOne<Spans>(mine, global, o.x + shift, sp.x, v.x);
+    addOne<Spans>(mine, global, o.y + shift, sp.y, v.y);
+    addOne<Spans>(mine, global, o.z + shift, sp.z, v.z);
+    addOne<Spans>(mine, global, o.w + shift, sp.w, v.w);
 }
 
 // One block per tile; a tile holds elements of one session. Each warp counts into its own 32-bit shared copy
@@ -123,6 +123,7 @@ __global__ void __launch_bounds__(kThreads) histogramKernel(
     const StackscopeVpocSession s = sessions[t.session];
     unsigned long long* global = profiles + s.profileOffset;
     const int width = s.width;
+    const int32_t shift = s.levelShift; // offset + shift is the level
     unsigned int* mine = nullptr;
     if (copies > 0) {
         for (int i = threadIdx.x; i < width * copies; i += blockDim.x)
@@ -138,9 +139,9 @@ __global__ void __launch_bounds__(kThreads) histogramKernel(
     ve = ve > vb ? ve : vb;
     // Up to 3 unaligned elements at each end.
     for (int64_t i = b + threadIdx.x; i < vb; i += blockDim.x)
-        addOne<Spans>(mine, global, offset[i], Spans ? span[i] : 0u, volume[i]);
+        addOne<Spans>(mine, global, offset[i] + shift, Spans ? span[i] : 0u, volume[i]);
     for (int64_t i = ve + threadIdx.x; i < e; i += blockDim.x)
-        addOne<Spans>(mine, global, offset[i], Spans ? span[i] : 0u, volume[i]);
+        addOne<Spans>(mine, global, offset[i] + shift, Spans ? span[i] : 0u, volume[i]);
     const int4* o4 = reinterpret_cast<const int4*>(offset);
     const uint4* s4 = reinterpret_cast<const uint4*>(span);
     const uint4* v4 = reinterpret_cast<const uint4*>(volume);
@@ -161,9 +162,9 @@ __global__ void __launch_bounds__(kThreads) histogramKernel(
             if (Spans)
                 sb = __ldg(s4 + h);
         }
-        addFour<Spans>(mine, global, oa, sa, va);
+        addFour<Spans>(mine, global, oa, shift, sa, va);
         if (two)
-            addFour<Spans>(mine, global, ob, sb, vbv);
+            addFour<Spans>(mine, global, ob, shift, sb, vbv);
     }
     if (copies > 0) {
         __syncthreads();

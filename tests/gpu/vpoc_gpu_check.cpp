@@ -94,8 +94,8 @@ int main()
             ProfileOptions o;
             o.keepProfiles = true;
             o.method = method;
-            const auto cpu = computeBatchCpu(c.batch, o, 0);
-            const auto g = gpu->compute(c.batch, o);
+            const auto cpu = computeBatchCpu(c.batch.view(), o, 0);
+            const auto g = gpu->compute(c.batch.view(), o);
             int bad = 0;
             for (size_t i = 0; i < cpu.size() && i < g.size(); ++i)
                 if (cpu[i].profile != g[i].profile || cpu[i].pocTick != g[i].pocTick || cpu[i].vahTick != g[i].vahTick

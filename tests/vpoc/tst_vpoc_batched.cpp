@@ -1,12 +1,14 @@
 // The GPU backend's path (sessions gathered into batches) with computeBatchCpu in place of the GPU module, on 1 to 7
 // threads, against the CPU path on one thread: the same JSON, developing values and errors (file:line:column); and
-// the batch its pool fills against the one appendSession() builds.
+// the elements a block's pieces make against the ones appendSession() builds.
+#include "core/vpoc/block_runs.h"
 #include "core/vpoc/vpoc_engine.h"
 #include "core/vpoc/work_pool.h"
 #include "vpoc_test_files.h"
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <random>
 
 using namespace stackscope::vpoc;
@@ -16,7 +18,7 @@ namespace {
 
 std::shared_ptr<const VpocResult> runBatched(const VpocOptions& vo)
 {
-    return runVpocBatched(vo, [](const ProfileBatch& batch, const ProfileOptions& options) {
+    return runVpocBatched(vo, [](const BatchView& batch, const ProfileOptions& options) {
         return computeBatchCpu(batch, options, 1);
     });
 }
@@ -138,65 +140,96 @@ private Q_SLOTS:
         }
     }
 
-    // fillSessions() on a pool gives the batch appendSession() gives: offsets, volumes, spans (none while every row
-    // is a point, zeros for the point sessions before the first span otherwise) and the sessions' fields.
-    void fillIsAppend_data()
+    // BlockRuns::find() on a pool: one element a row in a session (target tick, span, volume), each piece's from its
+    // first row's index on, runs of one session day that cover them in order, and the rows outside counted; what
+    // appendSession() gives for the same rows once each run's offsets are taken from its low.
+    void blockRunsMakeElements_data()
     {
         QTest::addColumn<int>("distribution");
-        QTest::addColumn<int>("pointSessions"); // the first sessions, all of whose rows are points (and the last)
+        QTest::addColumn<int>("outsideEvery"); // every n-th row is in the daily halt (0: none)
         QTest::addColumn<int>("threads");
-        QTest::addColumn<int>("minElements");
+        QTest::addColumn<int>("minRows");
         const int uniform = int(Distribution::Uniform);
-        QTest::newRow("uniform, spans after points, 3 threads") << uniform << 9 << 3 << 1;
-        QTest::newRow("uniform, spans after points, 1 thread") << uniform << 9 << 1 << 100;
-        QTest::newRow("uniform, spans from the start") << uniform << 0 << 3 << 7;
-        QTest::newRow("uniform, all points") << uniform << 12 << 3 << 1;
-        QTest::newRow("close") << int(Distribution::Close) << 4 << 3 << 1;
-        QTest::newRow("typical") << int(Distribution::Typical) << 4 << 2 << 50;
+        QTest::newRow("uniform, 3 threads") << uniform << 0 << 3 << 1;
+        QTest::newRow("uniform, rows outside, 3 threads") << uniform << 7 << 3 << 1;
+        QTest::newRow("uniform, rows outside, 1 thread") << uniform << 5 << 1 << 100;
+        QTest::newRow("close, rows outside") << int(Distribution::Close) << 3 << 2 << 7;
+        QTest::newRow("typical, rows outside") << int(Distribution::Typical) << 11 << 3 << 50;
     }
-    void fillIsAppend()
+    void blockRunsMakeElements()
     {
         QFETCH(int, distribution);
-        QFETCH(int, pointSessions);
+        QFETCH(int, outsideEvery);
         QFETCH(int, threads);
-        QFETCH(int, minElements);
+        QFETCH(int, minRows);
+        const auto d = Distribution(distribution);
+        const SessionRule rule = SessionRule::parse("globex", "America/New_York");
+        // 2024-03-04 .. 03-08 (Monday to Friday, EST): sessions open 18:00 the evening before, halt 17:00 to 18:00.
+        const int64_t monday = 1709510400LL * 1000000; // 2024-03-04 00:00 UTC = 2024-03-03 19:00 EST
+        const int64_t hour = 3600LL * 1000000;
         std::mt19937 rng(5);
         std::vector<MarketRecord> rows;
-        ProfileBatch want;
-        for (int day = 0; day < 12; ++day) {
-            const size_t begin = rows.size();
-            for (size_t i = 0, n = 1 + rng() % 400; i < n; ++i) {
-                MarketRecord r;
-                r.timeUs = int64_t(rows.size()) * 1000;
-                r.low = 1000 + int32_t(rng() % 50) - day;
-                r.high = r.low + (day < pointSessions || day == 11 ? 0 : int32_t(rng() % 3)); // the last: points
-                r.close = r.low + (r.high - r.low) / 2;
-                r.volume = 1 + rng() % 100;
-                rows.push_back(r);
-            }
-            want.appendSession(day, rows.data() + begin, rows.size() - begin, Distribution(distribution));
+        SessionClock clock(rule);
+        for (int i = 0; i < 3000; ++i) {
+            MarketRecord r;
+            const bool outside = outsideEvery && i % outsideEvery == 0;
+            const int64_t t = monday + int64_t(i) * (4 * 24 * hour / 3000);
+            // A row in the halt: 17:30 EST (22:30 UTC) of the same UTC day as t.
+            r.timeUs = outside ? t - t % (24 * hour) + 22 * hour + hour / 2 : t;
+            if (!outside && clock.sessionDay(r.timeUs) == std::nullopt)
+                continue; // t fell in a halt by itself
+            r.low = 1000 + int32_t(rng() % 50) + i / 100;
+            r.high = r.low + int32_t(rng() % 3);
+            r.close = r.low + (r.high - r.low) / 2;
+            r.volume = 1 + rng() % 100;
+            rows.push_back(r);
         }
-        ProfileBatch got;
-        for (const auto& s : want.sessions) {
-            SessionSlice slice;
-            slice.day = s.day;
-            slice.lowTick = s.lowTick;
-            slice.width = s.width;
-            slice.elemBegin = s.elemBegin;
-            slice.elemEnd = s.elemEnd;
-            got.sessions.push_back(slice);
+        std::sort(rows.begin(), rows.end(), [](auto& a, auto& b) { return a.timeUs < b.timeUs; });
+        std::vector<int> days; // the session day of each row, -1 outside
+        for (const auto& r : rows) {
+            const auto day = clock.sessionDay(r.timeUs);
+            days.push_back(day ? *day : -1);
         }
+        const size_t n = rows.size();
+        std::vector<int32_t> tick(n, -7);
+        std::vector<uint32_t> span(n, 7), volume(n, 7);
         WorkPool pool {static_cast<unsigned>(threads)};
-        got.fillSessions(rows.data(), Distribution(distribution), pool, size_t(minElements));
-        QCOMPARE(got.span.empty(), distribution != int(Distribution::Uniform) || pointSessions >= 11);
-        QVERIFY(got.offset == want.offset);
-        QVERIFY(got.volume == want.volume);
-        QVERIFY(got.span == want.span);
-        for (size_t i = 0; i < want.sessions.size(); ++i) {
-            QCOMPARE(got.sessions[i].bars, want.sessions[i].bars);
-            QCOMPARE(got.sessions[i].firstUs, want.sessions[i].firstUs);
-            QCOMPARE(got.sessions[i].lastUs, want.sessions[i].lastUs);
-        }
+        BlockRuns runs(SessionClock(rule), pool, size_t(minRows));
+        QVERIFY(runs.find(rows.data(), n, d, {tick.data(), d == Distribution::Uniform ? span.data() : nullptr,
+                                               volume.data()}));
+        QCOMPARE(runs.outside(), int64_t(std::count(days.begin(), days.end(), -1)));
+        QVERIFY(outsideEvery == 0 || runs.outside() > 0);
+        size_t row = 0; // the next row in a session
+        int runCount = 0;
+        runs.forEach([&](const RowRun& run) {
+            ++runCount;
+            std::vector<MarketRecord> mine;
+            for (size_t e = run.begin; e < run.end; ++row) {
+                QVERIFY(row < n);
+                if (days[row] < 0)
+                    continue;
+                QCOMPARE(days[row], run.day);
+                mine.push_back(rows[row]);
+                ++e;
+            }
+            ProfileBatch want;
+            want.appendSession(run.day, mine.data(), mine.size(), d);
+            const auto& s = want.sessions[0];
+            QCOMPARE(run.low, s.lowTick);
+            QCOMPARE(run.high, s.lowTick + s.width - 1);
+            QCOMPARE(run.firstUs, s.firstUs);
+            QCOMPARE(run.lastUs, s.lastUs);
+            for (size_t k = 0; k < mine.size(); ++k) {
+                QCOMPARE(tick[run.begin + k] - s.lowTick, want.offset[k]);
+                QCOMPARE(volume[run.begin + k], want.volume[k]);
+                if (d == Distribution::Uniform)
+                    QCOMPARE(span[run.begin + k], want.span.empty() ? 0u : want.span[k]);
+            }
+            QCOMPARE(run.spans, !want.span.empty());
+        });
+        for (; row < n; ++row)
+            QCOMPARE(days[row], -1); // only rows outside after the last run
+        QVERIFY(runCount >= 4); // four sessions at least, more where pieces cut them
     }
 
     void noComputeIsAnError()

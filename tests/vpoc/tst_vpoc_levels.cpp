@@ -63,7 +63,7 @@ private Q_SLOTS:
         ProfileBatch b;
         b.appendSession(0, &bar, 1, static_cast<Distribution>(distribution));
         std::vector<uint64_t> p;
-        buildProfileCpu(b, 0, p);
+        buildProfileCpu(b.view(), 0, p);
         QCOMPARE(p, expected);
     }
 
@@ -97,7 +97,7 @@ private Q_SLOTS:
         ProfileBatch b;
         b.appendSession(0, bars.data(), bars.size(), o.distribution);
         std::vector<uint64_t> p;
-        buildProfileCpu(b, 0, p);
+        buildProfileCpu(b.view(), 0, p);
         const auto s = finishSession(b.sessions[0], p.data(), o);
         QCOMPARE(before.back().pocTick, s.pocTick);
         QCOMPARE(before.back().vahTick, s.vahTick);
@@ -116,8 +116,8 @@ private Q_SLOTS:
         }
         ProfileOptions o;
         o.keepProfiles = true;
-        const auto one = computeBatchCpu(b, o, 1);
-        const auto many = computeBatchCpu(b, o, 4);
+        const auto one = computeBatchCpu(b.view(), o, 1);
+        const auto many = computeBatchCpu(b.view(), o, 4);
         QCOMPARE(one.size(), many.size());
         for (size_t i = 0; i < one.size(); ++i) {
             QCOMPARE(one[i].profile, many[i].profile);

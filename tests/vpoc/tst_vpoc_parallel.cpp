@@ -313,7 +313,7 @@ private Q_SLOTS:
             session.push_back(r);
         }
         close();
-        const auto want = computeBatchCpu(batch, vo.profile, 1);
+        const auto want = computeBatchCpu(batch.view(), vo.profile, 1);
         QCOMPARE(got->sessions.size(), want.size());
         for (size_t i = 0; i < want.size(); ++i) {
             testing::compareSession(got->sessions[i], want[i]);
