@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/vpoc/market_data.h"
+#include "core/vpoc/session_accumulator.h"
 #include "core/vpoc/sessions.h"
 #include "core/vpoc/work_pool.h"
 
@@ -41,6 +42,17 @@ protected:
         , m_minRows(std::max<size_t>(1, minRows))
         , m_pieces(pool.threads() * kTasksPerThread, Piece {clock, {}, 0, false})
     {
+    }
+    // Whether joining the runs in file order to `session` (the session in progress) keeps every session within
+    // kMaxSessionLevels; join(range, run) joins one run to `range` and says whether it still fits.
+    template <typename Join>
+    bool runsFit(SessionRange session, Join&& join) const
+    {
+        for (const auto& piece : m_pieces)
+            for (const auto& run : piece.runs)
+                if (!join(session, run))
+                    return false;
+        return true;
     }
     // f(piece, from, to) for the pieces of rows [0, count) on the pool; false when a piece found a run too wide.
     template <typename F>

@@ -39,12 +39,10 @@ bool BlockProfiler::profile(const MarketRecord* rows, size_t count)
 
 bool BlockProfiler::fitsAfter(const SessionAccumulator& session) const
 {
-    SessionRange range = session.empty() ? SessionRange() : SessionRange(session.day(), session.low(), session.high());
-    for (const auto& piece : m_pieces)
-        for (const auto& run : piece.runs)
-            if (!range.join(run.day(), run.low(), run.high()))
-                return false;
-    return true;
+    return runsFit(session.empty() ? SessionRange() : SessionRange(session.day(), session.low(), session.high()),
+                   [](SessionRange& range, const SessionAccumulator& run) {
+                       return range.join(run.day(), run.low(), run.high());
+                   });
 }
 
 } // namespace stackscope::vpoc

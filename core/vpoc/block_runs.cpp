@@ -57,9 +57,7 @@ bool BlockRuns::find(const MarketRecord* rows, size_t count, Distribution distri
 
 bool BlockRuns::fitsAfter(SessionRange session) const
 {
-    bool fits = true;
-    forEach([&](const RowRun& run) { fits = fits && session.join(run.day, run.low, run.high); });
-    return fits;
+    return runsFit(session, [](SessionRange& range, const RowRun& run) { return range.join(run.day, run.low, run.high); });
 }
 
 } // namespace stackscope::vpoc
