@@ -139,9 +139,9 @@ void BatchedRun::writeRow(const MarketRecord& r)
     auto& b = *m_batch;
     b.tick.construct(b.rowCount, targetTick(r, m_job.options.profile.distribution));
     b.volume.construct(b.rowCount, r.volume);
-    if (m_spread) {
+    if (m_spread && (b.spans || r.high != r.low)) {
+        settleSpans(true, 0);
         b.span.construct(b.rowCount, static_cast<uint32_t>(r.high - r.low));
-        b.spans = b.spans || r.high != r.low;
     }
     if (m_developing)
         b.rows.construct(b.rowCount, r);
@@ -177,14 +177,29 @@ void BatchedRun::addRun(const RowRun& run)
     m_high = first ? run.high : std::max(m_high, run.high);
     m_firstUs = first ? run.firstUs : m_firstUs;
     m_lastUs = run.lastUs;
-    place(from, at, count);
-    m_batch->spans = m_batch->spans || run.spans;
+    place(from, at, count, run.spans);
+    settleSpans(run.spans, count);
     m_batch->rowCount += count;
+}
+
+// Keeps every span of the batch written while one element covers more than one level (trades write none): `count`
+// elements placed at the end, whose spans were `written`.
+void BatchedRun::settleSpans(bool written, size_t count)
+{
+    auto& b = *m_batch;
+    if (!m_spread || written == b.spans)
+        return;
+    if (written) {
+        std::fill(b.span.data(), b.span.data() + b.rowCount, 0u); // the points before the first bar with a span
+        b.spans = true;
+    } else {
+        std::fill(b.span.data() + b.rowCount, b.span.data() + b.rowCount + count, 0u);
+    }
 }
 
 // The `count` elements at from[at] to the end of the batch: nothing to do unless rows outside every session left a
 // gap before them, or the batch was sent while the block was walked (a session moved to the CPU).
-void BatchedRun::place(const Batch& from, size_t at, size_t count)
+void BatchedRun::place(const Batch& from, size_t at, size_t count, bool spans)
 {
     auto& b = *m_batch;
     if (&from == &b && at == b.rowCount)
@@ -193,7 +208,7 @@ void BatchedRun::place(const Batch& from, size_t at, size_t count)
         roomFor(count); // `from` is not m_batch, whose storage may grow
     moveElements(from.tick, at, b.tick, b.rowCount, count);
     moveElements(from.volume, at, b.volume, b.rowCount, count);
-    if (m_spread)
+    if (spans)
         moveElements(from.span, at, b.span, b.rowCount, count);
 }
 
@@ -257,7 +272,7 @@ void BatchedRun::dispatch()
     roomFor(open);
     moveElements(full->tick, m_sessionBegin, m_batch->tick, 0, open);
     moveElements(full->volume, m_sessionBegin, m_batch->volume, 0, open);
-    if (m_spread)
+    if (full->spans)
         moveElements(full->span, m_sessionBegin, m_batch->span, 0, open);
     if (m_developing)
         moveElements(full->rows, m_sessionBegin, m_batch->rows, 0, open);
@@ -289,7 +304,7 @@ void BatchedRun::moveToCpu()
         rows.assign(b.rows.data() + m_sessionBegin, b.rows.data() + b.rowCount);
     else if (sessionRows() > 0)
         m_large.addElements(openSlice(), b.tick.data() + m_sessionBegin,
-                            m_spread ? b.span.data() + m_sessionBegin : nullptr, b.volume.data() + m_sessionBegin);
+                            b.spans ? b.span.data() + m_sessionBegin : nullptr, b.volume.data() + m_sessionBegin);
     m_batch->rowCount = m_sessionBegin;
     dispatch();
     for (const auto& r : rows)

@@ -35,11 +35,11 @@ private:
     struct Batch {
         std::vector<SessionSlice> sessions; // closed, their elements from 0 on
         UnzeroedArray<int32_t> tick;
-        UnzeroedArray<uint32_t> span; // written under Distribution::Uniform only
+        UnzeroedArray<uint32_t> span; // valid for every element while `spans` (Distribution::Uniform only)
         UnzeroedArray<uint32_t> volume;
         UnzeroedArray<MarketRecord> rows; // with developing values only
         size_t rowCount = 0;              // elements written: the closed sessions' and the open one's
-        bool spans = false;               // some element covers more than one level
+        bool spans = false;               // some element covers more than one level: every span is written
 
         BatchView view() const
         {
@@ -56,7 +56,8 @@ private:
     void runBlocks(unsigned threads);
     void addRow(size_t i);
     void addRun(const RowRun& run);
-    void place(const Batch& from, size_t at, size_t count);
+    void place(const Batch& from, size_t at, size_t count, bool spans);
+    void settleSpans(bool written, size_t count);
     void writeRow(const MarketRecord& r);
     void collect();
     void addLarge(const MarketRecord& r);

@@ -13,6 +13,7 @@ void findInPiece(Piece& piece, const MarketRecord* rows, size_t from, size_t to,
                  const ElementSink& sink)
 {
     size_t at = from;
+    bool spans = false; // spans are written from the piece's first bar over more than one level on (zeros before it)
     for (size_t i = from; i < to; ++i) {
         const auto& r = rows[i];
         const auto day = piece.clock.sessionDay(r.timeUs);
@@ -29,9 +30,11 @@ void findInPiece(Piece& piece, const MarketRecord* rows, size_t from, size_t to,
         run.end = at + 1;
         sink.tick[at] = targetTick(r, distribution);
         sink.volume[at] = r.volume;
-        if (sink.span) {
+        if (sink.span && (spans || r.high != r.low)) {
+            if (!spans)
+                std::fill(sink.span + from, sink.span + at, 0u);
+            spans = true;
             sink.span[at] = static_cast<uint32_t>(r.high - r.low);
-            run.spans = run.spans || r.high != r.low;
         }
         ++at;
         if (static_cast<int64_t>(run.high) - run.low + 1 > kMaxSessionLevels) {
@@ -39,6 +42,8 @@ void findInPiece(Piece& piece, const MarketRecord* rows, size_t from, size_t to,
             return;
         }
     }
+    for (auto& run : piece.runs)
+        run.spans = spans;
 }
 
 } // namespace

@@ -17,13 +17,13 @@ namespace stackscope::vpoc {
 // these pointers on, with room for one a row of the block.
 struct ElementSink {
     int32_t* tick = nullptr;
-    uint32_t* span = nullptr; // null unless bars are spread over their range (Distribution::Uniform)
+    uint32_t* span = nullptr; // null unless bars are spread over their range (Distribution::Uniform); see RowRun::spans
     uint32_t* volume = nullptr;
 };
 
 // Elements [begin, end) of the sink, made from consecutive rows of session `day` (rows outside every session in
-// between leave no element) spanning the ticks [low, high], the first and last at firstUs and lastUs. `spans`: some
-// element covers more than one level.
+// between leave no element) spanning the ticks [low, high], the first and last at firstUs and lastUs. `spans`: their
+// spans are written; else every one of its bars is a point and its spans are not (trades write no spans).
 struct RowRun {
     int32_t day = 0;
     int32_t low = 0;

@@ -82,6 +82,15 @@ private Q_SLOTS:
         QTest::newRow("DST bars, typical, CPU sessions") << int(Shape::DstBars) << true << "01:30-23:00" << typical
                                                          << false << false << qlonglong(5000) << qlonglong(1000)
                                                          << "\"bars\"" << "+-";
+        // Pieces of points only (no spans written) before and after pieces with spans, in one batch and across them.
+        QTest::newRow("points, then bars, in one batch") << int(Shape::PointBars) << true << "01:30-23:00" << uniform
+                                                         << false << false << all << all << "\"bars\"" << "+++++";
+        QTest::newRow("points, then bars, many batches") << int(Shape::PointBars) << true << "01:30-23:00" << uniform
+                                                         << false << false << all << qlonglong(1000) << "\"bars\""
+                                                         << "+++++";
+        QTest::newRow("points, then bars, CPU sessions") << int(Shape::PointBars) << true << "01:30-23:00" << uniform
+                                                         << false << false << qlonglong(5000) << qlonglong(1000)
+                                                         << "\"bars\"" << "+----";
         QTest::newRow("back in time, skipped") << int(Shape::BackInTime) << false << "globex" << uniform << true
                                                << false << qlonglong(50000) << qlonglong(7000)
                                                << "goes back before the previous row" << "-";
@@ -149,12 +158,15 @@ private Q_SLOTS:
         QTest::addColumn<int>("outsideEvery"); // every n-th row is in the daily halt (0: none)
         QTest::addColumn<int>("threads");
         QTest::addColumn<int>("minRows");
+        QTest::addColumn<int>("spanEvery"); // every n-th row covers more than one level (0: none, trades)
         const int uniform = int(Distribution::Uniform);
-        QTest::newRow("uniform, 3 threads") << uniform << 0 << 3 << 1;
-        QTest::newRow("uniform, rows outside, 3 threads") << uniform << 7 << 3 << 1;
-        QTest::newRow("uniform, rows outside, 1 thread") << uniform << 5 << 1 << 100;
-        QTest::newRow("close, rows outside") << int(Distribution::Close) << 3 << 2 << 7;
-        QTest::newRow("typical, rows outside") << int(Distribution::Typical) << 11 << 3 << 50;
+        QTest::newRow("uniform, 3 threads") << uniform << 0 << 3 << 1 << 2;
+        QTest::newRow("uniform, rows outside, 3 threads") << uniform << 7 << 3 << 1 << 2;
+        QTest::newRow("uniform, rows outside, 1 thread") << uniform << 5 << 1 << 100 << 2;
+        QTest::newRow("uniform, points only") << uniform << 7 << 3 << 1 << 0;
+        QTest::newRow("uniform, a few bars") << uniform << 7 << 3 << 1 << 701;
+        QTest::newRow("close, rows outside") << int(Distribution::Close) << 3 << 2 << 7 << 2;
+        QTest::newRow("typical, rows outside") << int(Distribution::Typical) << 11 << 3 << 50 << 2;
     }
     void blockRunsMakeElements()
     {
@@ -162,6 +174,7 @@ private Q_SLOTS:
         QFETCH(int, outsideEvery);
         QFETCH(int, threads);
         QFETCH(int, minRows);
+        QFETCH(int, spanEvery);
         const auto d = Distribution(distribution);
         const SessionRule rule = SessionRule::parse("globex", "America/New_York");
         // 2024-03-04 .. 03-08 (Monday to Friday, EST): sessions open 18:00 the evening before, halt 17:00 to 18:00.
@@ -179,7 +192,7 @@ private Q_SLOTS:
             if (!outside && clock.sessionDay(r.timeUs) == std::nullopt)
                 continue; // t fell in a halt by itself
             r.low = 1000 + int32_t(rng() % 50) + i / 100;
-            r.high = r.low + int32_t(rng() % 3);
+            r.high = r.low + (spanEvery && i % spanEvery == 0 ? 1 + int32_t(rng() % 2) : 0);
             r.close = r.low + (r.high - r.low) / 2;
             r.volume = 1 + rng() % 100;
             rows.push_back(r);
@@ -200,7 +213,7 @@ private Q_SLOTS:
         QCOMPARE(runs.outside(), int64_t(std::count(days.begin(), days.end(), -1)));
         QVERIFY(outsideEvery == 0 || runs.outside() > 0);
         size_t row = 0; // the next row in a session
-        int runCount = 0;
+        int runCount = 0, spanRuns = 0;
         runs.forEach([&](const RowRun& run) {
             ++runCount;
             std::vector<MarketRecord> mine;
@@ -222,14 +235,22 @@ private Q_SLOTS:
             for (size_t k = 0; k < mine.size(); ++k) {
                 QCOMPARE(tick[run.begin + k] - s.lowTick, want.offset[k]);
                 QCOMPARE(volume[run.begin + k], want.volume[k]);
-                if (d == Distribution::Uniform)
+                if (run.spans)
                     QCOMPARE(span[run.begin + k], want.span.empty() ? 0u : want.span[k]);
+                else
+                    QCOMPARE(span[run.begin + k], 7u); // not written
             }
-            QCOMPARE(run.spans, !want.span.empty());
+            QVERIFY(run.spans || want.span.empty());
+            QVERIFY(!run.spans || d == Distribution::Uniform);
+            spanRuns += run.spans ? 1 : 0;
         });
         for (; row < n; ++row)
             QCOMPARE(days[row], -1); // only rows outside after the last run
         QVERIFY(runCount >= 4); // four sessions at least, more where pieces cut them
+        // Spans written where a piece has a bar over more than one level; some pieces of "a few bars" have none.
+        QCOMPARE(spanRuns > 0, d == Distribution::Uniform && spanEvery > 0);
+        if (spanEvery > 100)
+            QVERIFY(spanRuns < runCount);
     }
 
     void noComputeIsAnError()

@@ -33,6 +33,7 @@ enum class Shape {
     WideRow,       // one trade far from the others: one piece's run spans more than kMaxSessionLevels
     WideMerge,     // two far trades in different pieces: each piece fits, their session does not
     UnevenBars,    // SampleBars with a fifth of the rows dropped, except in every third session (1,380 and 1,104 rows)
+    PointBars,     // 10-second bars over 4 days, two thirds of them in stretches of 4,000 at one price (high = low)
 };
 
 // 2024-11-02/03 only: New York wall time (naive; EDT before 06:00 UTC on the 3rd, EST after) or UTC with Z.
@@ -130,6 +131,19 @@ inline std::string makeFile(Shape shape, bool bars)
         return walk(false, 150000, 100, 11, [](int i, std::string& row) {
             if (i == 90001)
                 setPrice(row, 5000 + 300000); // 1.2 M ticks above the others
+        });
+    case Shape::PointBars:
+        return walk(true, 36000, 10000, 17, [](int i, std::string& row) {
+            if ((i / 2900) % 3 == 2)
+                return;
+            std::vector<std::string> f;
+            std::istringstream in(row);
+            for (std::string x; std::getline(in, x, ',');)
+                f.push_back(x);
+            f[2] = f[3] = f[4] = f[1]; // high, low and close at the open
+            row.clear();
+            for (const auto& x : f)
+                row += (row.empty() ? "" : ",") + x;
         });
     case Shape::WideMerge:
         return walk(false, 150000, 100, 13, [](int i, std::string& row) {
