@@ -33,7 +33,7 @@ enum class Shape {
     WideRow,       // one trade far from the others: one piece's run spans more than kMaxSessionLevels
     WideMerge,     // two far trades in different pieces: each piece fits, their session does not
     UnevenBars,    // SampleBars with a fifth of the rows dropped, except in every third session (1,380 and 1,104 rows)
-    PointBars,     // 10-second bars over 4 days, two thirds of them in stretches of 4,000 at one price (high = low)
+    PointBars,     // 10-second bars over 4 days, in turn 2,600 at one price (high = low), 1,300 not
 };
 
 // 2024-11-02/03 only: New York wall time (naive; EDT before 06:00 UTC on the 3rd, EST after) or UTC with Z.
@@ -134,7 +134,7 @@ inline std::string makeFile(Shape shape, bool bars)
         });
     case Shape::PointBars:
         return walk(true, 36000, 10000, 17, [](int i, std::string& row) {
-            if ((i / 2900) % 3 == 2)
+            if ((i / 1300) % 3 == 2)
                 return;
             std::vector<std::string> f;
             std::istringstream in(row);
