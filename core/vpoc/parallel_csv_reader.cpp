@@ -144,8 +144,14 @@ size_t ParallelCsvReader::finishFill(const FillPlan& plan)
         if (plan.errs[i])
             throw InputError(m_path, 0, 0, fmt::format("read error near byte {} ({}); check the disk or the file",
                                                        plan.from, std::strerror(plan.errs[i])));
-        if (plan.shortRead[i])
+        if (plan.shortRead[i]) {
             checkUnchanged("after a short read"); // throws: the file shrank
+            // Unchanged by fstat yet short: the bytes after it were never read, so nothing after it can be trusted.
+            throw InputError(m_path, 0, 0,
+                             fmt::format("reading stopped near byte {} of the {} the file reports; check the disk or "
+                                         "the file system (copy the file to a local disk and run again)",
+                                         plan.from + plan.want * i / plan.pieces, m_totalBytes));
+        }
     }
     m_fileOffset += plan.want;
     if (plan.want)
