@@ -130,11 +130,12 @@ using ChooseBackend = std::function<BatchCompute(VpocResult&)>;
 // The GPU module when the options ask for it, its compute function owning it.
 BatchCompute chooseGpu(const VpocOptions& options, VpocResult& result)
 {
-    // auto is the CPU: a run from a file is bound by reading and parsing it. With the GPU path's host side on the
-    // job's threads the GPU backend is 4-24 % slower than the CPU at 16 threads in every run but one (a tie) and on
-    // either side of it at 1 to 8 threads, on 352 MB of trades, H100 host (tests/bench/RESULTS.md, "End to end with
-    // DuckDB after the pool"); the CPU also needs no module, device memory or driver. The kernel only wins on data
-    // already on the GPU.
+    // auto is the CPU: a run from a file is bound by reading and parsing it, which both backends share. With the
+    // elements made in place on the job's threads the GPU backend measured on either side of the CPU at every thread
+    // count (16 threads, six interleaved rounds: 7 % faster to 8 % slower, median 3 % slower; 352 MB of trades, H100
+    // host, tests/bench/RESULTS.md, "Elements made in place"), and a process's first run adds the CUDA context
+    // (0.2-0.3 s); the CPU also needs no module, device memory or driver. The kernel only wins on data already on
+    // the GPU.
     result.backend = "cpu";
     if (options.backend == Backend::Auto)
         result.backendNote = "auto: the CPU (reading the file bounds the run; end to end the GPU backend measured "

@@ -37,16 +37,18 @@ struct VpocOptions {
     // many rows: a task's hand-off (a lock, a wake-up, a SessionClock's first look-ups) costs a few microseconds, 16 Ki
     // rows about 0.15 ms of profiling (~10 ns a row), so the hand-off stays near 2 %. Tests make it 1.
     size_t minRowsPerThread = size_t(1) << 14;
-    // The GPU backend gathers a session's rows (32 B each) into a batch; a session with more rows than this is
-    // profiled on the CPU instead (SessionAccumulator: memory is its price range, at most 8 MiB), in its place among
-    // the others, with the same results. 2^22 rows = 128 MiB of rows held for the session.
+    // The GPU backend gathers a session's rows into a batch as elements (8 B a trade, 12 B a bar; 32 B rows with
+    // developing values); a session with more rows than this is profiled on the CPU instead (SessionAccumulator:
+    // memory is its price range, at most 8 MiB), in its place among the others, with the same results. 2^22 rows =
+    // 48 MiB of bars' elements held for the session.
     int64_t maxGpuSessionRows = int64_t(1) << 22;
-    // The GPU backend profiles a batch of whole sessions while the next is read, sent once it holds at least this many
-    // rows. The last batch is converted, uploaded and profiled after reading ends, so its size is the run's tail:
-    // 1 Mi rows makes it a quarter of 4 Mi's, while a batch's fixed cost (a task, the module's begin and finish: well
-    // under a millisecond) stays small beside the ~20 ms its rows take to read at 16 threads. A/B on one H100 host VM,
-    // 16 threads, three rounds: 4 Mi 0.193/0.181/0.175 s, 1 Mi 0.182/0.161/0.162 s; peak RSS 696 -> 432 MB
-    // (tests/bench/RESULTS.md). Tests make it small, for many batches.
+    // The GPU backend profiles a batch of whole sessions while the next is read, sent at the end of the first block of
+    // rows after its closed sessions hold at least this many rows. The last batch is uploaded and profiled after
+    // reading ends, so its size is the run's tail: 1 Mi rows makes it a quarter of 4 Mi's, while a batch's fixed cost
+    // (a task, the module's begin and finish: well under a millisecond) stays small beside the ~20 ms its rows take to
+    // read at 16 threads. A/B on one H100 host VM, 16 threads, three rounds (rows then copied and converted on the
+    // host): 4 Mi 0.193/0.181/0.175 s, 1 Mi 0.182/0.161/0.162 s; peak RSS 696 -> 432 MB. With elements made in
+    // place, a traced run's tail was 0.9-2.3 ms (tests/bench/RESULTS.md). Tests make it small, for many batches.
     size_t gpuBatchRows = size_t(1) << 20;
 };
 
