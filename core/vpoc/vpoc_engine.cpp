@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <future>
+
 #include <cmath>
 
 namespace stackscope::vpoc {
@@ -124,11 +126,28 @@ void StreamingRun::addRows()
     }
 }
 
-// The backend: a batch computation for the GPU path, or none for the CPU path; sets the result's backend and note.
-using ChooseBackend = std::function<BatchCompute(VpocResult&)>;
+// The backend: a batch computation for the GPU path (none for the CPU path), and what names it in the result once
+// the run is over (none: the chooser did).
+struct ChosenBackend {
+    BatchCompute compute;
+    std::function<void(VpocResult&)> describe;
+};
+// Sets the result's backend and note where it knows them before the run.
+using ChooseBackend = std::function<ChosenBackend(VpocResult&)>;
+
+std::shared_ptr<GpuProfiler> openGpu(uint64_t budgetBytes)
+{
+    std::string why;
+    std::shared_ptr<GpuProfiler> gpu = GpuProfiler::open(budgetBytes, why);
+    if (!gpu)
+        throw std::runtime_error(fmt::format("--backend gpu: no usable GPU module ({}); build StackScope with "
+                                             "CUDA or HIP, or use --backend cpu",
+                                             why.empty() ? "none found" : why));
+    return gpu;
+}
 
 // The GPU module when the options ask for it, its compute function owning it.
-BatchCompute chooseGpu(const VpocOptions& options, VpocResult& result)
+ChosenBackend chooseGpu(const VpocOptions& options, VpocResult& result)
 {
     // auto is the CPU: a run from a file is bound by reading and parsing it, which both backends share. With the
     // elements made in place on the job's threads the GPU backend measured on either side of the CPU at every thread
@@ -142,15 +161,17 @@ BatchCompute chooseGpu(const VpocOptions& options, VpocResult& result)
                              "no faster on all cores; choose gpu to use it)";
     if (options.backend != Backend::Gpu)
         return {};
-    std::string why;
-    std::shared_ptr<GpuProfiler> gpu = GpuProfiler::open(options.vramBudgetMiB << 20, why);
-    if (!gpu)
-        throw std::runtime_error(fmt::format("--backend gpu: no usable GPU module ({}); build StackScope with "
-                                             "CUDA or HIP, or use --backend cpu",
-                                             why.empty() ? "none found" : why));
-    result.backendNote = fmt::format("{} via {}", gpu->deviceName(), gpu->modulePath());
-    result.backend = gpu->vendor();
-    return [gpu](const BatchView& batch, const ProfileOptions& profile) { return gpu->compute(batch, profile); };
+    // Opening the module starts the device's context, 0.2-0.3 s in a new process (CUDA, H100 host), and allocates
+    // the VRAM budget (0.7-1.0 ms after that): done on its own thread while the first rows are read. The first batch
+    // waits for it and throws its error, which reaches the caller as before, a block or so of reading later.
+    const uint64_t budget = options.vramBudgetMiB << 20;
+    const std::shared_future<std::shared_ptr<GpuProfiler>> gpu =
+        std::async(std::launch::async, [budget] { return openGpu(budget); }).share();
+    return {[gpu](const BatchView& batch, const ProfileOptions& profile) { return gpu.get()->compute(batch, profile); },
+            [gpu](VpocResult& r) {
+                r.backend = gpu.get()->vendor();
+                r.backendNote = fmt::format("{} via {}", gpu.get()->deviceName(), gpu.get()->modulePath());
+            }};
 }
 
 // Opens the file, profiles it on the path the backend asks for, and fills in the result.
@@ -165,13 +186,15 @@ std::shared_ptr<const VpocResult> runJob(const VpocOptions& options, const Choos
     read.pool = std::make_shared<WorkPool>(options.threads);
     auto reader = openMarketFile(options.input, read);
     result->format = reader->format();
-    const BatchCompute compute = chooseBackend(*result);
+    const ChosenBackend backend = chooseBackend(*result);
 
     Job job {options, *result, *reader, read.pool.get(), SessionClock(rule), progress, cancel};
-    if (compute)
-        BatchedRun(job, compute).run(read.pool->threads());
+    if (backend.compute)
+        BatchedRun(job, backend.compute).run(read.pool->threads());
     else
         StreamingRun(job).run(read.pool->threads());
+    if (backend.describe)
+        backend.describe(*result); // a file with no rows in a session sent no batch: the open's error is thrown here
     result->options.developingSink = nullptr; // it refers to the caller's writer: not kept past the run
     result->extraColumns = reader->extraColumns(); // decided on the first data row
     result->format = reader->format();              // a mixed DBN file: decided by its first record
@@ -205,7 +228,7 @@ std::shared_ptr<const VpocResult> runVpocBatched(const VpocOptions& options, con
     return runJob(options, [&compute](VpocResult& result) {
         result.backend = "cpu";
         result.backendNote = "the GPU backend's path with batches computed by the caller";
-        return compute;
+        return ChosenBackend {compute, {}};
     }, progress, cancel);
 }
 

@@ -253,6 +253,44 @@ private Q_SLOTS:
             QVERIFY(spanRuns < runCount);
     }
 
+    // --backend gpu where no module opens: the module is opened while the first rows are read, and its error still
+    // reaches the caller (whether a batch was sent before the end or not), naming what to do.
+    void gpuWithoutModuleIsAnError_data()
+    {
+        QTest::addColumn<int>("shape");
+        QTest::addColumn<bool>("bars");
+        QTest::addColumn<bool>("developing");
+        QTest::addColumn<qlonglong>("batchRows");
+        QTest::newRow("trades, one batch at the end") << int(Shape::SampleTrades) << false << false << (qlonglong(1) << 22);
+        QTest::newRow("trades, many batches") << int(Shape::SampleTrades) << false << false << qlonglong(3000);
+        QTest::newRow("bars, developing") << int(Shape::SampleBars) << true << true << qlonglong(1000);
+    }
+    void gpuWithoutModuleIsAnError()
+    {
+        QFETCH(int, shape);
+        QFETCH(bool, bars);
+        QFETCH(bool, developing);
+        QFETCH(qlonglong, batchRows);
+        VpocOptions vo;
+        vo.input = m_files.path(Shape(shape), bars);
+        vo.backend = Backend::Gpu;
+        vo.developing = developing;
+        vo.gpuBatchRows = size_t(batchRows);
+        vo.threads = 2;
+        qputenv("STACKSCOPE_VPOC_GPU_MODULE", QByteArray("/nonexistent/libstackscope_vpoc_cuda.so"));
+        QString error;
+        try {
+            runVpoc(vo);
+        } catch (const std::runtime_error& e) {
+            error = e.what();
+        }
+        qunsetenv("STACKSCOPE_VPOC_GPU_MODULE");
+        QVERIFY2(error.contains("--backend gpu: no usable GPU module") && error.contains("use --backend cpu"),
+                 qPrintable(error));
+        vo.backend = Backend::Auto; // the CPU: no module needed
+        QCOMPARE(runVpoc(vo)->backend, std::string("cpu"));
+    }
+
     void noComputeIsAnError()
     {
         VpocOptions vo;
