@@ -167,7 +167,7 @@ void BatchedRun::addRun(const RowRun& run)
         part.bars = static_cast<int64_t>(count);
         part.lowTick = run.low;
         part.width = run.high - run.low + 1;
-        part.levelShift = -run.low;
+        part.levelShift = shiftOfLow(run.low);
         m_large.addElements(part, from.tick.data() + at, run.spans ? from.span.data() + at : nullptr,
                             from.volume.data() + at);
         return;
@@ -321,7 +321,7 @@ SessionSlice BatchedRun::openSlice() const
     s.bars = static_cast<int64_t>(sessionRows());
     s.lowTick = m_low;
     s.width = static_cast<int32_t>(static_cast<int64_t>(m_high) - m_low + 1);
-    s.levelShift = -m_low;
+    s.levelShift = shiftOfLow(m_low);
     s.elemBegin = static_cast<int64_t>(m_sessionBegin);
     s.elemEnd = static_cast<int64_t>(m_batch->rowCount);
     return s;

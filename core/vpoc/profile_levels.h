@@ -74,6 +74,16 @@ STACKSCOPE_HD inline LevelOffsets valueArea(const uint64_t* vol, int32_t n, uint
     return out;
 }
 
+// An element's level, offset + shift, added modulo 2^32: a session whose low is the lowest tick (INT32_MIN) has a
+// shift of -INT32_MIN, which wraps to INT32_MIN, and the true level (0 .. width - 1) still comes out, where int32_t
+// arithmetic would overflow.
+STACKSCOPE_HD inline int32_t shiftedLevel(int32_t offset, int32_t shift)
+{
+    return static_cast<int32_t>(static_cast<uint32_t>(offset) + static_cast<uint32_t>(shift));
+}
+// The shift that makes a tick its level in a session whose low is `low` (minus `low`, modulo 2^32).
+STACKSCOPE_HD inline int32_t shiftOfLow(int32_t low) { return static_cast<int32_t>(0u - static_cast<uint32_t>(low)); }
+
 // Adds one bar (or trade) to a dense profile: `volume` spread over span+1 levels starting at `offset`,
 // q = volume / (span+1) each and one more on the r = volume % (span+1) lowest levels.
 STACKSCOPE_HD inline void addUniform(uint64_t* vol, int32_t offset, uint32_t span, uint32_t volume)

@@ -73,14 +73,14 @@ void SessionAccumulator::addElements(const SessionSlice& part, const int32_t* of
     m_high = std::max(m_high, high);
     cover(part.lowTick, high);
     uint64_t* levels = m_levels.data();
-    const int32_t shift = part.lowTick - m_base + part.levelShift; // offset + shift is the index in m_levels
+    const int32_t shift = shiftedLevel(part.lowTick - m_base, part.levelShift); // shiftedLevel(offset, shift): index
     const auto count = static_cast<size_t>(part.bars);
     if (span) {
         for (size_t i = 0; i < count; ++i)
-            addUniform(levels, offset[i] + shift, span[i], volume[i]);
+            addUniform(levels, shiftedLevel(offset[i], shift), span[i], volume[i]);
     } else {
         for (size_t i = 0; i < count; ++i)
-            levels[offset[i] + shift] += volume[i];
+            levels[shiftedLevel(offset[i], shift)] += volume[i];
     }
     m_lastUs = part.lastUs;
     m_bars += part.bars;

@@ -118,10 +118,10 @@ void buildProfileCpu(const BatchView& batch, size_t session, std::vector<uint64_
     const uint32_t* v = batch.volume;
     if (!batch.span) {
         for (int64_t i = s.elemBegin; i < s.elemEnd; ++i)
-            vol[off[i] + shift] += v[i];
+            vol[shiftedLevel(off[i], shift)] += v[i];
     } else {
         for (int64_t i = s.elemBegin; i < s.elemEnd; ++i)
-            addUniform(vol, off[i] + shift, batch.span[i], v[i]);
+            addUniform(vol, shiftedLevel(off[i], shift), batch.span[i], v[i]);
     }
 }
 

@@ -28,8 +28,9 @@ struct SessionSlice {
     int64_t bars = 0;
     int32_t lowTick = 0; // the session's low (bars' lows), level 0 of the profile
     int32_t width = 0;   // high - low + 1 levels
-    // Added to an element's offset to give its level: 0 where offsets count from the session's low (appendSession),
-    // -lowTick where they are ticks (the GPU path writes them before it knows the session's low).
+    // Added to an element's offset to give its level (shiftedLevel(), modulo 2^32): 0 where offsets count from the
+    // session's low (appendSession), shiftOfLow(lowTick) where they are ticks (the GPU path writes them before it knows
+    // the session's low).
     int32_t levelShift = 0;
     int64_t elemBegin = 0;
     int64_t elemEnd = 0;

@@ -12,6 +12,7 @@
 namespace {
 
 using stackscope::vpoc::LevelOffsets;
+using stackscope::vpoc::shiftedLevel;
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
@@ -101,10 +102,10 @@ template <bool Spans>
 __device__ inline void addFour(unsigned int* mine, unsigned long long* global, const int4& o, int32_t shift,
                                const uint4& sp, const uint4& v)
 {
-    addOne<Spans>(mine, global, o.x + shift, sp.x, v.x);
-    addOne<Spans>(mine, global, o.y + shift, sp.y, v.y);
-    addOne<Spans>(mine, global, o.z + shift, sp.z, v.z);
-    addOne<Spans>(mine, global, o.w + shift, sp.w, v.w);
+    addOne<Spans>(mine, global, shiftedLevel(o.x, shift), sp.x, v.x);
+    addOne<Spans>(mine, global, shiftedLevel(o.y, shift), sp.y, v.y);
+    addOne<Spans>(mine, global, shiftedLevel(o.z, shift), sp.z, v.z);
+    addOne<Spans>(mine, global, shiftedLevel(o.w, shift), sp.w, v.w);
 }
 
 // One block per tile; a tile holds elements of one session. Each warp counts into its own 32-bit shared copy
@@ -139,9 +140,9 @@ __global__ void __launch_bounds__(kThreads) histogramKernel(
     ve = ve > vb ? ve : vb;
     // Up to 3 unaligned elements at each end.
     for (int64_t i = b + threadIdx.x; i < vb; i += blockDim.x)
-        addOne<Spans>(mine, global, offset[i] + shift, Spans ? span[i] : 0u, volume[i]);
+        addOne<Spans>(mine, global, shiftedLevel(offset[i], shift), Spans ? span[i] : 0u, volume[i]);
     for (int64_t i = ve + threadIdx.x; i < e; i += blockDim.x)
-        addOne<Spans>(mine, global, offset[i] + shift, Spans ? span[i] : 0u, volume[i]);
+        addOne<Spans>(mine, global, shiftedLevel(offset[i], shift), Spans ? span[i] : 0u, volume[i]);
     const int4* o4 = reinterpret_cast<const int4*>(offset);
     const uint4* s4 = reinterpret_cast<const uint4*>(span);
     const uint4* v4 = reinterpret_cast<const uint4*>(volume);
