@@ -122,16 +122,22 @@ void BatchedRun::addRow(size_t i)
         addLarge(r);
         return;
     }
-    const bool first = sessionRows() == 0;
-    m_low = first ? r.low : std::min(m_low, r.low);
-    m_high = first ? r.high : std::max(m_high, r.high);
-    m_firstUs = first ? r.timeUs : m_firstUs;
-    m_lastUs = r.timeUs;
+    joinOpenSession(r.low, r.high, r.timeUs, r.timeUs);
     m_job.checkWidth(static_cast<int64_t>(m_high) - m_low + 1, *day, i);
     roomFor(1);
     writeRow(r);
     if (static_cast<int64_t>(sessionRows()) > m_job.options.maxGpuSessionRows)
         moveToCpu();
+}
+
+// Rows spanning [low, high] from firstUs to lastUs join the session in progress in m_batch (or start it).
+void BatchedRun::joinOpenSession(int32_t low, int32_t high, int64_t firstUs, int64_t lastUs)
+{
+    const bool first = sessionRows() == 0;
+    m_low = first ? low : std::min(m_low, low);
+    m_high = first ? high : std::max(m_high, high);
+    m_firstUs = first ? firstUs : m_firstUs;
+    m_lastUs = lastUs;
 }
 
 void BatchedRun::writeRow(const MarketRecord& r)
@@ -172,11 +178,7 @@ void BatchedRun::addRun(const RowRun& run)
                             from.volume.data() + at);
         return;
     }
-    const bool first = sessionRows() == 0;
-    m_low = first ? run.low : std::min(m_low, run.low);
-    m_high = first ? run.high : std::max(m_high, run.high);
-    m_firstUs = first ? run.firstUs : m_firstUs;
-    m_lastUs = run.lastUs;
+    joinOpenSession(run.low, run.high, run.firstUs, run.lastUs);
     place(from, at, count, run.spans);
     settleSpans(run.spans, count);
     m_batch->rowCount += count;

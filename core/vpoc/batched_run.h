@@ -58,6 +58,7 @@ private:
     void addRun(const RowRun& run);
     void place(const Batch& from, size_t at, size_t count, bool spans);
     void settleSpans(bool written, size_t count);
+    void joinOpenSession(int32_t low, int32_t high, int64_t firstUs, int64_t lastUs);
     void writeRow(const MarketRecord& r);
     void collect();
     void addLarge(const MarketRecord& r);

@@ -72,16 +72,9 @@ void SessionAccumulator::addElements(const SessionSlice& part, const int32_t* of
     m_low = std::min(m_low, part.lowTick);
     m_high = std::max(m_high, high);
     cover(part.lowTick, high);
-    uint64_t* levels = m_levels.data();
-    const int32_t shift = shiftedLevel(part.lowTick - m_base, part.levelShift); // shiftedLevel(offset, shift): index
-    const auto count = static_cast<size_t>(part.bars);
-    if (span) {
-        for (size_t i = 0; i < count; ++i)
-            addUniform(levels, shiftedLevel(offset[i], shift), span[i], volume[i]);
-    } else {
-        for (size_t i = 0; i < count; ++i)
-            levels[shiftedLevel(offset[i], shift)] += volume[i];
-    }
+    // m_levels[i] is tick m_base + i: the part's level 0 (its low) is index lowTick - m_base.
+    addElementsToLevels(m_levels.data(), shiftedLevel(part.lowTick - m_base, part.levelShift), offset, span, volume,
+                        static_cast<size_t>(part.bars));
     m_lastUs = part.lastUs;
     m_bars += part.bars;
 }

@@ -108,21 +108,25 @@ SessionResult finishSession(const SessionSlice& s, const uint64_t* profile, cons
     return r;
 }
 
+void addElementsToLevels(uint64_t* levels, int32_t shift, const int32_t* offset, const uint32_t* span,
+                         const uint32_t* volume, size_t count)
+{
+    if (!span) {
+        for (size_t i = 0; i < count; ++i)
+            levels[shiftedLevel(offset[i], shift)] += volume[i];
+    } else {
+        for (size_t i = 0; i < count; ++i)
+            addUniform(levels, shiftedLevel(offset[i], shift), span[i], volume[i]);
+    }
+}
+
 void buildProfileCpu(const BatchView& batch, size_t session, std::vector<uint64_t>& scratch)
 {
     const auto& s = batch.sessions[session];
     scratch.assign(static_cast<size_t>(s.width), 0);
-    uint64_t* vol = scratch.data();
-    const int32_t shift = s.levelShift;
-    const int32_t* off = batch.offset;
-    const uint32_t* v = batch.volume;
-    if (!batch.span) {
-        for (int64_t i = s.elemBegin; i < s.elemEnd; ++i)
-            vol[shiftedLevel(off[i], shift)] += v[i];
-    } else {
-        for (int64_t i = s.elemBegin; i < s.elemEnd; ++i)
-            addUniform(vol, shiftedLevel(off[i], shift), batch.span[i], v[i]);
-    }
+    const auto b = static_cast<size_t>(s.elemBegin);
+    addElementsToLevels(scratch.data(), s.levelShift, batch.offset + b, batch.span ? batch.span + b : nullptr,
+                        batch.volume + b, static_cast<size_t>(s.elemEnd - s.elemBegin));
 }
 
 std::vector<SessionResult> computeBatchCpu(const BatchView& batch, const ProfileOptions& options, unsigned threads)

@@ -106,6 +106,11 @@ inline int32_t targetTick(const MarketRecord& r, Distribution d)
 SessionResult finishSession(const SessionSlice& s, const uint64_t* profile, const ProfileOptions& options);
 SessionResult finishSession(const SessionSlice& s, const LevelOffsets& levels, uint64_t volume);
 
+// Adds `count` elements to the dense `levels`: element i's volume at level shiftedLevel(offset[i], shift), spread
+// uniformly over span[i] + 1 levels when `span` is not null.
+void addElementsToLevels(uint64_t* levels, int32_t shift, const int32_t* offset, const uint32_t* span,
+                         const uint32_t* volume, size_t count);
+
 // Builds one session's profile on the CPU into `scratch` (resized to the session's width).
 void buildProfileCpu(const BatchView& batch, size_t session, std::vector<uint64_t>& scratch);
 
