@@ -28,6 +28,7 @@ struct E2eOptions {
     std::string threads = "1,2,all";
     std::string backends = "cpu,gpu";
     int repeats = 3;
+    std::string session = "globex";
     std::string duckdb;
     bool noDuckdb = false;
     bool json = false;
@@ -137,6 +138,7 @@ nlohmann::json timeStackscope(const E2eOptions& o, const std::string& path, doub
                 vpoc::VpocOptions v;
                 v.input = path;
                 v.threads = t;
+                v.session = o.session;
                 v.backend = backend == "gpu" ? vpoc::Backend::Gpu : vpoc::Backend::Cpu;
                 const auto t0 = std::chrono::steady_clock::now();
                 std::shared_ptr<const vpoc::VpocResult> res;
@@ -172,6 +174,8 @@ nlohmann::json timeDuckdb(const E2eOptions& o, const std::string& path, double b
 {
     if (reference.format != vpoc::DataFormat::Trades)
         return {{"error", "the DuckDB baseline reads trades (timestamp,price,size); give a trades file"}};
+    if (o.session != "globex")
+        return {{"error", "the DuckDB baseline assigns Globex sessions; run without --session to compare with it"}};
     std::string why;
     auto duck = vpoc::DuckDbBaseline::open(o.duckdb, why);
     if (!duck)
@@ -226,6 +230,7 @@ void addBenchVpocE2e(CLI::App& bench, CommandContext& ctx)
         ->check(CLI::Range(1, 5000));
     cmd->add_option("--threads", o->threads, "Thread counts, comma-separated ('all' = every hardware thread)");
     cmd->add_option("--backends", o->backends, "cpu, gpu or cpu,gpu");
+    cmd->add_option("--session", o->session, "globex (18:00-17:00), rth (09:30-16:00) or HH:MM-HH:MM, as vpoc takes it");
     cmd->add_option("--repeats", o->repeats, "Timed runs per case (the best is kept)")->check(CLI::Range(1, 100));
     cmd->add_option("--duckdb", o->duckdb, "libduckdb.so to compare with (default $STACKSCOPE_DUCKDB_LIBRARY)");
     cmd->add_flag("--no-duckdb", o->noDuckdb, "No DuckDB baseline");
@@ -238,6 +243,8 @@ void addBenchVpocE2e(CLI::App& bench, CommandContext& ctx)
         nlohmann::json j;
         try {
             j["stackscope"] = timeStackscope(*o, in.path, bytes, reference, ctx);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what()); // a bad --session
         } catch (const vpoc::InputError& e) {
             throw UsageError(e.what());
         }
