@@ -23,11 +23,12 @@ namespace {
 
 constexpr size_t kMinChunk = 1 << 16;
 constexpr size_t kWindowPerThread = 8u << 20; // two windows are held: one merged, one read and parsed
-// Beyond 4 threads the window stops growing: its chunks (2 MiB at 16 threads) keep every thread busy, the pipeline
-// fills and drains sooner, and memory stays small. 352 MB of trades on the 16-core H100 host, 16 threads: caps of
-// 16/32/64/128 MiB 0.288/0.289/0.303/0.321 s, 238 MB peak at 32 MiB against about 900 MB uncapped
-// (tests/bench/RESULTS.md, "The parallel merge and profiles on 16 cores").
-constexpr size_t kMaxWindow = 32u << 20;
+// From 2 threads on the window stops growing: its chunks (128 KiB at 16 threads) keep every thread busy, the pipeline
+// fills (the first window is read and parsed before anything else) and drains (the last one's merge and profiles)
+// sooner, and memory stays small. 352 MB of trades on the 16-core H100 host with the work pool, caps of 8/16/32/64
+// MiB, four interleaved rounds, best of 5: 16 threads 0.157-0.183 / 0.151-0.173 / 0.167-0.177 / 0.177-0.187 s,
+// 16 MiB ahead of 32 MiB in all four rounds (tests/bench/RESULTS.md, "Session windows and the reader's window").
+constexpr size_t kMaxWindow = 16u << 20;
 
 int64_t mtimeNs(const struct stat& st) { return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec; }
 

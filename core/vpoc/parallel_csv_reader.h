@@ -53,7 +53,7 @@ public:
     int64_t rowsAccepted() const override { return m_shown.accepted; }
     int64_t linesRead() const { return m_shown.lineNo; }
     uint64_t bytesConsumed() const override { return m_shown.consumed; }
-    // The window's bytes in proportion to its rows handed out (a window, 8 MiB a thread up to 32 MiB, is parsed
+    // The window's bytes in proportion to its rows handed out (a window, 8 MiB a thread up to 16 MiB, is parsed
     // at once).
     uint64_t bytesParsed() const override;
     uint64_t totalBytes() const override { return m_totalBytes; }

@@ -15,7 +15,7 @@ namespace stackscope::vpoc {
 inline constexpr size_t kReadRows = 1 << 16;
 // Both paths on several threads take blocks of this many rows a thread (the reader lends them, no copy): the
 // smallest block that gives each thread kTasksPerThread pieces of VpocOptions::minRowsPerThread's default (8 x 16 Ki).
-// A block also ends with the reader's window (about 830 K trades in 32 MiB), which bounds it from 7 threads up.
+// A block also ends with the reader's window (about 415 K trades in 16 MiB), which bounds it from 4 threads up.
 inline constexpr size_t kBlockRowsPerThread = 1 << 17;
 
 // What both paths share: the reader, the session clock, progress and cancel. Internal to the engine (vpoc_engine.cpp
