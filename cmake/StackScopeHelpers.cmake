@@ -34,8 +34,11 @@ function(stackscope_add_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
+  # MALLOC_PERTURB_: glibc fills what malloc hands out and what free takes back with a pattern, so a test that reads
+  # memory nobody wrote (UnzeroedArray's storage) or memory already freed sees garbage, not the zeros or the old
+  # values it would happen to find (it caught a range-for over a freed result in tst_vpoc_batched).
   set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} SKIP_RETURN_CODE 77
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;STACKSCOPE_CLI=$<TARGET_FILE:stackscope-cli>;STACKSCOPE_MODULE_DIR=${STACKSCOPE_MODULE_OUTPUT_DIR};${T_ENV}")
+    ENVIRONMENT "MALLOC_PERTURB_=165;QT_QPA_PLATFORM=offscreen;STACKSCOPE_CLI=$<TARGET_FILE:stackscope-cli>;STACKSCOPE_MODULE_DIR=${STACKSCOPE_MODULE_OUTPUT_DIR};${T_ENV}")
   if(T_LABELS)
     set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
   endif()

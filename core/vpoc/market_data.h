@@ -40,7 +40,7 @@ struct ReadOptions {
     size_t maxLineBytes = 1 << 16;
     unsigned threads = 0;    // parallel CSV reading: 0 = every hardware thread
     std::shared_ptr<WorkPool> pool; // the job's threads, shared with its profiles; null: the reader starts its own
-    size_t windowBytes = 0;  // bytes read and parsed at once; 0 = 8 MiB a thread, at most 32 MiB (two are held)
+    size_t windowBytes = 0;  // bytes read and parsed at once; 0 = 8 MiB a thread, at most 16 MiB (two are held)
 };
 
 // A place in a binary file: the 1-based record (-1 when none) and the byte offset in the (decompressed) data

@@ -28,7 +28,8 @@ std::shared_ptr<const VpocResult> runBatched(const VpocOptions& vo)
 QString movedSessions(const VpocOptions& vo, int64_t maxRows)
 {
     QString s;
-    for (const auto& session : runVpoc(vo)->sessions)
+    const auto result = runVpoc(vo); // kept: a range-for over runVpoc(vo)->sessions reads a freed result
+    for (const auto& session : result->sessions)
         s += session.bars > maxRows ? '-' : '+';
     return s;
 }
