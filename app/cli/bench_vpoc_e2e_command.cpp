@@ -64,6 +64,19 @@ std::vector<unsigned> threadCounts(const std::string& list)
     return out;
 }
 
+// The --backends list: cpu and gpu, each once, in the order given.
+std::vector<std::string> backendList(const std::string& list)
+{
+    std::vector<std::string> out;
+    for (const auto& item : splitList(list)) {
+        if (item != "cpu" && item != "gpu")
+            throw UsageError(fmt::format("--backends: '{}' is not a backend; give cpu, gpu or cpu,gpu", item));
+        if (std::find(out.begin(), out.end(), item) == out.end())
+            out.push_back(item);
+    }
+    return out;
+}
+
 double seconds(std::chrono::steady_clock::time_point t0)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -128,10 +141,11 @@ nlohmann::json timeStackscope(const E2eOptions& o, const std::string& path, doub
                               std::shared_ptr<const vpoc::VpocResult>& reference, CommandContext& ctx)
 {
     const auto threads = threadCounts(o.threads);
+    const auto backends = backendList(o.backends);
     std::map<std::pair<std::string, unsigned>, double> best;
     std::map<std::string, std::string> failed;
     for (int r = 0; r < o.repeats; ++r)
-        for (const auto& backend : splitList(o.backends))
+        for (const auto& backend : backends)
             for (unsigned t : threads) {
                 if (failed.count(backend))
                     continue;
@@ -160,6 +174,8 @@ nlohmann::json timeStackscope(const E2eOptions& o, const std::string& path, doub
                 else if (!sameSessions(*reference, *res))
                     ctx.exitCode = ExitCheckFailed;
             }
+    if (!reference) // every backend asked for failed: only the GPU can (bad input throws above)
+        throw std::runtime_error(fmt::format("{}; run with --backends cpu", failed.begin()->second));
     nlohmann::json runs = nlohmann::json::array();
     for (const auto& [key, s] : best)
         runs.push_back({{"backend", key.first}, {"threads", key.second}, {"seconds", s}, {"gb_per_s", bytes / s / 1e9}});

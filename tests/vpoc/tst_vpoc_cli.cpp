@@ -179,6 +179,68 @@ private Q_SLOTS:
         QVERIFY2(QString(err).contains(stderrHas), err.constData());
     }
 
+    // bench vpoc-e2e on a day of sample trades: its figures, the DuckDB baseline's limits, bad options.
+    void benchVpocE2e_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("has"); // in stderr, or in the JSON's DuckDB error for exit 0
+        QTest::addColumn<int>("runs");
+        const QStringList one {"--threads", "1", "--repeats", "1", "--json"};
+        QTest::newRow("cpu, two thread counts") << QStringList {"--threads", "1,2", "--repeats", "1", "--json",
+                                                                "--backends", "cpu", "--no-duckdb"}
+                                                << 0 << "--no-duckdb" << 2;
+        QTest::newRow("rth: no DuckDB baseline") << one + QStringList {"--backends", "cpu", "--session", "rth"} << 0
+                                                 << "Globex" << 1;
+        QTest::newRow("bad session") << one + QStringList {"--session", "9-5"} << 2 << "--session 9-5" << 0;
+        QTest::newRow("bad backend") << one + QStringList {"--backends", "cpu,tpu"} << 2 << "'tpu' is not a backend"
+                                     << 0;
+        QTest::newRow("bad thread count") << QStringList {"--threads", "1,x", "--backends", "cpu"} << 2
+                                          << "'x' is not a thread count" << 0;
+    }
+    void benchVpocE2e()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, has);
+        QFETCH(int, runs);
+        const QString f = m_dir.filePath("e2e.csv");
+        if (!QFile::exists(f))
+            QCOMPARE(run({"sample-data", "--out", f, "--days", "1", "--trades"}), 0);
+        QByteArray out, err;
+        QCOMPARE(run(QStringList {"bench", "vpoc-e2e", "--input", f} + args, &out, &err), code);
+        if (code != 0) {
+            QVERIFY2(QString(err).contains(has), err.constData());
+            return;
+        }
+        const auto j = QJsonDocument::fromJson(out).object();
+        QCOMPARE(j["stackscope"]["runs"].toArray().size(), runs);
+        QVERIFY(j["stackscope"]["all_match"].toBool());
+        QVERIFY(j["rows"].toInt() > 1000);
+        QVERIFY2(j["duckdb"]["error"].toString().contains(has), out.constData());
+    }
+
+    // Only the GPU backend asked for: its figures where a GPU module opens, else exit 1 saying to use the CPU
+    // (it crashed on a null result before).
+    void benchVpocE2eGpuOnly()
+    {
+        const QString f = m_dir.filePath("e2e.csv");
+        if (!QFile::exists(f))
+            QCOMPARE(run({"sample-data", "--out", f, "--days", "1", "--trades"}), 0);
+        QByteArray out, err;
+        const int code = run({"bench", "vpoc-e2e", "--input", f, "--threads", "1", "--repeats", "1", "--backends",
+                              "gpu", "--no-duckdb", "--json"},
+                             &out, &err);
+        if (code == 0) {
+            const auto r = QJsonDocument::fromJson(out).object().value("stackscope")["runs"].toArray();
+            QCOMPARE(r.size(), 1);
+            QCOMPARE(r[0].toObject()["backend"].toString(), QString("gpu"));
+            return;
+        }
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("no usable GPU module") && err.contains("run with --backends cpu"), err.constData());
+    }
+
     // A FIFO with no writer would block a reader forever: it is refused before it is opened.
     void fifoIsRefused()
     {
