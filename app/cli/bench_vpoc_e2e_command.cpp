@@ -122,7 +122,9 @@ void makeInput(const E2eOptions& o, BenchInput& in)
     if (!o.input.empty()) {
         std::error_code ec;
         if (!std::filesystem::is_regular_file(o.input, ec))
-            throw UsageError(fmt::format("--input {}: no such file; give a CSV of trades or bars, or --days N", o.input));
+            throw UsageError(fmt::format("--input {}: no such file (or not a regular file); give a CSV of trades or "
+                                         "bars, or --days N",
+                                         o.input));
         in.path = o.input;
         return;
     }
