@@ -8,6 +8,8 @@
 # CEILING=1 also measures what the machine allows the scaling to be: one 1-thread run alone, then one 1-thread run on
 # every core at once (each its own process, nothing shared but the machine): the ratio of their times is how much a
 # core slows when all are busy (clock, memory, neighbours), so N threads cannot beat N / that ratio.
+# ROUNDS=N then times the two backends against each other N times more at 1 and 16 threads (each round a bench run
+# that alternates them inside every repeat): one table's GPU/CPU ratio is within this VM kind's noise, rounds show it.
 SRC=${SRC:-.}
 JOBS=${JOBS:-$(nproc)}
 DUCKDB=${DUCKDB:-$SRC/build-duckdb/libduckdb.so}
@@ -54,6 +56,13 @@ if [ "${CEILING:-0}" = 1 ]; then
 
         echo "all at once: $(sort -n "$OUT"/ceiling.* | tr '\n' ' ')s"
         rm -f "$OUT"/ceiling.*
+    done
+fi
+if [ "${ROUNDS:-0}" -gt 0 ]; then
+    echo "== $ROUNDS rounds, CPU and GPU alternating: bench vpoc-e2e --threads 1,16 --backends cpu,gpu --repeats 5"
+    for round in $(seq "$ROUNDS"); do
+        echo "round $round: $("$CLI" bench vpoc-e2e --input "$DATA" --threads 1,16 --backends cpu,gpu --repeats 5 \
+            --no-duckdb | grep "^  stackscope " | awk '{printf "%s %s %s s; ", $2, $3, $5}')"
     done
 fi
 rm -f "$DATA"
