@@ -24,7 +24,8 @@ void growKeeping(UnzeroedArray<T>& a, size_t keep, size_t capacity)
 template <typename T>
 void moveElements(const UnzeroedArray<T>& from, size_t at, UnzeroedArray<T>& to, size_t where, size_t count)
 {
-    std::memmove(to.data() + where, from.data() + at, count * sizeof(T));
+    if (count) // storage not yet allocated is null, and memmove's pointers must not be, even for no bytes
+        std::memmove(to.data() + where, from.data() + at, count * sizeof(T));
 }
 
 } // namespace

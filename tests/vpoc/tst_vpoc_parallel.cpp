@@ -45,7 +45,7 @@ bool sameRows(const Outcome& a, const Outcome& b)
     }
     // NaN (an empty extra) compared by its bits.
     return a.extras.size() == b.extras.size()
-        && std::memcmp(a.extras.data(), b.extras.data(), a.extras.size() * sizeof(double)) == 0;
+        && (a.extras.empty() || std::memcmp(a.extras.data(), b.extras.data(), a.extras.size() * sizeof(double)) == 0);
 }
 
 template <typename Reader>
