@@ -32,6 +32,8 @@ private Q_SLOTS:
         if (m_cli.isEmpty())
             QSKIP("STACKSCOPE_CLI is not set; run through ctest");
         QVERIFY(m_dir.isValid());
+        // A day of sample trades for the bench vpoc-e2e tests.
+        QCOMPARE(run({"sample-data", "--out", m_dir.filePath("e2e.csv"), "--days", "1", "--trades"}), 0);
     }
 
     void sampleDataIsDeterministic()
@@ -204,9 +206,7 @@ private Q_SLOTS:
         QFETCH(int, code);
         QFETCH(QString, has);
         QFETCH(int, runs);
-        const QString f = m_dir.filePath("e2e.csv");
-        if (!QFile::exists(f))
-            QCOMPARE(run({"sample-data", "--out", f, "--days", "1", "--trades"}), 0);
+        const QString f = m_dir.filePath("e2e.csv"); // made by initTestCase
         QByteArray out, err;
         QCOMPARE(run(QStringList {"bench", "vpoc-e2e", "--input", f} + args, &out, &err), code);
         if (code != 0) {
@@ -224,9 +224,7 @@ private Q_SLOTS:
     // (it crashed on a null result before).
     void benchVpocE2eGpuOnly()
     {
-        const QString f = m_dir.filePath("e2e.csv");
-        if (!QFile::exists(f))
-            QCOMPARE(run({"sample-data", "--out", f, "--days", "1", "--trades"}), 0);
+        const QString f = m_dir.filePath("e2e.csv"); // made by initTestCase
         QByteArray out, err;
         const int code = run({"bench", "vpoc-e2e", "--input", f, "--threads", "1", "--repeats", "1", "--backends",
                               "gpu", "--no-duckdb", "--json"},
