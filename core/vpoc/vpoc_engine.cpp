@@ -152,9 +152,9 @@ ChosenBackend chooseGpu(const VpocOptions& options, VpocResult& result)
     // auto is the CPU: a run from a file is bound by reading and parsing it, which both backends share. With the
     // elements made in place on the job's threads the GPU backend measured on either side of the CPU at every thread
     // count (16 threads, six interleaved rounds: 7 % faster to 8 % slower, median 3 % slower; 352 MB of trades, H100
-    // host, tests/bench/RESULTS.md, "Elements made in place"; on an H200 host 4-15 % slower in four rounds of four,
-    // "Session windows and the reader's window"), and a process's first run adds the CUDA context
-    // (0.2-0.3 s); the CPU also needs no module, device memory or driver. The kernel only wins on data already on
+    // host, tests/bench/RESULTS.md, "Elements made in place"; with the twelfth session's eight rounds on H100 and H200
+    // hosts, 14 in all: 12 % faster to 24 % slower, median 4 % slower, "Session windows and the reader's window"), and
+    // a process's first run adds the CUDA context (0.2-0.3 s); the CPU also needs no module, device memory or driver. The kernel only wins on data already on
     // the GPU.
     result.backend = "cpu";
     if (options.backend == Backend::Auto)
