@@ -154,8 +154,8 @@ ChosenBackend chooseGpu(const VpocOptions& options, VpocResult& result)
     // count (16 threads, six interleaved rounds: 7 % faster to 8 % slower, median 3 % slower; 352 MB of trades, H100
     // host, tests/bench/RESULTS.md, "Elements made in place"; with the twelfth session's eight rounds on H100 and H200
     // hosts, 14 in all: 12 % faster to 24 % slower, median 4 % slower, "Session windows and the reader's window"), and
-    // a process's first run adds the CUDA context (0.2-0.3 s); the CPU also needs no module, device memory or driver. The kernel only wins on data already on
-    // the GPU.
+    // a process's first run adds the CUDA context (0.2-0.3 s); the CPU also needs no module, device memory or driver.
+    // The kernel only wins on data already on the GPU.
     result.backend = "cpu";
     if (options.backend == Backend::Auto)
         result.backendNote = "auto: the CPU (reading the file bounds the run; end to end the GPU backend measured "
