@@ -4,6 +4,7 @@
 #include "core/util/atomic_file.h"
 #include "core/vpoc/duckdb_baseline.h"
 #include "core/vpoc/sample_data.h"
+#include "core/vpoc/sessions.h"
 #include "core/vpoc/vpoc_engine.h"
 
 #include <fmt/format.h>
@@ -177,7 +178,9 @@ nlohmann::json timeStackscope(const E2eOptions& o, const std::string& path, doub
                     ctx.exitCode = ExitCheckFailed;
             }
     if (!reference) // every backend asked for failed: only the GPU can (bad input throws above)
-        throw std::runtime_error(fmt::format("{}; run with --backends cpu", failed.begin()->second));
+        throw std::runtime_error(fmt::format("the GPU backend could not run ({}); to time the CPU backend here, run "
+                                             "with --backends cpu",
+                                             failed.begin()->second));
     nlohmann::json runs = nlohmann::json::array();
     for (const auto& [key, s] : best)
         runs.push_back({{"backend", key.first}, {"threads", key.second}, {"seconds", s}, {"gb_per_s", bytes / s / 1e9}});
@@ -254,6 +257,11 @@ void addBenchVpocE2e(CLI::App& bench, CommandContext& ctx)
     cmd->add_flag("--no-duckdb", o->noDuckdb, "No DuckDB baseline");
     cmd->add_flag("--json", o->json, "Print the figures as JSON");
     cmd->callback([o, &ctx] {
+        try {
+            vpoc::SessionRule::parse(o->session, vpoc::VpocOptions().sessionTimeZone); // before --days writes data
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
         BenchInput in;
         makeInput(*o, in);
         const double bytes = static_cast<double>(std::filesystem::file_size(in.path));
@@ -261,8 +269,6 @@ void addBenchVpocE2e(CLI::App& bench, CommandContext& ctx)
         nlohmann::json j;
         try {
             j["stackscope"] = timeStackscope(*o, in.path, bytes, reference, ctx);
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what()); // a bad --session
         } catch (const vpoc::InputError& e) {
             throw UsageError(e.what());
         }

@@ -11,9 +11,8 @@
 
 #include <fmt/format.h>
 
-#include <future>
-
 #include <cmath>
+#include <future>
 
 namespace stackscope::vpoc {
 
