@@ -190,7 +190,7 @@ void addDiagnoseCommand(CLI::App& app, CommandContext& ctx)
         for (const auto& line : snapshot.hostExtras.kernelLogGpuLines)
             kernelLog += line + "\n";
         if (!kernelLog.empty())
-            input.logs.push_back({"kernel log (amdgpu/KFD lines)", kernelLog});
+            input.logs.push_back({"kernel log (amdgpu/KFD/NVIDIA lines)", kernelLog});
         auto findings = diagnose(input);
         remapLines(findings, logs);
         if (opts->json) {

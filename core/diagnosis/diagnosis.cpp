@@ -4,6 +4,9 @@
 
 #include "core/snapshot/pcie_links.h"
 
+#include "core/diagnosis/oom_facts.h"
+#include "core/diagnosis/visibility_facts.h"
+#include "core/diagnosis/signature_index.h"
 #include "core/diagnosis/text_normalizer.h"
 
 #include <fmt/format.h>
@@ -100,12 +103,18 @@ bool patternMatchesNearAnchor(const std::string& line, const std::string& anchor
     return false;
 }
 
-void matchSignatures(const DiagnosisRule& rule, const SearchText& st, Collected& c)
+// Only signatures whose literal occurs are tried, and an anchored pattern only on the lines holding its anchor.
+void matchSignatures(const DiagnosisRule& rule, const std::vector<std::uint32_t>& literals, const SearchText& st,
+                     const SignatureIndex::Hits& hits, Collected& c)
 {
     const auto& lines = st.text.lines();
-    for (const auto& sig : rule.signatures) {
+    for (std::size_t k = 0; k < rule.signatures.size(); ++k) {
+        const auto& sig = rule.signatures[k];
+        const auto literal = literals[k];
         const Confidence conf = sig.confidence.value_or(rule.confidence);
         if (!sig.normalizedText.empty()) {
+            if (!hits.inFlat[literal])
+                continue;
             const std::string& flat = st.text.flat();
             for (auto pos = flat.find(sig.normalizedText); pos != std::string::npos;
                  pos = flat.find(sig.normalizedText, pos + 1)) {
@@ -118,13 +127,16 @@ void matchSignatures(const DiagnosisRule& rule, const SearchText& st, Collected&
             }
             continue;
         }
-        const std::string anchor = sig.ignoreCase ? lower(sig.anchor) : sig.anchor;
-        for (const auto& line : lines) {
-            if (anchor.empty()) {
+        if (literal == SignatureIndex::kNoLiteral) {
+            for (const auto& line : lines) {
                 if (line.display.size() <= kMaxPatternLineLength && std::regex_search(line.display, *sig.regex))
                     c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex);
-                continue;
             }
+            continue;
+        }
+        const std::string anchor = sig.ignoreCase ? lower(sig.anchor) : sig.anchor;
+        for (const auto i : hits.lines[literal]) {
+            const auto& line = lines[i];
             if (patternMatchesNearAnchor(line.display, anchor, sig))
                 c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex);
         }
@@ -235,6 +247,13 @@ bool evaluateHostFacts(const SnapshotTrigger& t, const SnapshotFacts& f, std::ve
     }
     if (!evaluatePcieLinks(t, f.snapshot, facts))
         return false;
+    if (t.gpusHiddenByEnv) {
+        const auto hidden = gpusHiddenByEnvironment(f.snapshot);
+        if (hidden.has_value() != *t.gpusHiddenByEnv)
+            return false;
+        if (hidden)
+            facts.push_back(*hidden);
+    }
     if (t.torchRocmDiffers) {
         const auto& torch = f.snapshot.torch;
         const auto built = torch.backend == std::optional<std::string>("rocm") && torch.builtWith ? parseVersion(*torch.builtWith)
@@ -490,9 +509,16 @@ std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> f
     std::vector<std::size_t> order(found.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
+    std::vector<bool> generic(found.size());
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        const auto* rule = rules.find(found[i].second.id);
+        generic[i] = rule && rule->generic;
+    }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         if (found[a].second.severity != found[b].second.severity)
             return found[a].second.severity > found[b].second.severity;
+        if (generic[a] != generic[b])
+            return !generic[a];
         return position[a] < position[b];
     });
     std::vector<Finding> out;
@@ -504,6 +530,8 @@ std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> f
                                fmt::join(f.explains, ", "));
         else if (!explainedBy[order[k]].empty())
             why += fmt::format("; below {}, which explains this message", explainedBy[order[k]]);
+        else if (generic[order[k]])
+            why += "; a generic code (the library's wrapper for many causes): below the specific causes of its severity";
         else if (k > 0 && out.back().severity == f.severity)
             why += "; same severity as the one above, ordered by the rules file (more specific rules first)";
         else if (k > 0)
@@ -569,6 +597,19 @@ void matchProbeTriggers(const DiagnosisRule& rule, const std::vector<ProbeOutcom
     }
 }
 
+// An out-of-memory finding says what the job asked for and who holds the memory, before the general cause.
+void addOomNumbers(Finding& f, const Snapshot* snapshot)
+{
+    std::optional<OomMessage> message;
+    for (const auto& e : f.evidence) {
+        if ((message = parseOomMessage(e.text)))
+            break;
+    }
+    const std::string numbers = describeOom(message, snapshot);
+    if (!numbers.empty())
+        f.detail = numbers + " " + f.detail;
+}
+
 // The finding of a rule that matched: what it says, where it applies, its fixes (each for the archs it names).
 Finding findingOf(const DiagnosisRule& rule, const Collected& c, const SnapshotFacts* facts)
 {
@@ -602,6 +643,10 @@ Finding findingOf(const DiagnosisRule& rule, const Collected& c, const SnapshotF
 std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules& rules)
 {
     const std::vector<SearchText> texts = searchTexts(input);
+    const SignatureIndex& index = rules.signatureIndex();
+    std::vector<SignatureIndex::Hits> hits;
+    for (const auto& st : texts)
+        hits.push_back(index.find(st.text));
     std::optional<SnapshotFacts> facts;
     if (input.snapshot)
         facts.emplace(*input.snapshot);
@@ -614,8 +659,11 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
         if (rule.manualOnly)
             continue;
         Collected c;
-        for (const auto& st : texts)
-            matchSignatures(rule, st, c);
+        std::vector<std::uint32_t> literals;
+        for (std::size_t k = 0; k < rule.signatures.size(); ++k)
+            literals.push_back(index.literalOf(r, k));
+        for (std::size_t t = 0; t < texts.size(); ++t)
+            matchSignatures(rule, literals, texts[t], hits[t], c);
         const std::size_t textMatches = c.count;
         if (known)
             matchSnapshotTriggers(rule, *known, c);
@@ -626,6 +674,8 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
             continue; // needs both the message and the facts that explain it
         Finding f = findingOf(rule, c, known);
         verifyFixes(input.probes, c, f);
+        if (rule.id == "CUDA_OOM" || rule.id == "HIP_OOM")
+            addOomNumbers(f, input.snapshot);
         found.push_back({r, std::move(f)});
     }
     return rankFindings(std::move(found), rules);

@@ -4,6 +4,8 @@
 
 #include "core/util/public_url.h"
 
+#include "core/diagnosis/diagnosis_catalogue.h"
+#include "core/diagnosis/signature_index.h"
 #include "core/diagnosis/text_normalizer.h"
 #include "core/snapshot/snapshot_json.h"
 
@@ -243,12 +245,13 @@ SnapshotTrigger readSnapshotTrigger(ObjectReader r)
     t.torchRocmDiffers = r.boolean("torch_rocm_differs_from_installed");
     t.pcieLinkNarrow = r.boolean("pcie_link_narrow");
     t.pcieLinkSlow = r.boolean("pcie_link_slow");
+    t.gpusHiddenByEnv = r.boolean("gpus_hidden_by_env");
     t.confidence = r.confidence("confidence", false);
     t.note = r.str("note", true);
     r.rejectUnknownKeys();
     const bool any = t.amdGpusMin || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
         || !t.envContains.empty() || t.rocmVersion || t.torchVersion || t.torchBackend || t.torchBlasBackend
-        || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers || t.pcieLinkNarrow || t.pcieLinkSlow;
+        || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers || t.pcieLinkNarrow || t.pcieLinkSlow || t.gpusHiddenByEnv;
     if (!any)
         r.fail("", "a snapshot trigger needs at least one condition");
     return t;
@@ -375,6 +378,11 @@ DiagnosisRule readRule(const json& j, const std::string& origin, std::size_t ind
     if (!require.empty() && require != "text_and_snapshot")
         r.fail("require", fmt::format("is '{}'; the only value is \"text_and_snapshot\"", require));
     rule.requireTextAndSnapshot = require == "text_and_snapshot";
+    rule.catalogue = r.str("catalogue", false);
+    rule.family = r.str("family", false);
+    if (!rule.family.empty() && !isRuleId(rule.family))
+        r.fail("family", "must be UPPER_SNAKE_CASE (a cause id of tests/fixtures/diagnosis/cause-ids.md)");
+    rule.generic = r.boolean("generic").value_or(false);
     r.rejectUnknownKeys();
     if (rule.requireTextAndSnapshot && (rule.signatures.empty() || rule.snapshotTriggers.empty()))
         r.fail("require", "\"text_and_snapshot\" needs both signatures and snapshot_triggers");
@@ -391,44 +399,90 @@ DiagnosisRule readRule(const json& j, const std::string& origin, std::size_t ind
 
 const DiagnosisRules& DiagnosisRules::builtIn()
 {
-    static const DiagnosisRules rules = fromJson(stackscope_diagnosis_rules_json, "resources/rules/diagnosis.json (built in)");
+    static const DiagnosisRules rules = [] {
+        std::vector<RulesSource> sources {{"resources/rules/diagnosis.json (built in)", stackscope_diagnosis_rules_json}};
+        for (auto& c : builtInCatalogues())
+            sources.push_back(std::move(c));
+        return fromSources(sources);
+    }();
     return rules;
 }
 
 DiagnosisRules DiagnosisRules::fromJson(const std::string& text, const std::string& origin)
 {
+    return fromSources({{origin, text}});
+}
+
+namespace {
+
+// The rule objects of one source: diagnosis.json's "rules", or a catalogue's entries turned into rules.
+std::vector<json> ruleObjects(const RulesSource& source, std::vector<CatalogueCode>& codes)
+{
+    const auto& origin = source.origin;
     json j;
     try {
-        j = json::parse(text);
+        j = json::parse(source.text);
     } catch (const json::parse_error& e) {
         throw DiagnosisRulesError(fmt::format("{}: not valid JSON ({}); fix the rules file", origin, e.what()));
     }
+    const std::string schema = j.is_object() && j.contains("schema") && j["schema"].is_string() ? j["schema"].get<std::string>() : "";
+    if (schema == kCatalogueSchema) {
+        auto c = catalogueToRules(j, origin);
+        codes.insert(codes.end(), c.codes.begin(), c.codes.end());
+        return std::move(c.rules);
+    }
     if (!j.is_object() || !j.contains("rules") || !j["rules"].is_array())
         throw DiagnosisRulesError(fmt::format("{}: expected an object with a \"rules\" array", origin));
-    if (j.value("schema", std::string()) != "stackscope.diagnosis-rules/1")
-        throw DiagnosisRulesError(fmt::format("{}: \"schema\" must be \"stackscope.diagnosis-rules/1\"", origin));
+    if (schema != "stackscope.diagnosis-rules/1")
+        throw DiagnosisRulesError(fmt::format("{}: \"schema\" must be \"stackscope.diagnosis-rules/1\" (or \"{}\" for a "
+                                              "catalogue)", origin, kCatalogueSchema));
     for (const auto& [k, v] : j.items()) {
         if (k != "schema" && k != "about" && k != "rules")
             throw DiagnosisRulesError(fmt::format("{}: top-level key '{}' is not known (schema, about, rules)", origin, k));
     }
+    return j["rules"].get<std::vector<json>>();
+}
+
+} // namespace
+
+DiagnosisRules DiagnosisRules::fromSources(const std::vector<RulesSource>& sources)
+{
     DiagnosisRules out;
-    std::set<std::string> ids;
-    const auto& rules = j["rules"];
-    for (std::size_t i = 0; i < rules.size(); ++i) {
-        DiagnosisRule rule = readRule(rules[i], origin, i);
-        if (!ids.insert(rule.id).second)
-            throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'id': the id is used twice; ids must be unique",
-                                                  origin, rule.id));
-        out.m_rules.push_back(std::move(rule));
+    std::map<std::string, std::string> originOf;
+    for (const auto& source : sources) {
+        const auto objects = ruleObjects(source, out.m_codes);
+        for (std::size_t i = 0; i < objects.size(); ++i) {
+            DiagnosisRule rule = readRule(objects[i], source.origin, i);
+            if (!originOf.emplace(rule.id, source.origin).second)
+                throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'id': the id is used twice (first in {}); ids must "
+                                                      "be unique over all rules files and catalogues",
+                                                      source.origin, rule.id, originOf[rule.id]));
+            out.m_index[rule.id] = out.m_rules.size();
+            out.m_rules.push_back(std::move(rule));
+        }
     }
     for (const auto& rule : out.m_rules) {
         for (const auto& id : rule.explains) {
-            if (!ids.count(id) || id == rule.id)
+            if (!out.m_index.count(id) || id == rule.id)
                 throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'explains': '{}' is not another rule's id",
-                                                      origin, rule.id, id));
+                                                      originOf[rule.id], rule.id, id));
         }
     }
+    for (const auto& code : out.m_codes) {
+        if (!out.m_index.count(code.ruleId))
+            throw DiagnosisRulesError(fmt::format("{}: catalogue '{}': code '{}' is covered by '{}', which is no rule's id; "
+                                                  "fix covered_by", code.origin, code.catalogue, code.code, code.ruleId));
+    }
+    out.m_signatures = std::make_shared<const SignatureIndex>(out.m_rules);
     return out;
+}
+
+bool DiagnosisRules::names(const std::string& findingId, const std::string& expected) const
+{
+    if (findingId == expected)
+        return true;
+    const auto* rule = find(findingId);
+    return rule && rule->family == expected;
 }
 
 DiagnosisRules DiagnosisRules::fromFile(const std::string& path)
@@ -443,11 +497,8 @@ DiagnosisRules DiagnosisRules::fromFile(const std::string& path)
 
 const DiagnosisRule* DiagnosisRules::find(const std::string& id) const
 {
-    for (const auto& r : m_rules) {
-        if (r.id == id)
-            return &r;
-    }
-    return nullptr;
+    const auto it = m_index.find(id);
+    return it == m_index.end() ? nullptr : &m_rules[it->second];
 }
 
 } // namespace stackscope

@@ -15,6 +15,8 @@
 
 namespace stackscope {
 
+class SignatureIndex;
+
 // Text that identifies the problem in a log, probe message or probe stderr: an exact text
 // (matched after normalisation, across line breaks) or a tolerant ECMAScript pattern (matched
 // line by line on the display form, only on lines that contain `anchor`).
@@ -50,6 +52,7 @@ struct SnapshotTrigger {
                                                  // on the components both state; a missing patch counts as 0)
     std::optional<bool> pcieLinkNarrow;          // a link on some GPU's path has fewer lanes than it supports
     std::optional<bool> pcieLinkSlow;            // a link runs slower than both its ends support
+    std::optional<bool> gpusHiddenByEnv;         // a visibility variable hides the GPUs the driver shows (visibility_facts.h)
     std::optional<Confidence> confidence;
     std::string note;
 };
@@ -103,6 +106,28 @@ struct DiagnosisRule {
     std::vector<std::string> explains;
     // "text_and_snapshot": raised only when a signature matched and a snapshot trigger held.
     bool requireTextAndSnapshot = false;
+    // Catalogue rules (resources/rules/catalogues/): the catalogue's name, the cause family the entry belongs
+    // to ("NVIDIA_XID": a label naming the family counts for every member), and whether the entry is a
+    // generic wrapper code (ncclSystemError, cudaErrorUnknown) that ranks below specific causes of its severity.
+    std::string catalogue;
+    std::string family;
+    bool generic = false;
+};
+
+// A symbolic code of a catalogue's vocabulary and the rule that names its cause: an entry of the catalogue, or a
+// hand-written rule of diagnosis.json ("covered_by").
+struct CatalogueCode {
+    std::string origin; // the file, for messages
+    std::string catalogue;
+    std::string code;
+    std::string ruleId;
+};
+
+// One rules text to load: diagnosis.json ("stackscope.diagnosis-rules/1") or a catalogue
+// ("stackscope.diagnosis-catalogue/1", resources/rules/catalogues/FORMAT.md); `origin` names it in messages.
+struct RulesSource {
+    std::string origin;
+    std::string text;
 };
 
 // A rules file that cannot be used; what() names the origin, the rule id and the key.
@@ -118,12 +143,26 @@ public:
     // Throws DiagnosisRulesError; `origin` names the file in messages.
     static DiagnosisRules fromJson(const std::string& text, const std::string& origin);
     static DiagnosisRules fromFile(const std::string& path);
+    // Several rules files and catalogues as one set: ids unique over all, "explains" may point across files.
+    static DiagnosisRules fromSources(const std::vector<RulesSource>& sources);
 
     const std::vector<DiagnosisRule>& rules() const { return m_rules; }
     const DiagnosisRule* find(const std::string& id) const;
+    // Every code of every catalogue loaded, with the rule that names it.
+    const std::vector<CatalogueCode>& catalogueCodes() const { return m_codes; }
+    // Whether a finding with this id names the cause `expected`: the same id, or a member of that family.
+    bool names(const std::string& findingId, const std::string& expected) const;
+    // Every signature's literal in one automaton (built once with the rules).
+    const SignatureIndex& signatureIndex() const { return *m_signatures; }
 
 private:
+    std::shared_ptr<const SignatureIndex> m_signatures;
     std::vector<DiagnosisRule> m_rules;
+    std::vector<CatalogueCode> m_codes;
+    std::map<std::string, std::size_t> m_index; // id -> position in m_rules
 };
+
+// The catalogues built into the binary (resources/rules/catalogues/*.json), in file-name order.
+std::vector<RulesSource> builtInCatalogues();
 
 } // namespace stackscope

@@ -3,7 +3,7 @@
 #include "core/diagnosis/log_facts.h"
 
 #include "core/diagnosis/gpu_names.h"
-#include "core/inspect/file_facts.h"
+#include "core/snapshot/stack_environment.h"
 
 #include <fmt/format.h>
 
@@ -332,13 +332,12 @@ void Extractor::rocmOnLine(int n, std::string_view s)
 
 void Extractor::envOnLine(int n, std::string_view raw)
 {
-    const auto& names = gpuEnvironmentVariables();
     auto record = [&](const std::string& name, std::string value, const char* how) {
         while (!value.empty() && (value.front() == '"' || value.front() == '\'' || value.front() == '`'))
             value.erase(value.begin());
         while (!value.empty() && (value.back() == '"' || value.back() == '\'' || value.back() == '`'))
             value.pop_back();
-        if (value.empty() || std::find(names.begin(), names.end(), name) == names.end())
+        if (value.empty() || !isStackEnvironmentVariable(name))
             return;
         facts.snapshot.env[name] = value;
         fact(n, fmt::format("{}={} ({})", name, value, how));
@@ -363,12 +362,15 @@ void Extractor::envOnLine(int n, std::string_view raw)
     }
     // Ollama: server config env="map[HIP_VISIBLE_DEVICES: HSA_OVERRIDE_GFX_VERSION:11.5.1 ...]"
     if (const auto m = raw.find("env=\"map["); m != std::string_view::npos) {
-        for (const auto& name : names) {
-            const auto k = raw.find(" " + name + ":", m);
-            const auto k0 = raw.find("[" + name + ":", m);
-            const auto at = k != std::string_view::npos ? k : k0;
-            if (at != std::string_view::npos)
-                record(name, tokenAt(raw, at + name.size() + 2), "Ollama server config");
+        const auto end = raw.find(']', m);
+        std::string_view map = raw.substr(m + 9, end == std::string_view::npos ? std::string_view::npos : end - m - 9);
+        while (!map.empty()) {
+            const auto sp = map.find(' ');
+            const auto entry = map.substr(0, sp);
+            const auto colon = entry.find(':');
+            if (colon != std::string_view::npos && colon > 0)
+                record(std::string(entry.substr(0, colon)), std::string(entry.substr(colon + 1)), "Ollama server config");
+            map = sp == std::string_view::npos ? std::string_view() : map.substr(sp + 1);
         }
     }
     // Ollama: msg="skipping rocm gfx compatibility check" HSA_OVERRIDE_GFX_VERSION=11.0.2

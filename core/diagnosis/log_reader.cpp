@@ -2,6 +2,7 @@
 #include "core/diagnosis/log_reader.h"
 
 #include "core/diagnosis/diagnosis_rules.h"
+#include "core/diagnosis/literal_set.h"
 
 #include <fmt/format.h>
 
@@ -159,11 +160,9 @@ bool interestingLine(std::string_view line)
 {
     if (line.size() < 3)
         return false;
-    std::string low(line);
-    for (auto& c : low)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const auto& words = diagnosisKeywords();
-    return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return low.find(w) != std::string::npos; });
+    // One pass per line whatever the number of keywords (the catalogues bring hundreds); case folded like the words.
+    static const LiteralSet words(diagnosisKeywords());
+    return words.any(line);
 }
 
 } // namespace stackscope

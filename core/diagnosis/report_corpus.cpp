@@ -65,12 +65,14 @@ CorpusReport loadOne(const fs::path& folder)
     if (r.url.rfind("https://", 0) != 0 && r.url.rfind("http://", 0) != 0)
         throw CorpusError(fmt::format("{}: \"url\" must be the thread's http(s) address, found '{}'", file.string(), r.url));
     r.family = requireString(j, "family", file);
+    if (j.contains("vendor") && j["vendor"].is_string())
+        r.vendor = j["vendor"].get<std::string>();
     if (!j.contains("expected_rule"))
         throw CorpusError(fmt::format("{}: \"expected_rule\" is missing (a rule id, or null)", file.string()));
     if (j["expected_rule"].is_string())
         r.expectedRule = j["expected_rule"].get<std::string>();
     else if (!j["expected_rule"].is_null())
-        throw CorpusError(fmt::format("{}: \"expected_rule\" must be a rule id or null", file.string()));
+        throw CorpusError(fmt::format("{}: \"expected_rule\" must be a rule id, \"{}\" or null", file.string(), kCauseOutsideRules));
     requireString(j, "cause", file);
     return r;
 }
@@ -106,28 +108,29 @@ std::vector<std::string> rankedClaims(const std::vector<Finding>& findings)
     return out;
 }
 
-ReportScore scoreReport(const CorpusReport& report, const std::vector<Finding>& findings)
+ReportScore scoreReport(const CorpusReport& report, const std::vector<Finding>& findings, const DiagnosisRules& rules)
 {
     ReportScore s {report.name, report.family, report.expectedRule, {}, false, false, 0};
     for (const auto& f : findings) {
         s.ranked.push_back(f.id);
         s.errorFindings += f.severity == Severity::Error ? 1 : 0;
     }
-    if (!report.expectedRule) {
+    if (!report.expectedRule || *report.expectedRule == kCauseOutsideRules) {
         s.top1 = s.top3 = rankedClaims(findings).empty();
         return s;
     }
-    const auto it = std::find(s.ranked.begin(), s.ranked.end(), *report.expectedRule);
+    const auto it = std::find_if(s.ranked.begin(), s.ranked.end(),
+                                 [&](const std::string& id) { return rules.names(id, *report.expectedRule); });
     s.top1 = it == s.ranked.begin() && it != s.ranked.end();
     s.top3 = it != s.ranked.end() && it - s.ranked.begin() < 3;
     return s;
 }
 
-CorpusScore scoreCorpus(const std::vector<CorpusReport>& reports, const ReportDiagnoser& diagnoseOne)
+CorpusScore scoreCorpus(const std::vector<CorpusReport>& reports, const ReportDiagnoser& diagnoseOne, const DiagnosisRules& rules)
 {
     CorpusScore out;
     for (const auto& r : reports) {
-        auto s = scoreReport(r, diagnoseOne(r));
+        auto s = scoreReport(r, diagnoseOne(r), rules);
         auto& fam = out.families[r.family];
         ++fam.reports;
         fam.top1 += s.top1 ? 1 : 0;

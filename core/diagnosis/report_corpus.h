@@ -18,8 +18,13 @@ struct CorpusReport {
     std::string text; // report.txt
     std::string url;
     std::string family;
-    std::optional<std::string> expectedRule; // null: healthy, or a cause no rule should claim
+    std::string vendor; // "nvidia" | "amd" | "any"; empty in the folders from before issue 32
+    std::optional<std::string> expectedRule; // null: healthy, or a cause no rule should claim; kCauseOutsideRules
 };
+
+// expected_rule "OTHER": the thread established a cause that no id of tests/fixtures/diagnosis/cause-ids.md names.
+// Scored like null (right when nothing is claimed), so a wrong claim counts against the rules.
+inline constexpr const char* kCauseOutsideRules = "OTHER";
 
 // A corpus folder that cannot be used; what() names the file (and line:column for JSON).
 class CorpusError : public std::runtime_error {
@@ -60,13 +65,15 @@ struct CorpusScore {
 // findings explain and never count as naming the cause.
 std::vector<std::string> rankedClaims(const std::vector<Finding>& findings);
 
-// Scores one report: with an expected rule, top-1 is "the first finding is it", top-3 "among the first
-// three" (findings are ranked errors, warnings, then informational); with none expected, both mean "no
-// claim at all" (an honest "no known cause"; informational findings may remain).
-ReportScore scoreReport(const CorpusReport& report, const std::vector<Finding>& findings);
+// Scores one report: with an expected rule, top-1 is "the first finding names it" (its id, or a member of that
+// family: DiagnosisRules::names), top-3 "among the first three" (findings are ranked errors, warnings, then
+// informational); with none expected (or OTHER), both mean "no claim at all" (an honest "no known cause";
+// informational findings may remain).
+ReportScore scoreReport(const CorpusReport& report, const std::vector<Finding>& findings, const DiagnosisRules& rules);
 
 using ReportDiagnoser = std::function<std::vector<Finding>(const CorpusReport&)>;
-CorpusScore scoreCorpus(const std::vector<CorpusReport>& reports, const ReportDiagnoser& diagnoseOne);
+CorpusScore scoreCorpus(const std::vector<CorpusReport>& reports, const ReportDiagnoser& diagnoseOne,
+                        const DiagnosisRules& rules);
 
 nlohmann::json corpusScoreToJson(const CorpusScore& score);
 

@@ -1,5 +1,6 @@
 // Access to /dev/kfd and the render nodes: existence, group, mode, and whether this user can open them.
 #include "core/inspect/file_facts.h"
+#include "core/snapshot/stack_environment.h"
 
 #include <fmt/format.h>
 
@@ -145,29 +146,15 @@ AccessInfo readDeviceAccess(const SystemRoot& root)
     return a;
 }
 
-const std::vector<std::string>& gpuEnvironmentVariables()
-{
-    // From shared/knowledge/rocm-pytorch-facts.md plus the foundation issue's list.
-    static const std::vector<std::string> names = {
-        "AMD_LOG_LEVEL", "AMD_SERIALIZE_KERNEL", "CUDA_LAUNCH_BLOCKING", "CUDA_VISIBLE_DEVICES",
-        "DISABLE_ADDMM_CUDA_LT", "DISABLE_ADDMM_HIP_LT", "GPU_DEVICE_ORDINAL", "GPU_MAX_ALLOC_PERCENT",
-        "HIPBLASLT_TENSILE_LIBPATH", "HIPBLAS_WORKSPACE_CONFIG", "HIP_LAUNCH_BLOCKING", "HIP_PATH",
-        "HIP_VISIBLE_DEVICES", "HSA_ENABLE_SDMA", "HSA_FORCE_FINE_GRAIN_PCIE", "HSA_OVERRIDE_GFX_VERSION",
-        "LD_LIBRARY_PATH", "NCCL_P2P_DISABLE", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF",
-        "PYTORCH_ROCM_ARCH", "ROCBLAS_TENSILE_LIBPATH", "ROCM_PATH", "ROCR_VISIBLE_DEVICES",
-        "TORCH_BLAS_PREFER_CUBLASLT", "TORCH_BLAS_PREFER_HIPBLASLT",
-    };
-    return names;
-}
-
 std::map<std::string, std::string> readGpuEnvironment(const SystemRoot& root)
 {
     std::map<std::string, std::string> env;
-    const auto& names = gpuEnvironmentVariables();
     if (root.isLive()) {
-        for (const auto& n : names) {
-            if (const char* v = std::getenv(n.c_str()))
-                env[n] = v;
+        for (char** e = environ; e && *e; ++e) {
+            const std::string_view entry(*e);
+            const auto eq = entry.find('=');
+            if (eq != std::string_view::npos && isStackEnvironmentVariable(entry.substr(0, eq)))
+                env[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
         }
         return env;
     }
@@ -177,11 +164,8 @@ std::map<std::string, std::string> readGpuEnvironment(const SystemRoot& root)
         std::string line;
         while (std::getline(in, line)) {
             const auto eq = line.find('=');
-            if (eq == std::string::npos)
-                continue;
-            const auto key = line.substr(0, eq);
-            if (std::find(names.begin(), names.end(), key) != names.end())
-                env[key] = line.substr(eq + 1);
+            if (eq != std::string::npos && isStackEnvironmentVariable(std::string_view(line).substr(0, eq)))
+                env[line.substr(0, eq)] = line.substr(eq + 1);
         }
     }
     return env;

@@ -58,9 +58,11 @@ std::optional<bool> readWsl(const SystemRoot& root)
 
 namespace {
 
+// amdgpu/KFD lines, and the NVIDIA driver's (NVRM: Xid events, "nvidia-modeset", "NVRM: API mismatch").
 bool isGpuLine(const std::string& line)
 {
-    return line.find("amdgpu") != std::string::npos || line.find("kfd") != std::string::npos;
+    return line.find("amdgpu") != std::string::npos || line.find("kfd") != std::string::npos
+        || line.find("NVRM:") != std::string::npos || line.find("nvidia") != std::string::npos;
 }
 
 void keepLast(std::deque<std::string>& keep, const std::string& line)

@@ -5,11 +5,87 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <pwd.h>
+
 namespace stackscope {
 
 namespace {
 
 using namespace vendor;
+
+// /proc/<pid>/comm and the real uid of /proc/<pid>/status, as `ps` shows them (nullopt where the process is gone or
+// lives in another PID namespace).
+void readProcessOwner(GpuProcess& p)
+{
+    const std::string dir = "/proc/" + std::to_string(p.pid);
+    std::ifstream comm(dir + "/comm");
+    std::string line;
+    if (std::getline(comm, line) && !line.empty())
+        p.command = line;
+    std::ifstream status(dir + "/status");
+    while (std::getline(status, line)) {
+        if (line.rfind("Uid:", 0) != 0)
+            continue;
+        const auto uid = static_cast<uid_t>(std::strtoul(line.c_str() + 4, nullptr, 10));
+        const passwd* pw = ::getpwuid(uid);
+        p.user = pw ? std::string(pw->pw_name) : std::to_string(uid);
+        break;
+    }
+}
+
+// nvml.h's nvmlClocksEventReasons bits, named as nvidia-smi -q names them.
+std::vector<std::string> clockEventNames(unsigned long long bits)
+{
+    static const std::pair<unsigned long long, const char*> kNames[] = {
+        {0x1, "gpu_idle"}, {0x2, "applications_clocks_setting"}, {0x4, "sw_power_cap"}, {0x8, "hw_slowdown"},
+        {0x10, "sync_boost"}, {0x20, "sw_thermal_slowdown"}, {0x40, "hw_thermal_slowdown"},
+        {0x80, "hw_power_brake_slowdown"}, {0x100, "display_clock_setting"}};
+    std::vector<std::string> out;
+    for (const auto& [bit, name] : kNames)
+        if (bits & bit)
+            out.push_back(name);
+    return out;
+}
+
+// Who holds memory, compute mode, persistence and clock-event reasons; each left unknown where NVML cannot say.
+void readNvmlState(const NvmlApi& nvml, NvmlDevice dev, GpuInfo& g)
+{
+    if (nvml.computeProcesses) {
+        std::vector<NvmlProcessInfo> infos(64);
+        unsigned count = static_cast<unsigned>(infos.size());
+        int rc = nvml.computeProcesses(dev, &count, infos.data());
+        if (rc == kNvmlInsufficientSize && count > infos.size()) {
+            infos.resize(count + 16);
+            count = static_cast<unsigned>(infos.size());
+            rc = nvml.computeProcesses(dev, &count, infos.data());
+        }
+        if (rc == kNvmlSuccess) {
+            g.processesKnown = true;
+            for (unsigned k = 0; k < count && k < infos.size(); ++k) {
+                GpuProcess p;
+                p.pid = infos[k].pid;
+                if (infos[k].usedGpuMemory != ~0ULL)
+                    p.usedBytes = infos[k].usedGpuMemory;
+                readProcessOwner(p);
+                g.processes.push_back(std::move(p));
+            }
+        }
+    }
+    int mode = 0;
+    if (nvml.computeMode && nvml.computeMode(dev, &mode) == kNvmlSuccess) {
+        // nvmlComputeMode_t: 0 default, 1 exclusive thread (removed), 2 prohibited, 3 exclusive process.
+        static const char* const kModes[] = {"default", "exclusive_thread", "prohibited", "exclusive_process"};
+        g.computeMode = mode >= 0 && mode <= 3 ? kModes[mode] : fmt::format("unknown ({})", mode);
+    }
+    int persistence = 0;
+    if (nvml.persistenceMode && nvml.persistenceMode(dev, &persistence) == kNvmlSuccess)
+        g.persistenceMode = persistence == 1;
+    unsigned long long reasons = 0;
+    if (nvml.clockEventReasons && nvml.clockEventReasons(dev, &reasons) == kNvmlSuccess)
+        g.clockEventReasons = clockEventNames(reasons);
+}
 
 class NvmlSource : public RuntimeSource {
 public:
@@ -64,6 +140,7 @@ public:
             int major = 0, minor = 0;
             if (nvml.computeCapability && nvml.computeCapability(dev, &major, &minor) == 0)
                 g.arch = fmt::format("sm_{}{}", major, minor);
+            readNvmlState(nvml, dev, g);
             s.gpus.push_back(std::move(g));
         }
         if (nvml.shutdown)

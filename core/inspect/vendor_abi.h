@@ -30,6 +30,14 @@ struct NvmlPciInfo {
     char busId[32];
 };
 using NvmlDevice = void*;
+// nvmlProcessInfo_v2_t / _v3_t (the same four fields).
+struct NvmlProcessInfo {
+    unsigned pid;
+    unsigned long long usedGpuMemory; // NVML_VALUE_NOT_AVAILABLE (all ones) where not known
+    unsigned gpuInstanceId;
+    unsigned computeInstanceId;
+};
+inline constexpr int kNvmlInsufficientSize = 7;
 inline constexpr int kNvmlSuccess = 0;
 inline constexpr int kNvmlNotSupported = 3;
 inline constexpr int kNvmlNoPermission = 4;
@@ -66,6 +74,10 @@ struct NvmlApi {
     int (*driverVersion)(char*, unsigned) = nullptr;              // nvmlSystemGetDriverVersion
     int (*cudaDriverVersion)(int*) = nullptr;                     // nvmlSystemGetCudaDriverVersion
     const char* (*errorString)(int) = nullptr;                    // nvmlErrorString
+    int (*computeProcesses)(NvmlDevice, unsigned*, NvmlProcessInfo*) = nullptr; // nvmlDeviceGetComputeRunningProcesses_v3 (_v2)
+    int (*computeMode)(NvmlDevice, int*) = nullptr;               // nvmlDeviceGetComputeMode
+    int (*persistenceMode)(NvmlDevice, int*) = nullptr;           // nvmlDeviceGetPersistenceMode
+    int (*clockEventReasons)(NvmlDevice, unsigned long long*) = nullptr; // nvmlDeviceGetCurrentClocksEventReasons (...ThrottleReasons)
 
     NvmlApi() = default;
     explicit NvmlApi(const DynamicLibrary& lib)
@@ -84,7 +96,15 @@ struct NvmlApi {
         , driverVersion(lib.symbol<decltype(driverVersion)>("nvmlSystemGetDriverVersion"))
         , cudaDriverVersion(lib.symbol<decltype(cudaDriverVersion)>("nvmlSystemGetCudaDriverVersion"))
         , errorString(lib.symbol<decltype(errorString)>("nvmlErrorString"))
+        , computeProcesses(lib.symbol<decltype(computeProcesses)>("nvmlDeviceGetComputeRunningProcesses_v3"))
+        , computeMode(lib.symbol<decltype(computeMode)>("nvmlDeviceGetComputeMode"))
+        , persistenceMode(lib.symbol<decltype(persistenceMode)>("nvmlDeviceGetPersistenceMode"))
+        , clockEventReasons(lib.symbol<decltype(clockEventReasons)>("nvmlDeviceGetCurrentClocksEventReasons"))
     {
+        if (!computeProcesses)
+            computeProcesses = lib.symbol<decltype(computeProcesses)>("nvmlDeviceGetComputeRunningProcesses_v2");
+        if (!clockEventReasons)
+            clockEventReasons = lib.symbol<decltype(clockEventReasons)>("nvmlDeviceGetCurrentClocksThrottleReasons");
     }
     // What every use needs: without these the library is too old or broken.
     bool hasCore() const { return init && count && handle; }

@@ -26,6 +26,14 @@ struct PcieLink {
     std::optional<int> maxWidth;
 };
 
+// A process holding memory on a GPU (NVML's running compute processes; pid, user and command from /proc).
+struct GpuProcess {
+    std::uint32_t pid = 0;
+    std::optional<std::uint64_t> usedBytes; // unknown where the driver does not say (no permission, MIG)
+    std::optional<std::string> user;
+    std::optional<std::string> command;
+};
+
 struct GpuInfo {
     int index = 0;
     std::string vendor; // "amd" | "nvidia" | "other"
@@ -41,6 +49,12 @@ struct GpuInfo {
     // The GPU function's own link first, then each bridge above it up to the root port (an AMD card's real
     // slot link is on its on-board switch's upstream port, not on the GPU function).
     std::vector<PcieLink> pcieLinks;
+    // Who holds memory on it; `processesKnown` false when the driver could not be asked (unknown, not "none").
+    std::vector<GpuProcess> processes;
+    bool processesKnown = false;
+    std::optional<std::string> computeMode;     // "default" | "exclusive_process" | "prohibited" (NVML)
+    std::optional<bool> persistenceMode;
+    std::vector<std::string> clockEventReasons; // why clocks are held down now ("sw_thermal", "hw_slowdown" ...)
 };
 
 struct RocmInstall {

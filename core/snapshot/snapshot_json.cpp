@@ -118,6 +118,35 @@ HostExtras hostExtrasFromJson(const json& j)
     return h;
 }
 
+// null when the driver was not asked: unknown is not "no process".
+json processesToJson(const GpuInfo& g)
+{
+    if (!g.processesKnown)
+        return nullptr;
+    json out = json::array();
+    for (const auto& p : g.processes)
+        out.push_back({{"pid", p.pid}, {"used_bytes", opt(p.usedBytes)}, {"user", opt(p.user)}, {"command", opt(p.command)}});
+    return out;
+}
+
+void processesFromJson(const json& g, const std::string& path, GpuInfo& gpu)
+{
+    const auto it = g.find("processes");
+    if (it == g.end() || it->is_null())
+        return;
+    if (!it->is_array())
+        throw SnapshotError(fmt::format("'{}.processes' must be an array or null", path));
+    gpu.processesKnown = true;
+    for (std::size_t k = 0; k < it->size(); ++k) {
+        const auto& p = (*it)[k];
+        const auto where = fmt::format("{}.processes[{}]", path, k);
+        if (!p.is_object())
+            throw SnapshotError(fmt::format("'{}' must be an object", where));
+        gpu.processes.push_back({readOr<std::uint32_t>(p, "pid", where, 0), readOpt<std::uint64_t>(p, "used_bytes", where),
+                                 readOpt<std::string>(p, "user", where), readOpt<std::string>(p, "command", where)});
+    }
+}
+
 json gpuToJson(const GpuInfo& g)
 {
     json links = json::array();
@@ -126,7 +155,9 @@ json gpuToJson(const GpuInfo& g)
     return {{"index", g.index}, {"vendor", g.vendor}, {"name", g.name}, {"arch", opt(g.arch)},
             {"vram_total_bytes", opt(g.vramTotalBytes)}, {"vram_used_bytes", opt(g.vramUsedBytes)},
             {"pci_bus", opt(g.pciBus)}, {"driver_version", opt(g.driverVersion)}, {"source", g.source},
-            {"firmware", g.firmware}, {"pcie_links", links}};
+            {"firmware", g.firmware}, {"pcie_links", links}, {"processes", processesToJson(g)},
+            {"compute_mode", opt(g.computeMode)}, {"persistence_mode", opt(g.persistenceMode)},
+            {"clock_event_reasons", g.clockEventReasons}};
 }
 
 GpuInfo gpuFromJson(const json& g, const std::string& path, size_t i)
@@ -147,6 +178,10 @@ GpuInfo gpuFromJson(const json& g, const std::string& path, size_t i)
     const auto& links = arrayAt(g, "pcie_links", path + ".");
     for (size_t k = 0; k < links.size(); ++k)
         gpu.pcieLinks.push_back(pcieLinkFromJson(links[k], fmt::format("{}.pcie_links[{}]", path, k)));
+    processesFromJson(g, path, gpu);
+    gpu.computeMode = readOpt<std::string>(g, "compute_mode", path);
+    gpu.persistenceMode = readOpt<bool>(g, "persistence_mode", path);
+    gpu.clockEventReasons = readOr<std::vector<std::string>>(g, "clock_event_reasons", path, {});
     return gpu;
 }
 

@@ -99,7 +99,7 @@ void addHostExtraRows(const HostExtras& h, std::vector<StackRow>& rows)
         rows.push_back({"amdgpu DKMS", d.version, "/var/lib/dkms/amdgpu", d.status.rfind("broken", 0) == 0 ? StackStatus::Failed : StackStatus::Ok,
                         fmt::format("{}{}", d.status, d.kernel.empty() ? "" : " for " + d.kernel)});
     if (h.kernelLogSource)
-        rows.push_back({"Kernel log", fmt::format("{} amdgpu/KFD lines", h.kernelLogGpuLines.size()), *h.kernelLogSource,
+        rows.push_back({"Kernel log", fmt::format("{} amdgpu/KFD/NVIDIA lines", h.kernelLogGpuLines.size()), *h.kernelLogSource,
                         StackStatus::Ok, h.kernelLogNote.value_or("")});
     else
         rows.push_back({"Kernel log", "-", "/dev/kmsg, /var/log/kern.log", StackStatus::NotApplicable, h.kernelLogNote.value_or("")});

@@ -18,6 +18,7 @@
 #include <torch/version.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -149,6 +150,26 @@ private:
     std::vector<int64_t> m_shard;           // rows of the batch this process takes
 };
 
+// Why libtorch sees no GPU, in the facts at hand: a visibility variable that hides them comes first (never advice to
+// rebuild a CUDA or ROCm build), then a libtorch built without GPU support, then the driver.
+std::string whyNoGpu()
+{
+    for (const char* name : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
+        if (const char* v = std::getenv(name))
+            return std::string(name) + "='" + v + "' is set and hides the GPUs from this process; unset it or name "
+                   "GPUs that exist (`nvidia-smi -L` or `rocm-smi` lists them)";
+    }
+    const std::string config = at::show_config();
+    const bool gpuBuild = config.find("USE_CUDA=ON") != std::string::npos || config.find("USE_CUDA=1") != std::string::npos
+        || config.find("USE_ROCM=ON") != std::string::npos || config.find("USE_ROCM=1") != std::string::npos;
+    if (!gpuBuild)
+        return std::string("this libtorch (") + TORCH_VERSION + ") is built for the CPU only; build StackScope against a "
+               "CUDA or ROCm PyTorch (README: Point it at your ROCm or CUDA PyTorch)";
+    return std::string("this libtorch (") + TORCH_VERSION + ") has GPU support but finds no GPU: check that the driver "
+           "is loaded (`nvidia-smi`, or `rocminfo` on AMD) and, in a container, that the GPUs were passed in "
+           "(--gpus all, or --device /dev/kfd --device /dev/dri)";
+}
+
 void Trainer::resolveDevices()
 {
     m_gpus = m_s.gpus;
@@ -162,7 +183,7 @@ void Trainer::resolveDevices()
                 continue;
             if (m_s.fallbackToCpu) {
                 emit({{"event", "note"},
-                      {"message", visible == 0 ? "no GPU is visible to libtorch: training on the CPU"
+                      {"message", visible == 0 ? "no GPU is visible to libtorch (" + whyNoGpu() + "): training on the CPU"
                                                : "GPU " + std::to_string(g) + " is not visible (libtorch sees " +
                                                      std::to_string(visible) + "): training on the CPU"}});
                 m_gpus.clear();
@@ -170,9 +191,7 @@ void Trainer::resolveDevices()
             }
             throw DeviceConfigError(
                 visible == 0
-                    ? "--device gpu:" + std::to_string(g) + ": no GPU is visible to this libtorch (" +
-                          std::string(TORCH_VERSION) +
-                          "); use --device cpu, or build StackScope against a CUDA or ROCm PyTorch"
+                    ? "--device gpu:" + std::to_string(g) + ": no GPU is visible: " + whyNoGpu() + "; or use --device cpu"
                     : "--device gpu:" + std::to_string(g) + ": this libtorch sees " + std::to_string(visible) +
                           " GPU(s), numbered 0 to " + std::to_string(visible - 1) +
                           "; check HIP_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES and name one of those");
@@ -676,6 +695,16 @@ extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTr
     } catch (const HostFailed&) { // the host keeps its own error
         setError(error, errorLen, "the program using the trainer could not handle an event (its error says why)");
         return STACKSCOPE_TORCH_TRAIN_HOST_FAILED;
+    } catch (const c10::Error& e) {
+        // The message without libtorch's C++ frames; the whole text goes to a details file beside the run's outputs.
+        const std::string details = (std::filesystem::path(outputDir) / "libtorch-error.txt").string();
+        if (std::FILE* f = std::fopen(details.c_str(), "w")) {
+            std::fputs(e.what(), f);
+            std::fclose(f);
+        }
+        setError(error, errorLen, std::string("training failed in libtorch: ") + e.what_without_backtrace()
+                                      + " (libtorch's full trace: " + details + ")");
+        return -1;
     } catch (const std::exception& e) {
         setError(error, errorLen, std::string("training failed in libtorch: ") + e.what());
         return -1;

@@ -1,7 +1,7 @@
 // The rules file: it loads, every rule is complete and sourced, ids match the facts file, and a bad
 // file is refused with a message naming the rule id and the key.
 #include "core/diagnosis/diagnosis_rules.h"
-#include "core/inspect/file_facts.h"
+#include "core/snapshot/stack_environment.h"
 #include "core/util/public_url.h"
 
 #include <QtTest>
@@ -123,8 +123,7 @@ private Q_SLOTS:
     // Fixes and triggers name variables the snapshot records, or a snapshot could never show them.
     void envVariablesAreOnesTheSnapshotRecords()
     {
-        const auto& known = gpuEnvironmentVariables();
-        auto isKnown = [&](const std::string& k) { return std::find(known.begin(), known.end(), k) != known.end(); };
+        auto isKnown = [](const std::string& k) { return isStackEnvironmentVariable(k); };
         for (const auto& r : DiagnosisRules::builtIn().rules()) {
             for (const auto& f : r.fixes)
                 for (const auto& [k, v] : f.env)

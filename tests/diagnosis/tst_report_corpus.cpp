@@ -17,6 +17,7 @@ using namespace stackscope;
 namespace {
 
 const std::string kCorpus = STACKSCOPE_TEST_FIXTURES "/reports";
+const std::string kHeldOut = STACKSCOPE_TEST_FIXTURES "/reports-heldout";
 
 Finding finding(const std::string& id, Severity s)
 {
@@ -37,7 +38,7 @@ private Q_SLOTS:
         int healthy = 0, failures = 0;
         std::map<std::string, int> families;
         for (const auto& r : reports) {
-            QVERIFY2(r.url.rfind("https://github.com/", 0) == 0, r.name.c_str());
+            QVERIFY2(r.url.rfind("https://", 0) == 0, r.name.c_str());
             QVERIFY2(!r.text.empty(), r.name.c_str());
             (r.family == "healthy" ? healthy : failures) += 1;
             ++families[r.family];
@@ -52,11 +53,42 @@ private Q_SLOTS:
             QVERIFY2(families[f] >= 2, f);
     }
 
+    // The held-out part (issue 32): collected and frozen before the catalogue rules, by someone who did not read
+    // them; scored by `bench diagnose`, never tuned to. Here only its shape and its split from the seen part.
+    void heldOutCorpusIsApartAndLargeEnough()
+    {
+        std::set<std::string> seen;
+        for (const auto& r : loadReportCorpus(kCorpus))
+            seen.insert(r.url);
+        int nvidia = 0, healthy = 0;
+        const auto heldOut = loadReportCorpus(kHeldOut);
+        for (const auto& r : heldOut) {
+            QVERIFY2(!seen.count(r.url), (r.name + " is also in the seen corpus: " + r.url).c_str());
+            nvidia += r.vendor == "nvidia" ? 1 : 0;
+            healthy += r.expectedRule ? 0 : 1;
+        }
+        QVERIFY2(heldOut.size() >= 50, qPrintable(QString::number(heldOut.size())));
+        QVERIFY2(nvidia >= 20, qPrintable(QString::number(nvidia)));
+        QVERIFY2(seen.size() + heldOut.size() >= 150, qPrintable(QString::number(seen.size() + heldOut.size())));
+    }
+
+    void everyExpectedRuleExists_data()
+    {
+        QTest::addColumn<QString>("corpus");
+        QTest::newRow("seen") << QString::fromStdString(kCorpus);
+        QTest::newRow("held out") << QString::fromStdString(kHeldOut);
+    }
     void everyExpectedRuleExists()
     {
-        for (const auto& r : loadReportCorpus(kCorpus)) {
-            if (r.expectedRule)
-                QVERIFY2(DiagnosisRules::builtIn().find(*r.expectedRule), (r.name + ": " + *r.expectedRule).c_str());
+        QFETCH(QString, corpus);
+        for (const auto& r : loadReportCorpus(corpus.toStdString())) {
+            if (!r.expectedRule || *r.expectedRule == kCauseOutsideRules)
+                continue;
+            const auto& rules = DiagnosisRules::builtIn().rules();
+            const bool named = std::any_of(rules.begin(), rules.end(), [&](const DiagnosisRule& rule) {
+                return DiagnosisRules::builtIn().names(rule.id, *r.expectedRule);
+            });
+            QVERIFY2(named, (r.name + ": " + *r.expectedRule + " is no rule's id or family").c_str());
         }
     }
 
@@ -74,6 +106,10 @@ private Q_SLOTS:
         QTest::newRow("none expected, none") << "" << QStringList {} << true << true;
         QTest::newRow("none expected, info only") << "" << QStringList {"I:info"} << true << true;
         QTest::newRow("none expected, a warning") << "" << QStringList {"W:warning"} << false << false;
+        QTest::newRow("other, none claimed") << "OTHER" << QStringList {"I:info"} << true << true;
+        QTest::newRow("other, a claim") << "OTHER" << QStringList {"E:error"} << false << false;
+        QTest::newRow("family member first") << "NVIDIA_XID" << QStringList {"NVIDIA_XID_79:error", "B:error"} << true << true;
+        QTest::newRow("family member second") << "NVIDIA_XID" << QStringList {"B:error", "NVIDIA_XID_79:error"} << false << true;
     }
     void scoring()
     {
@@ -91,7 +127,11 @@ private Q_SLOTS:
             const auto parts = f.split(':');
             findings.push_back(finding(parts[0].toStdString(), *severityFromName(parts[1].toStdString())));
         }
-        const auto s = scoreReport(r, findings);
+        const auto rules = DiagnosisRules::fromJson("{\"schema\": \"stackscope.diagnosis-rules/1\", \"rules\": [\n"
+"            {\"id\": \"NVIDIA_XID_79\", \"title\": \"t\", \"severity\": \"error\", \"confidence\": \"high\", \"cause\": \"c\",\n"
+"             \"family\": \"NVIDIA_XID\", \"signatures\": [{\"text\": \"fallen off the bus\"}], \"fixes\": [{\"text\": \"f\"}],\n"
+"             \"sources\": [\"https://docs.nvidia.com/deploy/xid-errors/index.html\"]}]}", "test rules");
+        const auto s = scoreReport(r, findings, rules);
         QCOMPARE(s.top1, top1);
         QCOMPARE(s.top3, top3);
     }
@@ -116,7 +156,8 @@ private Q_SLOTS:
     void builtInRulesMeetTheGoal()
     {
         const auto reports = loadReportCorpus(kCorpus);
-        const auto score = scoreCorpus(reports, [](const CorpusReport& r) { return diagnoseLogText(r.text, r.name).findings; });
+        const auto score = scoreCorpus(reports, [](const CorpusReport& r) { return diagnoseLogText(r.text, r.name).findings; },
+                                       DiagnosisRules::builtIn());
         QString misses;
         for (const auto& r : score.reports)
             if (!r.top1)

@@ -85,6 +85,37 @@ private Q_SLOTS:
         }
     }
 
+    // Catalogue entries (resources/rules/catalogues): each recorded text raises its entry as the first claim (the
+    // cause a user reads first), a near-miss never raises it.
+    void catalogueLogs_data() { addRows("catalogue-logs"); }
+    void catalogueLogs()
+    {
+        QFETCH(QString, rule);
+        QFETCH(QString, path);
+        QFETCH(bool, mustMatch);
+        const std::string text = readAll(path);
+        QVERIFY2(!text.empty(), qPrintable("cannot read " + path));
+        const LogFacts facts = extractLogFacts(NormalizedText(text));
+        DiagnosisInput in;
+        in.snapshot = &facts.snapshot;
+        in.logs.push_back({path.toStdString(), text});
+        const auto findings = diagnose(in);
+        const auto* f = findingFor(findings, rule);
+        if (!mustMatch) {
+            QVERIFY2(!f, qPrintable("near-miss raised " + rule + ": " + QString::fromStdString(f ? f->evidence[0].text : "")));
+            return;
+        }
+        QVERIFY2(f, qPrintable(rule + " not raised by " + path));
+        // Above it may stand only a hand-written rule (it reads facts a catalogue entry cannot) or an entry whose cause
+        // explains this one's message.
+        for (const auto* g = &findings.front(); g != f; ++g) {
+            const bool handWritten = DiagnosisRules::builtIn().find(g->id)->catalogue.empty();
+            const bool explains = std::find(g->explains.begin(), g->explains.end(), f->id) != g->explains.end();
+            QVERIFY2(handWritten || explains, qPrintable(rule + " raised, but " + QString::fromStdString(g->id) + " ranks above it ("
+                                                         + QString::fromStdString(g->rankNote) + ")"));
+        }
+    }
+
     void snapshots_data() { addRows("snapshots"); }
     void snapshots()
     {
@@ -112,6 +143,11 @@ private Q_SLOTS:
                 QVERIFY2(fixtureFiles("logs", id, "match").isEmpty(), qPrintable(id + " is manual but has match fixtures"));
                 continue;
             }
+            if (!r.catalogue.empty()) {
+                QVERIFY2(fixtureFiles("catalogue-logs", id, "match").size() >= 1,
+                         qPrintable(id + " (catalogue " + QString::fromStdString(r.catalogue) + "): no text that must match"));
+                continue;
+            }
             const QString kind = r.signatures.empty() ? "snapshots" : "logs";
             QVERIFY2(fixtureFiles(kind, id, "match").size() >= 2, qPrintable(id + ": fewer than two " + kind + " that must match"));
             QVERIFY2(fixtureFiles(kind, id, "nearmiss").size() >= 1, qPrintable(id + ": no near-miss " + kind));
@@ -120,7 +156,7 @@ private Q_SLOTS:
 
     void fixtureFoldersNameRules()
     {
-        for (const QString kind : {"logs", "snapshots"}) {
+        for (const QString kind : {"logs", "snapshots", "catalogue-logs"}) {
             for (const auto& dir : QDir(kRoot + "/" + kind).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
                 QVERIFY2(DiagnosisRules::builtIn().find(dir.toStdString()), qPrintable(kind + "/" + dir + " names no rule"));
         }

@@ -1,0 +1,71 @@
+// See signature_index.h. Literals are shared between signatures that have the same one.
+#include "core/diagnosis/signature_index.h"
+
+#include <cstring>
+#include <map>
+#include <tuple>
+
+namespace stackscope {
+
+SignatureIndex::SignatureIndex(const std::vector<DiagnosisRule>& rules)
+{
+    std::map<std::tuple<std::string, bool, bool>, std::uint32_t> ids;
+    auto idOf = [&](const std::string& text, bool caseSensitive, bool onLines) {
+        const auto key = std::make_tuple(text, caseSensitive, onLines);
+        const auto it = ids.find(key);
+        if (it != ids.end())
+            return it->second;
+        const auto id = static_cast<std::uint32_t>(m_literals.size());
+        m_literals.push_back({text, caseSensitive, onLines});
+        ids.emplace(key, id);
+        return id;
+    };
+    for (const auto& rule : rules) {
+        auto& of = m_of.emplace_back();
+        for (const auto& sig : rule.signatures) {
+            if (!sig.normalizedText.empty())
+                of.push_back(idOf(sig.normalizedText, true, false));
+            else if (!sig.anchor.empty())
+                of.push_back(idOf(sig.anchor, !sig.ignoreCase, true));
+            else
+                of.push_back(kNoLiteral);
+        }
+    }
+    std::vector<std::string> texts;
+    for (const auto& l : m_literals)
+        texts.push_back(l.text);
+    m_set = LiteralSet(texts);
+}
+
+bool SignatureIndex::matchesAt(const Literal& lit, std::string_view text, std::size_t end) const
+{
+    return !lit.caseSensitive || std::memcmp(text.data() + end - lit.text.size(), lit.text.data(), lit.text.size()) == 0;
+}
+
+SignatureIndex::Hits SignatureIndex::find(const NormalizedText& text) const
+{
+    Hits hits;
+    hits.inFlat.assign(m_literals.size(), 0);
+    hits.lines.resize(m_literals.size());
+    const std::string& flat = text.flat();
+    m_set.scan(flat, [&](std::uint32_t lit, std::size_t end) {
+        const auto& l = m_literals[lit];
+        if (!l.onLines && !hits.inFlat[lit] && matchesAt(l, flat, end))
+            hits.inFlat[lit] = 1;
+    });
+    const auto& lines = text.lines();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i].display;
+        m_set.scan(line, [&](std::uint32_t lit, std::size_t end) {
+            const auto& l = m_literals[lit];
+            if (!l.onLines || !matchesAt(l, line, end))
+                return;
+            auto& on = hits.lines[lit];
+            if (on.empty() || on.back() != i)
+                on.push_back(static_cast<std::uint32_t>(i));
+        });
+    }
+    return hits;
+}
+
+} // namespace stackscope

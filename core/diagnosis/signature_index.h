@@ -1,0 +1,44 @@
+// The literal piece of every rule signature (an exact text, or a pattern's anchor) in one LiteralSet, and which of
+// them occur in a text: the matcher then tries only the signatures whose literal is there, on the lines holding it.
+#pragma once
+
+#include "core/diagnosis/diagnosis_rules.h"
+#include "core/diagnosis/literal_set.h"
+#include "core/diagnosis/text_normalizer.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stackscope {
+
+class SignatureIndex {
+public:
+    explicit SignatureIndex(const std::vector<DiagnosisRule>& rules);
+
+    static constexpr std::uint32_t kNoLiteral = 0xffffffffu;
+    // The literal of rules[rule].signatures[signature], or kNoLiteral (a pattern without an anchor).
+    std::uint32_t literalOf(std::size_t rule, std::size_t signature) const { return m_of[rule][signature]; }
+    const LiteralSet& literals() const { return m_set; }
+
+    // Which literals occur in a text: exact texts in its flat (match) form, anchors in each line's display form.
+    struct Hits {
+        std::vector<char> inFlat;                      // by literal
+        std::vector<std::vector<std::uint32_t>> lines; // by literal: indexes into NormalizedText::lines(), ascending
+    };
+    Hits find(const NormalizedText& text) const;
+
+private:
+    struct Literal {
+        std::string text; // as written (after normalisation for exact texts; lower-cased for icase anchors)
+        bool caseSensitive = true;
+        bool onLines = false; // an anchor (looked for in lines) rather than an exact text (in the flat form)
+    };
+    bool matchesAt(const Literal& lit, std::string_view text, std::size_t end) const;
+
+    std::vector<Literal> m_literals;
+    std::vector<std::vector<std::uint32_t>> m_of;
+    LiteralSet m_set;
+};
+
+} // namespace stackscope

@@ -1,0 +1,176 @@
+// Catalogues (resources/rules/catalogues): entries become rules (codes as whole identifiers, messages as exact
+// texts, defaults and sources merged), bad files are refused naming the entry and key, the built-in vocabulary
+// maps every code to a rule; and the literal automaton behind the matcher agrees with a plain search.
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/literal_set.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace stackscope;
+
+namespace {
+
+std::string catalogue(const std::string& entries, const std::string& extra = "")
+{
+    return "{\"schema\": \"stackscope.diagnosis-catalogue/1\", \"catalogue\": \"test\", \"title\": \"t\", \"vendor\": \"any\",\n"
+"               \"sources\": [\"https://example.org/catalogue\"], \"defaults\": {\"severity\": \"error\", \"confidence\": \"high\"},\n"
+"               \"entries\": [" + entries + "]" + extra + "}";
+}
+
+const std::string kIsaEntry = "{\"id\": \"HSA_INVALID_ISA\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}],\n"
+"    \"codes\": [\"HSA_STATUS_ERROR_INVALID_ISA\"], \"messages\": [\"The instruction set architecture is invalid.\"],\n"
+"    \"family\": \"HSA_STATUS_ERROR\", \"sources\": [\"https://example.org/isa\"]}";
+
+std::vector<std::string> ids(const std::vector<Finding>& findings)
+{
+    std::vector<std::string> out;
+    for (const auto& f : findings)
+        out.push_back(f.id);
+    return out;
+}
+
+} // namespace
+
+class TestDiagnosisCatalogue : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void literalSetAgreesWithFind_data()
+    {
+        QTest::addColumn<QStringList>("literals");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("overlapping") << QStringList {"he", "she", "his", "hers"} << "ushers and his hershey";
+        QTest::newRow("case folded") << QStringList {"CUDA error", "nccl"} << "cuda ERROR: NCCL WARN";
+        QTest::newRow("prefix of another") << QStringList {"HSA_STATUS_ERROR", "HSA_STATUS_ERROR_INVALID_ISA"}
+                                           << "HSA_STATUS_ERROR_INVALID_ISA_NAME";
+        QTest::newRow("none") << QStringList {"xyz"} << "abc";
+        QTest::newRow("empty literal ignored") << QStringList {"", "ab"} << "abab";
+        QTest::newRow("repeated") << QStringList {"aa"} << "aaaa";
+    }
+    void literalSetAgreesWithFind()
+    {
+        QFETCH(QStringList, literals);
+        QFETCH(QString, text);
+        std::vector<std::string> lits;
+        for (const auto& l : literals)
+            lits.push_back(l.toLower().toStdString());
+        const std::string t = text.toLower().toStdString();
+        std::set<std::pair<std::size_t, std::size_t>> expected, found;
+        for (std::size_t i = 0; i < lits.size(); ++i) {
+            if (lits[i].empty())
+                continue;
+            for (auto p = t.find(lits[i]); p != std::string::npos; p = t.find(lits[i], p + 1))
+                expected.insert({i, p + lits[i].size()});
+        }
+        const LiteralSet set(lits);
+        set.scan(text.toStdString(), [&](std::uint32_t lit, std::size_t end) { found.insert({lit, end}); });
+        QCOMPARE(found, expected);
+        QCOMPARE(set.any(text.toStdString()), !expected.empty());
+    }
+
+    void entriesBecomeRules()
+    {
+        const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(kIsaEntry)}});
+        const auto* r = rules.find("HSA_INVALID_ISA");
+        QVERIFY(r);
+        QCOMPARE(r->severity, Severity::Error); // from the defaults
+        QCOMPARE(r->catalogue, std::string("test"));
+        QCOMPARE(r->family, std::string("HSA_STATUS_ERROR"));
+        QCOMPARE(r->sources, (std::vector<std::string> {"https://example.org/isa", "https://example.org/catalogue"}));
+        QCOMPARE(rules.catalogueCodes().size(), std::size_t(1));
+        QVERIFY(rules.names("HSA_INVALID_ISA", "HSA_STATUS_ERROR"));
+        QVERIFY(!rules.names("HSA_INVALID_ISA", "HSA_STATUS"));
+    }
+
+    void codesMatchWholeIdentifiers_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<bool>("raised");
+        QTest::newRow("the code") << "hipModuleLoad failed: HSA_STATUS_ERROR_INVALID_ISA (0x100f)" << true;
+        QTest::newRow("code at line end") << "status = HSA_STATUS_ERROR_INVALID_ISA" << true;
+        QTest::newRow("longer code") << "HSA_STATUS_ERROR_INVALID_ISA_NAME: the name is invalid" << false;
+        QTest::newRow("inside an identifier") << "MY_HSA_STATUS_ERROR_INVALID_ISA" << false;
+        QTest::newRow("message wrapped") << "error: The instruction set\narchitecture is invalid." << true;
+        QTest::newRow("message other case") << "the instruction set architecture is invalid." << false;
+    }
+    void codesMatchWholeIdentifiers()
+    {
+        QFETCH(QString, log);
+        QFETCH(bool, raised);
+        const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(kIsaEntry)}});
+        DiagnosisInput in;
+        in.logs.push_back({"log", log.toStdString()});
+        QCOMPARE(!diagnose(in, rules).empty(), raised);
+    }
+
+    void genericEntriesRankBelowSpecificOnes()
+    {
+        const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue("\n"
+"            {\"id\": \"WRAPPER\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}], \"codes\": [\"ncclSystemError\"], \"generic\": true},\n"
+"            {\"id\": \"SPECIFIC\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}], \"messages\": [\"no socket interface found\"]}")}});
+        DiagnosisInput in;
+        in.logs.push_back({"log", "ncclSystemError: System call failed\nNCCL WARN Bootstrap : no socket interface found"});
+        QCOMPARE(ids(diagnose(in, rules)), (std::vector<std::string> {"SPECIFIC", "WRAPPER"}));
+    }
+
+    void badCataloguesAreRefused_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("unknown top key") << QString::fromStdString(catalogue(kIsaEntry, ", \"extra\": 1")) << "key 'extra'";
+        QTest::newRow("entry without text") << QString::fromStdString(catalogue(
+            "{\"id\": \"X_Y\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}]}")) << "at least one of codes";
+        QTest::newRow("code with a space") << QString::fromStdString(catalogue(
+            "{\"id\": \"X_Y\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}], \"codes\": [\"bad code\"]}")) << "not an identifier";
+        QTest::newRow("unknown entry key") << QString::fromStdString(catalogue(
+            "{\"id\": \"X_Y\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}], \"codes\": [\"GOOD_CODE\"], \"colour\": 1}")) << "'X_Y'";
+        QTest::newRow("covered by no rule") << QString::fromStdString(catalogue(kIsaEntry, ", \"covered_by\": {\"hipErrorX\": \"NOPE\"}"))
+                                            << "'NOPE'";
+        QTest::newRow("local source") << QString::fromStdString(catalogue(
+            "{\"id\": \"X_Y\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}], \"codes\": [\"GOOD_CODE\"], \"sources\": [\"/usr/include/x.h\"]}"))
+                                      << "public http(s) URL";
+    }
+    void badCataloguesAreRefused()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, mentions);
+        try {
+            DiagnosisRules::fromSources({{"bad.json", text.toStdString()}});
+            QFAIL("a bad catalogue was accepted");
+        } catch (const DiagnosisRulesError& e) {
+            QVERIFY2(QString(e.what()).contains(mentions), e.what());
+            QVERIFY2(QString(e.what()).contains("bad.json"), e.what());
+        }
+    }
+
+    void idsAreUniqueAcrossFiles()
+    {
+        try {
+            DiagnosisRules::fromSources({{"a.json", catalogue(kIsaEntry)}, {"b.json", catalogue(kIsaEntry)}});
+            QFAIL("a duplicate id across files was accepted");
+        } catch (const DiagnosisRulesError& e) {
+            QVERIFY2(QString(e.what()).contains("used twice (first in a.json)"), e.what());
+        }
+    }
+
+    // The built-in vocabulary: every code names a rule (checked at load), no code is listed twice in a catalogue, and
+    // every catalogue brings entries.
+    void builtInCataloguesAreWhole()
+    {
+        const auto& rules = DiagnosisRules::builtIn();
+        std::set<std::string> catalogues;
+        for (const auto& r : rules.rules())
+            if (!r.catalogue.empty())
+                catalogues.insert(r.catalogue);
+        QVERIFY2(catalogues.size() == builtInCatalogues().size(), "a catalogue file without entries");
+        std::set<std::pair<std::string, std::string>> seen;
+        for (const auto& c : rules.catalogueCodes()) {
+            QVERIFY2(seen.insert({c.catalogue, c.code}).second, (c.catalogue + ": " + c.code + " listed twice").c_str());
+            QVERIFY(rules.find(c.ruleId));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagnosisCatalogue)
+#include "tst_diagnosis_catalogue.moc"
