@@ -25,6 +25,7 @@
 #                           $STACKSCOPE_CLI or build/bin/stackscope-cli when it exists (a dry run of the plumbing)
 #   FAULTS_NO_CLI=1         only make the faults and keep the logs (no build, no inspect/diagnose)
 #   FAULTS_INSPECT_ARGS=... extra inspect options (e.g. --no-archscan)
+#   FAULT_TIMEOUT=40        seconds for each user command; FAULTS_NGPU=N overrides the GPU count (testing)
 # shellcheck disable=SC2317 # the fault steps are called through `fault NAME ... FUNCTION`
 . tests/device/common.sh
 device_begin live_faults "live faults"
@@ -60,7 +61,7 @@ if [ "$CPU_ONLY" = 1 ]; then
     NGPU=0
     DEV=(--device cpu --width 128)
 else
-    NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+    NGPU=${FAULTS_NGPU:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')}
     [ "$NGPU" -gt 0 ] || NGPU=$("$PY" -c 'import torch; print(torch.cuda.device_count())' 2>/dev/null || echo 0)
     DEV=()
 fi
@@ -149,6 +150,7 @@ fault() {
     local expected=$2 need=$3 how=$4
     shift 4
     if [ -n "${FAULTS_ONLY:-}" ] && [[ " $FAULTS_ONLY " != *" $NAME "* ]]; then return 0; fi
+    if [ "$need" = cpuonly ] && [ "$CPU_ONLY" != 1 ]; then return 0; fi
     FENV=()
     WRAP=()
     USER_RC=""
@@ -156,8 +158,7 @@ fault() {
     STEP_SKIP=""
     LOG=$LOGS/$NAME.log
     case "$need" in
-        cpuonly) [ "$CPU_ONLY" = 1 ] || STEP_SKIP="CPU-only dry run's baseline" ;;
-        cpu) ;;
+        cpu | cpuonly) ;;
         *) if [ "$CPU_ONLY" = 1 ]; then STEP_SKIP="needs a GPU (CPU-only dry run)"
            elif [ "$NGPU" -lt "$need" ]; then STEP_SKIP="needs $need GPUs, $NGPU here"; fi ;;
     esac
@@ -168,7 +169,7 @@ fault() {
         "$@"
     fi
     if [ -n "$STEP_SKIP" ]; then
-        [ "$need" = cpuonly ] || echo "== $NAME [$expected]: skipped: $STEP_SKIP"
+        echo "== $NAME [$expected]: skipped: $STEP_SKIP"
         step_cleanup
         rm -f "$LOG"
         printf '%s\t%s\t%s\tskipped\t\t\t%s\t%s\n' "$NAME" "$expected" "$need" "$how" "$STEP_SKIP" >>"$MANIFEST"
@@ -284,7 +285,11 @@ rank_fault() { # SIGNAL: rank 1 of a 2-"node" job gets it after its first all-re
         if [ -z "$said" ] && grep -aq -e "Watchdog caught" -e "ncclRemoteError" -e "remote process exited" "$LOG"; then
             said=$i
         fi
-        [ -n "$said" ] && [ $((i - said)) -ge 80 ] && { note "rank 0 still alive 8 s after its first error line: killed"; break; }
+        if [ -n "$said" ] && [ $((i - said)) -ge 80 ]; then
+            note "rank 0 still alive 8 s after its first error line (dumping debug info): killed"
+            kill -KILL "$r0" 2>/dev/null
+            break
+        fi
         sleep 0.1
     done
     kill -CONT "$pid" 2>/dev/null
