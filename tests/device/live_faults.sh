@@ -21,6 +21,7 @@
 # Usage (repo root, GPU machine, root):  tests/device/live_faults.sh
 #   STACKSCOPE_CLI=path     use that stackscope-cli instead of building one (-DSTACKSCOPE_NCCL=ON ...)
 #   FAULTS_ONLY="a b"       run only these faults (names as in the table)
+#   FAULTS_CMAKE_EXTRA=...  more cmake options for the build (-DSTACKSCOPE_CUDA=OFF: no kernels, a faster build)
 #   FAULTS_CPU_ONLY=1       no GPU: only the loader / environment / rendezvous / shm faults, with the CLI at
 #                           $STACKSCOPE_CLI or build/bin/stackscope-cli when it exists (a dry run of the plumbing)
 #   FAULTS_NO_CLI=1         only make the faults and keep the logs (no build, no inspect/diagnose)
@@ -47,7 +48,8 @@ if [ "$CPU_ONLY" = 1 ] || [ "${FAULTS_NO_CLI:-0}" = 1 ]; then
     [ "${FAULTS_NO_CLI:-0}" = 1 ] && CLI=""
 else
     device_build "${BUILD:-/tmp/build-live-faults}" lf -DCMAKE_BUILD_TYPE=Release -DSTACKSCOPE_TESTS=OFF \
-        -DSTACKSCOPE_NCCL=ON -DSTACKSCOPE_HIP=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real -- stackscope-cli stackscope_torch
+        -DSTACKSCOPE_NCCL=ON -DSTACKSCOPE_HIP=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real ${FAULTS_CMAKE_EXTRA:-} \
+        -- stackscope-cli stackscope_torch
 fi
 if [ -n "$CLI" ] && [ -x "$CLI" ]; then
     CLI=$(readlink -f "$CLI")
