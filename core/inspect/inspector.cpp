@@ -48,6 +48,17 @@ void fillFrom(GpuInfo& into, const GpuInfo& from)
         into.firmware.emplace(block, version);
     if (into.pcieLinks.empty())
         into.pcieLinks = from.pcieLinks;
+    // Only the driver library knows these (NVML): taken from whichever source asked it.
+    if (from.processesKnown && !into.processesKnown) {
+        into.processes = from.processes;
+        into.processesKnown = true;
+    }
+    if (from.computeMode && !into.computeMode)
+        into.computeMode = from.computeMode;
+    if (from.persistenceMode && !into.persistenceMode)
+        into.persistenceMode = from.persistenceMode;
+    if (into.clockEventReasons.empty())
+        into.clockEventReasons = from.clockEventReasons;
     if (from.source.size() && into.source.find(from.source) == std::string::npos)
         into.source += "+" + from.source;
     if (fromRuntime)

@@ -82,6 +82,32 @@ private Q_SLOTS:
         QCOMPARE(merged[1].index, 2); // next free index for the one no runtime saw
     }
 
+    // NVML's facts (who holds memory, compute mode) survive the merge with /proc/driver/nvidia's entry (seen missing
+    // on an H100 before this test: the NVML entry merged into the file's and its processes were dropped).
+    void mergeKeepsDriverState()
+    {
+        GpuInfo proc;
+        proc.vendor = "nvidia";
+        proc.name = "NVIDIA H100 80GB HBM3";
+        proc.pciBus = "0000:19:00.0";
+        proc.source = "/proc/driver/nvidia";
+        GpuInfo nvml = proc;
+        nvml.source = "NVML";
+        nvml.processesKnown = true;
+        nvml.processes.push_back({1766, std::uint64_t(78) << 30, std::string("root"), std::string("python3")});
+        nvml.computeMode = "default";
+        nvml.persistenceMode = true;
+        nvml.clockEventReasons = {"gpu_idle"};
+        const auto merged = mergeGpus({proc, nvml});
+        QCOMPARE(merged.size(), size_t(1));
+        QVERIFY(merged[0].processesKnown);
+        QCOMPARE(merged[0].processes.size(), size_t(1));
+        QCOMPARE(merged[0].processes[0].pid, 1766u);
+        QCOMPARE(merged[0].computeMode.value_or(""), std::string("default"));
+        QCOMPARE(merged[0].persistenceMode, std::optional<bool>(true));
+        QCOMPARE(merged[0].clockEventReasons, std::vector<std::string> {"gpu_idle"});
+    }
+
     void canonicalStaysInsideRoot()
     {
         QTemporaryDir dir;
