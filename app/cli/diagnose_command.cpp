@@ -164,7 +164,7 @@ Snapshot loadOrInspect(const Options& o, const std::vector<ReadLog>& logs, std::
 
 void addDiagnoseCommand(CLI::App& app, CommandContext& ctx)
 {
-    auto* cmd = app.add_subcommand("diagnose", "Name causes and fixes from a snapshot and logs (rules: resources/rules/diagnosis.json)");
+    auto* cmd = app.add_subcommand("diagnose", "Name causes and fixes from a snapshot and logs (rules: resources/rules/diagnosis.json and catalogues/)");
     auto opts = std::make_shared<Options>();
     cmd->add_option("--snapshot", opts->snapshot,
                     "Snapshot JSON (stackscope-cli inspect --json, or --out) to diagnose; default: inspect this machine");

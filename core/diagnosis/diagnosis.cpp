@@ -4,6 +4,7 @@
 
 #include "core/snapshot/pcie_links.h"
 
+#include "core/diagnosis/cuda_driver_matrix.h"
 #include "core/diagnosis/oom_facts.h"
 #include "core/diagnosis/visibility_facts.h"
 #include "core/diagnosis/signature_index.h"
@@ -253,6 +254,13 @@ bool evaluateHostFacts(const SnapshotTrigger& t, const SnapshotFacts& f, std::ve
             return false;
         if (hidden)
             facts.push_back(*hidden);
+    }
+    if (t.cudaDriverOlderThanTorch) {
+        const auto old = cudaDriverOlderThanTorch(f.snapshot);
+        if (old.has_value() != *t.cudaDriverOlderThanTorch)
+            return false;
+        if (old)
+            facts.push_back(*old);
     }
     if (t.torchRocmDiffers) {
         const auto& torch = f.snapshot.torch;

@@ -246,12 +246,13 @@ SnapshotTrigger readSnapshotTrigger(ObjectReader r)
     t.pcieLinkNarrow = r.boolean("pcie_link_narrow");
     t.pcieLinkSlow = r.boolean("pcie_link_slow");
     t.gpusHiddenByEnv = r.boolean("gpus_hidden_by_env");
+    t.cudaDriverOlderThanTorch = r.boolean("cuda_driver_older_than_torch");
     t.confidence = r.confidence("confidence", false);
     t.note = r.str("note", true);
     r.rejectUnknownKeys();
     const bool any = t.amdGpusMin || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
         || !t.envContains.empty() || t.rocmVersion || t.torchVersion || t.torchBackend || t.torchBlasBackend
-        || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers || t.pcieLinkNarrow || t.pcieLinkSlow || t.gpusHiddenByEnv;
+        || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers || t.pcieLinkNarrow || t.pcieLinkSlow || t.gpusHiddenByEnv || t.cudaDriverOlderThanTorch;
     if (!any)
         r.fail("", "a snapshot trigger needs at least one condition");
     return t;

@@ -53,6 +53,7 @@ struct SnapshotTrigger {
     std::optional<bool> pcieLinkNarrow;          // a link on some GPU's path has fewer lanes than it supports
     std::optional<bool> pcieLinkSlow;            // a link runs slower than both its ends support
     std::optional<bool> gpusHiddenByEnv;         // a visibility variable hides the GPUs the driver shows (visibility_facts.h)
+    std::optional<bool> cudaDriverOlderThanTorch; // the driver is below its CUDA torch's branch (cuda_driver_matrix.h)
     std::optional<Confidence> confidence;
     std::string note;
 };

@@ -1,7 +1,9 @@
 // Catalogues (resources/rules/catalogues): entries become rules (codes as whole identifiers, messages as exact
 // texts, defaults and sources merged), bad files are refused naming the entry and key, the built-in vocabulary
 // maps every code to a rule; and the literal automaton behind the matcher agrees with a plain search.
+#include "core/diagnosis/cuda_driver_matrix.h"
 #include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/visibility_facts.h"
 #include "core/diagnosis/literal_set.h"
 
 #include <QtTest>
@@ -152,6 +154,66 @@ private Q_SLOTS:
         } catch (const DiagnosisRulesError& e) {
             QVERIFY2(QString(e.what()).contains("used twice (first in a.json)"), e.what());
         }
+    }
+
+    // The release notes' table: 12.8 needs 570.26, or branch 525 with minor-version compatibility.
+    void cudaDriverOlderThanTorch_data()
+    {
+        QTest::addColumn<QString>("torchCuda");
+        QTest::addColumn<QString>("driver");
+        QTest::addColumn<bool>("tooOld");
+        QTest::newRow("470 for 12.8") << "12.8" << "470.57.02" << true;
+        QTest::newRow("550 for 12.8 (minor compat)") << "12.8" << "550.54.14" << false;
+        QTest::newRow("580 for 13.0") << "13.0" << "580.159.04" << false;
+        QTest::newRow("575 for 13.0") << "13.0" << "575.57.08" << true;
+        QTest::newRow("patch in torch's version") << "11.8.89" << "450.80.02" << false;
+        QTest::newRow("toolkit the table lacks") << "14.1" << "300.1" << false;
+        QTest::newRow("driver unknown") << "12.8" << "" << false;
+    }
+    void cudaDriverOlderThanTorch()
+    {
+        QFETCH(QString, torchCuda);
+        QFETCH(QString, driver);
+        QFETCH(bool, tooOld);
+        Snapshot s;
+        s.torch.backend = "cuda";
+        s.torch.builtWith = torchCuda.toStdString();
+        if (!driver.isEmpty())
+            s.cuda.driverVersion = driver.toStdString();
+        QCOMPARE(stackscope::cudaDriverOlderThanTorch(s).has_value(), tooOld);
+    }
+
+    void gpusHiddenByEnvironment_data()
+    {
+        QTest::addColumn<QString>("variable");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<int>("torchSees"); // -1: unknown
+        QTest::addColumn<bool>("hidden");
+        QTest::newRow("empty") << "CUDA_VISIBLE_DEVICES" << "" << -1 << true;
+        QTest::newRow("index past the last GPU") << "CUDA_VISIBLE_DEVICES" << "7" << -1 << true;
+        QTest::newRow("-1") << "CUDA_VISIBLE_DEVICES" << "-1" << -1 << true;
+        QTest::newRow("bogus UUID, torch sees none") << "CUDA_VISIBLE_DEVICES" << "GPU-0000-bogus" << 0 << true;
+        QTest::newRow("bogus UUID, torch unknown") << "CUDA_VISIBLE_DEVICES" << "GPU-0000-bogus" << -1 << false;
+        QTest::newRow("a GPU that exists") << "CUDA_VISIBLE_DEVICES" << "1" << 1 << false;
+        QTest::newRow("HIP variable on an NVIDIA box") << "HIP_VISIBLE_DEVICES" << "" << 2 << false;
+    }
+    void gpusHiddenByEnvironment()
+    {
+        QFETCH(QString, variable);
+        QFETCH(QString, value);
+        QFETCH(int, torchSees);
+        QFETCH(bool, hidden);
+        Snapshot s;
+        for (int i = 0; i < 2; ++i) {
+            GpuInfo g;
+            g.index = i;
+            g.vendor = "nvidia";
+            s.gpus.push_back(g);
+        }
+        s.env[variable.toStdString()] = value.toStdString();
+        if (torchSees >= 0)
+            s.torch.deviceCount = torchSees;
+        QCOMPARE(stackscope::gpusHiddenByEnvironment(s).has_value(), hidden);
     }
 
     // The built-in vocabulary: every code names a rule (checked at load), no code is listed twice in a catalogue, and
