@@ -1,6 +1,8 @@
 // Main window wiring: pages, menus, status line.
 #include "ui/main_window.h"
 
+#include "core/diagnosis/diagnosis.h"
+
 #include "core/snapshot/stack_rows.h"
 #include "core/util/build_info.h"
 #include "ui/probes/log_diagnosis_dialog.h"
@@ -108,7 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_snapshots, &SnapshotController::snapshotChanged, this, [this](SnapshotPtr s, const QString& origin) {
         const QString where = origin.isEmpty() ? (s->root ? tr("recorded root %1").arg(QString::fromStdString(*s->root)) : tr("this machine"))
                                                : origin;
-        m_status->setText(tr("%1 — %2").arg(where, QString::fromStdString(stackSummary(*s))));
+        m_status->setText(tr("%1 — %2").arg(where, QString::fromStdString(stackSummary(*s, machineFindings(*s)))));
     });
     connect(m_snapshots, &SnapshotController::busyChanged, m_systemPage, &SystemPage::setBusy);
     connect(m_snapshots, &SnapshotController::busyChanged, this, [this](bool busy) {

@@ -186,11 +186,8 @@ void addDiagnoseCommand(CLI::App& app, CommandContext& ctx)
 
         for (const auto& l : logs)
             input.logs.push_back({l.origin, l.read.text});
-        std::string kernelLog;
-        for (const auto& line : snapshot.hostExtras.kernelLogGpuLines)
-            kernelLog += line + "\n";
-        if (!kernelLog.empty())
-            input.logs.push_back({"kernel log (amdgpu/KFD/NVIDIA lines)", kernelLog});
+        if (auto kernelLog = snapshotKernelLog(snapshot))
+            input.logs.push_back(std::move(*kernelLog));
         auto findings = diagnose(input);
         remapLines(findings, logs);
         if (opts->json) {

@@ -1,6 +1,8 @@
 // `stackscope-cli inspect`: the snapshot of this machine (or of a recorded root) as text or JSON.
 #include "app/cli/command.h"
 
+#include "core/diagnosis/diagnosis.h"
+
 #include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
 #include "core/python/python_envs.h"
@@ -117,14 +119,16 @@ void printText(const Snapshot& s)
     for (const auto& [k, v] : s.env)
         std::cout << fmt::format("  {}={}\n", k, v);
     printPythonEnvs(s.pythonEnvs);
+    // The checks and what the rules say about this snapshot: the System page shows the same list.
+    const auto findings = machineFindings(s);
     std::cout << "\nFindings\n";
-    if (s.findings.empty())
+    if (findings.empty())
         std::cout << "  none\n";
-    for (const auto& f : s.findings) {
+    for (const auto& f : findings) {
         std::cout << fmt::format("  [{}] {}: {}\n      {}\n      Fix: {}\n      Sources: {}\n", severityName(f.severity), f.id,
-                                 f.title, f.detail, f.fix, fmt::join(f.sources, "; "));
+                                 f.title, f.detail, firstFix(f), fmt::join(f.sources, "; "));
     }
-    std::cout << "\n" << stackSummary(s) << "\n";
+    std::cout << "\n" << stackSummary(s, findings) << "\n";
 }
 
 } // namespace

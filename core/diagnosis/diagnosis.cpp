@@ -689,4 +689,33 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
     return rankFindings(std::move(found), rules);
 }
 
+std::optional<LogText> snapshotKernelLog(const Snapshot& s)
+{
+    std::string text;
+    for (const auto& line : s.hostExtras.kernelLogGpuLines)
+        text += line + "\n";
+    if (text.empty())
+        return std::nullopt;
+    return LogText {"kernel log (amdgpu/KFD/NVIDIA lines)", std::move(text)};
+}
+
+std::vector<Finding> diagnoseSnapshot(const Snapshot& s, const DiagnosisRules& rules)
+{
+    DiagnosisInput input;
+    input.snapshot = &s;
+    if (auto log = snapshotKernelLog(s))
+        input.logs.push_back(std::move(*log));
+    return diagnose(input, rules);
+}
+
+std::vector<Finding> machineFindings(const Snapshot& s, const DiagnosisRules& rules)
+{
+    std::vector<Finding> all = s.findings;
+    for (auto& f : diagnoseSnapshot(s, rules)) {
+        if (std::none_of(all.begin(), all.end(), [&](const Finding& g) { return g.id == f.id; }))
+            all.push_back(std::move(f));
+    }
+    return all;
+}
+
 } // namespace stackscope

@@ -81,4 +81,16 @@ struct Finding {
     }
 };
 
+// The one fix to show first: a system check's fix, else a diagnosis's first fix that is not a diagnostic step.
+inline std::string firstFix(const Finding& f)
+{
+    if (!f.fix.empty())
+        return f.fix;
+    for (const auto& a : f.fixes) {
+        if (!a.diagnostic)
+            return a.text;
+    }
+    return {};
+}
+
 } // namespace stackscope

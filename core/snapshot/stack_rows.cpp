@@ -176,7 +176,7 @@ std::vector<StackRow> stackRows(const Snapshot& s)
     return rows;
 }
 
-std::string stackSummary(const Snapshot& s)
+std::string stackSummary(const Snapshot& s, const std::vector<Finding>& findings)
 {
     std::vector<std::string> parts;
     std::set<std::string> archs;
@@ -197,8 +197,8 @@ std::string stackSummary(const Snapshot& s)
         parts.push_back("NVIDIA " + *s.cuda.driverVersion + (s.cuda.cudaDriverVersion ? " (CUDA " + *s.cuda.cudaDriverVersion + ")" : ""));
     parts.push_back(s.torch.version ? fmt::format("torch {} ({})", *s.torch.version, s.torch.backend.value_or("?"))
                                     : std::string("torch not loaded"));
-    const auto errors = std::count_if(s.findings.begin(), s.findings.end(), [](const Finding& f) { return f.severity == Severity::Error; });
-    const auto warnings = std::count_if(s.findings.begin(), s.findings.end(), [](const Finding& f) { return f.severity == Severity::Warning; });
+    const auto errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::Error; });
+    const auto warnings = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::Warning; });
     parts.push_back(fmt::format("{} error{}, {} warning{}", errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s"));
     return fmt::format("{}", fmt::join(parts, " · "));
 }

@@ -1,6 +1,7 @@
 // System page layout and how it shows a snapshot.
 #include "ui/system/system_page.h"
 
+#include "core/diagnosis/diagnosis.h"
 #include "core/snapshot/stack_rows.h"
 #include "ui/models/coverage_model.h"
 #include "ui/models/findings_model.h"
@@ -65,8 +66,16 @@ QString accessText(const Snapshot& s)
     // Bold, so a user named "user" does not read as "User user in groups".
     lines << QObject::tr("User <b>%1</b> is in the groups: %2").arg(QString::fromStdString(s.access.user.value_or("?")).toHtmlEscaped(), groups.join(QStringLiteral(", ")));
     QStringList env;
-    for (const auto& [k, v] : s.env)
-        env << QStringLiteral("<code>%1=%2</code>").arg(QString::fromStdString(k), QString::fromStdString(v).toHtmlEscaped());
+    // A container's image constraints (NVIDIA_REQUIRE_CUDA) run to kilobytes: long values are cut in the middle here,
+    // whole in the snapshot JSON and the report.
+    constexpr int kShownValue = 96;
+    for (const auto& [k, v] : s.env) {
+        QString value = QString::fromStdString(v);
+        if (value.size() > kShownValue)
+            value = value.left(kShownValue / 2) + QStringLiteral(" … ") + value.right(kShownValue / 4)
+                + QObject::tr(" (%1 characters)").arg(v.size());
+        env << QStringLiteral("<code>%1=%2</code>").arg(QString::fromStdString(k), value.toHtmlEscaped());
+    }
     lines << QObject::tr("GPU environment: %1").arg(env.isEmpty() ? QObject::tr("none set") : env.join(QStringLiteral(" ")));
     return lines.join(QStringLiteral("<br/>"));
 }
@@ -246,13 +255,14 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
     m_coverageNote->setText(m_coverageModel->rowCount() == 0
         ? m_coverageModel->emptyReason()
         : tr("Select a cell for what it means and the fix. Red: the library has no code for that GPU."));
-    m_findingsModel->setFindings(s.findings, FindingsModel::Order::ErrorsFirst);
-    const auto blocking = blockingItems(s.findings);
+    const auto findings = machineFindings(s);
+    m_findingsModel->setFindings(findings, FindingsModel::Order::ErrorsFirst);
+    const auto blocking = blockingItems(findings);
     if (blocking.isEmpty() && s.gpus.empty())
         m_verdict->showNoGpu(tr("GPU work cannot run here; the CPU probes and CPU training can. Where StackScope "
                                 "looked for a GPU is in the findings below."));
     else
-        m_verdict->setItems(blocking, allGoodText(s.findings));
+        m_verdict->setItems(blocking, allGoodText(findings));
     m_findingDetail->clear();
     if (m_findingsModel->rowCount() > 0)
         m_findingsView->selectRow(0);
@@ -289,12 +299,29 @@ void SystemPage::showFinding(int row)
         sources += s.startsWith(QStringLiteral("http")) ? QStringLiteral("<li><a href=\"%1\">%1</a></li>").arg(s)
                                                         : QStringLiteral("<li>%1</li>").arg(s);
     }
+    // A check has one fix; a diagnosis lists its fixes in order and says what it matched (the facts that name the
+    // cause, such as the variable that hides the GPUs).
+    QString fixes = f->fix.empty() ? QString() : QStringLiteral("<p>%1</p>").arg(fixHtml(QString::fromStdString(f->fix)));
+    if (!f->fixes.empty()) {
+        fixes += QStringLiteral("<ol>");
+        for (const auto& a : f->fixes)
+            fixes += QStringLiteral("<li>%1%2</li>").arg(fixHtml(QString::fromStdString(a.text)),
+                                                           a.diagnostic ? tr(" <i>(locates the problem)</i>") : QString());
+        fixes += QStringLiteral("</ol>");
+    }
+    QString evidence;
+    for (std::size_t i = 0; i < f->evidence.size() && i < 3; ++i) {
+        const auto& e = f->evidence[i];
+        evidence += QStringLiteral("<li>%1: <code>%2</code></li>").arg(QString::fromStdString(e.origin).toHtmlEscaped(),
+                                                                        QString::fromStdString(e.text).toHtmlEscaped());
+    }
+    if (!evidence.isEmpty())
+        evidence = tr("<h4>Seen</h4><ul>%1</ul>").arg(evidence);
     m_findingDetail->setHtml(QStringLiteral("<h3 style='color:%1'>%2</h3><p><code>%3</code> · %4</p>"
-                                            "<p style='white-space:pre-wrap'>%5</p><h4>Fix</h4><p>%6</p><h4>Sources</h4><ul>%7</ul>")
+                                            "<p style='white-space:pre-wrap'>%5</p>%6<h4>Fix</h4>%7<h4>Sources</h4><ul>%8</ul>")
                                  .arg(severityColor(f->severity).name(), QString::fromStdString(f->title).toHtmlEscaped(),
                                       QString::fromStdString(f->id), QString::fromLatin1(severityName(f->severity)),
-                                      QString::fromStdString(f->detail).toHtmlEscaped(),
-                                      fixHtml(QString::fromStdString(f->fix)), sources));
+                                      QString::fromStdString(f->detail).toHtmlEscaped(), evidence, fixes, sources));
 }
 
 } // namespace stackscope::ui

@@ -32,7 +32,7 @@ QList<VerdictItem> blockingItems(const std::vector<Finding>& findings)
     for (const auto& f : findings) {
         if (f.severity != Severity::Error)
             continue;
-        const QString fix = QString::fromStdString(f.fix);
+        const QString fix = QString::fromStdString(firstFix(f));
         items.append({f.severity, QString::fromStdString(f.title), fix, fixCommand(fix)});
     }
     return items;
