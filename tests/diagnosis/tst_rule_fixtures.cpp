@@ -34,6 +34,16 @@ const Finding* findingFor(const std::vector<Finding>& findings, const QString& r
     return nullptr;
 }
 
+// Diagnosed as a pasted log is: with the facts the text states as its snapshot (issue 22).
+std::vector<Finding> diagnoseAsPasted(const std::string& text, const QString& path)
+{
+    const LogFacts facts = extractLogFacts(NormalizedText(text));
+    DiagnosisInput in;
+    in.snapshot = &facts.snapshot;
+    in.logs.push_back({path.toStdString(), text});
+    return diagnose(in);
+}
+
 void addRows(const QString& kind)
 {
     QTest::addColumn<QString>("rule");
@@ -60,12 +70,7 @@ private Q_SLOTS:
         QFETCH(bool, mustMatch);
         const std::string text = readAll(path);
         QVERIFY2(!text.empty(), qPrintable("cannot read " + path));
-        // Diagnosed as a pasted log is: with the facts the text states as its snapshot (issue 22).
-        const LogFacts facts = extractLogFacts(NormalizedText(text));
-        DiagnosisInput in;
-        in.snapshot = &facts.snapshot;
-        in.logs.push_back({path.toStdString(), text});
-        const auto findings = diagnose(in);
+        const auto findings = diagnoseAsPasted(text, path);
         const auto* f = findingFor(findings, rule);
         if (!mustMatch) {
             QVERIFY2(!f, qPrintable("near-miss raised " + rule + ": " + QString::fromStdString(f ? f->evidence[0].text : "")));
@@ -95,11 +100,7 @@ private Q_SLOTS:
         QFETCH(bool, mustMatch);
         const std::string text = readAll(path);
         QVERIFY2(!text.empty(), qPrintable("cannot read " + path));
-        const LogFacts facts = extractLogFacts(NormalizedText(text));
-        DiagnosisInput in;
-        in.snapshot = &facts.snapshot;
-        in.logs.push_back({path.toStdString(), text});
-        const auto findings = diagnose(in);
+        const auto findings = diagnoseAsPasted(text, path);
         const auto* f = findingFor(findings, rule);
         if (!mustMatch) {
             QVERIFY2(!f, qPrintable("near-miss raised " + rule + ": " + QString::fromStdString(f ? f->evidence[0].text : "")));
