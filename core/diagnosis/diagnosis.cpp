@@ -248,19 +248,16 @@ bool evaluateHostFacts(const SnapshotTrigger& t, const SnapshotFacts& f, std::ve
     }
     if (!evaluatePcieLinks(t, f.snapshot, facts))
         return false;
-    if (t.gpusHiddenByEnv) {
-        const auto hidden = gpusHiddenByEnvironment(f.snapshot);
-        if (hidden.has_value() != *t.gpusHiddenByEnv)
+    // Conditions computed from the whole snapshot: each says its fact in words when it holds.
+    for (const auto& [wanted, fact] : {std::pair {t.gpusHiddenByEnv, &gpusHiddenByEnvironment},
+                                       std::pair {t.cudaDriverOlderThanTorch, &cudaDriverOlderThanTorch}}) {
+        if (!wanted)
+            continue;
+        const auto said = fact(f.snapshot);
+        if (said.has_value() != *wanted)
             return false;
-        if (hidden)
-            facts.push_back(*hidden);
-    }
-    if (t.cudaDriverOlderThanTorch) {
-        const auto old = cudaDriverOlderThanTorch(f.snapshot);
-        if (old.has_value() != *t.cudaDriverOlderThanTorch)
-            return false;
-        if (old)
-            facts.push_back(*old);
+        if (said)
+            facts.push_back(*said);
     }
     if (t.torchRocmDiffers) {
         const auto& torch = f.snapshot.torch;
