@@ -11,6 +11,11 @@ namespace stackscope {
 
 bool isStackEnvironmentVariable(std::string_view name)
 {
+    // Never a credential, whatever its family (NVIDIA_API_KEY, a TRITON_..._TOKEN): a snapshot goes into reports.
+    for (std::string_view secret : {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "_KEY", "CREDENTIAL"}) {
+        if (name.find(secret) != std::string_view::npos)
+            return false;
+    }
     static constexpr std::array<std::string_view, 17> kFamilies {
         "CUDA_", "NVIDIA_", "NCCL_", "RCCL_", "HIP_", "HIPBLAS", "ROCBLAS_", "ROCR_", "HSA_", "AMD_", "MIOPEN_",
         "GPU_", "TORCH_", "PYTORCH_", "OMP_", "TORCHINDUCTOR_", "TRITON_"};

@@ -2,6 +2,7 @@
 #include "core/inspect/file_facts.h"
 #include "core/inspect/inspector.h"
 #include "core/inspect/runtime_sources.h"
+#include "core/snapshot/stack_environment.h"
 
 #include <QtTest>
 
@@ -106,6 +107,23 @@ private Q_SLOTS:
         QCOMPARE(merged[0].computeMode.value_or(""), std::string("default"));
         QCOMPARE(merged[0].persistenceMode, std::optional<bool>(true));
         QCOMPARE(merged[0].clockEventReasons, std::vector<std::string> {"gpu_idle"});
+    }
+
+    void stackEnvironmentVariables_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("recorded");
+        for (const char* n : {"CUDA_VISIBLE_DEVICES", "NCCL_SOCKET_IFNAME", "HSA_OVERRIDE_GFX_VERSION", "PYTORCH_CUDA_ALLOC_CONF",
+                              "TORCH_NCCL_BLOCKING_WAIT", "OMP_NUM_THREADS", "LD_PRELOAD", "MASTER_PORT", "RCCL_MSCCL_ENABLE"})
+            QTest::newRow(n) << n << true;
+        for (const char* n : {"HOME", "PATH", "HF_TOKEN", "NVIDIA_API_KEY", "TRITON_SECRET", "CUDA_", "RANKING", "AWS_SECRET_ACCESS_KEY"})
+            QTest::newRow(n) << n << false;
+    }
+    void stackEnvironmentVariables()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, recorded);
+        QCOMPARE(isStackEnvironmentVariable(name.toStdString()), recorded);
     }
 
     void canonicalStaysInsideRoot()
