@@ -39,7 +39,9 @@ std::optional<std::string> gpusHiddenByEnvironment(const Snapshot& s)
 {
     if (s.gpus.empty())
         return std::nullopt;
-    const auto torchSees = s.torch.deviceCount;
+    // torch's count says something about visibility only where torch is a GPU build: a CPU libtorch sees 0 anyway.
+    const bool gpuTorch = s.torch.backend == std::optional<std::string>("cuda") || s.torch.backend == std::optional<std::string>("rocm");
+    const auto torchSees = gpuTorch ? s.torch.deviceCount : std::nullopt;
     std::vector<std::string> why;
     for (const char* name : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL"}) {
         const auto it = s.env.find(name);

@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
 
 using namespace stackscope;
@@ -187,7 +188,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("variable");
         QTest::addColumn<QString>("value");
-        QTest::addColumn<int>("torchSees"); // -1: unknown
+        QTest::addColumn<int>("torchSees"); // -1: unknown; -2: a CPU-only torch (sees 0)
         QTest::addColumn<bool>("hidden");
         QTest::newRow("empty") << "CUDA_VISIBLE_DEVICES" << "" << -1 << true;
         QTest::newRow("index past the last GPU") << "CUDA_VISIBLE_DEVICES" << "7" << -1 << true;
@@ -196,6 +197,7 @@ private Q_SLOTS:
         QTest::newRow("bogus UUID, torch unknown") << "CUDA_VISIBLE_DEVICES" << "GPU-0000-bogus" << -1 << false;
         QTest::newRow("a GPU that exists") << "CUDA_VISIBLE_DEVICES" << "1" << 1 << false;
         QTest::newRow("HIP variable on an NVIDIA box") << "HIP_VISIBLE_DEVICES" << "" << 2 << false;
+        QTest::newRow("CPU libtorch sees none, GPU exists") << "CUDA_VISIBLE_DEVICES" << "0" << -2 << false;
     }
     void gpusHiddenByEnvironment()
     {
@@ -211,8 +213,9 @@ private Q_SLOTS:
             s.gpus.push_back(g);
         }
         s.env[variable.toStdString()] = value.toStdString();
-        if (torchSees >= 0)
-            s.torch.deviceCount = torchSees;
+        s.torch.backend = torchSees == -2 ? "cpu" : "cuda";
+        if (torchSees >= 0 || torchSees == -2)
+            s.torch.deviceCount = std::max(torchSees, 0);
         QCOMPARE(stackscope::gpusHiddenByEnvironment(s).has_value(), hidden);
     }
 
