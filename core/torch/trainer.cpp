@@ -150,21 +150,21 @@ private:
     std::vector<int64_t> m_shard;           // rows of the batch this process takes
 };
 
-// Why libtorch sees no GPU, in the facts at hand: a visibility variable that hides them comes first (never advice to
-// rebuild a CUDA or ROCm build), then a libtorch built without GPU support, then the driver.
+// Why libtorch sees no GPU, in the facts at hand: a libtorch built without GPU support (the only case for "rebuild"),
+// then a visibility variable that hides the GPUs, then the driver or the container.
 std::string whyNoGpu()
 {
-    for (const char* name : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
-        if (const char* v = std::getenv(name))
-            return std::string(name) + "='" + v + "' is set and hides the GPUs from this process; unset it or name "
-                   "GPUs that exist (`nvidia-smi -L` or `rocm-smi` lists them)";
-    }
     const std::string config = at::show_config();
     const bool gpuBuild = config.find("USE_CUDA=ON") != std::string::npos || config.find("USE_CUDA=1") != std::string::npos
         || config.find("USE_ROCM=ON") != std::string::npos || config.find("USE_ROCM=1") != std::string::npos;
     if (!gpuBuild)
         return std::string("this libtorch (") + TORCH_VERSION + ") is built for the CPU only; build StackScope against a "
                "CUDA or ROCm PyTorch (README: Point it at your ROCm or CUDA PyTorch)";
+    for (const char* name : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
+        if (const char* v = std::getenv(name))
+            return std::string(name) + "='" + v + "' is set and hides the GPUs from this process; unset it or name "
+                   "GPUs that exist (`nvidia-smi -L` or `rocm-smi` lists them)";
+    }
     return std::string("this libtorch (") + TORCH_VERSION + ") has GPU support but finds no GPU: check that the driver "
            "is loaded (`nvidia-smi`, or `rocminfo` on AMD) and, in a container, that the GPUs were passed in "
            "(--gpus all, or --device /dev/kfd --device /dev/dri)";
@@ -698,12 +698,13 @@ extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTr
     } catch (const c10::Error& e) {
         // The message without libtorch's C++ frames; the whole text goes to a details file beside the run's outputs.
         const std::string details = (std::filesystem::path(outputDir) / "libtorch-error.txt").string();
+        bool written = false;
         if (std::FILE* f = std::fopen(details.c_str(), "w")) {
-            std::fputs(e.what(), f);
-            std::fclose(f);
+            written = std::fputs(e.what(), f) >= 0;
+            written = std::fclose(f) == 0 && written;
         }
         setError(error, errorLen, std::string("training failed in libtorch: ") + e.what_without_backtrace()
-                                      + " (libtorch's full trace: " + details + ")");
+                                      + (written ? " (libtorch's full trace: " + details + ")" : std::string()));
         return -1;
     } catch (const std::exception& e) {
         setError(error, errorLen, std::string("training failed in libtorch: ") + e.what());
