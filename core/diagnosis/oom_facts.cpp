@@ -75,9 +75,9 @@ std::string describeOom(const std::optional<OomMessage>& message, const Snapshot
             if (message && message->gpu && g.index != *message->gpu)
                 continue;
             if (!g.processesKnown) {
-                if (g.vendor == "nvidia")
-                    parts.push_back(fmt::format("Who holds GPU {}'s memory is unknown here (the driver was not asked or "
-                                                "refused); `nvidia-smi` lists the processes.", g.index));
+                parts.push_back(fmt::format("Who holds GPU {}'s memory is unknown here (the driver was not asked or "
+                                            "refused); {} lists the processes.", g.index,
+                                            g.vendor == "amd" ? "`rocm-smi --showpids`" : "`nvidia-smi`"));
                 continue;
             }
             std::vector<std::string> holders;

@@ -147,6 +147,9 @@ json recomputeFindings(const Snapshot& snapshot, const json& probes, const std::
             text += l + "\n";
         input.logs.push_back({"report logs", std::move(text)});
     }
+    // The snapshot's kernel-log lines, as `diagnose --snapshot` and the System page read them (diagnoseSnapshot).
+    if (auto kernelLog = snapshotKernelLog(snapshot))
+        input.logs.push_back(std::move(*kernelLog));
     return findingsToJson(diagnose(input))["findings"];
 }
 
