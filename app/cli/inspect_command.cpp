@@ -30,18 +30,29 @@ void printPythonEnvs(const nlohmann::json& envs)
     if (envs.empty())
         std::cout << "  none found\n";
     for (const auto& e : envs) {
-        const auto str = [&](const char* k) { return e.contains(k) && e[k].is_string() ? e[k].get<std::string>() : std::string(); };
+        // Every value came from files or interpreters anybody may have put there: escaped before the terminal sees it.
+        const auto str = [&](const char* k) {
+            return e.contains(k) && e[k].is_string() ? escapeControl(e[k].get<std::string>()) : std::string();
+        };
         std::string torch = e.value("has_torch", nlohmann::json()) == true
             ? fmt::format("torch {} ({}{})", str("torch_version"), str("build"),
                           !str("hip_version").empty() ? " HIP " + str("hip_version")
                                                       : !str("cuda_version").empty() ? " CUDA " + str("cuda_version") : "")
-            : e.value("has_torch", nlohmann::json()) == false ? "no torch" : "not usable: " + str("error");
+            : e.value("has_torch", nlohmann::json()) == false ? "no torch"
+            : !str("not_started").empty()                  ? "not started: " + str("not_started")
+                                                           : "not usable: " + str("error");
         std::cout << fmt::format("  {:<44} {:<12} python {:<8} {}\n", str("path"), str("source"), str("python_version"), torch);
+        if (!str("probe_command").empty())
+            std::cout << fmt::format("      to look inside it: {}\n", str("probe_command"));
+        if (!str("torch_version_note").empty())
+            std::cout << fmt::format("      torch version unknown: {}\n", str("torch_version_note"));
         if (e.contains("arch_list") && e["arch_list"].is_array())
-            std::cout << fmt::format("      arch list: {}\n", e["arch_list"].dump());
+            std::cout << fmt::format("      arch list: {}\n", escapeControl(e["arch_list"].dump()));
         for (const auto& d : e.value("devices", nlohmann::json::array()))
-            std::cout << fmt::format("      [{}] {} {}\n", d.value("index", 0), d.value("name", std::string()),
-                                     d.contains("gcnArchName") && d["gcnArchName"].is_string() ? d["gcnArchName"].get<std::string>() : "");
+            std::cout << fmt::format("      [{}] {} {}\n", d.value("index", 0), escapeControl(d.value("name", std::string())),
+                                     d.contains("gcnArchName") && d["gcnArchName"].is_string()
+                                         ? escapeControl(d["gcnArchName"].get<std::string>())
+                                         : "");
         if (!str("blas_backend").empty())
             std::cout << fmt::format("      preferred BLAS: {}\n", str("blas_backend"));
         for (const char* m : {"amdsmi", "pynvml"}) {
@@ -117,7 +128,7 @@ void printText(const Snapshot& s)
     if (s.env.empty())
         std::cout << "  none set\n";
     for (const auto& [k, v] : s.env)
-        std::cout << fmt::format("  {}={}\n", k, v);
+        std::cout << fmt::format("  {}={}\n", escapeControl(k), escapeControl(v));
     printPythonEnvs(s.pythonEnvs);
     // The checks and what the rules say about this snapshot: the System page shows the same list.
     const auto findings = machineFindings(s);

@@ -1,6 +1,7 @@
 // Access to /dev/kfd and the render nodes: existence, group, mode, and whether this user can open them.
 #include "core/inspect/file_facts.h"
 #include "core/snapshot/stack_environment.h"
+#include "core/util/text_escape.h"
 
 #include <fmt/format.h>
 
@@ -154,7 +155,7 @@ std::map<std::string, std::string> readGpuEnvironment(const SystemRoot& root)
             const std::string_view entry(*e);
             const auto eq = entry.find('=');
             if (eq != std::string_view::npos && isStackEnvironmentVariable(entry.substr(0, eq)))
-                env[std::string(entry.substr(0, eq))] = std::string(entry.substr(eq + 1));
+                env[std::string(entry.substr(0, eq))] = escapeControl(entry.substr(eq + 1)); // JSON holds UTF-8 only
         }
         return env;
     }
@@ -165,7 +166,7 @@ std::map<std::string, std::string> readGpuEnvironment(const SystemRoot& root)
         while (std::getline(in, line)) {
             const auto eq = line.find('=');
             if (eq != std::string::npos && isStackEnvironmentVariable(std::string_view(line).substr(0, eq)))
-                env[line.substr(0, eq)] = line.substr(eq + 1);
+                env[line.substr(0, eq)] = escapeControl(std::string_view(line).substr(eq + 1));
         }
     }
     return env;

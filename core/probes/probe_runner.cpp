@@ -8,6 +8,7 @@
 #include "core/util/program_paths.h"
 #include "core/util/sigpipe_block.h"
 #include "core/util/subprocess.h"
+#include "core/util/text_escape.h"
 
 #include <fmt/format.h>
 
@@ -38,6 +39,8 @@ using worker::ChildProcess;
 using worker::StderrSplitter;
 using worker::closeFd;
 using worker::drain;
+using worker::exitedNow;
+using worker::kMaxLineBytes;
 using worker::killGroup;
 using worker::pollPipes;
 using worker::reap;
@@ -429,6 +432,8 @@ private:
         Clock::time_point deadline;
         bool killedForCancel = false, outOpen = true, errOpen = true;
         std::string protocolError; // it speaks another protocol: every probe of the cell says so
+        // Reading stops here even if the pipes stay open: kEofGrace after the worker exited or was killed.
+        Clock::time_point stopReading = Clock::time_point::max();
     };
 
     void handleHello(Worker& w, GpuHold& hold, const json& body)
@@ -470,7 +475,8 @@ private:
     {
         auto msg = parseWorkerLine(line);
         if (!msg) {
-            w.end.stray += line + "\n";
+            if (w.end.stray.size() < 4096)
+                w.end.stray += escapeControl(line.substr(0, 4096 - w.end.stray.size())) + "\n";
         } else if (msg->type == "hello") {
             handleHello(w, hold, msg->body);
         } else if (msg->type == "start") {
@@ -486,20 +492,26 @@ private:
         }
     }
 
-    // Reads the worker's output until both pipes close, killing it on cancel or past its deadline.
+    // Reads the worker's output until both pipes close, killing it on cancel or past its deadline; never longer
+    // than kEofGrace after it ended (a child that left its group, with setsid, may hold the pipes for ever).
     void pump(std::vector<std::string>& remaining, Worker& w, GpuHold& hold)
     {
+        auto kill = [&](bool& flag) {
+            killGroup(w.child.pid);
+            flag = true;
+            w.stopReading = std::min(w.stopReading, Clock::now() + kEofGrace);
+        };
         while (w.outOpen || w.errOpen) {
-            if (m_cancelled.load() && !w.killedForCancel) {
-                killGroup(w.child.pid);
-                w.killedForCancel = true;
-            }
+            if (m_cancelled.load() && !w.killedForCancel)
+                kill(w.killedForCancel);
             const auto now = Clock::now();
-            if (now >= w.deadline && !w.end.killedForTimeout && !w.killedForCancel) {
-                killGroup(w.child.pid);
-                w.end.killedForTimeout = true;
-            }
-            const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(w.deadline - now).count();
+            if (now >= w.deadline && !w.end.killedForTimeout && !w.killedForCancel)
+                kill(w.end.killedForTimeout);
+            if (!w.child.exited && exitedNow(w.child))
+                w.stopReading = std::min(w.stopReading, now + kEofGrace);
+            if (now >= w.stopReading)
+                break;
+            const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(std::min(w.deadline, w.stopReading) - now).count();
             const int timeoutMs = static_cast<int>(std::clamp<long long>(wait, 1, 100));
             if (!pollPipes(w.child, w.outOpen, w.errOpen, timeoutMs, w.outBuf, m_errChunk))
                 break;
@@ -509,6 +521,18 @@ private:
             }
             for (std::size_t nl; (nl = w.outBuf.find('\n')) != std::string::npos; w.outBuf.erase(0, nl + 1))
                 handleLine(remaining, w, hold, w.outBuf.substr(0, nl));
+            if (w.outBuf.size() > kMaxLineBytes) {
+                if (w.protocolError.empty()) {
+                    w.protocolError = fmt::format(
+                        "{} printed more than {} MiB without a line end: that is not a StackScope probe worker "
+                        "speaking (its messages are single lines of a few KiB); check that --python names a Python "
+                        "interpreter and that nothing in its start-up (sitecustomize, .pth files) writes to stdout",
+                        w.python ? m_options.python : m_program, kMaxLineBytes >> 20);
+                    killGroup(w.child.pid);
+                    w.stopReading = std::min(w.stopReading, Clock::now() + kEofGrace);
+                }
+                w.outBuf.clear();
+            }
         }
         w.stderrText.finish();
     }
@@ -574,13 +598,22 @@ std::optional<json> queryDevices(const std::string& program, const std::vector<s
     ::fcntl(child.err, F_SETFL, O_NONBLOCK);
     const auto deadline = Clock::now() + timeout;
     bool timedOut = false;
-    while (outOpen || errOpen) {
-        if (Clock::now() >= deadline) {
+    auto stopReading = Clock::time_point::max();
+    while ((outOpen || errOpen) && Clock::now() < stopReading) {
+        const auto now = Clock::now();
+        if (now >= deadline && !timedOut) {
             killGroup(child.pid);
             timedOut = true;
+            stopReading = std::min(stopReading, now + kEofGrace);
         }
+        if (exitedNow(child))
+            stopReading = std::min(stopReading, now + kEofGrace);
         if (!pollPipes(child, outOpen, errOpen, 100, out, err))
             break;
+        if (out.size() > kMaxLineBytes || err.size() > kMaxLineBytes) { // --list-devices prints one short line
+            killGroup(child.pid);
+            break;
+        }
     }
     const int status = reap(child);
     std::size_t pos = 0, nl;
@@ -604,9 +637,10 @@ std::optional<json> queryDevices(const std::string& program, const std::vector<s
                                  "(try `stackscope-cli probe --device cpu`)", timeout.count() / 1000.0);
         else if (WIFSIGNALED(status))
             *error = fmt::format("listing devices crashed the worker ({}); {}", signalName(WTERMSIG(status)),
-                                 err.substr(err.size() > 400 ? err.size() - 400 : 0));
+                                 escapeMessage(err.substr(err.size() > 400 ? err.size() - 400 : 0)));
         else
-            *error = fmt::format("the worker listed no devices (exit {}); {}", WEXITSTATUS(status), err);
+            *error = fmt::format("the worker listed no devices (exit {}); {}", WEXITSTATUS(status),
+                                 escapeMessage(err.substr(err.size() > 2000 ? err.size() - 2000 : 0)));
     }
     return std::nullopt;
 }

@@ -4,6 +4,7 @@
 #include "core/probes/probe_protocol.h"
 #include "core/util/sigpipe_block.h"
 #include "core/util/subprocess.h"
+#include "core/util/text_escape.h"
 
 #include <fmt/format.h>
 
@@ -70,10 +71,11 @@ void killGroup(pid_t pid)
 bool drain(int fd, std::string& buf)
 {
     char chunk[8192];
-    for (;;) {
+    for (std::size_t got = 0; got < kMaxLineBytes;) {
         const ssize_t n = ::read(fd, chunk, sizeof chunk);
         if (n > 0) {
             buf.append(chunk, static_cast<size_t>(n));
+            got += static_cast<std::size_t>(n);
             if (n < static_cast<ssize_t>(sizeof chunk))
                 return true;
             continue;
@@ -84,6 +86,14 @@ bool drain(int fd, std::string& buf)
             continue;
         return errno == EAGAIN || errno == EWOULDBLOCK;
     }
+    return true;
+}
+
+bool exitedNow(ChildProcess& child)
+{
+    if (!child.exited && child.pid > 0 && ::waitpid(child.pid, &child.status, WNOHANG) == child.pid)
+        child.exited = true;
+    return child.exited;
 }
 
 // Waits up to timeoutMs for output on the child's open pipes and appends what arrived to `out` and
@@ -115,9 +125,13 @@ int reap(ChildProcess& child)
     closeFd(child.out);
     closeFd(child.err);
     closeFd(child.in);
+    if (child.exited)
+        return child.status;
     int status = 0;
     while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
     }
+    child.exited = true;
+    child.status = status;
     return status;
 }
 
@@ -136,10 +150,15 @@ bool tellToGo(ChildProcess& child)
 void StderrSplitter::append(const std::string& chunk)
 {
     m_pending += chunk;
-    std::size_t nl;
-    while ((nl = m_pending.find('\n')) != std::string::npos) {
-        line(m_pending.substr(0, nl + 1));
-        m_pending.erase(0, nl + 1);
+    std::size_t nl, from = 0;
+    while ((nl = m_pending.find('\n', from)) != std::string::npos) {
+        line(m_pending.substr(from, nl + 1 - from));
+        from = nl + 1;
+    }
+    m_pending.erase(0, from);
+    if (m_pending.size() > kMaxLineBytes) { // one endless line: kept as lines of the cap's length
+        line(m_pending);
+        m_pending.clear();
     }
 }
 
@@ -175,9 +194,24 @@ void StderrSplitter::line(const std::string& l)
         m_current = l.substr(marker.size());
         while (!m_current.empty() && (m_current.back() == '\n' || m_current.back() == '\r'))
             m_current.pop_back();
+        // A probe id is a short name from the plan; a worker that invents thousands is not followed.
+        if (m_current.size() > 128 || (m_byProbe.size() >= 1024 && !m_byProbe.count(m_current)))
+            m_current.clear();
         return;
     }
-    (m_current.empty() ? m_startup : m_byProbe[m_current]) += l;
+    // Kept as text a person can read and JSON can hold: control bytes and bytes that are not UTF-8 escaped.
+    std::string& t = target();
+    t += escapeMessage(l);
+    if (t.size() > kStderrKeepBytes) {
+        static const std::string cut = "[... earlier output cut: StackScope keeps the last 256 KiB of each probe]\n";
+        t.erase(0, t.size() - kStderrKeepBytes + cut.size());
+        t.insert(0, cut);
+    }
+}
+
+std::string& StderrSplitter::target()
+{
+    return m_current.empty() ? m_startup : m_byProbe[m_current];
 }
 
 } // namespace stackscope::worker

@@ -2,6 +2,7 @@
 // blocking, killed with its group, reaped; its stderr split per probe by the worker's markers.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <sys/types.h>
@@ -14,7 +15,14 @@ struct ChildProcess {
     int out = -1;
     int err = -1;
     int in = -1; // the write end of the worker's stdin, when it was started with --wait-go
+    bool exited = false; // reaped by exitedNow(); `status` is its wait status
+    int status = 0;
 };
+
+// What a reader keeps of a worker, whatever it prints: a protocol line is at most kMaxLineBytes (the largest real
+// message, a result with its error text, is a few KiB), and each probe's stderr its last kStderrKeepBytes.
+inline constexpr std::size_t kMaxLineBytes = 1u << 20;
+inline constexpr std::size_t kStderrKeepBytes = 256u << 10;
 
 void closeFd(int& fd);
 // Throws std::runtime_error saying what to do when the worker cannot be started. withStdin: the worker's stdin is
@@ -22,8 +30,11 @@ void closeFd(int& fd);
 ChildProcess spawnWorker(const std::string& program, const std::vector<std::string>& args,
                          const std::vector<std::string>& env, bool withStdin = false);
 void killGroup(pid_t pid);
-// Reads what is available on fd into buf; false at end of file.
+// Reads what is available on fd into buf, at most kMaxLineBytes a call (a worker that never stops writing cannot
+// keep the reader in here); false at end of file.
 bool drain(int fd, std::string& buf);
+// True once the child has exited (reaped without blocking; reap() then only closes the pipes).
+bool exitedNow(ChildProcess& child);
 // Waits up to timeoutMs for output on the child's open pipes and appends what arrived to `out` and `err`, closing a
 // side at end of file. False when poll itself fails.
 bool pollPipes(const ChildProcess& child, bool& outOpen, bool& errOpen, int timeoutMs, std::string& out, std::string& err);
@@ -43,6 +54,8 @@ public:
 
 private:
     void line(const std::string& l);
+
+    std::string& target();
 
     std::string m_pending, m_startup, m_current;
     std::map<std::string, std::string> m_byProbe;

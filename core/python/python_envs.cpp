@@ -4,7 +4,9 @@
 #include "core/probes/probe_runner.h"
 #include "core/python/python_files.h"
 #include "core/python/python_queries.h"
+#include "core/python/python_trust.h"
 #include "core/util/subprocess.h"
+#include "core/util/text_escape.h"
 
 #include <fmt/format.h>
 
@@ -117,9 +119,10 @@ std::vector<PythonCandidate> pythonCandidates(const PythonPlaces& places)
 {
     std::vector<PythonCandidate> out;
     std::set<std::string> seen;
+    const StartPolicy policy {places.cwd, places.home, places.virtualEnv, places.condaPrefix};
     auto add = [&](const std::string& path, const char* source) {
         if (!path.empty() && isExecutableFile(path) && seen.insert(identity(path)).second)
-            out.push_back({path, source});
+            out.push_back({path, source, whyNotStarted(path, source, policy)});
     };
     // Every python3 on PATH, in order: the first may be a shim (pyenv) or a venv's, a later one the system's.
     for (const auto& dir : places.pathDirs)
@@ -154,6 +157,44 @@ std::vector<PythonCandidate> pythonCandidates(const PythonPlaces& places)
 
 namespace {
 
+// An interpreter's answer kept to the fields and types the queries print (python_queries.h): whatever else a
+// program printed as JSON is dropped, so no reader meets a number where it expects a name.
+json typedAnswer(const json& a)
+{
+    static const char* const kText[] = {"python_version", "executable", "prefix", "torch_dir", "error", "torch_version",
+                                        "hip_version", "cuda_version", "build", "blas_backend", "amdsmi", "pynvml",
+                                        "import_error", "arch_list_error", "devices_error", "blas_backend_error"};
+    static const char* const kFlags[] = {"has_torch", "amdsmi_installed", "pynvml_installed", "mkldnn_enabled"};
+    json out = json::object();
+    for (const char* k : kText) {
+        if (a.contains(k) && (a[k].is_string() || a[k].is_null()))
+            out[k] = a[k];
+    }
+    for (const char* k : kFlags) {
+        if (a.contains(k) && a[k].is_boolean())
+            out[k] = a[k];
+    }
+    if (a.contains("arch_list") && a["arch_list"].is_array()) {
+        out["arch_list"] = json::array();
+        for (const auto& x : a["arch_list"])
+            if (x.is_string())
+                out["arch_list"].push_back(x);
+    }
+    if (a.contains("devices") && a["devices"].is_array()) {
+        out["devices"] = json::array();
+        for (const auto& d : a["devices"]) {
+            if (!d.is_object() || !d.value("index", json()).is_number_integer() || !d.value("name", json()).is_string())
+                continue;
+            json kept {{"index", d["index"]}, {"name", d["name"]}};
+            for (const char* k : {"gcnArchName", "capability"})
+                kept[k] = d.value(k, json()).is_string() ? d[k] : json(nullptr);
+            kept["total_memory"] = d.value("total_memory", json()).is_number_unsigned() ? d["total_memory"] : json(nullptr);
+            out["devices"].push_back(kept);
+        }
+    }
+    return out;
+}
+
 // The last line of `out` that is a JSON object, or null.
 json lastJsonObject(const std::string& out)
 {
@@ -163,21 +204,22 @@ json lastJsonObject(const std::string& out)
     while (std::getline(in, line)) {
         auto j = json::parse(line, nullptr, false);
         if (!j.is_discarded() && j.is_object())
-            found = std::move(j);
+            found = typedAnswer(j);
     }
     return found;
 }
 
+// The end of what a child printed, escaped: its bytes may be anything (not UTF-8, terminal escapes).
 std::string tail(const std::string& s, std::size_t max = 600)
 {
-    return s.size() <= max ? s : "..." + s.substr(s.size() - max);
+    return escapeMessage(s.size() <= max ? s : "..." + s.substr(s.size() - max));
 }
 
 // Why a run gave no answer, in words a person can act on; empty when it answered.
 std::string failureOf(const ProcessResult& r, const std::string& path, std::chrono::milliseconds limit)
 {
     if (!r.started)
-        return fmt::format("{}; check that the interpreter exists and is executable", r.startError);
+        return fmt::format("{}; check that the interpreter exists and is executable", escapeControl(r.startError));
     if (r.timedOut)
         return fmt::format("{} did not answer within {:.1f} s and was stopped; run it by hand to see why", path,
                            limit.count() / 1000.0);
@@ -202,20 +244,50 @@ json gpuEnvironment()
     return env;
 }
 
+// torch's version fields from torch/version.py read as text (never executed): the interpreter only says where
+// torch is. A version.py that computes its values leaves them unknown, with why.
+void addTorchVersion(json& answer)
+{
+    const auto dir = answer.value("torch_dir", std::string());
+    if (answer.value("has_torch", json()) != json(true) || dir.empty())
+        return;
+    if (auto v = readTorchVersionPy(dir)) {
+        answer["torch_version"] = (*v)["__version__"];
+        answer["hip_version"] = (*v)["hip"];
+        answer["cuda_version"] = (*v)["cuda"];
+        answer["build"] = torchBuildOf(*v);
+        return;
+    }
+    for (const char* k : {"torch_version", "hip_version", "cuda_version", "build"})
+        answer[k] = nullptr;
+    answer["torch_version_note"] = fmt::format("{}/version.py is not plain assignments of strings (or is not a small "
+                                               "regular file): StackScope reads it, never runs it; the version shows "
+                                               "with --python-details, which imports torch",
+                                               dir);
+}
+
 // The quick answer: from the files where they say everything, else from the interpreter; false with e["error"] set
-// when the interpreter could not be asked.
-bool quickLook(const PythonCandidate& c, const PythonQueryOptions& o, const PythonFileContext& files, json& e)
+// when the interpreter could not be asked, or e["not_started"] when it may not be started.
+// A shim's target is checked like the shim before it is started.
+bool quickLook(PythonCandidate& c, const PythonQueryOptions& o, const PythonFileContext& files, json& e)
 {
     std::string path = c.path;
     if (o.readFiles) {
         if (auto target = pyenvShimTarget(c.path, files)) {
             e["shim_for"] = *target; // what the shim runs is asked instead: the shim itself adds seconds of bash
             path = *target;
+            if (c.notStarted.empty())
+                c.notStarted = whyNotStarted(path, c.source, StartPolicy {files.cwd, files.home, {}, {}});
         }
         if (auto answer = quickLookFromFiles(path, files)) {
             e.update(*answer);
             return true;
         }
+    }
+    if (!c.notStarted.empty()) {
+        e["not_started"] = c.notStarted;
+        e["probe_command"] = probeCommandFor(c.path);
+        return false;
     }
     const auto quick = runProcess({path, "-c", pyquery::kQuick}, o.quickTimeout);
     auto answer = lastJsonObject(quick.out);
@@ -224,17 +296,22 @@ bool quickLook(const PythonCandidate& c, const PythonQueryOptions& o, const Pyth
         return false;
     }
     answer["looked_up"] = "interpreter";
+    addTorchVersion(answer);
     e.update(answer);
     return true;
 }
 
-json queryOne(const PythonCandidate& c, const PythonQueryOptions& o, const PythonFileContext& files)
+json queryOne(PythonCandidate c, const PythonQueryOptions& o, const PythonFileContext& files)
 {
     json e {{"path", c.path}, {"source", c.source}, {"has_torch", nullptr}};
     if (!quickLook(c, o, files, e))
         return e;
     if (e["has_torch"] != json(true)) // false, or null with the script's "error" (Python 2, a broken site)
         return e;
+    if (!c.notStarted.empty() && (o.details || o.collectEnv)) { // torch found from the files alone
+        e["details_error"] = fmt::format("not started: {}; to look inside: {}", c.notStarted, probeCommandFor(c.path));
+        return e;
+    }
     if (o.details) {
         e["env"] = gpuEnvironment();
         const std::string python = e.value("shim_for", c.path);
@@ -248,7 +325,7 @@ json queryOne(const PythonCandidate& c, const PythonQueryOptions& o, const Pytho
     if (o.collectEnv) {
         const auto ce = runProcess({e.value("shim_for", c.path), "-m", "torch.utils.collect_env"}, o.collectEnvTimeout);
         const auto why = failureOf(ce, c.path, o.collectEnvTimeout);
-        e["collect_env"] = why.empty() ? json(ce.out) : json(nullptr);
+        e["collect_env"] = why.empty() ? json(escapeMessage(ce.out)) : json(nullptr);
         if (!why.empty())
             e["collect_env_error"] = why;
     }

@@ -25,6 +25,9 @@ struct PythonPlaces {
 struct PythonCandidate {
     std::string path;   // the interpreter
     std::string source; // "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "conda env", "pyenv", "./.venv", "~/.venvs", "~/venv*", "added"
+    // Why discovery will not start this interpreter (core/python/python_trust.h); empty: it may. Its files are
+    // still read.
+    std::string notStarted;
 };
 
 // Every interpreter the places name, existing and executable, each once (same folder after symlinks, same name).
@@ -50,7 +53,8 @@ struct PythonQueryOptions {
 };
 
 // One object per candidate (the snapshot's "python_envs", docs/python-environments.md): "path", "source",
-// "has_torch" (true/false, or null when the interpreter could not be asked, with "error"), "python_version",
+// "has_torch" (true/false, or null when the interpreter could not be asked, with "error", or was not started, with
+// "not_started" and the "probe_command" that looks inside it), "python_version",
 // "torch_version", "build" ("rocm"/"cuda"/"cpu"), "hip_version", "cuda_version", and with details "arch_list",
 // "devices", "blas_backend", "amdsmi", "pynvml", "env"; with collectEnv "collect_env".
 nlohmann::json queryPythonEnvs(const std::vector<PythonCandidate>& candidates, const PythonQueryOptions& options = {});

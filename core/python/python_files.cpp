@@ -1,10 +1,11 @@
 // The quick look without starting an interpreter: pyvenv.cfg, lib/python3.Y/site-packages, .pth files, torch/version.py.
 #include "core/python/python_files.h"
 
+#include "core/util/file_read.h"
+#include "core/util/text_escape.h"
+
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include <cstdlib>
@@ -17,12 +18,14 @@ using nlohmann::json;
 
 namespace {
 
-std::string readText(const fs::path& p)
+// Files an environment's owner (or anybody who could write the folder) controls are read as text only: regular
+// files of at most 256 KiB (pyvenv.cfg, version.py, a .pth, .python-version are a few hundred bytes; the largest
+// .pth files seen, setuptools' distutils-precedence.pth and editable installs' finders, are under 1 KiB).
+constexpr std::size_t kSmallFileCap = 256 * 1024;
+
+std::optional<std::string> readSmall(const fs::path& p)
 {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return readRegularFile(p, kSmallFileCap);
 }
 
 std::string trim(std::string s)
@@ -38,11 +41,14 @@ bool isDir(const fs::path& p)
     return fs::is_directory(p, ec);
 }
 
-// pyvenv.cfg's "key = value" lines.
-std::map<std::string, std::string> readPyvenvCfg(const fs::path& p)
+// pyvenv.cfg's "key = value" lines; nullopt when it is not a small regular file.
+std::optional<std::map<std::string, std::string>> readPyvenvCfg(const fs::path& p)
 {
+    const auto text = readSmall(p);
+    if (!text)
+        return std::nullopt;
     std::map<std::string, std::string> out;
-    std::stringstream in(readText(p));
+    std::stringstream in(*text);
     std::string line;
     while (std::getline(in, line)) {
         const auto eq = line.find('=');
@@ -52,12 +58,20 @@ std::map<std::string, std::string> readPyvenvCfg(const fs::path& p)
     return out;
 }
 
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
 // "3.12" of "3.12.3" or "3.12.3.final.0"; empty when it is not Python 3.
 std::string minorVersion(const std::string& version)
 {
-    static const std::regex re(R"(^(3\.\d+)(\.\d+)?)");
-    std::smatch m;
-    return std::regex_search(version, m, re) ? m[1].str() : std::string();
+    if (version.size() < 3 || version.compare(0, 2, "3.") != 0 || !isDigit(version[2]))
+        return {};
+    std::size_t end = 2;
+    while (end < version.size() && isDigit(version[end]) && end < 8)
+        ++end;
+    return version.substr(0, end);
 }
 
 // The one lib/python3.Y of a prefix that holds the standard library (os.py) and a site-packages folder, and whose
@@ -96,7 +110,10 @@ std::optional<SiteLayout> siteLayout(const fs::path& interpreter, const PythonFi
         out.dirs.emplace_back(d);
     std::error_code ec;
     if (fs::exists(prefix / "pyvenv.cfg", ec)) {
-        auto cfg = readPyvenvCfg(prefix / "pyvenv.cfg");
+        auto read = readPyvenvCfg(prefix / "pyvenv.cfg");
+        if (!read)
+            return std::nullopt;
+        auto& cfg = *read;
         if (cfg["include-system-site-packages"] == "true")
             return std::nullopt; // the base interpreter's site-packages too: ask it
         out.pythonVersion = cfg.count("version") ? cfg["version"] : cfg["version_info"];
@@ -129,9 +146,10 @@ bool addPthFolders(const fs::path& dir, std::vector<fs::path>& dirs)
         const auto name = it->path().filename().string();
         if (it->path().extension() != ".pth")
             continue;
-        if (name.find("torch") != std::string::npos)
+        const auto text = readSmall(it->path());
+        if (name.find("torch") != std::string::npos || !text)
             return false;
-        std::stringstream in(readText(it->path()));
+        std::stringstream in(*text);
         std::string line;
         while (std::getline(in, line)) {
             line = trim(line);
@@ -174,19 +192,27 @@ std::vector<std::string> splitOn(const std::string& s, char sep)
     return out;
 }
 
-// The versions pyenv would pick, in its order of precedence; empty means "system".
-std::vector<std::string> pyenvVersions(const PythonFileContext& c)
+// The versions pyenv would pick, in its order of precedence; empty means "system"; nullopt when a version file is
+// not a small regular file (a FIFO, a link to a device): then only the shim can tell.
+std::optional<std::vector<std::string>> pyenvVersions(const PythonFileContext& c)
 {
     if (!c.pyenvVersion.empty())
         return splitOn(c.pyenvVersion, ':');
     std::error_code ec;
+    auto fromFile = [](const fs::path& p) -> std::optional<std::vector<std::string>> {
+        const auto text = readSmall(p);
+        return text ? std::optional(splitOn(*text, '\n')) : std::nullopt;
+    };
     for (fs::path dir = c.cwd; !dir.empty(); dir = dir.parent_path()) {
-        if (fs::exists(dir / ".python-version", ec))
-            return splitOn(readText(dir / ".python-version"), '\n');
+        if (fs::exists(dir / ".python-version", ec) || fs::is_symlink(dir / ".python-version", ec))
+            return fromFile(dir / ".python-version");
         if (dir == dir.root_path())
             break;
     }
-    return splitOn(readText(fs::path(c.pyenvRoot) / "version"), '\n');
+    const auto global = fs::path(c.pyenvRoot) / "version";
+    if (!fs::exists(global, ec) && !fs::is_symlink(global, ec))
+        return std::vector<std::string>();
+    return fromFile(global);
 }
 
 bool executable(const fs::path& p)
@@ -217,7 +243,10 @@ std::optional<std::string> pyenvShimTarget(const std::string& interpreter, const
     if (c.pyenvRoot.empty() || fs::canonical(p.parent_path(), ec) != fs::canonical(fs::path(c.pyenvRoot) / "shims", ec) || ec)
         return std::nullopt;
     const auto name = p.filename();
-    for (const auto& v : pyenvVersions(c)) {
+    const auto versions = pyenvVersions(c);
+    if (!versions)
+        return std::nullopt;
+    for (const auto& v : *versions) {
         if (v.empty() || v[0] == '#')
             continue;
         if (v != "system") {
@@ -238,22 +267,52 @@ std::optional<std::string> pyenvShimTarget(const std::string& interpreter, const
     return std::nullopt;
 }
 
+namespace {
+
+bool isNameChar(char c)
+{
+    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+// `name [: annotation] = value` of one line, as the regex ^([A-Za-z_]+)\s*(?::[^=]*)?=\s*(.*?)\s*$ would split it.
+bool splitAssignment(const std::string& line, std::string& name, std::string& value)
+{
+    std::size_t i = 0;
+    while (i < line.size() && isNameChar(line[i]))
+        ++i;
+    if (i == 0)
+        return false;
+    name = line.substr(0, i);
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+        ++i;
+    if (i < line.size() && line[i] == ':') {
+        i = line.find('=', i);
+        if (i == std::string::npos)
+            return false;
+    }
+    if (i >= line.size() || line[i] != '=')
+        return false;
+    value = trim(line.substr(i + 1));
+    return true;
+}
+
+} // namespace
+
 std::optional<json> parseTorchVersionPy(const std::string& text)
 {
-    static const std::regex line(R"(^([A-Za-z_]+)\s*(?::[^=]*)?=\s*(.*?)\s*$)");
     json out = json::object();
     std::stringstream in(text);
-    std::string l;
+    std::string l, name, v;
     while (std::getline(in, l)) {
-        std::smatch m;
-        if (!std::regex_match(l, m, line))
+        if (!l.empty() && l.back() == '\r')
+            l.pop_back();
+        if (!splitAssignment(l, name, v))
             continue;
-        const std::string v = m[2].str();
         if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front())
-            out[m[1].str()] = v.substr(1, v.size() - 2);
+            out[name] = v.substr(1, v.size() - 2);
         else if (v == "None" || v == "True" || v == "False")
-            out[m[1].str()] = v == "None" ? json(nullptr) : json(v == "True");
-        else if (m[1] == "__version__" || m[1] == "cuda" || m[1] == "hip")
+            out[name] = v == "None" ? json(nullptr) : json(v == "True");
+        else if (name == "__version__" || name == "cuda" || name == "hip")
             return std::nullopt; // computed: only the interpreter knows
     }
     if (!out.contains("__version__") || !out["__version__"].is_string())
@@ -264,7 +323,23 @@ std::optional<json> parseTorchVersionPy(const std::string& text)
         else if (!out[key].is_null() && !out[key].is_string())
             return std::nullopt;
     }
+    // The values become JSON: text that is not UTF-8 is not a version.
+    for (const char* key : {"__version__", "cuda", "hip"}) {
+        if (out[key].is_string() && escapeControl(out[key].get<std::string>()) != out[key].get<std::string>())
+            return std::nullopt;
+    }
     return out;
+}
+
+std::optional<json> readTorchVersionPy(const std::string& torchDir)
+{
+    const auto text = readSmall(fs::path(torchDir) / "version.py");
+    return text ? parseTorchVersionPy(*text) : std::nullopt;
+}
+
+std::string torchBuildOf(const json& v)
+{
+    return !v["hip"].is_null() ? "rocm" : (!v["cuda"].is_null() ? "cuda" : "cpu");
 }
 
 std::optional<json> quickLookFromFiles(const std::string& interpreter, const PythonFileContext& context)
@@ -283,15 +358,15 @@ std::optional<json> quickLookFromFiles(const std::string& interpreter, const Pyt
     for (const auto& d : dirs) {
         if (!fs::exists(d / "torch" / "__init__.py", ec))
             continue;
-        const auto v = parseTorchVersionPy(readText(d / "torch" / "version.py"));
+        const auto v = readTorchVersionPy((d / "torch").string());
         if (!v)
-            return std::nullopt; // a torch without a readable version.py: let the interpreter say
+            return std::nullopt; // a torch without a readable version.py: let the interpreter say where it is
         r["has_torch"] = true;
         r["torch_dir"] = (d / "torch").string();
         r["torch_version"] = (*v)["__version__"];
         r["hip_version"] = (*v)["hip"];
         r["cuda_version"] = (*v)["cuda"];
-        r["build"] = !(*v)["hip"].is_null() ? "rocm" : (!(*v)["cuda"].is_null() ? "cuda" : "cpu");
+        r["build"] = torchBuildOf(*v);
         break;
     }
     r["amdsmi_installed"] = hasModule(dirs, "amdsmi");

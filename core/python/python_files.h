@@ -33,8 +33,16 @@ std::optional<std::string> pyenvShimTarget(const std::string& interpreter, const
 // system's site-packages, a system layout (Debian's dist-packages), a shim, Python 2, an editable torch (.pth).
 std::optional<nlohmann::json> quickLookFromFiles(const std::string& interpreter, const PythonFileContext& context);
 
+// torch/version.py of the torch folder `torchDir`, read (a small regular file only) and parsed as text; nullopt when
+// it cannot be read or is not plain assignments.
+std::optional<nlohmann::json> readTorchVersionPy(const std::string& torchDir);
+
+// "rocm", "cuda" or "cpu" from parseTorchVersionPy's answer.
+std::string torchBuildOf(const nlohmann::json& versionPy);
+
 // torch/version.py's assignments (`__version__ = '2.11.0+cu130'`, `hip: Optional[str] = None`) as JSON values;
-// nullopt when a line it needs is not a plain string, None or boolean.
+// nullopt when a line it needs is not a plain string, None or boolean. Linear in the text's length, whatever the
+// length of a line (no regex: a 100 KB line once overflowed std::regex's recursion).
 std::optional<nlohmann::json> parseTorchVersionPy(const std::string& text);
 
 } // namespace stackscope

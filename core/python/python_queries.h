@@ -3,8 +3,9 @@
 
 namespace stackscope::pyquery {
 
-// Finds torch without importing it (importlib's find_spec, then torch/version.py read as text and executed
-// alone), and whether amdsmi/pynvml are installed. Any Python 3; on Python 2 it prints an "error".
+// Finds torch without importing it (importlib's find_spec) and says where it is; torch/version.py is then read
+// as text by StackScope (parseTorchVersionPy), never executed. Also whether amdsmi/pynvml are installed. Any
+// Python 3; on Python 2 it prints an "error".
 inline constexpr const char* kQuick = R"PY(
 import sys, os, json
 r = {"python_version": "%d.%d.%d" % tuple(sys.version_info[:3]), "executable": sys.executable, "prefix": sys.prefix}
@@ -13,16 +14,8 @@ try:
     s = iu.find_spec("torch")
     r["has_torch"] = False
     if s is not None and s.submodule_search_locations:
-        d = list(s.submodule_search_locations)[0]
-        r["torch_dir"] = d
+        r["torch_dir"] = list(s.submodule_search_locations)[0]
         r["has_torch"] = True
-        v = {}
-        with open(os.path.join(d, "version.py")) as f:
-            exec(f.read(), v)
-        r["torch_version"] = str(v.get("__version__"))
-        r["hip_version"] = v.get("hip")
-        r["cuda_version"] = v.get("cuda")
-        r["build"] = "rocm" if v.get("hip") else ("cuda" if v.get("cuda") else "cpu")
     for m in ("amdsmi", "pynvml"):
         r[m + "_installed"] = iu.find_spec(m) is not None
 except Exception as e:

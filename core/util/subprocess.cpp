@@ -116,15 +116,30 @@ ProcessResult runProcess(const std::vector<std::string>& argv, std::chrono::mill
         return r;
     }
     r.started = true;
-    bool outOpen = true, errOpen = true;
+    bool outOpen = true, errOpen = true, reaped = false;
+    int status = 0;
     const auto deadline = t0 + timeout;
+    // The pipes are read until both close, but never past a deadline: the time limit, or kEofGrace after the child
+    // itself ended (a grandchild that left its group, with setsid, can hold them open for ever). What a program
+    // wrote before it exited is already in the pipe, so the grace only has to cover the reads.
+    Clock::time_point stopReading = Clock::time_point::max();
     while (outOpen || errOpen) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        if (left <= 0 && !r.timedOut) {
-            ::kill(-pid, SIGKILL);
-            ::kill(pid, SIGKILL);
-            r.timedOut = true;
+        const auto now = Clock::now();
+        if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) {
+            reaped = true;
+            stopReading = std::min(stopReading, now + kEofGrace);
         }
+        if (now >= deadline && !r.timedOut) {
+            ::kill(-pid, SIGKILL);
+            if (!reaped)
+                ::kill(pid, SIGKILL);
+            r.timedOut = !reaped;
+            stopReading = std::min(stopReading, now + kEofGrace);
+        }
+        if (now >= stopReading)
+            break;
+        const auto until = std::min(deadline, stopReading);
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
         pollfd fds[2];
         int n = 0;
         if (outOpen)
@@ -142,10 +157,15 @@ ProcessResult runProcess(const std::vector<std::string>& argv, std::chrono::mill
                 errOpen = readSome(errPipe[0], r.err, capBytes);
         }
     }
+    // A pipe still open means somebody holds it: what is left of the group is ended with it (a pgid in use is not
+    // reused, so this cannot reach another process), and the pipes are closed whoever holds them.
+    if (outOpen || errOpen)
+        ::kill(-pid, SIGKILL);
     ::close(outPipe[0]);
     ::close(errPipe[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    if (!reaped) {
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
     }
     if (WIFEXITED(status))
         r.exitCode = WEXITSTATUS(status);

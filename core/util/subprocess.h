@@ -9,6 +9,11 @@
 
 namespace stackscope {
 
+// How long a reader keeps reading a child's pipes after the child exited or was killed. What a program wrote before
+// it exited is already in the pipe, so this only covers the reads; a grandchild that left the group (setsid) and
+// holds the pipes cannot keep the reader waiting longer than this.
+inline constexpr std::chrono::milliseconds kEofGrace {500};
+
 struct ProcessResult {
     bool started = false;
     std::string startError;  // why it could not start (empty when it started)

@@ -2,10 +2,16 @@
 // torch-less interpreter), the parallel quick query with its time limit, and the real /usr/bin/python3.
 #include "core/python/python_envs.h"
 #include "core/python/python_files.h"
+#include "core/python/python_trust.h"
+
+#include "core/util/subprocess.h"
 
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace stackscope;
 using nlohmann::json;
@@ -27,6 +33,49 @@ PythonPlaces fixturePlaces()
 std::string relative(const std::string& path)
 {
     return path.compare(0, kTree.size() + 1, kTree + "/") == 0 ? path.substr(kTree.size() + 1) : path;
+}
+
+void writeFile(const std::string& path, const std::string& text, bool executable = false)
+{
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+    if (executable)
+        ::chmod(path.c_str(), 0755);
+}
+
+// A fake interpreter: a shell script whose body is `body`.
+std::string fakeInterpreter(const std::string& envDir, const std::string& body)
+{
+    const std::string path = envDir + "/bin/python3";
+    writeFile(path, "#!/bin/sh\n" + body + "\n", true);
+    return path;
+}
+
+// "3.11" of the real python3, or empty.
+std::string realMinorVersion()
+{
+    const auto r = runProcess({"/usr/bin/python3", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"},
+                              std::chrono::seconds(20));
+    return r.exitCode == 0 && r.out.size() > 2 ? r.out.substr(0, r.out.find('\n')) : std::string();
+}
+
+// A venv on the real /usr/bin/python3 whose torch/version.py and .pth file write a marker file when run.
+std::string plantedVenv(const std::string& dir, const std::string& minor, const std::string& marker)
+{
+    writeFile(dir + "/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = " + minor + ".0\n");
+    std::filesystem::create_directories(dir + "/bin");
+    std::filesystem::create_symlink("/usr/bin/python3", dir + "/bin/python3");
+    const std::string site = dir + "/lib/python" + minor + "/site-packages";
+    writeFile(site + "/torch/__init__.py", "");
+    writeFile(site + "/torch/version.py", "__version__ = str(open('" + marker + ".version', 'w').write('ran'))\n");
+    writeFile(site + "/planted.pth", "import os; open('" + marker + ".pth', 'w').write('ran')\n");
+    return dir + "/bin/python3";
+}
+
+bool exists(const std::string& path)
+{
+    std::error_code ec;
+    return std::filesystem::exists(path, ec);
 }
 
 const json* byPath(const json& envs, const std::string& rel)
@@ -112,8 +161,195 @@ private Q_SLOTS:
         QVERIFY(hung["has_torch"].is_null());
         QVERIFY2(hung.value("error", std::string()).find("did not answer within 1.5 s") != std::string::npos,
                  hung.dump().c_str());
+        // ./.venv lies inside the current folder (a symlink to rocm-torch's interpreter): listed, not started.
+        const auto& local = *byPath(envs, "project/.venv/bin/python3");
+        QVERIFY(local["has_torch"].is_null());
+        QVERIFY2(local.value("not_started", std::string()).find("inside the current folder") != std::string::npos,
+                 local.dump().c_str());
+        QCOMPARE(QString::fromStdString(relative(local.value("probe_command", std::string()))),
+                 QStringLiteral("stackscope-cli inspect --python ") + QString::fromStdString(kTree) +
+                     QStringLiteral("/project/.venv/bin/python3"));
         const auto withTorch = pythonEnvsWithTorch(envs);
-        QCOMPARE(withTorch.size(), std::size_t(3)); // rocm-torch, cuda-torch, and ./.venv (a symlink to rocm-torch's)
+        QCOMPARE(withTorch.size(), std::size_t(2)); // rocm-torch and cuda-torch
+    }
+
+    // Issue 36, row 1: discovery reads an environment's files and never runs them. A venv on the real python3 whose
+    // torch/version.py and a .pth file write a marker when run: named by the user it is started (its .pth runs, as
+    // in any start) but version.py is only read; found inside the current folder it is not started at all.
+    void plantedCodeDoesNotRun()
+    {
+        const auto minor = realMinorVersion();
+        if (minor.empty())
+            QSKIP("no /usr/bin/python3 here");
+        QTemporaryDir tmp;
+        const std::string root = tmp.path().toStdString();
+        const std::string marker = root + "/ran";
+        const auto chosen = plantedVenv(root + "/chosen", minor, marker);
+        PythonQueryOptions o;
+        o.quickTimeout = std::chrono::seconds(20);
+        const auto named = queryPythonEnvs({{chosen, "added"}}, o).at(0);
+        QCOMPARE(named["has_torch"], json(true));
+        QVERIFY2(named["torch_version"].is_null(), named.dump().c_str());
+        QVERIFY2(named.value("torch_version_note", std::string()).find("never runs it") != std::string::npos,
+                 named.dump().c_str());
+        QVERIFY2(!exists(marker + ".version"), "torch/version.py was executed");
+
+        std::filesystem::remove(marker + ".pth");
+        PythonPlaces places;
+        places.cwd = root + "/repo";
+        places.home = root + "/home";
+        plantedVenv(places.cwd + "/.venv", minor, marker);
+        const auto candidates = pythonCandidates(places);
+        QCOMPARE(candidates.size(), std::size_t(1));
+        QCOMPARE(candidates[0].source, std::string("./.venv"));
+        o.details = true; // not even --python-details starts it
+        const auto found = queryPythonEnvs(candidates, o).at(0);
+        QVERIFY2(found.value("not_started", std::string()).find("inside the current folder") != std::string::npos ||
+                     found.value("details_error", std::string()).find("not started") != std::string::npos,
+                 found.dump().c_str());
+        QVERIFY2(!exists(marker + ".pth"), "the .pth file of an environment inside the current folder ran");
+        QVERIFY2(!exists(marker + ".version"), "torch/version.py was executed");
+    }
+
+    // Row 1 continued: who may have put the environment there. Owned by the user or root and not writable by
+    // everyone: started; writable by everyone: listed with why and the command that looks inside.
+    void worldWritableEnvironmentIsNotStarted()
+    {
+        QTemporaryDir tmp;
+        const std::string env = tmp.path().toStdString() + "/shared-venv";
+        const auto python = fakeInterpreter(env, "echo '{\"python_version\": \"3.12.0\", \"has_torch\": false}'");
+        PythonPlaces places;
+        places.home = tmp.path().toStdString();
+        places.cwd = "/";
+        places.userAdded = {};
+        ::chmod(env.c_str(), 0777);
+        auto found = queryPythonEnvs({{python, "~/venv*", whyNotStarted(python, "~/venv*", {"/", places.home, {}, {}})}});
+        QVERIFY2(found.at(0).value("not_started", std::string()).find("writable by everyone") != std::string::npos,
+                 found.dump().c_str());
+        ::chmod(env.c_str(), 0755);
+        found = queryPythonEnvs({{python, "~/venv*", whyNotStarted(python, "~/venv*", {"/", places.home, {}, {}})}});
+        QCOMPARE(found.at(0)["has_torch"], json(false));
+    }
+
+    // Rows 3, 5 and 6: a child that leaves a grandchild holding its stdout, one that never stops writing, one that
+    // prints bytes that are not UTF-8 and terminal escapes. Each ends within its limit with a message JSON can hold.
+    void hostileInterpreters_data()
+    {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("expect"); // in the "error" field; empty: answered
+        QTest::newRow("setsid child holds stdout") << "setsid sleep 60 &\necho '{\"python_version\": \"3.12.0\", \"has_torch\": false}'" << "";
+        QTest::newRow("endless output, no newline") << "exec cat /dev/zero" << "did not answer within 1.5 s";
+        QTest::newRow("endless lines") << "exec yes" << "did not answer within 1.5 s";
+        QTest::newRow("not UTF-8 and escapes on stderr") << "printf '\\377\\376\\033[2J' >&2; exit 1" << "\\xff\\xfe\\x1b[2J";
+        QTest::newRow("not UTF-8 inside its JSON") << "printf '{\"python_version\": \"\\377\"}\\n'" << "printed no answer";
+        QTest::newRow("wrong types in its JSON") << "echo '{\"python_version\": 3, \"has_torch\": \"yes\", \"devices\": [1]}'" << "";
+    }
+
+    void hostileInterpreters()
+    {
+        QFETCH(QString, body);
+        QFETCH(QString, expect);
+        QTemporaryDir tmp;
+        const auto python = fakeInterpreter(tmp.path().toStdString() + "/env", body.toStdString());
+        PythonQueryOptions o;
+        o.quickTimeout = std::chrono::milliseconds(1500);
+        QElapsedTimer timer;
+        timer.start();
+        const auto envs = queryPythonEnvs({{python, "added"}}, o);
+        QVERIFY2(timer.elapsed() < 15000, "discovery waited for a pipe past the quick limit"); // the limit is 1.5 s
+        const auto& e = envs.at(0);
+        const auto text = e.dump(); // throws if a field is not UTF-8
+        if (expect.isEmpty()) {
+            QVERIFY2(!e.contains("error"), text.c_str());
+        } else {
+            QVERIFY2(e.value("error", std::string()).find(expect.toStdString()) != std::string::npos, text.c_str());
+        }
+        QVERIFY(e["has_torch"].is_null() || e["has_torch"].is_boolean());
+        QVERIFY(!e.contains("python_version") || e["python_version"].is_string());
+    }
+
+    // Rows 2 and 4: the files discovery reads are small regular files. A FIFO or a link to /dev/zero in place of
+    // pyvenv.cfg, torch/version.py or a .pth file, or a 100 KB version.py line, gives "the files cannot say" at once.
+    void hostileFiles_data()
+    {
+        QTest::addColumn<QString>("file"); // relative to the venv
+        QTest::addColumn<QString>("kind"); // fifo, zero, or text
+        const QString site = QStringLiteral("lib/python3.12/site-packages/");
+        QTest::newRow("pyvenv.cfg FIFO") << "pyvenv.cfg" << "fifo";
+        QTest::newRow("pyvenv.cfg -> /dev/zero") << "pyvenv.cfg" << "zero";
+        QTest::newRow("version.py FIFO") << site + "torch/version.py" << "fifo";
+        QTest::newRow("version.py -> /dev/zero") << site + "torch/version.py" << "zero";
+        QTest::newRow("version.py of 300 KB") << site + "torch/version.py" << "big";
+        QTest::newRow(".pth FIFO") << site + "x.pth" << "fifo";
+        QTest::newRow(".pth -> /dev/zero") << site + "x.pth" << "zero";
+    }
+
+    void hostileFiles()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, kind);
+        QTemporaryDir tmp;
+        const std::string env = tmp.path().toStdString() + "/venv";
+        const auto python = fakeInterpreter(env, "exit 3");
+        writeFile(env + "/pyvenv.cfg", "home = /usr/bin\nversion = 3.12.3\n");
+        writeFile(env + "/lib/python3.12/site-packages/torch/__init__.py", "");
+        writeFile(env + "/lib/python3.12/site-packages/torch/version.py", "__version__ = '2.11.0'\ncuda = None\n");
+        const std::string target = env + "/" + file.toStdString();
+        std::filesystem::remove(target);
+        if (kind == "fifo")
+            QCOMPARE(::mkfifo(target.c_str(), 0600), 0);
+        else if (kind == "zero")
+            std::filesystem::create_symlink("/dev/zero", target);
+        else
+            writeFile(target, "__version__ = '" + std::string(300 * 1024, '1') + "'\n");
+        PythonFileContext c;
+        c.cwd = "/";
+        QVERIFY(!stackscope::quickLookFromFiles(python, c));
+    }
+
+    // Row 2: a single 100 KB line is parsed in linear time, whatever it holds.
+    void longVersionLine()
+    {
+        const std::string computed = "__version__ = " + std::string(100 * 1024, '(') + "\n";
+        QVERIFY(!parseTorchVersionPy(computed));
+        const std::string annotated = "__version__ : " + std::string(100 * 1024, 'x') + " = '1.0'\n";
+        const auto v = parseTorchVersionPy(annotated);
+        QVERIFY(v);
+        QCOMPARE((*v)["__version__"], json("1.0"));
+    }
+
+    // Row 4: pyenv's version files. A FIFO or a link to /dev/zero as $PYENV_ROOT/version or .python-version: the
+    // shim's target is unknown (nullopt) at once.
+    void hostilePyenvFiles_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("$PYENV_ROOT/version FIFO") << "root/version" << "fifo";
+        QTest::newRow("$PYENV_ROOT/version -> /dev/zero") << "root/version" << "zero";
+        QTest::newRow(".python-version FIFO") << "project/.python-version" << "fifo";
+        QTest::newRow(".python-version -> /dev/zero") << "project/.python-version" << "zero";
+    }
+
+    void hostilePyenvFiles()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, kind);
+        QTemporaryDir tmp;
+        const std::string root = tmp.path().toStdString();
+        const auto shim = fakeInterpreter(root + "/root/shims-parent", "exit 3"); // bin/python3 under it
+        std::filesystem::rename(root + "/root/shims-parent/bin", root + "/root/shims");
+        fakeInterpreter(root + "/root/versions/3.12.1", "exit 3");
+        std::filesystem::create_directories(root + "/project");
+        const std::string target = root + "/" + file.toStdString();
+        if (kind == "fifo")
+            QCOMPARE(::mkfifo(target.c_str(), 0600), 0);
+        else
+            std::filesystem::create_symlink("/dev/zero", target);
+        PythonFileContext c;
+        c.pyenvRoot = root + "/root";
+        c.cwd = root + "/project";
+        QVERIFY(!pyenvShimTarget(root + "/root/shims/python3", c));
+        Q_UNUSED(shim);
     }
 
     // Environments laid out as real ones are: answered from their files; their interpreters fail if started.
