@@ -23,11 +23,17 @@ MemoryNeed trainingMemoryNeed(const TrainingConfig& config, int64_t featureColum
 
 struct MemoryAvailable {
     double bytes = -1;  // -1: unknown (no /proc)
-    std::string source; // "MemAvailable", "RLIMIT_AS", "the cgroup's memory.max"
+    std::string source; // "MemAvailable", "RLIMIT_AS", "the cgroup's memory limit"
 };
 // The least of: /proc/meminfo's MemAvailable, the address-space limit (RLIMIT_AS) less what the
-// process has mapped, and the cgroup v2 limit less its current use.
+// process has mapped, and the cgroup memory limit less its current use (cgroupMemoryLeft).
 MemoryAvailable availableMemory();
+
+// Bytes the process's cgroups leave it: for each hierarchy `procSelfCgroup` (the text of /proc/self/cgroup) names,
+// v2's memory.max - memory.current and v1's memory.limit_in_bytes - memory.usage_in_bytes, at its own level and at
+// every parent (a parent's limit binds too), under `sysRoot`/sys/fs/cgroup; the least of them, or -1 when none
+// sets a limit. A container whose own cgroup is mounted at the root is read there.
+double cgroupMemoryLeft(const std::string& sysRoot, const std::string& procSelfCgroup);
 
 // Throws ConfigError (exit 2) with the figures when the need exceeds what is available.
 void checkTrainingMemory(const TrainingConfig& config, int64_t featureColumns);
