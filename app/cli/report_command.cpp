@@ -249,7 +249,7 @@ void addReportCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--out", opts->out, "Folder in which stackscope-report-YYYYMMDD-HHMMSS/ and its .zip are written")
         ->required();
     cmd->add_flag("--no-redact", opts->noRedact,
-                  "Keep user and host names, home paths, addresses, GPU UUIDs and serials as they are");
+                  "Keep user and host names, home paths, addresses, GPU UUIDs, serials and credentials as they are");
     auto* probes = cmd->add_option("--probes", opts->probes, "Probe results from `stackscope-cli probe --json` (a file)");
     auto* run = cmd->add_flag("--run-probes", opts->runProbes, "Run the probe grid now (CPU and every GPU, baseline)");
     probes->excludes(run);

@@ -187,7 +187,35 @@ std::size_t matchIpv6(std::string_view s, std::size_t pos, bool* isPublic)
 }
 
 
-// "serial", "serial number", "serial_number", "uuid", "unique_id", then ':', '=' or spaces, then a token of
+namespace {
+
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+// The separator between a label and its value: any padding of spaces and tabs (nvidia-smi -q aligns its colons),
+// with at most three of ':', '=' and quotes among it. Returns the position after it; `pos` when there is none.
+std::size_t skipLabelSeparator(std::string_view s, std::size_t pos)
+{
+    std::size_t p = pos;
+    int marks = 0;
+    while (p < s.size()) {
+        if (isBlank(s[p])) {
+            ++p;
+        } else if ((s[p] == ':' || s[p] == '=' || s[p] == '"' || s[p] == '\'') && marks < 3) {
+            ++p;
+            ++marks;
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
+} // namespace
+
+// "serial", "serial number", "serial_number", "uuid", "unique_id", then ':', '=' or any padding, then a token of
 // letters, digits and dashes with at least one digit (six characters or more). "Device Serial Number xx-..." too.
 LabelledSecret matchLabelledSecret(std::string_view s, std::size_t pos)
 {
@@ -237,13 +265,10 @@ LabelledSecret matchLabelledSecret(std::string_view s, std::size_t pos)
     }
     if (p < s.size() && isWordChar(s[p]))
         return out; // "serialize", "uuids"
-    std::size_t sep = 0;
-    while (p < s.size() && sep < 4 && (s[p] == ' ' || s[p] == ':' || s[p] == '=' || s[p] == '"' || s[p] == '\'')) {
-        ++p;
-        ++sep;
-    }
-    if (sep == 0)
+    const auto valueAt = skipLabelSeparator(s, p);
+    if (valueAt == p)
         return out;
+    p = valueAt;
     std::size_t n = 0;
     bool digit = false;
     while (p + n < s.size() && (std::isalnum(static_cast<unsigned char>(s[p + n])) || s[p + n] == '-')) {
@@ -272,14 +297,139 @@ std::pair<std::size_t, std::size_t> matchLabelledMac(std::string_view s, std::si
     }
     if (!labelled || (p < s.size() && isWordChar(s[p])))
         return {0, 0};
-    std::size_t sep = 0;
-    while (p < s.size() && sep < 4 && (s[p] == ' ' || s[p] == ':' || s[p] == '=' || s[p] == '"' || s[p] == '\'')) {
-        ++p;
-        ++sep;
-    }
-    if (sep == 0 || hexRun(s, p, 13) != 12 || !boundaryAfter(s, p + 12))
+    const auto valueAt = skipLabelSeparator(s, p);
+    if (valueAt == p)
+        return {0, 0};
+    p = valueAt;
+    if (hexRun(s, p, 13) != 12 || !boundaryAfter(s, p + 12))
         return {0, 0};
     return {p, 12};
+}
+
+namespace {
+
+// Longer names are no variable or header anyone writes; the bound keeps the scan linear on "a-a-a-a-...".
+constexpr std::size_t kMaxCredentialName = 64;
+// A quoted value ends at its closing quote within this many bytes, else it is read as unquoted.
+constexpr std::size_t kMaxQuotedValue = 4096;
+
+bool endsWithIgnoringCase(std::string_view s, std::string_view tail)
+{
+    return s.size() >= tail.size() && equalsIgnoringCase(s.substr(s.size() - tail.size()), tail);
+}
+
+bool containsIgnoringCase(std::string_view s, std::string_view part)
+{
+    for (std::size_t k = 0; k + part.size() <= s.size(); ++k) {
+        if (equalsIgnoringCase(s.substr(k, part.size()), part))
+            return true;
+    }
+    return false;
+}
+
+// Query parameters that carry a credential in URLs (OAuth, Hugging Face, Google API keys, S3/GCS/Azure signed URLs).
+bool isCredentialQueryName(std::string_view name)
+{
+    for (const std::string_view known : {"token", "access_token", "refresh_token", "id_token", "auth", "key", "apikey",
+                                         "api_key", "sig", "signature", "password", "secret", "client_secret",
+                                         "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+                                         "x-goog-signature", "x-goog-credential"}) {
+        if (equalsIgnoringCase(name, known))
+            return true;
+    }
+    return false;
+}
+
+bool isNameChar(char c)
+{
+    return isWordChar(c) || c == '-';
+}
+
+bool endsValue(char c)
+{
+    return std::isspace(static_cast<unsigned char>(c)) != 0 || c == '"' || c == '\'' || c == '`' || c == '&' || c == ','
+           || c == ';' || c == '<' || c == '>' || c == ')' || c == ']' || c == '}';
+}
+
+// The value at `p`: quoted (to its closing quote on the same line) or up to a character that ends a value.
+std::pair<std::size_t, std::size_t> valueAt(std::string_view s, std::size_t p, bool allowQuote)
+{
+    if (allowQuote && p < s.size() && (s[p] == '"' || s[p] == '\'')) {
+        const char quote = s[p];
+        std::size_t n = 0;
+        while (p + 1 + n < s.size() && n < kMaxQuotedValue && s[p + 1 + n] != quote && s[p + 1 + n] != '\n')
+            ++n;
+        if (p + 1 + n < s.size() && s[p + 1 + n] == quote) {
+            if (n == 0 || s[p + 1] == '<')
+                return {0, 0};
+            return {p + 1, n};
+        }
+        ++p; // no closing quote: the value runs as if unquoted
+    }
+    std::size_t n = 0;
+    while (p + n < s.size() && !endsValue(s[p + n]))
+        ++n;
+    return n > 0 ? std::make_pair(p, n) : std::make_pair(std::size_t(0), std::size_t(0));
+}
+
+} // namespace
+
+bool isCredentialName(std::string_view name)
+{
+    for (const std::string_view tail : {"_token", "-token", "_secret", "-secret", "_key", "-key"}) {
+        if (name.size() > tail.size() && endsWithIgnoringCase(name, tail))
+            return true;
+    }
+    return containsIgnoringCase(name, "password") || containsIgnoringCase(name, "passwd");
+}
+
+std::pair<std::size_t, std::size_t> matchCredential(std::string_view s, std::size_t pos, char before)
+{
+    if (pos >= s.size() || !std::isalpha(static_cast<unsigned char>(s[pos])))
+        return {0, 0};
+    std::size_t n = 0;
+    while (pos + n < s.size() && n <= kMaxCredentialName && isNameChar(s[pos + n]))
+        ++n;
+    if (n > kMaxCredentialName)
+        return {0, 0};
+    const auto name = s.substr(pos, n);
+    std::size_t p = pos + n;
+    // ?token=..., &sig=...: only '=' right after the name, and the value ends where the parameter does.
+    if ((before == '?' || before == '&') && p < s.size() && s[p] == '=' && (isCredentialQueryName(name) || isCredentialName(name)))
+        return valueAt(s, p + 1, false);
+    const bool authorization = equalsIgnoringCase(name, "authorization") || equalsIgnoringCase(name, "proxy-authorization");
+    if (!authorization && !isCredentialName(name))
+        return {0, 0};
+    // NAME=value (shell), NAME: value (YAML, headers), "NAME": "value" (JSON in a log).
+    if (p < s.size() && (s[p] == '"' || s[p] == '\''))
+        ++p;
+    while (p < s.size() && isBlank(s[p]))
+        ++p;
+    if (p >= s.size() || (s[p] != '=' && s[p] != ':'))
+        return {0, 0};
+    const char mark = s[p++];
+    if (p < s.size() && (s[p] == ':' || s[p] == '='))
+        return {0, 0}; // "PASSWORD::x", "A_KEY==": no assignment
+    if (mark == ':' || authorization) // "A_KEY= B" is an empty shell assignment, "A_KEY: B" a value
+        while (p < s.size() && isBlank(s[p]))
+            ++p;
+    if (!authorization)
+        return valueAt(s, p, true);
+    // Authorization: <scheme> <credentials>, or a bare credential.
+    const bool quoted = p < s.size() && (s[p] == '"' || s[p] == '\'');
+    if (quoted)
+        ++p;
+    std::size_t w = 0;
+    while (p + w < s.size() && std::isalpha(static_cast<unsigned char>(s[p + w])))
+        ++w;
+    if (w > 0 && p + w < s.size() && isBlank(s[p + w])) {
+        std::size_t q = p + w;
+        while (q < s.size() && isBlank(s[q]))
+            ++q;
+        return valueAt(s, q, false);
+    }
+    const auto bare = valueAt(s, p, false);
+    return bare.second >= 8 ? bare : std::make_pair(std::size_t(0), std::size_t(0));
 }
 
 // Cisco's aabb.ccdd.eeff; at least one letter a-f, so a dotted version of three four-digit numbers is no MAC.

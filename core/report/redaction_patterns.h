@@ -37,12 +37,22 @@ std::size_t matchUuid(std::string_view s, std::size_t pos);
 std::size_t matchIpv4(std::string_view s, std::size_t pos, bool* isPublic);
 // Full (8 groups) or compressed with "::" and at least three groups; "c10::add" and times are not addresses.
 std::size_t matchIpv6(std::string_view s, std::size_t pos, bool* isPublic);
-// "serial", "serial number", "serial_number", "uuid", "unique_id", then ':', '=' or spaces, then a token of
+// "serial", "serial number", "serial_number", "uuid", "unique_id", then ':', '=' or any padding of spaces and tabs
+// (nvidia-smi -q's "Serial Number                         : 1320..."), then a token of
 // letters, digits and dashes with at least one digit (six characters or more). "Device Serial Number xx-..." too.
 LabelledSecret matchLabelledSecret(std::string_view s, std::size_t pos);
 // 12 hex digits after a MAC label ("mac", "hwaddr", "ether", "bssid", "mac address"): a MAC written without
 // separators, which unlabelled would be indistinguishable from other hex. Returns the value's start and length.
 std::pair<std::size_t, std::size_t> matchLabelledMac(std::string_view s, std::size_t pos);
+// A credential in text: the value of an assignment whose name ends in _TOKEN, _SECRET or _KEY (also -TOKEN ...),
+// or holds PASSWORD/PASSWD ("HF_TOKEN=hf_...", "export GITHUB_TOKEN=\"...\"", "DB_PASSWORD: x", "X-Api-Key: x");
+// a URL query parameter that carries one after '?' or '&' (token, access_token, key, sig, ...); the value after
+// "Authorization:" and its scheme (Bearer, Basic, ...). `before` is the byte written before `pos`. Returns the
+// value's start and length; a value that is already a placeholder ('<') is no match.
+std::pair<std::size_t, std::size_t> matchCredential(std::string_view s, std::size_t pos, char before);
+// Whether a variable, header or JSON key of this name holds a credential (the names matchCredential knows).
+bool isCredentialName(std::string_view name);
+
 // Cisco's aabb.ccdd.eeff; at least one letter a-f, so a dotted version of three four-digit numbers is no MAC.
 std::size_t matchDottedMac(std::string_view s, std::size_t pos);
 

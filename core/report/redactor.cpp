@@ -20,6 +20,11 @@ namespace stackscope::report {
 
 using namespace patterns;
 
+namespace {
+// Serial and UUID values under their keys are at least 6 characters (secretKindOfKey); credentials can be shorter.
+constexpr std::size_t kMinSecretLiteral = 6;
+} // namespace
+
 PrivateFacts privateFactsOf(const Snapshot* snapshot)
 {
     PrivateFacts f;
@@ -106,7 +111,9 @@ std::vector<std::string> Redactor::uncertainties() const
     out.push_back("names are found in any letter case, but not spelled otherwise (abbreviated, transliterated); "
                   "serial numbers are found after a label (serial, S/N, SN, board_serial ...), as PCI serials or as "
                   "16 or 32 hex digits, MAC addresses in the aa:bb:cc:dd:ee:ff, aa-bb-..., aabb.ccdd.eeff forms and "
-                  "as 12 hex digits after a MAC label: an identifier in another form, without a label, can remain");
+                  "as 12 hex digits after a MAC label; credentials as the values of NAME_TOKEN/_SECRET/_KEY/PASSWORD "
+                  "assignments, of token/key/sig URL parameters and of Authorization headers: an identifier or "
+                  "credential in another form, without a label, can remain");
     return out;
 }
 
@@ -207,8 +214,13 @@ std::string Redactor::redactPatterns(const std::string& s)
             out += s[i++];
             continue;
         }
+        // "HF_TOKEN=...", "?token=...", "Authorization: Bearer ...": the value is a credential.
+        if (const auto [at, n] = matchCredential(v, i, out.empty() ? '\0' : out.back()); n > 0) {
+            out += s.substr(i, at - i);
+            out += placeholderFor("secret", s.substr(at, n));
+            i = at + n;
         // "serial 6923...", "Serial Number: AB12...", "uuid=...": the token after the label is a secret.
-        if (const auto labelled = matchLabelledSecret(v, i); labelled.valueLength > 0) {
+        } else if (const auto labelled = matchLabelledSecret(v, i); labelled.valueLength > 0) {
             out += s.substr(i, labelled.valueStart - i);
             out += placeholderFor(labelled.kind, s.substr(labelled.valueStart, labelled.valueLength));
             i = labelled.valueStart + labelled.valueLength;
@@ -250,8 +262,13 @@ std::string Redactor::redact(std::string_view text)
 
 const char* Redactor::secretKindOfKey(const std::string& keyName, const std::string& value)
 {
+    if (value.empty() || value.front() == '<')
+        return nullptr;
+    // HF_TOKEN, DB_PASSWORD, "X-Api-Key": any value is a credential (the snapshot keeps none; other documents may).
+    if (isCredentialName(keyName))
+        return "secret";
     // "N/A", "unknown" or "0" under a serial key are not secrets; real ones are long and carry digits.
-    if (value.size() < 6 || value.front() == '<' || std::none_of(value.begin(), value.end(), isDigit))
+    if (value.size() < 6 || std::none_of(value.begin(), value.end(), isDigit))
         return nullptr;
     const auto k = lower(keyName);
     if (k.find("uuid") != std::string::npos)
@@ -263,6 +280,9 @@ const char* Redactor::secretKindOfKey(const std::string& keyName, const std::str
 
 void Redactor::addSecretLiteral(const std::string& value, const std::string& kind)
 {
+    // A short credential ("x", "1234") replaced everywhere would eat ordinary text; it is replaced under its key only.
+    if (value.size() < kMinSecretLiteral)
+        return;
     if (std::any_of(m_literals.begin(), m_literals.end(), [&](const auto& l) { return l.first == value; }))
         return;
     m_literals.emplace_back(value, kind);

@@ -1,4 +1,5 @@
-// Replaces private facts (user and host names, home paths, IP and MAC addresses, GPU UUIDs and serials) with stable placeholders.
+// Replaces private facts (user and host names, home paths, IP and MAC addresses, GPU UUIDs, serials and credentials)
+// with stable placeholders.
 #pragma once
 
 #include "core/snapshot/snapshot.h"
@@ -16,7 +17,7 @@ namespace stackscope::report {
 
 // One kind of replacement as the report lists it; the original is never kept here.
 struct RedactionEntry {
-    std::string kind;        // "user", "host", "home", "ip", "mac", "gpu-uuid", "serial"
+    std::string kind;        // "user", "host", "home", "ip", "mac", "gpu-uuid", "serial", "secret"
     std::string placeholder; // "<user>", "<ip-1>", ...
     std::size_t count = 0;   // how many times it was replaced, over every redact() call so far
 };
@@ -42,8 +43,10 @@ PrivateFacts privateFactsOf(const Snapshot* snapshot);
 // UUIDs (GPU-..., MIG-..., 8-4-4-4-12, 32 hex digits), serial-like values (PCI device serial numbers
 // xx-xx-xx-xx-xx-xx-xx-xx or with colons, 16 hex digits with letters and digits, the token after "serial",
 // "serial number", "serial_no", "S/N", "SN", "board_serial", "product_serial", "uuid" or "unique_id" in
-// text), and the whole value of any JSON key or environment
-// variable whose name contains "serial", "uuid" or "unique_id" (then everywhere else too).
+// text, with any padding before the colon as nvidia-smi -q writes it), credentials (the value of NAME_TOKEN=,
+// NAME_SECRET=, NAME_KEY=, ...PASSWORD= assignments, of token=/access_token=/key=/sig=... URL query parameters and
+// of "Authorization: Bearer|Basic ..." headers), and the whole value of any JSON key or environment
+// variable whose name contains "serial", "uuid" or "unique_id" or names a credential (then everywhere else too).
 // Not redacted: PCI bus addresses (0000:03:00.0), gfx targets, versions, times.
 class Redactor {
 public:

@@ -216,9 +216,9 @@ json buildReport(const ReportInputs& in, Redactor* redactor)
     r["redaction"] = {{"enabled", redactor != nullptr},
                       {"replaced", redactor ? redactor->replacedJson() : json::array()},
                       {"uncertain", redactor ? json(redactor->uncertainties()) : json::array()},
-                      {"note", redactor ? "user and host names, home paths, IP and MAC addresses, GPU UUIDs and serials "
-                                          "are replaced by placeholders; the same original has the same placeholder "
-                                          "everywhere"
+                      {"note", redactor ? "user and host names, home paths, IP and MAC addresses, GPU UUIDs, serials "
+                                          "and credentials (tokens, keys, passwords) are replaced by placeholders; the "
+                                          "same original has the same placeholder everywhere"
                                         : "redaction was turned off (--no-redact)"}};
     return r;
 }

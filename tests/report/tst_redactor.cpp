@@ -3,6 +3,10 @@
 
 #include <QtTest>
 
+#include <random>
+#include <string>
+#include <vector>
+
 using stackscope::report::PrivateFacts;
 using stackscope::report::Redactor;
 
@@ -68,6 +72,38 @@ private Q_SLOTS:
         QTest::newRow("home after a redacted home") << "/home/bob/home/alice/x" << "alice" << "/home/<user-2>/home/<user-3>/x";
         // Seven hex pairs: the last six read as a MAC. In the scanner before its split (read, not run), a failed MAC
         // match at the first pair left its length behind, so the text became "<-1>:02", a placeholder of no kind.
+        // Issue 36 row 13: what the third hostile round still found in reports.
+        QTest::newRow("nvidia-smi -q serial padded") << "    Serial Number                         : 1320221012345"
+                                                      << "1320221012345"
+                                                      << "    Serial Number                         : <serial-1>";
+        QTest::newRow("serial padded with tabs") << "Serial Number\t\t\t: 1320221012345" << "1320221012345"
+                                                 << "Serial Number\t\t\t: <serial-1>";
+        QTest::newRow("HF_TOKEN") << "HF_TOKEN=hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345 python x.py" << "hf_aBcDeF"
+                                  << "HF_TOKEN=<secret-1> python x.py";
+        QTest::newRow("export quoted _TOKEN") << "export GITHUB_TOKEN=\"ghp_0123456789abcdefABCDEF\"" << "ghp_0123"
+                                              << "export GITHUB_TOKEN=\"<secret-1>\"";
+        QTest::newRow("_SECRET") << "AWS_SECRET=wJalrXUtnFEMI/K7MDENG/bPxRfiCY" << "wJalrXUtn" << "AWS_SECRET=<secret-1>";
+        QTest::newRow("_KEY") << "env OPENAI_API_KEY=sk-proj-1234abcd torchrun" << "sk-proj" << "env OPENAI_API_KEY=<secret-1> torchrun";
+        QTest::newRow("PASSWORD") << "PGPASSWORD=hunter2 psql" << "hunter2" << "PGPASSWORD=<secret-1> psql";
+        QTest::newRow("DB_PASSWORD yaml") << "DB_PASSWORD: s3cr3t!" << "s3cr3t" << "DB_PASSWORD: <secret-1>";
+        QTest::newRow("url ?token=") << "GET https://hf.co/api/x?token=abcdef123456&rev=main" << "abcdef123456"
+                                     << "GET https://hf.co/api/x?token=<secret-1>&rev=main";
+        QTest::newRow("url &token=") << "https://h/x?a=1&token=abcdef123456" << "abcdef123456" << "https://h/x?a=1&token=<secret-1>";
+        QTest::newRow("url key=") << "https://maps.example.com/v1?key=AIzaSyD-1234_abcd" << "AIzaSyD" << "https://maps.example.com/v1?key=<secret-1>";
+        QTest::newRow("url access_token=") << "https://h/x?access_token=ya29.a0Af_xyz&x=1" << "ya29" << "https://h/x?access_token=<secret-1>&x=1";
+        QTest::newRow("url sig=") << "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig=AbC%2Bd3f%3D"
+                                  << "AbC%2Bd3f" << "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig=<secret-1>";
+        QTest::newRow("Authorization: Bearer") << "-H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjF9.abc'"
+                                               << "eyJhbGci" << "-H 'Authorization: Bearer <secret-1>'";
+        QTest::newRow("Authorization: Basic") << "authorization: Basic dXNlcjpwYXNzd29yZA==" << "dXNlcjpw"
+                                              << "authorization: Basic <secret-1>";
+        QTest::newRow("mac colons") << "HWaddr 0a:1b:2c:3d:4e:5f" << "0a:1b:2c" << "HWaddr <mac-1>";
+        QTest::newRow("mac dashes lower") << "addr 0a-1b-2c-3d-4e-5f." << "0a-1b-2c" << "addr <mac-1>.";
+        QTest::newRow("mac cisco dotted") << "0a1b.2c3d.4e5f" << "0a1b" << "<mac-1>";
+        QTest::newRow("mac bare after MAC") << "MAC 0a1b2c3d4e5f" << "0a1b2c3d4e5f" << "MAC <mac-1>";
+        QTest::newRow("mac bare after ether") << "link/ether 0a1b2c3d4e5f brd" << "0a1b2c3d4e5f" << "link/ether <mac-1> brd";
+        QTest::newRow("mac bare padded label") << "MAC Address          : 0a1b2c3d4e5f" << "0a1b2c3d4e5f"
+                                               << "MAC Address          : <mac-1>";
         QTest::newRow("seven hex pairs") << "id de:ad:be:ef:00:01:02 end" << "ad:be:ef:00:01:02" << "id de:<mac-1> end";
     }
     void replacesPlanted()
@@ -94,6 +130,9 @@ private Q_SLOTS:
         QTest::newRow("IPv6 prefix before a UUID") << "\"fd12:3456:789a:1::5d3a8f1e1c2b4a5d9e8f0123456789ab.e1\"";
         QTest::newRow("IPv4 after a redacted IPv4") << "10.1.2.3.10.1.2.4 and 10.1.2.3:10.1.2.4";
         QTest::newRow("MAC after a MAC") << "3c:ec:ef:12:34:56:3c:ec:ef:12:34:57";
+        QTest::newRow("token") << "HF_TOKEN=hf_abc123456 ?token=abc&key=x Authorization: Bearer abc.def";
+        QTest::newRow("padded serial") << "Serial Number      :      1320221012345";
+        QTest::newRow("token quoted twice") << "A_TOKEN=\"\"x\" B_KEY='' C_SECRET=<x";
         QTest::newRow("planted log") << "zorbuser@zorb-workstation-7:~$ ip addr: inet 10.23.45.67/24 inet6 fd12:3456:789a:1::42/64";
     }
     void redactingTwiceChangesNothing()
@@ -121,6 +160,15 @@ private Q_SLOTS:
         QTest::newRow("driver") << "580.159.04";
         QTest::newRow("dotted version digits") << "build 2024.1030.1200";
         QTest::newRow("mac word without hex") << "machine ether: up";
+        QTest::newRow("version 3 parts") << "torch 2.11.0 transformers 4.46.0";
+        QTest::newRow("version with git sha") << "torch 2.6.0a0+git1eba9b3 rocm 6.3.42131-fa1d09cbd";
+        QTest::newRow("driver label") << "Driver Version                        : 580.159.04";
+        QTest::newRow("pci bus id padded") << "Bus Id                                : 00000000:41:00.0 and 0000:41:00.0";
+        QTest::newRow("token word in prose") << "the tokenizer uses a key; see PASSWORD below";
+        QTest::newRow("empty assignment") << "HF_TOKEN= PASSWORD=";
+        QTest::newRow("key= outside a url") << "sort key=name";
+        QTest::newRow("serial N/A padded") << "    Serial Number                         : N/A";
+        QTest::newRow("authorization word") << "authorization failed for the request";
         QTest::newRow("sn inside word") << "snapshot 123456";
     }
     void keepsPublicFacts()
@@ -192,6 +240,15 @@ private Q_SLOTS:
         QVERIFY(out.contains("<home>/lib"));
         QCOMPARE(out["<home>/lib"]["count"].get<int>(), 3);
         QCOMPARE(QString::fromStdString(out["note"].get<std::string>()), QStringLiteral("serial number is <serial-1>"));
+
+        // A credential under its name is replaced whole, and where it is repeated; a short one only under its name.
+        nlohmann::json creds = {{"env", {{"HF_TOKEN", "hf_abcdefgh1"}, {"DB_PASSWORD", "x1"}}},
+                                {"line", "login with hf_abcdefgh1 ok, x1 kept"}};
+        const auto c = r.redact(creds);
+        // (keys in name order: DB_PASSWORD is met first)
+        QCOMPARE(QString::fromStdString(c["env"]["DB_PASSWORD"].get<std::string>()), QStringLiteral("<secret-1>"));
+        QCOMPARE(QString::fromStdString(c["env"]["HF_TOKEN"].get<std::string>()), QStringLiteral("<secret-2>"));
+        QCOMPARE(QString::fromStdString(c["line"].get<std::string>()), QStringLiteral("login with <secret-2> ok, x1 kept"));
     }
 
     void snapshotThroughJson()
@@ -207,6 +264,28 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(*out.access.user), QStringLiteral("<user>"));
         QCOMPARE(QString::fromStdString(*out.torch.libraryPath), QStringLiteral("/home/<user>/venv/libtorch.so"));
         QCOMPARE(QString::fromStdString(out.env.at("CUDA_VISIBLE_DEVICES")), QStringLiteral("<gpu-uuid-1>"));
+    }
+
+    // The credential, padded-serial and MAC scanners meet each other and placeholders in any order: texts built from
+    // their pieces at random (fixed seed) redact to themselves a second time, as fuzz_report_loader checks.
+    void credentialPiecesAreIdempotent()
+    {
+        const std::vector<std::string> pieces {
+            "HF_TOKEN", "x-api-key", "PASSWORD", "Authorization", "token", "key", "sig", "=", ":", "::", "\"", "'", "?",
+            "&", " ", "\t", "   ", "Bearer", "Basic ", "<secret-1>", "<mac-1>", "abc123456", "hf_x9", "Serial Number",
+            "MAC", "0a1b2c3d4e5f", "0a:1b:2c:3d:4e:5f", "0a1b.2c3d.4e5f", "1320221012345", "10.1.2.3", "fd12::1:2",
+            "https://h/x", "/home/bob", "zorbuser", "\n", ",", "<", ">"};
+        std::mt19937 rng(36);
+        std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+        std::uniform_int_distribution<int> count(1, 14);
+        for (int k = 0; k < 20000; ++k) {
+            std::string text;
+            for (int n = count(rng); n > 0; --n)
+                text += pieces[pick(rng)];
+            auto r = planted();
+            const auto once = r.redact(text);
+            QVERIFY2(r.redact(once) == once, ("input: " + text + "\nonce: " + once).c_str());
+        }
     }
 
     void longLineIsLinear()
