@@ -4,6 +4,7 @@
 
 #include "core/training/training_launch.h"
 #include "core/training/training_run.h"
+#include "core/util/file_read.h"
 #include "core/vpoc/market_data.h"
 
 #include <fmt/format.h>
@@ -12,7 +13,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -55,8 +55,13 @@ void addTrainRankCommand(CLI::App& app, CommandContext& ctx)
     auto config = std::make_shared<std::string>();
     cmd->add_option("--config", *config, "The run's configuration (JSON, written by the launcher)")->required();
     cmd->callback([config, &ctx] {
-        std::ifstream in(*config);
-        const auto j = nlohmann::json::parse(in, nullptr, false);
+        // The launcher writes a few KiB; a FIFO, a device or a huge file is no configuration of its.
+        std::string why;
+        const auto text = readRegularFile(*config, 1u << 20, &why);
+        if (!text)
+            throw UsageError(fmt::format("--config {}: {}; train-rank reads the small JSON file `train` writes, "
+                                         "start the run with `stackscope-cli train`", *config, why));
+        const auto j = nlohmann::json::parse(*text, nullptr, false);
         if (j.is_discarded())
             throw UsageError(fmt::format("--config {}: not a JSON configuration; train-rank is started by `train`",
                                          *config));

@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -89,6 +90,67 @@ c10::intrusive_ptr<c10d::Store> rendezvousStore(const DistSettings& s, bool serv
     o.timeout = s.timeout;
     auto tcp = c10::make_intrusive<c10d::TCPStore>(s.masterAddr, o);
     return c10::make_intrusive<c10d::PrefixStore>("stackscope", tcp);
+}
+
+std::vector<uint8_t> bytesOf(const std::string& s)
+{
+    return {s.begin(), s.end()};
+}
+
+std::string textOf(const std::vector<uint8_t>& b)
+{
+    return {b.begin(), b.end()};
+}
+
+// The fields in which `other` (rank `rank`'s agreement) differs from rank 0's, as "field: rank 0 has X, rank R Y".
+std::vector<std::string> differences(const nlohmann::json& zero, const nlohmann::json& other, int rank)
+{
+    std::vector<std::string> out;
+    auto shown = [](const nlohmann::json& j, const char* key) {
+        const auto it = j.find(key);
+        const std::string t = it == j.end() ? std::string("nothing") : it->dump();
+        return t.size() > 80 ? t.substr(0, 77) + "..." : t;
+    };
+    std::set<std::string> keys;
+    for (const auto* j : {&zero, &other})
+        for (auto it = j->begin(); it != j->end(); ++it)
+            keys.insert(it.key());
+    for (const auto& k : keys) {
+        if (zero.value(k, nlohmann::json()) != other.value(k, nlohmann::json()))
+            out.push_back(k + ": rank 0 has " + shown(zero, k.c_str()) + ", rank " + std::to_string(rank) + " has " +
+                          shown(other, k.c_str()));
+    }
+    return out;
+}
+
+// Every rank puts its agreement in the store; rank 0 compares all with its own and puts the verdict, which every
+// rank reads: a mismatch ends every rank with the same message (exit 2) before any collective of another size.
+void checkAgreement(c10d::Store& store, const DistSettings& s)
+{
+    if (s.agree.empty() || s.worldSize < 2)
+        return;
+    store.set("agree/" + std::to_string(s.rank), bytesOf(s.agree));
+    if (s.rank == 0) {
+        const auto mine = nlohmann::json::parse(s.agree);
+        std::vector<std::string> found;
+        for (int r = 1; r < s.worldSize && found.size() < 8; ++r) {
+            const std::string key = "agree/" + std::to_string(r);
+            store.wait({key}, s.timeout);
+            const auto theirs = nlohmann::json::parse(textOf(store.get(key)), nullptr, false);
+            for (auto& d : differences(mine, theirs.is_object() ? theirs : nlohmann::json::object(), r))
+                found.push_back(std::move(d));
+        }
+        std::string verdict;
+        for (const auto& d : found)
+            verdict += (verdict.empty() ? "" : "; ") + d;
+        store.set("agree/verdict", bytesOf(verdict.empty() ? "ok" : verdict));
+    }
+    store.wait({"agree/verdict"}, s.timeout);
+    const std::string verdict = textOf(store.get("agree/verdict"));
+    if (verdict != "ok")
+        throw DistConfigError("rank " + std::to_string(s.rank) + " of " + std::to_string(s.worldSize) +
+                              ": the ranks were started with different options or data (" + verdict +
+                              "); start every rank with the same command and the same input file");
 }
 
 template <typename PG>
@@ -280,6 +342,8 @@ DistSettings parseDistSettings(const char* text)
     s.bucketBytes = std::max<int64_t>(4, d.value("bucket_bytes", int64_t {4000000}));
     s.statusFile = d.value("status_file", std::string());
     s.storeServer = d.value("store_server", s.rank == 0);
+    if (const auto a = d.find("agree"); a != d.end() && a->is_object())
+        s.agree = a->dump();
     return s;
 }
 
@@ -292,6 +356,7 @@ std::unique_ptr<DistGroup> DistGroup::join(const DistSettings& s, const torch::D
     refuseUnavailable(backend, device, where);
     try {
         auto store = rendezvousStore(s, s.storeServer);
+        checkAgreement(*store, s);
         if (backend == "nccl") {
 #ifdef STACKSCOPE_HAVE_NCCL
             auto o = c10d::ProcessGroupNCCL::Options::create();
@@ -310,6 +375,8 @@ std::unique_ptr<DistGroup> DistGroup::join(const DistSettings& s, const torch::D
 #endif
         throw std::logic_error("backend " + backend + " passed refuseUnavailable but is not built in");
     } catch (const CollectiveError&) {
+        throw;
+    } catch (const DistConfigError&) {
         throw;
     } catch (const c10::Error& e) {
         throw CollectiveError(where + backend + " rendezvous at " + s.masterAddr + ":" + std::to_string(s.masterPort) +

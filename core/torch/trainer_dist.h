@@ -23,6 +23,8 @@ struct DistSettings {
     int64_t bucketBytes = 4000000; // gradient buckets (trainer_buckets.h)
     std::string statusFile; // where the last collective's label is kept for the launcher; may be empty
     bool storeServer = true; // rank 0 hosts the TCPStore, unless a launcher's agent already does (torchrun)
+    // What every rank must share (training_launch.h, agreementJson), as JSON text; empty: nothing is compared.
+    std::string agree;
 };
 // Reads "dist" of the module's JSON; worldSize 0 when the key is absent (one process, no group).
 DistSettings parseDistSettings(const char* json);

@@ -1,12 +1,17 @@
 // The rank launcher (child processes of stackscope-cli, supervised) and the rank environment of env:// launchers.
 #include "core/training/training_launch.h"
 
+#include "core/util/sha256.h"
+
 #include "core/training/training_events.h"
 #include "core/training/training_metadata.h"
 #include "core/util/program_paths.h"
+#include "core/util/sha256.h"
 #include "core/util/subprocess.h"
 
 #include <fmt/format.h>
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -19,6 +24,7 @@
 #include <fstream>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -318,10 +324,15 @@ std::string failureReport(const std::vector<RankProcess>& ranks, bool killed, co
         if (!said.empty())
             lines += "\n    it said: " + said;
     }
+    // --resume only where there is something to resume: a checkpoint of a finished epoch.
+    std::error_code ec;
+    const bool checkpoint = std::filesystem::exists(config.output + "/checkpoint.pt", ec);
+    const std::string then = checkpoint
+        ? fmt::format("continue with the same command and --resume: {} keeps the last finished epoch", config.output)
+        : std::string("run the same command again (no epoch finished, so there is no checkpoint to --resume from)");
     return fmt::format("training with {} processes failed:{}\nWhat to do: fix what the first failing rank reports (a "
-                       "killed rank: memory, the job's time limit, a GPU reset; a timeout: a rank that hangs), then "
-                       "continue with the same command and --resume: {} keeps the last finished epoch",
-                       ranks.size(), lines, config.output);
+                       "killed rank: memory, the job's time limit, a GPU reset; a timeout: a rank that hangs), then {}",
+                       ranks.size(), lines, then);
 }
 
 void stopAll(std::vector<RankProcess>& ranks)
@@ -401,9 +412,50 @@ std::vector<int> rankDevices(const TrainingConfig& config, const RankEnvironment
     return {gpus[static_cast<size_t>(env.localRank)]};
 }
 
-nlohmann::json distJson(const TrainingConfig& config, const RankEnvironment& env)
+nlohmann::json agreementJson(const TrainingConfig& config, const Dataset& data, int64_t trainRows)
 {
-    return {{"rank", env.rank},
+    nlohmann::json a = toJson(config);
+    for (const char* perRank : {"input", "output", "device", "device_fallback", "processes", "dist_timeout_s",
+                                "step_interval", "notes"})
+        a.erase(perRank);
+    Sha256 x, y;
+    x.update(data.x.data(), data.x.size() * sizeof(float));
+    y.update(data.y.data(), data.y.size() * sizeof(float));
+    a["data_rows"] = data.rows;
+    a["data_columns"] = data.cols;
+    a["training_rows"] = trainRows;
+    a["data_sha256"] = x.hexDigest() + "/" + y.hexDigest();
+    return a;
+}
+
+void checkWorldFits(const TrainingConfig& config, const RankEnvironment& env)
+{
+    const bool hostsStore = env.rank == 0 && !env.agentStore;
+    const bool mesh = config.distBackend != "nccl"; // auto may be Gloo
+    rlimit r {};
+    if ((!hostsStore && !mesh) || ::getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY)
+        return;
+    std::error_code ec;
+    long open = 0;
+    for (std::filesystem::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end; it.increment(ec))
+        ++open;
+    constexpr long kReserve = 64; // the data file, the output files, libraries' own descriptors
+    const long peers = env.worldSize - 1L;
+    const long need = peers * ((hostsStore ? 1 : 0) + (mesh ? 1 : 0)) + open + kReserve;
+    if (need <= static_cast<long>(r.rlim_cur))
+        return;
+    throw ConfigError(fmt::format(
+        "WORLD_SIZE={}: this rank would hold {} connections ({}{}) but may open {} files (ulimit -n), {} of them "
+        "in use; check WORLD_SIZE (the launcher sets it to the number of processes it started), or raise the "
+        "limit with `ulimit -n` before starting the ranks",
+        env.worldSize, need - open - kReserve, hostsStore ? "the rendezvous store on rank 0: one per rank" : "",
+        mesh ? std::string(hostsStore ? "; " : "") + "Gloo's full mesh: one per peer" : "", r.rlim_cur, open));
+}
+
+nlohmann::json distJson(const TrainingConfig& config, const RankEnvironment& env, const nlohmann::json& agreement)
+{
+    return {{"agree", agreement},
+            {"rank", env.rank},
             {"world_size", env.worldSize},
             {"local_rank", env.localRank},
             {"master_addr", env.masterAddr},

@@ -32,8 +32,19 @@ int processesFor(const TrainingConfig& config);
 // The GPU this rank trains on ({} for the CPU): the LOCAL_RANK-th of --device's list, or its only GPU for
 // every rank; `auto` is GPU LOCAL_RANK, else the CPU (`fallback` set). Throws ConfigError.
 std::vector<int> rankDevices(const TrainingConfig& config, const RankEnvironment& env, bool& fallback);
-// The torch module's "dist" settings for this rank.
-nlohmann::json distJson(const TrainingConfig& config, const RankEnvironment& env);
+// What every rank of a run must share, compared through the rendezvous store before the process group is made
+// (the torch module's "agree"): the options that shape the model, the batches and the epochs (all of toJson but the
+// paths, the device, the timeout, the report interval and the notes, which may differ per rank or node), and the
+// data: rows, columns, training rows and the SHA-256 of the feature and target arrays. A rank started with other
+// options or data would otherwise meet its peers in a collective of another size and abort inside Gloo or NCCL.
+nlohmann::json agreementJson(const TrainingConfig& config, const Dataset& data, int64_t trainRows);
+// The torch module's "dist" settings for this rank, with `agreement` as "agree".
+nlohmann::json distJson(const TrainingConfig& config, const RankEnvironment& env, const nlohmann::json& agreement);
+// Throws ConfigError when this process could not hold the connections of a group of env.worldSize: rank 0 hosts
+// the rendezvous store (one connection per rank) unless torchrun's agent does, and Gloo's full mesh opens one per
+// peer on every rank, against the open-file limit (ulimit -n) less what is open and a reserve. Refused before the
+// rendezvous: WORLD_SIZE=100000 otherwise waited the whole --dist-timeout and then about 10 ms a rank in teardown.
+void checkWorldFits(const TrainingConfig& config, const RankEnvironment& env);
 
 // Starts processesFor(config) ranks (`stackscope-cli train-rank`, the same program as the CLI), each with the
 // rendezvous in its environment; forwards rank 0's events to `progress`; on `cancel` the ranks stop together.

@@ -181,7 +181,7 @@ std::shared_ptr<const TrainingResult> trainAsOtherRank(const TrainingConfig& con
     bool fallback = false;
     nlohmann::json moduleConfig = moduleConfigJson(config, rankDevices(config, env, fallback));
     moduleConfig["fallback_to_cpu"] = fallback;
-    moduleConfig["dist"] = distJson(config, env);
+    moduleConfig["dist"] = distJson(config, env, agreementJson(config, raw, trainRows));
     RunObserver observer(nullptr, {}, config.epochs, cancel);
     StackscopeTrainData data {raw.x.data(), raw.y.data(), raw.rows, raw.cols, trainRows};
     std::string message;
@@ -285,6 +285,8 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
 {
     validate(config);
     const auto rankEnv = rankEnvironment();
+    if (rankEnv)
+        checkWorldFits(config, *rankEnv);
     if (rankEnv && rankEnv->rank != 0)
         return trainAsOtherRank(config, std::move(raw), *rankEnv, cancel);
     std::vector<int> gpus {0};
@@ -316,7 +318,7 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
     nlohmann::json moduleConfig = moduleConfigJson(config, gpus);
     moduleConfig["fallback_to_cpu"] = fallback;
     if (rankEnv)
-        moduleConfig["dist"] = distJson(config, *rankEnv);
+        moduleConfig["dist"] = distJson(config, *rankEnv, agreementJson(config, raw, trainRows));
     StackscopeTrainData data {raw.x.data(), raw.y.data(), raw.rows, raw.cols, trainRows};
     std::string message;
     if (const int rc = callTrainer(module, moduleConfig, data, config, observer, message); rc != 0)

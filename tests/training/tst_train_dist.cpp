@@ -270,6 +270,103 @@ private Q_SLOTS:
         qInfo("refused after %.2f s (timeout %d s)", clock.elapsed() / 1000.0, kTimeoutS);
     }
 
+    // Issue 36 row 8: two ranks of an external launcher started with different options or data. Every rank ends
+    // with exit 2 and the same message naming the field and the ranks, before any collective of another size.
+    void mismatchedRanksAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("rank1Extra"); // flag and value pairs that replace rank 1's
+        QTest::addColumn<QString>("field");
+        QTest::newRow("hidden layers") << QStringList {"--hidden", "32,8"} << "hidden: rank 0 has [16,8], rank 1 has [32,8]";
+        QTest::newRow("batch size") << QStringList {"--batch-size", "32"} << "batch_size: rank 0 has 64, rank 1 has 32";
+        QTest::newRow("epochs") << QStringList {"--epochs", "4"} << "epochs: rank 0 has 3, rank 1 has 4";
+        QTest::newRow("other data") << QStringList {"--input", "OTHER"} << "data_";
+    }
+
+    void mismatchedRanksAreRefused()
+    {
+        QFETCH(QStringList, rank1Extra);
+        QFETCH(QString, field);
+        if (!m_haveGloo)
+            QSKIP("no libtorch module with c10d's Gloo process group in this build");
+        const QString other = path("bars-other.csv");
+        if (!QFile::exists(other))
+            QCOMPARE(runCli({"sample-data", "--out", other, "--days", "6", "--seed", "7"}).exitCode, 0);
+        const QString out = path("mismatch-" + QString::number(qHash(field)));
+        const int port = freePort();
+        QProcess ranks[2];
+        for (int r = 0; r < 2; ++r) {
+            auto env = QProcessEnvironment::systemEnvironment();
+            env.insert("RANK", QString::number(r));
+            env.insert("LOCAL_RANK", QString::number(r));
+            env.insert("WORLD_SIZE", "2");
+            env.insert("MASTER_ADDR", "127.0.0.1");
+            env.insert("MASTER_PORT", QString::number(port));
+            ranks[r].setProcessEnvironment(env);
+            QStringList args = trainArgs(out);
+            for (int i = 0; r == 1 && i + 1 < rank1Extra.size(); i += 2) {
+                const int at = args.indexOf(rank1Extra[i]);
+                QVERIFY(at >= 0);
+                args[at + 1] = rank1Extra[i + 1] == "OTHER" ? other : rank1Extra[i + 1];
+            }
+            ranks[r].start(qEnvironmentVariable("STACKSCOPE_CLI"), args);
+            QVERIFY(ranks[r].waitForStarted(10000));
+        }
+        for (int r = 0; r < 2; ++r) {
+            QVERIFY(ranks[r].waitForFinished(120000));
+            const QByteArray err = ranks[r].readAllStandardError();
+            QCOMPARE(ranks[r].exitStatus(), QProcess::NormalExit); // no abort inside Gloo
+            QVERIFY2(ranks[r].exitCode() == 2, err.constData());
+            QVERIFY2(err.contains("started with different options or data"), err.constData());
+            QVERIFY2(err.contains(field.toUtf8()), err.constData());
+        }
+    }
+
+    // Row 12: a world far larger than this process could connect to is refused before the rendezvous (a 1024-file
+    // limit here: the model in checkWorldFits), not after --dist-timeout and a teardown of 10 ms a rank.
+    void hugeWorldIsRefused()
+    {
+        const QString out = path("huge-world");
+        QProcess rank;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("RANK", "0");
+        env.insert("WORLD_SIZE", "100000");
+        env.insert("MASTER_ADDR", "127.0.0.1");
+        env.insert("MASTER_PORT", QString::number(freePort()));
+        rank.setProcessEnvironment(env);
+        const QString command = "ulimit -n 1024 && exec \"$0\" \"$@\"";
+        rank.start("/bin/sh", QStringList {"-c", command, qEnvironmentVariable("STACKSCOPE_CLI")} + trainArgs(out));
+        QVERIFY(rank.waitForStarted(10000));
+        QVERIFY2(rank.waitForFinished(60000), "rank 0 of WORLD_SIZE=100000 was still running after 60 s");
+        const QByteArray err = rank.readAllStandardError();
+        QVERIFY2(rank.exitCode() == 2, err.constData());
+        QVERIFY2(err.contains("WORLD_SIZE=100000") && err.contains("ulimit -n"), err.constData());
+    }
+
+    // A run that fails before its first epoch has nothing to --resume from: the advice says to run it again.
+    void noResumeAdviceWithoutCheckpoint()
+    {
+        if (!m_haveGloo)
+            QSKIP("no libtorch module with c10d's Gloo process group in this build");
+        const QString out = path("no-checkpoint");
+        QProcess launcher;
+        launcher.start(qEnvironmentVariable("STACKSCOPE_CLI"), trainArgs(out, 400) << "--nproc" << "2");
+        QVERIFY(launcher.waitForStarted(10000));
+        pid_t victim = -1;
+        QElapsedTimer clock;
+        clock.start();
+        while ((victim = rankPid(launcher.processId(), 1)) <= 0 && clock.elapsed() < 30000)
+            QTest::qWait(5);
+        QVERIFY(victim > 0);
+        QCOMPARE(::kill(victim, SIGKILL), 0);
+        QVERIFY(launcher.waitForFinished((kTimeoutS + 10) * 1000));
+        const QByteArray err = launcher.readAllStandardError();
+        if (QFile::exists(out + "/checkpoint.pt"))
+            QSKIP("an epoch finished before the rank was killed (a fast machine): nothing to check");
+        QCOMPARE(launcher.exitCode(), 1);
+        QVERIFY2(err.contains("no checkpoint to --resume from"), err.constData());
+        QVERIFY2(!err.contains("and --resume:"), err.constData());
+    }
+
     void externalLauncher()
     {
         if (!m_haveGloo)

@@ -16,6 +16,7 @@
 
 #include <csignal>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using stackscope::test::CliRun;
@@ -191,6 +192,31 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 2, r.err.constData());
         QVERIFY2(r.err.contains("the disk holding"), r.err.constData());
         QVERIFY2(!QFile::exists(out), "a failed first run left its folder (a half set)");
+    }
+
+    // Issue 36 row 14: train-rank's --config is the launcher's small JSON file; a FIFO nobody writes, a device or
+    // a folder is refused at once with exit 2 (a FIFO used to hang it).
+    void rankConfigNotAFile_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("FIFO") << "fifo";
+        QTest::newRow("/dev/zero") << "/dev/zero";
+        QTest::newRow("a folder") << "dir";
+    }
+
+    void rankConfigNotAFile()
+    {
+        QFETCH(QString, kind);
+        QString config = kind;
+        if (kind == "fifo") {
+            config = path("config.fifo");
+            QCOMPARE(::mkfifo(config.toLocal8Bit().constData(), 0600), 0);
+        } else if (kind == "dir") {
+            config = m_dir.path();
+        }
+        const auto r = runCli({"train-rank", "--config", config});
+        QVERIFY2(r.exitCode == 2, r.err.constData());
+        QVERIFY2(r.err.contains("not a regular file") && r.err.contains("stackscope-cli train"), r.err.constData());
     }
 
     void fullDiskResumeKeepsTheSet()
