@@ -5,6 +5,8 @@
 #include "core/probes/probe_runner.h"
 #include "core/util/program_paths.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -87,6 +89,50 @@ private Q_SLOTS:
         const auto devices = listPythonProbeDevices(kPython, script.toStdString(), kPythonStartupTimeout, &error, &backend);
         QCOMPARE(devices.size(), size_t(1)); // the CPU column that every listing failure falls back to, with the why
         QVERIFY2(error.find("speaks protocol 99") != std::string::npos, error.c_str());
+    }
+
+    // Issue 36 rows 3, 5 and 6 through the probe runner: a worker that writes one endless line, one that leaves a
+    // child holding its stdout (setsid) and exits, one that writes bytes that are not UTF-8 and terminal escapes
+    // before it aborts. Each cell ends with one clear line, memory stays bounded, and the text is JSON-safe.
+    void hostileWorkers_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<int>("outcome");
+        QTest::addColumn<QString>("expect"); // in the message or the captured stderr
+        QTest::newRow("endless line") << "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n"
+                                      << int(ProbeResult::Error) << "without a line end";
+        QTest::newRow("setsid child holds stdout")
+            << "import os, sys, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\n    os._exit(0)\nsys.exit(0)\n"
+            << int(ProbeResult::Error) << "without reporting";
+        QTest::newRow("not UTF-8 on stderr, then abort")
+            << "import os, sys\nsys.stderr.buffer.write(b'\\xff\\xfe\\x1b[2J boom\\n')\nsys.stderr.flush()\nos.abort()\n"
+            << int(ProbeResult::Crash) << "\\xff\\xfe\\x1b[2J boom";
+    }
+
+    void hostileWorkers()
+    {
+        QFETCH(QString, code);
+        QFETCH(int, outcome);
+        QFETCH(QString, expect);
+        QTemporaryDir dir;
+        const QString script = dir.filePath(QStringLiteral("hostile_worker.py"));
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(code.toUtf8());
+        f.close();
+        auto o = pythonRun({"alloc_zeros"});
+        o.pythonScript = script.toStdString();
+        QElapsedTimer clock;
+        clock.start();
+        const auto records = ProbeRunner(o).run();
+        // The probe's limit is 30 s; before, the first and second rows never ended (memory grew, or EOF never came).
+        QVERIFY2(clock.elapsed() < 60000, "the runner waited past the probe's limit");
+        const auto* r = find(records, "alloc_zeros");
+        QVERIFY(r);
+        const std::string text = r->outcome.message + "\n" + r->outcome.capturedStderr;
+        QCOMPARE(int(r->outcome.outcome), outcome);
+        QVERIFY2(text.find(expect.toStdString()) != std::string::npos, text.c_str());
+        QVERIFY(!nlohmann::json(text).dump().empty()); // throws on bytes that are not UTF-8
     }
 
     // inductor's vector-ISA check (torch.compile on the CPU) against a stand-in module (tests/python/vec_isa_fake.py):
