@@ -12,7 +12,12 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
@@ -41,24 +46,58 @@ struct ReadLog {
     LogReadResult read;
 };
 
+// Closes the descriptor it holds.
+struct FdCloser {
+    int fd = -1;
+    ~FdCloser()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
 ReadLog readLog(const std::string& path)
 {
-    if (path == "-")
-        return {"stdin", readLogStream(std::cin, LogReadLimits {}, interestingLine)};
+    if (path == "-") {
+        // `diagnose --log - < /` hands a folder as stdin: reading it fails at once (EISDIR), which must not read as
+        // an empty log with no known cause.
+        struct stat st {};
+        if (::fstat(STDIN_FILENO, &st) == 0 && S_ISDIR(st.st_mode))
+            throw UsageError("--log -: stdin is a folder, not a log; pipe the log in (`command 2>&1 | stackscope-cli "
+                             "diagnose --log -`), redirect a file (`< FILE`) or give --log FILE");
+        auto r = readLogFd(STDIN_FILENO, LogReadLimits {}, interestingLine);
+        if (!r.readError.empty())
+            throw UsageError(fmt::format("--log -: stdin could not be read ({}); save the log to a file and give "
+                                         "--log FILE", safe(r.readError)));
+        return {"stdin", std::move(r)};
+    }
+    // Opened without blocking and checked on the descriptor: a FIFO with no writer (or a path swapped for one after
+    // a stat) is refused at once instead of hanging the open.
+    FdCloser file {::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+    if (file.fd < 0) {
+        const int err = errno;
+        if (err == ENOENT || err == ENOTDIR)
+            throw UsageError(fmt::format("--log {}: no such file; give the path of a saved log (or - to read stdin)",
+                                         safe(path)));
+        throw UsageError(fmt::format("--log {}: cannot be opened ({}); check the permissions or copy it somewhere "
+                                     "readable", safe(path), std::strerror(err)));
+    }
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        throw UsageError(fmt::format("--log {}: no such file; give the path of a saved log (or - to read stdin)", safe(path)));
+    if (::fstat(file.fd, &st) != 0)
+        throw UsageError(fmt::format("--log {}: cannot be examined ({}); copy the log to a local file and try again",
+                                     safe(path), std::strerror(errno)));
     if (S_ISDIR(st.st_mode))
         throw UsageError(fmt::format("--log {}: is a folder; give a log file", safe(path)));
     if (!S_ISREG(st.st_mode))
         throw UsageError(fmt::format("--log {}: is not a regular file (a pipe, device or socket would block or never "
                                      "end); save the log to a file, or pipe it in with --log -", safe(path)));
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw UsageError(fmt::format("--log {}: cannot be read (permissions?); copy it somewhere readable", safe(path)));
-    auto r = readLogStream(in, LogReadLimits {}, interestingLine);
-    if (in.bad())
-        throw UsageError(fmt::format("--log {}: read error; copy the log to a local file and try again", safe(path)));
+    const int flags = ::fcntl(file.fd, F_GETFL);
+    if (flags >= 0)
+        ::fcntl(file.fd, F_SETFL, flags & ~O_NONBLOCK);
+    auto r = readLogFd(file.fd, LogReadLimits {}, interestingLine);
+    if (!r.readError.empty())
+        throw UsageError(fmt::format("--log {}: read error ({}); copy the log to a local file and try again", safe(path),
+                                     safe(r.readError)));
     return {path, std::move(r)};
 }
 
@@ -110,6 +149,8 @@ void printText(const std::vector<Finding>& findings, const std::string& snapshot
     std::cout << fmt::format("StackScope diagnosis: snapshot {}, {} log{}\n", safe(snapshotOrigin), logs.size(),
                              logs.size() == 1 ? "" : "s");
     for (const auto& l : logs) {
+        if (const auto note = l.read.encodingNote(); !note.empty())
+            std::cout << fmt::format("  {}: {}\n", safe(l.origin), note);
         if (const auto s = l.read.summary(); !s.empty())
             std::cout << fmt::format("  {}: {}\n", safe(l.origin), s);
     }
@@ -197,7 +238,9 @@ void addDiagnoseCommand(CLI::App& app, CommandContext& ctx)
             for (const auto& l : logs)
                 j["logs"].push_back({{"origin", l.origin}, {"lines_read", l.read.linesRead}, {"bytes_read", l.read.bytesRead},
                                      {"lines_skipped", l.read.linesSkipped}, {"bytes_skipped", l.read.bytesSkipped},
-                                     {"skipped", l.read.summary()}});
+                                     {"skipped", l.read.summary()},
+                                     {"encoding", l.read.decodedFrom.empty() ? "UTF-8" : l.read.decodedFrom},
+                                     {"decoded", l.read.encodingNote()}});
             std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         } else {
             printText(findings, origin, logs, facts);

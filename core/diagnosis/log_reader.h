@@ -30,14 +30,27 @@ struct LogReadResult {
     std::uint64_t linesSkipped = 0;   // whole lines left out (not near anything the rules know)
     std::uint64_t bytesSkipped = 0;   // their bytes plus the cut ends of long lines
     std::uint64_t longLinesCut = 0;   // lines longer than maxLineBytes
+    // The text's encoding when it was not UTF-8: "UTF-16LE" or "UTF-16BE" (what PowerShell's `>` and Windows tools
+    // write), decoded to UTF-8 before the lines were examined; "" for UTF-8 or plain bytes.
+    std::string decodedFrom;
+    std::string encodingReason; // how it was recognised: "byte-order mark FF FE", "NUL bytes at odd offsets"
+    // The error that stopped the reading (strerror text, "is a folder"); "" when the input was read to its end.
+    std::string readError;
     // "" when nothing was left out, else one sentence for the user.
     std::string summary() const;
+    // "" for UTF-8, else one sentence: "decoded from UTF-16LE (byte-order mark FF FE)".
+    std::string encodingNote() const;
 };
 
 using LinePredicate = std::function<bool(std::string_view)>;
 
 // One pass, O(n) in the input plus the predicate's cost on the first maxLineBytes of each line.
+// UTF-16 text is recognised by its byte-order mark (FF FE, FE FF), or without one by NUL bytes in most odd (LE)
+// or even (BE) positions of the first 64 KiB, and decoded to UTF-8 as it streams; a UTF-8 byte-order mark is dropped.
 LogReadResult readLogStream(std::istream& in, const LogReadLimits& limits, const LinePredicate& interesting);
+// The same over a file descriptor read with read(2) (a file, or stdin); a read error (EISDIR when stdin is a
+// folder, EIO ...) stops the reading and is named in `readError`. The descriptor is not closed.
+LogReadResult readLogFd(int fd, const LogReadLimits& limits, const LinePredicate& interesting);
 
 // The words the built-in rules and the fact extractor look for (anchors, the start of exact texts,
 // GPU/stack keywords), lower-cased; `interestingLine` tests a line against them case-insensitively.

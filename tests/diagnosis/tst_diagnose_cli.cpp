@@ -1,6 +1,8 @@
 // `stackscope-cli diagnose` through QProcess: exit codes, messages, the JSON shape.
 #include "tests/common/cli_process.h"
 
+#include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -154,12 +156,78 @@ private Q_SLOTS:
         QCOMPARE(ruleIds(r.out).value(0), QString("NO_CODE_OBJECT_FOR_GPU"));
     }
 
+    // Issue 36 row 14: a log saved by PowerShell's `>` (UTF-16LE with a byte-order mark) gave "No known cause";
+    // it is decoded, the rule matches, and the output says it was decoded.
+    void utf16LogIsDecoded_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QString>("encoding");
+        QTest::newRow("file, UTF-16LE with mark") << "file-le-bom" << "UTF-16LE";
+        QTest::newRow("file, UTF-16BE with mark") << "file-be-bom" << "UTF-16BE";
+        QTest::newRow("file, UTF-16LE without mark") << "file-le" << "UTF-16LE";
+        QTest::newRow("stdin, UTF-16LE with mark") << "stdin-le-bom" << "UTF-16LE";
+    }
+    void utf16LogIsDecoded()
+    {
+        QFETCH(QString, how);
+        QFETCH(QString, encoding);
+        const QString text = QStringLiteral("PS C:\\work> python train.py\r\nRuntimeError: HIP error: invalid device "
+                                            "function\r\n");
+        QByteArray bytes;
+        const bool be = how.contains("-be");
+        if (how.endsWith("-bom"))
+            bytes += be ? QByteArray("\xFE\xFF") : QByteArray("\xFF\xFE");
+        for (const QChar c : text) {
+            const char hi = static_cast<char>(c.unicode() >> 8);
+            const char lo = static_cast<char>(c.unicode() & 0xFF);
+            bytes += be ? QByteArray {&hi, 1} + QByteArray {&lo, 1} : QByteArray {&lo, 1} + QByteArray {&hi, 1};
+        }
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/powershell.log";
+        Run json;
+        Run plain;
+        if (how.startsWith("stdin")) {
+            json = runCli({"--log-only", "--log", "-", "--json"}, bytes);
+            plain = runCli({"--log-only", "--log", "-"}, bytes);
+        } else {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+            f.close();
+            json = runCli({"--log-only", "--log", path, "--json"});
+            plain = runCli({"--log-only", "--log", path});
+        }
+        QCOMPARE(json.exitCode, 0);
+        QCOMPARE(ruleIds(json.out).value(0), QString("NO_CODE_OBJECT_FOR_GPU"));
+        const auto log = QJsonDocument::fromJson(json.out).object().value("logs").toArray().at(0).toObject();
+        QCOMPARE(log.value("encoding").toString(), encoding);
+        QVERIFY2(log.value("decoded").toString().contains("decoded from " + encoding), json.out.constData());
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(plain.out.contains("decoded from " + encoding.toUtf8()), plain.out.constData());
+        QVERIFY2(!plain.out.contains("No known cause"), plain.out.constData());
+    }
+
+    // `diagnose --log - < /`: stdin is a folder; it used to read as an empty log and exit 0.
+    void stdinFolderIsExit2()
+    {
+        QProcess p;
+        p.setStandardInputFile(QStringLiteral("/"));
+        p.start(qEnvironmentVariable("STACKSCOPE_CLI"), {"diagnose", "--log-only", "--log", "-"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(err.contains("stdin is a folder") && err.contains("--log FILE"), err.constData());
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
+
     void badInputIsExit2_data()
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
         QTest::newRow("missing log") << QStringList {"--log", "/nonexistent/train.log"} << "--log /nonexistent/train.log: no such file";
         QTest::newRow("log is a folder") << QStringList {"--log", kFixtures} << "is a folder";
+        QTest::newRow("log is /") << QStringList {"--log", "/"} << "--log /: is a folder";
         QTest::newRow("missing snapshot") << QStringList {"--snapshot", "/nonexistent/s.json"} << "stackscope-cli inspect --out";
         QTest::newRow("malformed snapshot") << QStringList {"--snapshot", kFixtures + "/logs/GPU_HANG/match-node1.log"} << "--snapshot:";
         QTest::newRow("unknown option") << QStringList {"--frobnicate"} << "frobnicate";
