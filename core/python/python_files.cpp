@@ -250,6 +250,8 @@ std::optional<std::string> pyenvShimTarget(const std::string& interpreter, const
         if (v.empty() || v[0] == '#')
             continue;
         if (v != "system") {
+            if (fs::path(v).is_absolute() || v.find("..") != std::string::npos)
+                return std::nullopt; // a version names a folder of versions/ (or versions/<conda>/envs/<name>), no more
             const auto target = fs::path(c.pyenvRoot) / "versions" / v / "bin" / name;
             return executable(target) ? std::optional<std::string>(target.string()) : std::nullopt;
         }

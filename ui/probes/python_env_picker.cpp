@@ -197,9 +197,11 @@ void PythonEnvPicker::onDiscovered(const nlohmann::json& envs, qint64 millisecon
 {
     m_discovering = false;
     m_discovered = true;
-    QStringList without;
+    QStringList without, notStarted;
     int found = 0;
     for (const auto& e : envs) {
+        if (e.contains("not_started"))
+            notStarted << tr("%1 (%2)").arg(str(e, "path"), str(e, "not_started"));
         if (e.value("has_torch", nlohmann::json(false)) == nlohmann::json(true)) {
             addEnvironment(e);
             ++found;
@@ -212,6 +214,9 @@ void PythonEnvPicker::onDiscovered(const nlohmann::json& envs, qint64 millisecon
     text += tr(" among %1 interpreters, found in %2 s.").arg(envs.size()).arg(milliseconds / 1000.0, 0, 'f', 1);
     if (!without.isEmpty())
         text += QLatin1Char(' ') + tr("No torch any more in %1: use Add\u2026 again once it has.").arg(without.join(QStringLiteral(", ")));
+    if (!notStarted.isEmpty())
+        text += QLatin1Char(' ') + tr("Not started, as they may hold code you did not choose to run: %1. Use Add\u2026 to "
+                                      "choose one.").arg(notStarted.join(QStringLiteral("; ")));
     setStatus(text);
     Q_EMIT choiceChanged();
     Q_EMIT discoveryFinished();
