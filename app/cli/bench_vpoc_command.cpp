@@ -5,6 +5,7 @@
 #include "core/inspect/torch_module.h"
 #include "core/vpoc/gpu_profiles.h"
 #include "core/vpoc/synthetic_batch.h"
+#include "core/vpoc/work_pool.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -54,7 +55,9 @@ bool openTorchVpoc(TorchVpoc& out, std::string& why)
     return out.profiles != nullptr;
 }
 
-std::vector<unsigned> parseThreads(const std::string& list, unsigned hw)
+// A count above the machine's `hw` threads is capped at it and `note` says so (more would only queue, and tens of
+// thousands abort thread creation); a count that is not a whole number above 0 is a usage error.
+std::vector<unsigned> parseThreads(const std::string& list, unsigned hw, std::string& note)
 {
     std::vector<unsigned> out;
     size_t pos = 0;
@@ -64,12 +67,19 @@ std::vector<unsigned> parseThreads(const std::string& list, unsigned hw)
         if (item == "all") {
             out.push_back(hw);
         } else {
-            char* end = nullptr;
-            const unsigned long v = std::strtoul(item.c_str(), &end, 10);
-            if (item.empty() || *end != '\0' || v == 0 || v > 4096)
+            // Digits only (strtoul would take "-1" as 2^64 - 1); any length, compared without overflow.
+            const size_t digits = item.find_first_not_of('0');
+            if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+                digits == std::string::npos)
                 throw UsageError(fmt::format("--threads: '{}' is not a thread count; give a list such as 1,2,all",
                                              item));
-            out.push_back(static_cast<unsigned>(v));
+            const std::string value = item.substr(digits);
+            const bool over = value.size() > 9 || std::stoul(value) > hw;
+            if (over)
+                note = fmt::format("--threads {}: capped at {}, the hardware threads of this machine (more would only "
+                                   "queue for the same cores); give at most {}, or all",
+                                   item, hw, hw);
+            out.push_back(over ? hw : static_cast<unsigned>(std::stoul(value)));
         }
         pos = comma + 1;
     }
@@ -202,11 +212,16 @@ void printBenchVpoc(const nlohmann::json& j, uint32_t sessions, double bytes)
 int benchVpocNow(const BenchVpocOptions& o)
 {
     const uint64_t n = 1ull << o.log2;
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const auto threadCounts = parseThreads(o.threads, hw);
+    const unsigned hw = vpoc::usableThreads();
+    std::string threadsNote;
+    const auto threadCounts = parseThreads(o.threads, hw, threadsNote);
+    if (!threadsNote.empty())
+        std::cerr << "note: " << threadsNote << "\n";
     const auto batch = vpoc::syntheticBatch(n, o.sessions, false, 1);
     const double bytes = static_cast<double>(n) * 8; // int32 level offset + uint32 size per trade, read once
     nlohmann::json j = {{"trades", n}, {"sessions", o.sessions}, {"input_bytes", n * 8}};
+    if (!threadsNote.empty())
+        j["threads_note"] = threadsNote;
     std::vector<vpoc::SessionResult> cpu;
     j["cpu"] = timeCpu(batch, threadCounts, hw, o.repeats, bytes, cpu);
     bool matches = true;

@@ -6,6 +6,7 @@
 #include "core/vpoc/sample_data.h"
 #include "core/vpoc/sessions.h"
 #include "core/vpoc/vpoc_engine.h"
+#include "core/vpoc/work_pool.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -49,14 +50,22 @@ std::vector<std::string> splitList(const std::string& s)
 
 std::vector<unsigned> threadCounts(const std::string& list)
 {
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned hw = vpoc::usableThreads();
     std::vector<unsigned> out;
     for (const auto& item : splitList(list)) {
         unsigned v = 0;
+        const bool digits = !item.empty() && item.find_first_not_of("0123456789") == std::string::npos;
+        const size_t lead = item.find_first_not_of('0');
         if (item == "all")
             v = hw;
-        else if (!item.empty() && item.find_first_not_of("0123456789") == std::string::npos && item.size() < 5)
-            v = static_cast<unsigned>(std::stoul(item));
+        else if (digits && lead != std::string::npos && (item.size() - lead > 9 || std::stoul(item.substr(lead)) > hw)) {
+            // More than the machine runs at once would only queue (and tens of thousands abort): capped, and said.
+            std::cerr << fmt::format("note: --threads {}: capped at {}, the hardware threads of this machine; give "
+                                     "at most {}, or all\n",
+                                     item, hw, hw);
+            v = hw;
+        } else if (digits && lead != std::string::npos)
+            v = static_cast<unsigned>(std::stoul(item.substr(lead)));
         if (v == 0)
             throw UsageError(fmt::format("--threads: '{}' is not a thread count; give a list such as 1,2,all", item));
         if (std::find(out.begin(), out.end(), v) == out.end())

@@ -6,6 +6,7 @@
 #include "core/vpoc/csv_reader.h"
 #include "core/vpoc/vpoc_engine.h"
 #include "core/vpoc/vpoc_output.h"
+#include "core/vpoc/work_pool.h"
 
 #include <fmt/format.h>
 
@@ -36,8 +37,25 @@ struct VpocCliOptions {
     std::string csv;
     bool skipBad = false;
     bool profiles = false;
-    unsigned threads = 0;
+    std::string threads = "0";
 };
+
+// --threads: a whole number (0 = all); one beyond what an unsigned holds is a number too, capped like any large one
+// by runVpoc at the machine's threads. Anything else (a sign, letters, empty) is a usage error.
+unsigned parseThreadCount(const std::string& text)
+{
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+        throw UsageError(fmt::format("--threads {}: not a thread count; give a whole number such as 4, or 0 for "
+                                     "every hardware thread ({} here)",
+                                     escapeControl(text), vpoc::usableThreads()));
+    uint64_t v = 0;
+    for (char c : text) {
+        v = v * 10 + static_cast<uint64_t>(c - '0');
+        if (v > UINT32_MAX)
+            return UINT32_MAX;
+    }
+    return static_cast<unsigned>(v);
+}
 
 void printText(const vpoc::VpocResult& r)
 {
@@ -98,7 +116,7 @@ vpoc::VpocOptions engineOptions(const VpocCliOptions& o, bool tzGiven)
     v.vramBudgetMiB = o.vramBudget;
     v.maxGpuSessionRows = o.gpuSessionRows;
     v.developing = !o.developing.empty();
-    v.threads = o.threads;
+    v.threads = parseThreadCount(o.threads);
     return v;
 }
 
@@ -130,6 +148,8 @@ void vpocNow(const VpocCliOptions& o, vpoc::VpocOptions v)
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
+    if (!r->threadsNote.empty())
+        std::cerr << "note: " << r->threadsNote << "\n";
     for (const auto& s : r->skipped.first)
         std::cerr << "skipped " << escapeControl(s) << "\n"; // rows quote the file: no raw ESC
     if (r->skipped.count > static_cast<int64_t>(r->skipped.first.size()))
@@ -174,7 +194,8 @@ void addVpocCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--csv", o->csv, "Write the session table to this CSV file")->excludes(json);
     cmd->add_flag("--skip-bad", o->skipBad, "Skip bad rows (reported) instead of stopping at the first");
     cmd->add_flag("--profiles", o->profiles, "Include each session's dense profile in the JSON");
-    cmd->add_option("--threads", o->threads, "CPU threads for reading and profiles (0 = all)");
+    cmd->add_option("--threads", o->threads, "CPU threads for reading and profiles (0 = all; more than the machine's hardware threads "
+                                     "are capped at them, with a note)");
     cmd->callback([o, cmd, &ctx] {
         vpocNow(*o, engineOptions(*o, cmd->count("--tz") > 0));
         ctx.exitCode = ExitOk;

@@ -45,6 +45,47 @@ std::string readLink(const std::string& path)
     return buf;
 }
 
+// N when `path` is this process's descriptor link /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<pid>/fd/N or
+// /dev/fd/N (/dev/stdout and /dev/stderr lead there); -1 otherwise.
+int ownDescriptor(const std::string& path)
+{
+    static const std::string prefixes[] = {"/proc/self/fd/", "/proc/thread-self/fd/", "/dev/fd/",
+                                           fmt::format("/proc/{}/fd/", ::getpid())};
+    for (const auto& prefix : prefixes) {
+        if (path.compare(0, prefix.size(), prefix) != 0 || path.size() == prefix.size() || path.size() > prefix.size() + 9)
+            continue;
+        const std::string digits = path.substr(prefix.size());
+        if (digits.find_first_not_of("0123456789") == std::string::npos)
+            return std::stoi(digits);
+    }
+    return -1;
+}
+
+// A link whose text is no path ("pipe:[4026]", "socket:[77]", "anon_inode:[eventfd]"): a descriptor link in /proc,
+// which only the kernel can follow (the pipe a shell gave as standard output). Classified by what it opens: a pipe
+// or socket of our own descriptors is written through the descriptor; a pipe of another process's is a FIFO.
+Target classifyDescriptorLink(const std::string& path, const std::string& asked)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw FileWriteError(fmt::format("{}: cannot look at {} ({}); choose a path you can write to", asked, path,
+                                         std::strerror(errno)));
+    Target t;
+    t.path = path;
+    t.mode = st.st_mode;
+    const int fd = ownDescriptor(path);
+    if (fd >= 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode))) {
+        t.kind = TargetKind::Stream;
+        t.fd = fd;
+    } else if (S_ISFIFO(st.st_mode)) {
+        t.kind = TargetKind::Stream;
+    } else {
+        t.kind = TargetKind::Refused;
+        t.what = describe(st.st_mode);
+    }
+    return t;
+}
+
 Target classify(const std::string& path, const struct stat& st)
 {
     Target t;
@@ -107,6 +148,8 @@ Target resolve(const std::string& path)
         if (!S_ISLNK(st.st_mode))
             return classify(p, st);
         const std::string link = readLink(p);
+        if (!link.empty() && link.front() != '/' && link.back() == ']' && link.find(":[") != std::string::npos)
+            return classifyDescriptorLink(p, path);
         const auto slash = p.rfind('/');
         p = (link.front() == '/' || slash == std::string::npos) ? link : p.substr(0, slash + 1) + link;
     }
@@ -142,6 +185,13 @@ void writePieces(const Target& target, const std::string& shownPath, Next next)
         std::fflush(stdout);
         for (std::string piece = next(); !piece.empty(); piece = next())
             writeAll(STDOUT_FILENO, piece, "standard output");
+        return;
+    }
+    if (target.fd >= 0) { // one of our descriptors (standard output as /dev/stdout): written, left open
+        std::fflush(stdout);
+        std::fflush(stderr);
+        for (std::string piece = next(); !piece.empty(); piece = next())
+            writeAll(target.fd, piece, shownPath);
         return;
     }
     const int fd = openStreamTarget(target, shownPath);

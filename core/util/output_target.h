@@ -13,6 +13,9 @@ struct Target {
     TargetKind kind = TargetKind::Missing;
     mode_t mode = 0;  // st_mode of what is there
     std::string what; // "a folder", "a block device" ... for refusals
+    // A Stream that is one of this process's open descriptors (/dev/stdout, /dev/fd/N, /proc/self/fd/N naming a
+    // pipe or socket): written through that descriptor, which stays open. -1 otherwise.
+    int fd = -1;
 };
 
 // Follows symbolic links (at most 40, as the kernel does) and classifies the final target.

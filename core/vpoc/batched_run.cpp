@@ -120,11 +120,15 @@ void BatchedRun::addRow(size_t i)
     m_currentDay = *day;
     if (!m_large.empty()) {
         m_job.checkWidth(m_large.widthWith(r), *day, i);
+        if (m_developing)
+            m_job.countDeveloping(m_large.widthWith(r), *day, i);
         addLarge(r);
         return;
     }
     joinOpenSession(r.low, r.high, r.timeUs, r.timeUs);
     m_job.checkWidth(static_cast<int64_t>(m_high) - m_low + 1, *day, i);
+    if (m_developing)
+        m_job.countDeveloping(static_cast<int64_t>(m_high) - m_low + 1, *day, i);
     roomFor(1);
     writeRow(r);
     if (static_cast<int64_t>(sessionRows()) > m_job.options.maxGpuSessionRows)
@@ -335,6 +339,7 @@ void BatchedRun::closeSession()
 {
     if (!m_large.empty()) {
         collect();
+        m_job.keepProfileLevels(static_cast<int64_t>(m_large.high()) - m_large.low() + 1, m_currentDay);
         m_job.result.sessions.push_back(m_large.finish());
         if (m_developing)
             m_job.keepDeveloping(m_job.result.sessions.back(), std::move(m_largeDeveloping));
@@ -343,6 +348,7 @@ void BatchedRun::closeSession()
     }
     if (sessionRows() == 0)
         return;
+    m_job.keepProfileLevels(static_cast<int64_t>(m_high) - m_low + 1, m_currentDay);
     m_batch->sessions.push_back(openSlice());
     m_sessionBegin = m_batch->rowCount;
 }

@@ -11,8 +11,17 @@ BlockProfiler::BlockProfiler(const SessionClock& clock, const ProfileOptions& op
 {
 }
 
+namespace {
+// The most price levels the runs of one piece may span together: 2 MiB of levels (grown up to 3x that), so a block's
+// pieces (at most threads x kTasksPerThread) hold a bounded amount however many sessions its rows open. A piece of
+// real data spans a session or two of a few thousand levels; one row a session, each 2^20 levels wide, made 60 such
+// sessions 509 MB on 2 threads before. Past it the caller takes the block row by row (one session's levels at once).
+constexpr int64_t kPieceLevels = kMaxSessionLevels / 4;
+} // namespace
+
 void BlockProfiler::profilePiece(Piece& piece, const MarketRecord* rows, size_t count) const
 {
+    int64_t closedLevels = 0; // of the piece's runs before the last
     for (size_t i = 0; i < count; ++i) {
         const auto& r = rows[i];
         const auto day = piece.clock.sessionDay(r.timeUs);
@@ -20,10 +29,14 @@ void BlockProfiler::profilePiece(Piece& piece, const MarketRecord* rows, size_t 
             ++piece.outside;
             continue;
         }
-        if (piece.runs.empty() || piece.runs.back().day() != *day)
+        if (piece.runs.empty() || piece.runs.back().day() != *day) {
+            if (!piece.runs.empty())
+                closedLevels += static_cast<int64_t>(piece.runs.back().high()) - piece.runs.back().low() + 1;
             piece.runs.emplace_back(m_options);
+        }
         auto& run = piece.runs.back();
-        if (run.widthWith(r) > kMaxSessionLevels) {
+        const int64_t width = run.widthWith(r);
+        if (width > kMaxSessionLevels || closedLevels + width > kPieceLevels) {
             piece.tooWide = true; // the row-by-row path names the row; no memory is spent on the range
             return;
         }

@@ -104,13 +104,17 @@ bool ByteStream::refill()
 #ifdef STACKSCOPE_VPOC_ZSTD
     auto* z = static_cast<ZSTD_DStream*>(m_zstd);
     for (;;) {
+        bool flushOnly = false; // the input is over: what the decoder still holds, then the frame must be whole
         if (m_inPos == m_inEnd) {
-            if (m_fileEnded)
-                return false;
-            m_inEnd = readFile(m_in.data(), m_in.size());
-            m_inPos = 0;
-            if (m_inEnd == 0)
-                return false;
+            if (!m_fileEnded) {
+                m_inEnd = readFile(m_in.data(), m_in.size());
+                m_inPos = 0;
+            }
+            if (m_inPos == m_inEnd) {
+                if (m_frameLeft == 0)
+                    return false;
+                flushOnly = true;
+            }
         }
         ZSTD_inBuffer in {m_in.data(), m_inEnd, m_inPos};
         ZSTD_outBuffer out {m_out.data(), m_out.size(), 0};
@@ -119,10 +123,19 @@ bool ByteStream::refill()
         if (ZSTD_isError(rc))
             throw InputError(m_path, BinaryPosition {-1, m_position},
                              fmt::format("the zstd data is damaged ({}); download the file again", ZSTD_getErrorName(rc)));
+        m_frameLeft = rc;
         m_outPos = 0;
         m_outEnd = out.pos;
         if (m_outEnd > 0)
             return true;
+        if (flushOnly && rc != 0)
+            throw InputError(m_path, BinaryPosition {-1, m_position},
+                             fmt::format("the zstd file is truncated: it ends after {} bytes, inside a frame that "
+                                         "needs {} more (its checksum or data is missing); download or copy the "
+                                         "file again, whole",
+                                         m_fileRead, rc));
+        if (flushOnly)
+            return false;
     }
 #else
     return false;

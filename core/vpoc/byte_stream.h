@@ -47,6 +47,9 @@ private:
     std::vector<char> m_out;
     size_t m_outPos = 0, m_outEnd = 0;
     bool m_fileEnded = false;
+    // ZSTD_decompressStream's last hint: 0 once a frame is whole (its checksum too, when it has one). Not 0 when the
+    // input ends: the file was cut short, and it is refused rather than read as if complete.
+    size_t m_frameLeft = 1;
 };
 
 } // namespace stackscope::vpoc

@@ -125,6 +125,14 @@ void DbnReader::readMetadata()
     if (!schemaName(m_schema))
         bad(24, fmt::format("schema {} holds no trades or OHLCV bars; download the trades or an ohlcv schema", m_schema));
     m_format = m_schema == 4 ? DataFormat::Trades : m_schema == 0xFFFF ? DataFormat::Auto : DataFormat::Bars;
+    // DBN files carry their own schema: --format must agree with it (a mixed-schema file reads only the kind given).
+    if (m_options.format != DataFormat::Auto && m_format == DataFormat::Auto)
+        m_format = m_options.format;
+    else if (m_options.format != DataFormat::Auto && m_options.format != m_format)
+        bad(24, fmt::format("--format {} but this DBN file's schema is {} (DBN files carry their own schema); leave "
+                            "--format at auto, or download the {} schema",
+                            m_options.format == DataFormat::Bars ? "bars" : "trades", schemaName(m_schema),
+                            m_options.format == DataFormat::Bars ? "ohlcv-1m" : "trades"));
     // Offsets below are in the metadata (file offset - 8): v1 has record_count at 42 and 22-byte symbols,
     // v2 and v3 give the symbol length at 45; the fixed part is 100 bytes either way.
     const size_t cstrLen = m_version == 1 ? 22 : le<uint16_t>(m.data() + 45);

@@ -98,6 +98,7 @@ void StreamingRun::run(unsigned threads)
 
 void StreamingRun::close()
 {
+    m_job.keepProfileLevels(static_cast<int64_t>(m_session.high()) - m_session.low() + 1, m_session.day());
     m_job.result.sessions.push_back(m_session.finish());
     if (m_job.options.developing)
         m_job.keepDeveloping(m_job.result.sessions.back(), std::move(m_developing));
@@ -119,6 +120,7 @@ void StreamingRun::addRows()
         m_job.checkWidth(m_session.widthWith(r), *day, i);
         m_session.add(*day, r);
         if (m_job.options.developing) {
+            m_job.countDeveloping(static_cast<int64_t>(m_session.high()) - m_session.low() + 1, *day, i);
             m_developing.push_back(m_session.developing(r));
             m_job.passOn(*day, m_developing);
         }
@@ -181,9 +183,17 @@ std::shared_ptr<const VpocResult> runJob(const VpocOptions& options, const Choos
     auto result = std::make_shared<VpocResult>();
     result->options = options;
     const SessionRule rule = SessionRule::parse(options.session, options.sessionTimeZone);
+    // More threads than the machine runs at once only queue (and tens of thousands abort): capped, and said.
+    const unsigned asked = threadsOrAll(options.threads);
+    const unsigned cap = options.threadCap ? options.threadCap : usableThreads();
+    if (asked > cap)
+        result->threadsNote = fmt::format("--threads {}: capped at {}, the hardware threads this process may use "
+                                          "(more would only queue for the same cores); give at most {}, or 0 for all",
+                                          options.threads, cap, cap);
     ReadOptions read = options.read;
-    read.threads = options.threads;
-    read.pool = std::make_shared<WorkPool>(options.threads);
+    read.threads = std::min(asked, cap);
+    read.pool = std::make_shared<WorkPool>(read.threads);
+    result->threads = read.pool->threads();
     auto reader = openMarketFile(options.input, read);
     result->format = reader->format();
     const ChosenBackend backend = chooseBackend(*result);

@@ -32,7 +32,12 @@ struct VpocOptions {
     // most maxGpuSessionRows), and VpocResult::developing stays empty, so memory holds one piece, not a session
     // (vpoc --developing streams them to its file this way).
     std::function<void(int32_t day, const DevelopingPoint* points, std::size_t count)> developingSink;
-    unsigned threads = 0; // 0 = every hardware thread
+    unsigned threads = 0; // 0 = every usable thread (usableThreads())
+    // The most threads a run uses: 0 = usableThreads(), the machine's hardware threads within the CPU affinity mask.
+    // More would only queue for the same cores and cost memory (the reader's window is 8 MiB a thread, a block
+    // 2^17 rows a thread), and tens of thousands abort thread creation; a larger `threads` is capped and the result
+    // says so (VpocResult::threadsNote). Tests raise it to run 7 threads on a 2-core machine.
+    unsigned threadCap = 0;
     // The CPU path on several threads profiles blocks of rows in pieces (tasks of the job's threads) of at least this
     // many rows: a task's hand-off (a lock, a wake-up, a SessionClock's first look-ups) costs a few microseconds, 16 Ki
     // rows about 0.15 ms of profiling (~10 ns a row), so the hand-off stays near 2 %. Tests make it 1.
@@ -52,6 +57,22 @@ struct VpocOptions {
     size_t gpuBatchRows = size_t(1) << 20;
 };
 
+// The most profile levels one run returns across all its sessions with ProfileOptions::keepProfiles (vpoc --profiles,
+// the VPOC page). Model: a level is 8 B in the result and 16 B as a value of the JSON document that --json builds,
+// and 3 to 30 B of JSON text (about 11 B as printed with its indentation); 2^23 levels are then about 200 MiB in
+// memory and about 90 MB of JSON. kMaxSessionLevels bounds one session; this bounds their sum, checked as each
+// session closes, before its profile is copied: a run over it stops with std::invalid_argument naming the fix.
+inline constexpr int64_t kMaxProfileLevelsTotal = int64_t(1) << 23;
+
+// The developing values' work budget (VpocOptions::developing): each row's POC and value area read the session's
+// levels so far (a scan for the POC and the total, then the walk out from it), so a row costs its session's width in
+// level reads, about 1.2 ns each (62 s for 50,000 rows after one 2^20-level bar on the 2-core VM, tests/bench/
+// RESULTS.md). A run may read kDevelopingBaseLevels plus kDevelopingLevelsPerRow for each row with developing values
+// (2^32 is about 5 s there; 4096 levels a row is 1,000 points of ES at 0.25, wider than any real session), so the
+// time stays linear in the rows. Past it the run stops with an InputError at the row, naming the fix.
+inline constexpr int64_t kDevelopingBaseLevels = int64_t(1) << 32;
+inline constexpr int64_t kDevelopingLevelsPerRow = 4096;
+
 // The most developing values the CPU path holds before it hands them to VpocOptions::developingSink (1.5 MiB).
 inline constexpr std::size_t kDevelopingPiece = std::size_t(1) << 16;
 
@@ -65,6 +86,8 @@ struct VpocResult {
     std::vector<std::vector<DevelopingPoint>> developing; // per session when asked for
     int64_t rows = 0;
     int64_t outsideSessions = 0; // rows in the daily halt or outside a custom window
+    unsigned threads = 1;        // the threads the run used
+    std::string threadsNote;     // set when `threads` was capped (VpocOptions::threadCap): what was asked and why
     SkipReport skipped;
 };
 

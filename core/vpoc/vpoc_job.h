@@ -32,6 +32,44 @@ struct Job {
     BorrowedRows block {}; // the rows in hand: lent by the reader, or in the two vectors below
     std::vector<MarketRecord> rows {};
     std::vector<int64_t> lines {};
+    int64_t profileLevels = 0;   // levels of the profiles kept so far (keepProfiles)
+    int64_t profileSessions = 0; // and their sessions
+    int64_t developingRows = 0;  // rows given developing values so far
+    int64_t developingLevels = 0; // levels their values read
+
+    // A session of `width` levels is about to be finished: with keepProfiles its profile is kept, within
+    // kMaxProfileLevelsTotal for the whole run. Throws std::invalid_argument (before the profile is copied).
+    void keepProfileLevels(int64_t width, int32_t day)
+    {
+        if (!options.profile.keepProfiles)
+            return;
+        profileLevels += width;
+        ++profileSessions;
+        if (profileLevels <= kMaxProfileLevelsTotal)
+            return;
+        throw std::invalid_argument(fmt::format(
+            "--profiles: the profiles up to the session of {} ({} sessions) hold {} price levels, more than the {} "
+            "one run returns (about 24 B each in memory and 11 B in the JSON); give a coarser --tick, a file of "
+            "fewer sessions, or leave out --profiles (the POC and value area need no profiles)",
+            formatDate(day), profileSessions, profileLevels, kMaxProfileLevelsTotal));
+    }
+    // Row `row` of the block gets developing values from a session `width` levels wide so far: the run's work
+    // stays within kDevelopingBaseLevels + kDevelopingLevelsPerRow a row. Throws the row's InputError past it.
+    void countDeveloping(int64_t width, int32_t day, size_t row)
+    {
+        ++developingRows;
+        developingLevels += width;
+        if (developingLevels <= kDevelopingBaseLevels + kDevelopingLevelsPerRow * developingRows)
+            return;
+        reader.failAt(block.positions[row],
+                      fmt::format("--developing: the session of {} is {} price levels wide at this row, and the POC "
+                                  "and value area after each row read every level: {} rows have read {} levels, "
+                                  "past the budget of {} + {} a row (seconds, not hours); give a coarser --tick, "
+                                  "remove or fix the wide bar that opened the session (its low and high), or leave "
+                                  "out --developing (the sessions' POC and value area need none of this)",
+                                  formatDate(day), width, developingRows, developingLevels, kDevelopingBaseLevels,
+                                  kDevelopingLevelsPerRow));
+    }
 
     void report(bool force, VpocPhase phase = VpocPhase::Reading)
     {

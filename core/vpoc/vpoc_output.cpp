@@ -32,6 +32,9 @@ nlohmann::json toJson(const VpocResult& r, bool withProfiles)
         {"vram_budget_mib", o.vramBudgetMiB},
         {"skip_bad", o.read.skipBad},
     };
+    j["threads"] = r.threads;
+    if (!r.threadsNote.empty())
+        j["threads_note"] = r.threadsNote;
     j["rows"] = r.rows;
     j["outside_sessions"] = r.outsideSessions;
     j["skipped"] = {{"count", r.skipped.count}, {"first", r.skipped.first}};

@@ -2,14 +2,37 @@
 // and more each), so the lock is taken a few hundred times a window at most.
 #include "core/vpoc/work_pool.h"
 
+#include <sched.h>
+#include <system_error>
+
 namespace stackscope::vpoc {
+
+unsigned usableThreads()
+{
+    unsigned n = std::max(1u, std::thread::hardware_concurrency());
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    if (::sched_getaffinity(0, sizeof mask, &mask) == 0) {
+        const int allowed = CPU_COUNT(&mask);
+        if (allowed > 0)
+            n = std::min(n, static_cast<unsigned>(allowed));
+    }
+    return n;
+}
 
 WorkPool::WorkPool(unsigned threads)
 {
+    // Callers cap the count at usableThreads() (runVpoc does); a larger one still never aborts: a thread the system
+    // refuses ends the starting, and the pool runs on the ones it has. Reserving is bounded for the same reason.
     const unsigned n = threadsOrAll(threads);
-    m_workers.reserve(n - 1);
-    for (unsigned i = 1; i < n; ++i)
-        m_workers.emplace_back([this] { work(); });
+    m_workers.reserve(std::min<unsigned>(n - 1, 1024));
+    for (unsigned i = 1; i < n; ++i) {
+        try {
+            m_workers.emplace_back([this] { work(); });
+        } catch (const std::system_error&) {
+            break;
+        }
+    }
 }
 
 WorkPool::~WorkPool()

@@ -13,11 +13,12 @@
 
 namespace stackscope::vpoc {
 
-// A `threads` option as the VPOC code reads it: 0 is every hardware thread (at least one).
-inline unsigned threadsOrAll(unsigned threads)
-{
-    return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-}
+// The threads this process may run at once: std::thread::hardware_concurrency() (the CPUs online), fewer when the CPU
+// affinity mask allows fewer (taskset, a container's cpuset); at least 1.
+unsigned usableThreads();
+
+// A `threads` option as the VPOC code reads it: 0 is every usable thread (at least one).
+inline unsigned threadsOrAll(unsigned threads) { return threads ? threads : usableThreads(); }
 
 // How many tasks a call is cut into, per thread. Tasks are handed out as threads come free, so a call ends at most one
 // task after its last thread could have: with k tasks a thread, the idle tail is at most 1/k of a thread's share of
@@ -43,6 +44,8 @@ inline std::size_t pieceBegin(std::size_t count, std::size_t pieces, std::size_t
 // many.
 class WorkPool {
 public:
+    // Starts threadsOrAll(threads) - 1 workers; where the system refuses a thread (std::system_error: too many
+    // threads for its limits) the pool keeps the ones it started, so threads() may be fewer than asked for.
     explicit WorkPool(unsigned threads);
     ~WorkPool();
     WorkPool(const WorkPool&) = delete;

@@ -125,6 +125,7 @@ private Q_SLOTS:
         vo.read.windowBytes = 1 << 19; // many windows, up to 7 chunks each
         vo.profile.keepProfiles = true;
         vo.minRowsPerThread = 1;       // a piece a thread in every block, however small
+        vo.threadCap = 64;             // 7 threads even on a 2-core machine (runVpoc caps at the hardware threads)
         vo.threads = 1;
         const std::string one = testing::resultText(vo);
         QVERIFY2(QString::fromStdString(one).contains(expect), one.substr(0, 2000).c_str());

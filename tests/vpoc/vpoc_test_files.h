@@ -186,6 +186,8 @@ inline std::string resultText(const VpocOptions& vo, const VpocRunner& run = {})
         const auto result = run ? run(vo) : runVpoc(vo);
         auto json = toJson(*result, true);
         json.erase("backend_note");
+        json.erase("threads"); // the threads used: the rest must not depend on them
+        json.erase("threads_note");
         return json.dump(1) + (vo.developing ? developingCsv(*result) : std::string());
     } catch (const InputError& e) {
         return std::string("error: ") + e.what();
