@@ -147,6 +147,19 @@ void checkAgreement(c10d::Store& store, const DistSettings& s)
     }
     store.wait({"agree/verdict"}, s.timeout);
     const std::string verdict = textOf(store.get("agree/verdict"));
+    if (verdict != "ok" && s.rank != 0) {
+        store.set("agree/seen/" + std::to_string(s.rank), bytesOf("1")); // rank 0 may end its store now
+    } else if (verdict != "ok") {
+        // Rank 0 hosts the store: it stays until every rank has read the verdict (a peer reading from a store that
+        // is gone fails with "Broken pipe" instead of the message), within the timeout.
+        std::vector<std::string> seen;
+        for (int r = 1; r < s.worldSize; ++r)
+            seen.push_back("agree/seen/" + std::to_string(r));
+        try {
+            store.wait(seen, s.timeout);
+        } catch (const std::exception&) { // a rank that left without reading it: the message below still stands
+        }
+    }
     if (verdict != "ok")
         throw DistConfigError("rank " + std::to_string(s.rank) + " of " + std::to_string(s.worldSize) +
                               ": the ranks were started with different options or data (" + verdict +

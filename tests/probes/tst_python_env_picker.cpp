@@ -130,15 +130,18 @@ private Q_SLOTS:
         qputenv("PYENV_ROOT", pyenv);
         QDir::setCurrent(cwd);
         QVERIFY(finished);
+        // ./.venv lies inside the current folder: listed in the status as not started, not offered (issue 36).
         QCOMPARE(picker->environments(),
                  (QStringList {QStringLiteral("libtorch"), QStringLiteral("python:") + kCudaTorch,
-                               QStringLiteral("python:") + kTree + QStringLiteral("/project/.venv/bin/python3"),
                                QStringLiteral("python:") + kRocmTorch}));
         QCOMPARE(picker->checkedEnvironments(), picker->environments());
-        QVERIFY2(picker->statusText().startsWith(QStringLiteral("3 Python environments with torch among 8 interpreters")),
+        QVERIFY2(picker->statusText().startsWith(QStringLiteral("2 Python environments with torch among 8 interpreters")),
+                 qPrintable(picker->statusText()));
+        QVERIFY2(picker->statusText().contains(QStringLiteral("Not started")) &&
+                     picker->statusText().contains(QStringLiteral("/project/.venv/bin/python3")),
                  qPrintable(picker->statusText()));
         picker->setEnvironmentChecked(QStringLiteral("python:") + kRocmTorch, false);
-        QCOMPARE(page.runOptions().size(), std::size_t(3));
+        QCOMPARE(page.runOptions().size(), std::size_t(2));
     }
 
     // Columns come in the picker's order whatever order results arrive in, and hide with their environment.
