@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <vector>
 
 namespace stackscope::report {
 
@@ -30,7 +31,7 @@ std::string readCapped(const fs::path& path, std::uint64_t cap, const char* what
         throw ReportError(fmt::format("{}: cannot read its size ({}); check the path", path.string(), ec.message()));
     if (size > cap)
         throw ReportError(fmt::format("{}: {} bytes is larger than the {} MiB a {} may have; this is not a StackScope "
-                                      "report (or it was damaged)",
+                                      "report (or it was damaged): create the report again with `stackscope-cli report`",
                                       path.string(), size, cap / (1024 * 1024), what));
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -103,6 +104,135 @@ void validateReport(const json& r, const std::string& origin)
     }
 }
 
+// Builds the document from the parser's events like nlohmann's own DOM parser, refusing as it goes what no report
+// holds: nesting deeper than maxDepth, a string over maxStringBytes, a document whose memory (estimated per value,
+// LoadLimits::maxParsedBytes) passes the budget. So a hostile file costs at most that budget besides its text.
+// (Not json::parse with a callback: nlohmann 3.11's callback parser scans the parent array after every object or
+// array that closes, quadratic time on "[{},{},...]".)
+class GuardedDomBuilder {
+public:
+    GuardedDomBuilder(json& root, const LoadLimits& limits, const std::string& origin, std::size_t textBytes)
+        : m_root(root), m_limits(limits), m_origin(origin), m_textBytes(textBytes)
+    {
+    }
+
+    bool null() { return scalar(json(nullptr)); }
+    bool boolean(bool v) { return scalar(json(v)); }
+    bool number_integer(json::number_integer_t v) { return scalar(json(v)); }
+    bool number_unsigned(json::number_unsigned_t v) { return scalar(json(v)); }
+    bool number_float(json::number_float_t v, const json::string_t& /*text*/) { return scalar(json(v)); }
+    bool string(json::string_t& v)
+    {
+        checkString(v.size());
+        charge(kString + heapString(v.size()));
+        return scalar(json(std::move(v)));
+    }
+    bool binary(json::binary_t& v) { return scalar(json(std::move(v))); } // JSON text has none; the interface needs it
+
+    bool start_object(std::size_t /*elements*/)
+    {
+        charge(kObject);
+        m_stack.push_back(place(json(json::value_t::object)));
+        return true;
+    }
+    bool key(json::string_t& k)
+    {
+        checkString(k.size());
+        charge(kMember + heapString(k.size()));
+        m_member = &(*m_stack.back())[k];
+        return true;
+    }
+    bool end_object()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t /*elements*/)
+    {
+        charge(kArray);
+        m_stack.push_back(place(json(json::value_t::array)));
+        return true;
+    }
+    bool end_array()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+
+    // The parser's own exception (parse_error, out_of_range for 1E400), thrown as its type like json::parse does.
+    template <class Exception>
+    bool parse_error(std::size_t /*position*/, const std::string& /*token*/, const Exception& e)
+    {
+        throw e;
+    }
+
+private:
+    // Sizes on a 64-bit libstdc++ (LoadLimits::maxParsedBytes): a json value is 16 bytes, doubled in an array for its
+    // spare capacity; malloc adds a 16-byte header to each allocation.
+    static constexpr std::uint64_t kHeap = 16;
+    static constexpr std::uint64_t kSlot = 32;
+    static constexpr std::uint64_t kObject = kSlot + 48 + kHeap; // the std::map
+    static constexpr std::uint64_t kArray = kSlot + 24 + kHeap;  // the std::vector
+    static constexpr std::uint64_t kMember = 96;                 // a map node: links, key std::string, value, header
+    static constexpr std::uint64_t kString = 32 + kHeap;         // the std::string a string value points to
+
+    static std::uint64_t heapString(std::size_t n) { return n > 15 ? n + 1 + kHeap : 0; }
+
+    void charge(std::uint64_t bytes)
+    {
+        m_bytes += bytes;
+        if (m_bytes > m_limits.maxParsedBytes)
+            throw ReportError(fmt::format("{}: the document would take more than {} MiB of memory once read ({} bytes "
+                                          "of text in very many small values); a StackScope report is far smaller, so "
+                                          "this file is damaged or not a report: create the report again with "
+                                          "`stackscope-cli report`",
+                                          m_origin, m_limits.maxParsedBytes / (1024 * 1024), m_textBytes));
+    }
+
+    void checkString(std::size_t n) const
+    {
+        if (n > m_limits.maxStringBytes)
+            throw ReportError(fmt::format("{}: a string of {} bytes is longer than the {} MiB allowed; this file is "
+                                          "damaged or not a report",
+                                          m_origin, n, m_limits.maxStringBytes / (1024 * 1024)));
+    }
+
+    bool scalar(json v)
+    {
+        charge(kSlot);
+        place(std::move(v));
+        return true;
+    }
+
+    // Puts a value where the parser is: the root, the next element of the open array, or the open object's member.
+    json* place(json v)
+    {
+        if (m_stack.size() > m_limits.maxDepth)
+            throw ReportError(fmt::format("{}: nested deeper than {} levels; a StackScope report is never that deep, so "
+                                          "this file is damaged or not a report",
+                                          m_origin, m_limits.maxDepth));
+        if (m_stack.empty()) {
+            m_root = std::move(v);
+            return &m_root;
+        }
+        json& parent = *m_stack.back();
+        if (parent.is_array()) {
+            parent.get_ref<json::array_t&>().push_back(std::move(v));
+            return &parent.get_ref<json::array_t&>().back();
+        }
+        *m_member = std::move(v);
+        return m_member;
+    }
+
+    json& m_root;
+    const LoadLimits& m_limits;
+    const std::string& m_origin;
+    std::size_t m_textBytes;
+    std::vector<json*> m_stack; // the open objects and arrays, innermost last
+    json* m_member = nullptr;   // the open object's member the next value fills
+    std::uint64_t m_bytes = 0;
+};
+
 bool looksLikeZip(const fs::path& path)
 {
     std::ifstream in(path, std::ios::binary);
@@ -116,26 +246,14 @@ bool looksLikeZip(const fs::path& path)
 LoadedReport loadReportText(const std::string& text, const std::string& origin, const LoadLimits& limits)
 {
     if (text.size() > limits.maxFileBytes)
-        throw ReportError(fmt::format("{}: {} bytes is larger than the {} MiB a report may have", origin, text.size(),
-                                      limits.maxFileBytes / (1024 * 1024)));
-    // The callback sees every value as it is parsed: depth and string sizes are refused before the
-    // document is built, so a hostile file costs at most its own size.
-    json::parser_callback_t guard = [&](int depth, json::parse_event_t event, json& parsed) {
-        if (depth > static_cast<int>(limits.maxDepth))
-            throw ReportError(fmt::format("{}: nested deeper than {} levels; a StackScope report is never that deep, so "
-                                          "this file is damaged or not a report",
-                                          origin, limits.maxDepth));
-        if ((event == json::parse_event_t::key || event == json::parse_event_t::value) && parsed.is_string()
-            && parsed.get_ref<const std::string&>().size() > limits.maxStringBytes)
-            throw ReportError(fmt::format("{}: a string of {} bytes is longer than the {} MiB allowed; this file is "
-                                          "damaged or not a report",
-                                          origin, parsed.get_ref<const std::string&>().size(),
-                                          limits.maxStringBytes / (1024 * 1024)));
-        return true;
-    };
+        throw ReportError(fmt::format("{}: {} bytes is larger than the {} MiB a report may have; this is not a "
+                                      "StackScope report (or it was damaged): create the report again with "
+                                      "`stackscope-cli report`",
+                                      origin, text.size(), limits.maxFileBytes / (1024 * 1024)));
     json doc;
     try {
-        doc = json::parse(text, guard);
+        GuardedDomBuilder builder(doc, limits, origin, text.size());
+        json::sax_parse(text, &builder);
     } catch (const json::parse_error& e) {
         throw ReportError(fmt::format("{}: {}: not valid JSON ({}); the file is truncated or damaged: create "
                                       "the report again or give report.json from an intact copy",

@@ -13,8 +13,21 @@
 namespace stackscope::report {
 
 // Hostile input is refused before it can cost much: these caps are checked while parsing.
+//
+// What a real report.json can hold (buildReport's caps): the log tail, 2,000 lines of at most 4,102 bytes (8 MiB; 16 MiB
+// with the escapes of coloured logs); the training metadata, at most 100,000 epochs (training_config's cap) of six
+// values, about 250 bytes each written (24 MiB); the snapshot, probe records, findings, telemetry summary and the last
+// 20 VPOC sessions without profiles, a few MiB together (8 MiB allowed). So 48 MiB of text.
+// Parsed, that largest report is about 110 MiB by the estimate below (the epochs' 700,000 small values dominate: about
+// 1 KB an epoch); a file of the same size made of the smallest values ("[{},{},...]", 3 bytes each) would be 1.7 GB,
+// so the parse also keeps a running estimate of the memory the document takes and stops at maxParsedBytes (2.3 times
+// the largest real report).
 struct LoadLimits {
-    std::uint64_t maxFileBytes = 64ull * 1024 * 1024; // report.json, or the zip entry uncompressed
+    std::uint64_t maxFileBytes = 48ull * 1024 * 1024; // report.json, or the zip entry uncompressed
+    // Estimated memory of the parsed document (nlohmann::json on a 64-bit libstdc++: 32 bytes a value with its share
+    // of the parent array, 96 an object member's node, 48 more for a string and its length when over 15 bytes, 64 an
+    // object's map, 40 an array's vector).
+    std::uint64_t maxParsedBytes = 256ull * 1024 * 1024;
     std::uint64_t maxZipBytes = 512ull * 1024 * 1024; // the .zip file itself (screenshots are big)
     std::size_t maxDepth = 64;
     std::size_t maxStringBytes = 4u * 1024 * 1024;
