@@ -2,6 +2,7 @@
 #include "app/cli/command.h"
 
 #include "core/util/atomic_file.h"
+#include "core/util/temp_folder.h"
 #include "core/vpoc/duckdb_baseline.h"
 #include "core/vpoc/sample_data.h"
 #include "core/vpoc/sessions.h"
@@ -143,7 +144,8 @@ void makeInput(const E2eOptions& o, BenchInput& in)
     vpoc::SampleDataOptions so;
     so.days = o.days;
     so.trades = true;
-    in.path = (std::filesystem::temp_directory_path() / fmt::format("stackscope-e2e-{}.csv", ::getpid())).string();
+    // std::filesystem::temp_directory_path() would throw a bare filesystem_error (exit 1) on a bad TMPDIR.
+    in.path = checkedTemporaryFolder("the benchmark's sample trades") + fmt::format("/stackscope-e2e-{}.csv", ::getpid());
     in.temporary = true;
     writeFileAtomically(in.path, vpoc::generateSampleData(so));
 }

@@ -2,6 +2,7 @@
 #include "core/util/atomic_file.h"
 
 #include "core/util/output_target.h"
+#include "core/util/temp_folder.h"
 
 #include <fmt/format.h>
 
@@ -125,8 +126,7 @@ constexpr std::size_t kAppendBuffer = 1u << 20;
 
 std::string spoolFolder()
 {
-    const char* dir = std::getenv("TMPDIR");
-    return dir && *dir ? dir : "/tmp";
+    return temporaryFolder();
 }
 
 void writePending(StagedOutputs::Entry& e)
@@ -187,6 +187,14 @@ std::size_t StagedOutputs::open(const std::string& path)
         if (e.fd >= 0)
             ::unlink(spool.c_str()); // gone with the descriptor, whatever happens
         e.spooled = true;
+        if (e.fd < 0) {
+            // A bad TMPDIR (missing, a file, read-only) is the usual cause: say so, not "choose a folder".
+            const int err = errno;
+            const auto problem = temporaryFolderProblem();
+            throw FileWriteError(fmt::format("{}: {}", shown(path, e.target),
+                                             temporaryFolderMessage("the spool file of this stream",
+                                                                    problem.empty() ? std::strerror(err) : problem)));
+        }
     }
     if (e.fd < 0)
         throw FileWriteError(fmt::format("{}: cannot open a file to write it ({}); choose a folder you can write to "

@@ -156,6 +156,43 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QVERIFY(QFile::exists(developing) && QFile::exists(dir.filePath(QStringLiteral("s.csv"))));
     }
+
+    // Issue 36 row 14: a bad TMPDIR gave exit 1 and a bare "filesystem error: temp_directory_path" (bench vpoc-e2e), or
+    // exit 2 advising to "choose a folder" (vpoc streaming to stdout). Now exit 2 naming TMPDIR and what to do.
+    void badTmpdirExit2_data()
+    {
+        QTest::addColumn<QString>("tmpdir");
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("problem");
+        for (const char* command : {"vpoc --csv -", "bench vpoc-e2e"}) {
+            QTest::addRow("missing, %s", command) << "%1/missing" << command << "no such folder";
+            QTest::addRow("a file, %s", command) << "%1/afile" << command << "not a folder";
+            // /sys refuses new files even to root (a chmod 0500 folder would not stop root).
+            QTest::addRow("not writable, %s", command) << "/sys" << command << "";
+        }
+    }
+    void badTmpdirExit2()
+    {
+        QFETCH(QString, tmpdir);
+        QFETCH(QString, command);
+        QFETCH(QString, problem);
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("afile")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        tmpdir.replace(QStringLiteral("%1"), dir.path());
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TMPDIR"), tmpdir);
+        const QStringList args = command.startsWith(QStringLiteral("vpoc"))
+                                     ? QStringList {"vpoc", "--input", barsFixture(), "--tick", "0.25", "--csv", "-"}
+                                     : QStringList {"bench", "vpoc-e2e", "--days", "1"};
+        const auto r = runCli(args, {}, env, 60000);
+        QCOMPARE(r.exitCode, 2);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains("TMPDIR=" + tmpdir + ": " + problem), r.err.constData());
+        QVERIFY2(err.contains("unset TMPDIR to use /tmp"), r.err.constData());
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliOutputs)
