@@ -221,12 +221,12 @@ std::string failureOf(const ProcessResult& r, const std::string& path, std::chro
     if (!r.started)
         return fmt::format("{}; check that the interpreter exists and is executable", escapeControl(r.startError));
     if (r.timedOut)
-        return fmt::format("{} did not answer within {:.1f} s and was stopped; run it by hand to see why", path,
-                           limit.count() / 1000.0);
+        return fmt::format("{} did not answer within {:.1f} s and was stopped; run it by hand to see why",
+                           escapeControl(path), limit.count() / 1000.0);
     if (r.signal)
-        return fmt::format("{} died of {}: {}", path, signalName(r.signal), tail(r.err));
+        return fmt::format("{} died of {}: {}", escapeControl(path), signalName(r.signal), tail(r.err));
     if (r.exitCode != 0)
-        return fmt::format("{} exited with code {}: {}", path, r.exitCode, tail(r.err));
+        return fmt::format("{} exited with code {}: {}", escapeControl(path), r.exitCode, tail(r.err));
     return {};
 }
 
@@ -274,7 +274,7 @@ bool quickLook(PythonCandidate& c, const PythonQueryOptions& o, const PythonFile
     std::string path = c.path;
     if (o.readFiles) {
         if (auto target = pyenvShimTarget(c.path, files)) {
-            e["shim_for"] = *target; // what the shim runs is asked instead: the shim itself adds seconds of bash
+            e["shim_for"] = escapeControl(*target); // asked instead: the shim itself adds seconds of bash
             path = *target;
             if (c.notStarted.empty())
                 c.notStarted = whyNotStarted(path, c.source, StartPolicy {files.cwd, files.home, {}, {}});
@@ -285,14 +285,15 @@ bool quickLook(PythonCandidate& c, const PythonQueryOptions& o, const PythonFile
         }
     }
     if (!c.notStarted.empty()) {
-        e["not_started"] = c.notStarted;
-        e["probe_command"] = probeCommandFor(c.path);
+        e["not_started"] = escapeControl(c.notStarted);
+        e["probe_command"] = escapeControl(probeCommandFor(c.path));
         return false;
     }
     const auto quick = runProcess({path, "-c", pyquery::kQuick}, o.quickTimeout);
     auto answer = lastJsonObject(quick.out);
     if (auto why = failureOf(quick, path, o.quickTimeout); !why.empty() || answer.is_null()) {
-        e["error"] = why.empty() ? fmt::format("{} printed no answer: {}", path, tail(quick.out + quick.err)) : why;
+        e["error"] = why.empty() ? fmt::format("{} printed no answer: {}", escapeControl(path), tail(quick.out + quick.err))
+                                 : why;
         return false;
     }
     answer["looked_up"] = "interpreter";
@@ -303,13 +304,14 @@ bool quickLook(PythonCandidate& c, const PythonQueryOptions& o, const PythonFile
 
 json queryOne(PythonCandidate c, const PythonQueryOptions& o, const PythonFileContext& files)
 {
-    json e {{"path", c.path}, {"source", c.source}, {"has_torch", nullptr}};
+    json e {{"path", escapeControl(c.path)}, {"source", c.source}, {"has_torch", nullptr}};
     if (!quickLook(c, o, files, e))
         return e;
     if (e["has_torch"] != json(true)) // false, or null with the script's "error" (Python 2, a broken site)
         return e;
     if (!c.notStarted.empty() && (o.details || o.collectEnv)) { // torch found from the files alone
-        e["details_error"] = fmt::format("not started: {}; to look inside: {}", c.notStarted, probeCommandFor(c.path));
+        e["details_error"] = escapeControl(
+            fmt::format("not started: {}; to look inside: {}", c.notStarted, probeCommandFor(c.path)));
         return e;
     }
     if (o.details) {

@@ -354,8 +354,9 @@ std::optional<json> quickLookFromFiles(const std::string& interpreter, const Pyt
         if (!addPthFolders(d, dirs))
             return std::nullopt;
     }
-    json r {{"python_version", layout->pythonVersion}, {"executable", interpreter}, {"prefix", layout->prefix},
-            {"has_torch", false}, {"looked_up", "files"}};
+    // Text from files and paths anybody may have named: escaped, so the JSON holds it (\xNN for bytes not UTF-8).
+    json r {{"python_version", escapeControl(layout->pythonVersion)}, {"executable", escapeControl(interpreter)},
+            {"prefix", escapeControl(layout->prefix)}, {"has_torch", false}, {"looked_up", "files"}};
     std::error_code ec;
     for (const auto& d : dirs) {
         if (!fs::exists(d / "torch" / "__init__.py", ec))
@@ -364,7 +365,7 @@ std::optional<json> quickLookFromFiles(const std::string& interpreter, const Pyt
         if (!v)
             return std::nullopt; // a torch without a readable version.py: let the interpreter say where it is
         r["has_torch"] = true;
-        r["torch_dir"] = (d / "torch").string();
+        r["torch_dir"] = escapeControl((d / "torch").string());
         r["torch_version"] = (*v)["__version__"];
         r["hip_version"] = (*v)["hip"];
         r["cuda_version"] = (*v)["cuda"];

@@ -307,6 +307,23 @@ private Q_SLOTS:
         QVERIFY(!stackscope::quickLookFromFiles(python, c));
     }
 
+    // Found by fuzz_python_files (tests/fuzz/python/regression-pyvenv-version-not-utf8): a pyvenv.cfg version with
+    // a byte that is not UTF-8 made the answer unwritable as JSON (inspect --json exited 1). It is kept escaped.
+    void fileTextNotUtf8()
+    {
+        QTemporaryDir tmp;
+        const std::string env = tmp.path().toStdString() + "/venv";
+        const auto python = fakeInterpreter(env, "exit 3");
+        writeFile(env + "/pyvenv.cfg", "home = /usr/bin\nversion = 3.12.\x8b\n");
+        std::filesystem::create_directories(env + "/lib/python3.12/site-packages");
+        PythonFileContext c;
+        c.cwd = "/";
+        const auto r = stackscope::quickLookFromFiles(python, c);
+        QVERIFY(r);
+        QCOMPARE((*r)["python_version"], json("3.12.\\x8b"));
+        QVERIFY(!r->dump().empty());
+    }
+
     // Row 2: a single 100 KB line is parsed in linear time, whatever it holds.
     void longVersionLine()
     {
