@@ -310,8 +310,15 @@ std::optional<json> parseTorchVersionPy(const std::string& text)
             l.pop_back();
         if (!splitAssignment(l, name, v))
             continue;
-        if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front())
-            out[name] = v.substr(1, v.size() - 2);
+        if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front()) {
+            std::string text = v.substr(1, v.size() - 2);
+            if (escapeControl(text) != text) { // control bytes or not UTF-8: no version, and JSON cannot hold it
+                if (name == "__version__" || name == "cuda" || name == "hip")
+                    return std::nullopt;
+                continue;
+            }
+            out[name] = std::move(text);
+        }
         else if (v == "None" || v == "True" || v == "False")
             out[name] = v == "None" ? json(nullptr) : json(v == "True");
         else if (name == "__version__" || name == "cuda" || name == "hip")
@@ -323,11 +330,6 @@ std::optional<json> parseTorchVersionPy(const std::string& text)
         if (!out.contains(key))
             out[key] = nullptr;
         else if (!out[key].is_null() && !out[key].is_string())
-            return std::nullopt;
-    }
-    // The values become JSON: text that is not UTF-8 is not a version.
-    for (const char* key : {"__version__", "cuda", "hip"}) {
-        if (out[key].is_string() && escapeControl(out[key].get<std::string>()) != out[key].get<std::string>())
             return std::nullopt;
     }
     return out;

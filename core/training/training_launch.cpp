@@ -1,13 +1,13 @@
 // The rank launcher (child processes of stackscope-cli, supervised) and the rank environment of env:// launchers.
 #include "core/training/training_launch.h"
 
-#include "core/util/sha256.h"
-
 #include "core/training/training_events.h"
 #include "core/training/training_metadata.h"
+#include "core/util/atomic_file.h"
 #include "core/util/program_paths.h"
 #include "core/util/sha256.h"
 #include "core/util/subprocess.h"
+#include "core/util/temp_folder.h"
 
 #include <fmt/format.h>
 
@@ -128,12 +128,11 @@ class LaunchFolder {
 public:
     LaunchFolder()
     {
-        std::string base = envText("TMPDIR");
-        std::string templ = (base.empty() ? std::string("/tmp") : base) + "/stackscope-ranks-XXXXXX";
+        // A bad TMPDIR is the user's setting: FileWriteError (exit 2) naming it and what to do.
+        constexpr std::string_view purpose = "the rank processes' configuration and status files";
+        std::string templ = checkedTemporaryFolder(purpose) + "/stackscope-ranks-XXXXXX";
         if (!::mkdtemp(templ.data()))
-            throw std::runtime_error(fmt::format("cannot create a temporary folder {} ({}); set TMPDIR to a writable "
-                                                 "folder",
-                                                 templ, std::strerror(errno)));
+            throw FileWriteError(temporaryFolderMessage(purpose, std::strerror(errno)));
         m_path = templ;
     }
     ~LaunchFolder()

@@ -164,7 +164,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("tmpdir");
         QTest::addColumn<QString>("command");
         QTest::addColumn<QString>("problem");
-        for (const char* command : {"vpoc --csv -", "bench vpoc-e2e"}) {
+        for (const char* command : {"vpoc --csv -", "bench vpoc-e2e", "train --nproc 2"}) {
             QTest::addRow("missing, %s", command) << "%1/missing" << command << "no such folder";
             QTest::addRow("a file, %s", command) << "%1/afile" << command << "not a folder";
             // /sys refuses new files even to root (a chmod 0500 folder would not stop root).
@@ -183,9 +183,13 @@ private Q_SLOTS:
         tmpdir.replace(QStringLiteral("%1"), dir.path());
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("TMPDIR"), tmpdir);
+        // train: the launcher's folder for its ranks' configuration and status files.
         const QStringList args = command.startsWith(QStringLiteral("vpoc"))
-                                     ? QStringList {"vpoc", "--input", barsFixture(), "--tick", "0.25", "--csv", "-"}
-                                     : QStringList {"bench", "vpoc-e2e", "--days", "1"};
+            ? QStringList {"vpoc", "--input", barsFixture(), "--tick", "0.25", "--csv", "-"}
+            : command.startsWith(QStringLiteral("train"))
+            ? QStringList {"train", "--input", barsFixture(), "--output", dir.filePath(QStringLiteral("run")), "--nproc",
+                           "2", "--device", "cpu", "--epochs", "1"}
+            : QStringList {"bench", "vpoc-e2e", "--days", "1"};
         const auto r = runCli(args, {}, env, 60000);
         QCOMPARE(r.exitCode, 2);
         const QString err = QString::fromUtf8(r.err);

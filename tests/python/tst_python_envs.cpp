@@ -322,6 +322,12 @@ private Q_SLOTS:
         QVERIFY(r);
         QCOMPARE((*r)["python_version"], json("3.12.\\x8b"));
         QVERIFY(!r->dump().empty());
+        // regression-version-py-other-assignment-not-utf8: another assignment's bytes are skipped, not kept.
+        const auto v = parseTorchVersionPy("__version__ = '2.1.0'\nx = '\x9a\x9a'\n");
+        QVERIFY(v);
+        QCOMPARE((*v)["__version__"], json("2.1.0"));
+        QVERIFY(!v->dump().empty());
+        QVERIFY(!parseTorchVersionPy("__version__ = '2.\x9a'\n"));
     }
 
     // Row 2: a single 100 KB line is parsed in linear time, whatever it holds.
