@@ -42,6 +42,18 @@ const ProbeRecord* find(const std::vector<ProbeRecord>& records, const std::stri
     return nullptr;
 }
 
+// Writes a stand-in worker script into `dir` and returns the run options that use it.
+ProbeRunOptions runWithScript(const QTemporaryDir& dir, const QByteArray& code)
+{
+    const QString script = dir.filePath(QStringLiteral("worker.py"));
+    QFile f(script);
+    if (f.open(QIODevice::WriteOnly))
+        f.write(code);
+    auto o = pythonRun({"alloc_zeros"});
+    o.pythonScript = script.toStdString();
+    return o;
+}
+
 } // namespace
 
 class TestPythonProbes : public QObject {
@@ -66,16 +78,11 @@ private Q_SLOTS:
     void workerOfAnotherProtocolIsRefused()
     {
         QTemporaryDir dir;
-        const QString script = dir.filePath(QStringLiteral("old_worker.py"));
-        QFile f(script);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("import json, sys, time\n"
-                "print(json.dumps({'type': 'hello', 'protocol': 99, 'pid': 0}), flush=True)\n"
-                "if '--list-devices' not in sys.argv:\n"
-                "    time.sleep(20)  # a grid worker waits: the runner must stop it at its hello\n");
-        f.close();
-        auto o = pythonRun({"alloc_zeros"});
-        o.pythonScript = script.toStdString();
+        const auto o = runWithScript(dir, "import json, sys, time\n"
+                                          "print(json.dumps({'type': 'hello', 'protocol': 99, 'pid': 0}), flush=True)\n"
+                                          "if '--list-devices' not in sys.argv:\n"
+                                          "    time.sleep(20)  # a grid worker waits: the runner must stop it at its hello\n");
+        const std::string script = o.pythonScript;
         QElapsedTimer clock;
         clock.start();
         const auto records = ProbeRunner(o).run();
@@ -86,7 +93,7 @@ private Q_SLOTS:
                  r->outcome.message.c_str());
         QVERIFY2(clock.elapsed() < 10000, "the worker was not stopped at its hello");
         std::string error, backend;
-        const auto devices = listPythonProbeDevices(kPython, script.toStdString(), kPythonStartupTimeout, &error, &backend);
+        const auto devices = listPythonProbeDevices(kPython, script, kPythonStartupTimeout, &error, &backend);
         QCOMPARE(devices.size(), size_t(1)); // the CPU column that every listing failure falls back to, with the why
         QVERIFY2(error.find("speaks protocol 99") != std::string::npos, error.c_str());
     }
@@ -115,13 +122,7 @@ private Q_SLOTS:
         QFETCH(int, outcome);
         QFETCH(QString, expect);
         QTemporaryDir dir;
-        const QString script = dir.filePath(QStringLiteral("hostile_worker.py"));
-        QFile f(script);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(code.toUtf8());
-        f.close();
-        auto o = pythonRun({"alloc_zeros"});
-        o.pythonScript = script.toStdString();
+        const auto o = runWithScript(dir, code.toUtf8());
         QElapsedTimer clock;
         clock.start();
         const auto records = ProbeRunner(o).run();

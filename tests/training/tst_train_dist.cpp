@@ -88,6 +88,19 @@ pid_t rankPid(qint64 launcher, int rank)
     return -1;
 }
 
+// Starts `rank` of `world` as an env:// launcher (torchrun) would.
+void startRank(QProcess& p, int rank, int world, int port, const QStringList& args)
+{
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("RANK", QString::number(rank));
+    env.insert("LOCAL_RANK", QString::number(rank));
+    env.insert("WORLD_SIZE", QString::number(world));
+    env.insert("MASTER_ADDR", "127.0.0.1");
+    env.insert("MASTER_PORT", QString::number(port));
+    p.setProcessEnvironment(env);
+    p.start(qEnvironmentVariable("STACKSCOPE_CLI"), args);
+}
+
 } // namespace
 
 class TestTrainDist : public QObject {
@@ -295,20 +308,13 @@ private Q_SLOTS:
         const int port = freePort();
         QProcess ranks[2];
         for (int r = 0; r < 2; ++r) {
-            auto env = QProcessEnvironment::systemEnvironment();
-            env.insert("RANK", QString::number(r));
-            env.insert("LOCAL_RANK", QString::number(r));
-            env.insert("WORLD_SIZE", "2");
-            env.insert("MASTER_ADDR", "127.0.0.1");
-            env.insert("MASTER_PORT", QString::number(port));
-            ranks[r].setProcessEnvironment(env);
             QStringList args = trainArgs(out);
             for (int i = 0; r == 1 && i + 1 < rank1Extra.size(); i += 2) {
                 const int at = args.indexOf(rank1Extra[i]);
                 QVERIFY(at >= 0);
                 args[at + 1] = rank1Extra[i + 1] == "OTHER" ? other : rank1Extra[i + 1];
             }
-            ranks[r].start(qEnvironmentVariable("STACKSCOPE_CLI"), args);
+            startRank(ranks[r], r, 2, port, args);
             QVERIFY(ranks[r].waitForStarted(10000));
         }
         for (int r = 0; r < 2; ++r) {
@@ -375,14 +381,7 @@ private Q_SLOTS:
         const int port = freePort();
         QProcess ranks[2];
         for (int r = 0; r < 2; ++r) {
-            auto env = QProcessEnvironment::systemEnvironment();
-            env.insert("RANK", QString::number(r));
-            env.insert("LOCAL_RANK", QString::number(r));
-            env.insert("WORLD_SIZE", "2");
-            env.insert("MASTER_ADDR", "127.0.0.1");
-            env.insert("MASTER_PORT", QString::number(port));
-            ranks[r].setProcessEnvironment(env);
-            ranks[r].start(qEnvironmentVariable("STACKSCOPE_CLI"), trainArgs(out));
+            startRank(ranks[r], r, 2, port, trainArgs(out));
             QVERIFY(ranks[r].waitForStarted(10000));
         }
         for (auto& p : ranks) {
