@@ -45,4 +45,7 @@ struct WorkerMessage {
 std::optional<WorkerMessage> parseWorkerLine(const std::string& line);
 std::string workerLine(const nlohmann::json& message);
 
+// Empty when a worker's hello speaks this runner's protocol (kProbeProtocolVersion), else what to do about it.
+std::string protocolMismatch(const nlohmann::json& hello, const std::string& program);
+
 } // namespace stackscope

@@ -27,8 +27,6 @@
 #include <thread>
 #include <unistd.h>
 
-extern char** environ;
-
 namespace stackscope {
 
 namespace {
@@ -46,49 +44,6 @@ using worker::pollPipes;
 using worker::reap;
 using worker::spawnWorker;
 using worker::tellToGo;
-
-// Empty when a worker's hello speaks this runner's protocol (kProbeProtocolVersion), else what to do about it.
-std::string protocolMismatch(const json& hello, const std::string& program)
-{
-    const auto it = hello.find("protocol");
-    if (it != hello.end() && it->is_number_integer() && it->get<int>() == kProbeProtocolVersion)
-        return {};
-    return fmt::format("the probe worker ({}) speaks protocol {}, this StackScope expects {}: the worker and "
-                       "stackscope-cli come from different builds; reinstall or rebuild StackScope so both are "
-                       "from one build",
-                       program, it != hello.end() ? it->dump() : std::string("(none)"), kProbeProtocolVersion);
-}
-
-std::vector<std::string> childEnvironment(const ProbeVariant& variant)
-{
-    std::map<std::string, std::string> env;
-    for (char** e = environ; e && *e; ++e) {
-        const std::string kv = *e;
-        const auto eq = kv.find('=');
-        if (eq != std::string::npos)
-            env[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    for (const auto& [k, v] : variant.env) {
-        if (v)
-            env[k] = *v;
-        else
-            env.erase(k);
-    }
-    // PYTHONDONTWRITEBYTECODE (set in many container images) with a torch installed without bytecode (uv's default)
-    // makes every interpreter compile torch's Python sources again: 7.7 s of CPU per `import torch` on the H200
-    // machine (cProfile: builtins.compile; tests/bench/RESULTS.md), paid by each worker, each rank it starts and each
-    // inductor compile process. Workers keep bytecode in StackScope's cache instead, unless the user chose a
-    // PYTHONPYCACHEPREFIX; bytecode is the same program, so no result changes.
-    if (auto it = env.find("PYTHONDONTWRITEBYTECODE"); it != env.end() && !it->second.empty() &&
-        !env.count("PYTHONPYCACHEPREFIX")) {
-        env.erase(it);
-        env["PYTHONPYCACHEPREFIX"] = cacheDirectory() + "/pycache";
-    }
-    std::vector<std::string> out;
-    for (const auto& [k, v] : env)
-        out.push_back(k + "=" + v);
-    return out;
-}
 
 bool hasVariable(const std::vector<std::string>& env, const std::string& name)
 {
@@ -299,7 +254,7 @@ public:
     void run(const CellJob& job)
     {
         m_job = &job;
-        m_env = childEnvironment(*job.variant);
+        m_env = worker::workerEnvironment(job.variant->env);
         if (job.compileInProcess && !hasVariable(m_env, "TORCHINDUCTOR_COMPILE_THREADS"))
             m_env.insert(m_env.end(), {"TORCHINDUCTOR_COMPILE_THREADS=1", "STACKSCOPE_COMPILE_IN_PROCESS=1"});
         m_gpuEnv = gpuEnvironment(m_env);
@@ -580,71 +535,6 @@ private:
     std::string m_errChunk;
 };
 
-// Runs a worker with --list-devices and returns its "devices" message.
-std::optional<json> queryDevices(const std::string& program, const std::vector<std::string>& args,
-                                 std::chrono::milliseconds timeout, std::string* error)
-{
-    ChildProcess child;
-    try {
-        child = spawnWorker(program, args, childEnvironment(ProbeVariant {}));
-    } catch (const std::runtime_error& e) {
-        if (error)
-            *error = e.what();
-        return std::nullopt;
-    }
-    std::string out, err;
-    bool outOpen = true, errOpen = true;
-    ::fcntl(child.out, F_SETFL, O_NONBLOCK);
-    ::fcntl(child.err, F_SETFL, O_NONBLOCK);
-    const auto deadline = Clock::now() + timeout;
-    bool timedOut = false;
-    auto stopReading = Clock::time_point::max();
-    while ((outOpen || errOpen) && Clock::now() < stopReading) {
-        const auto now = Clock::now();
-        if (now >= deadline && !timedOut) {
-            killGroup(child.pid);
-            timedOut = true;
-            stopReading = std::min(stopReading, now + kEofGrace);
-        }
-        if (exitedNow(child))
-            stopReading = std::min(stopReading, now + kEofGrace);
-        if (!pollPipes(child, outOpen, errOpen, 100, out, err))
-            break;
-        if (out.size() > kMaxLineBytes || err.size() > kMaxLineBytes) { // --list-devices prints one short line
-            killGroup(child.pid);
-            break;
-        }
-    }
-    const int status = reap(child);
-    std::size_t pos = 0, nl;
-    while ((nl = out.find('\n', pos)) != std::string::npos) {
-        auto msg = parseWorkerLine(out.substr(pos, nl - pos));
-        pos = nl + 1;
-        if (msg && msg->type == "devices")
-            return msg->body;
-        if (msg && msg->type == "hello" && error) {
-            if (auto mismatch = protocolMismatch(msg->body, program); !mismatch.empty()) {
-                *error = mismatch;
-                return std::nullopt;
-            }
-            if (msg->body.contains("error"))
-                *error = msg->body.value("error", std::string());
-        }
-    }
-    if (error && error->empty()) {
-        if (timedOut)
-            *error = fmt::format("listing devices took longer than {:.0f} s; the GPU stack may hang at start "
-                                 "(try `stackscope-cli probe --device cpu`)", timeout.count() / 1000.0);
-        else if (WIFSIGNALED(status))
-            *error = fmt::format("listing devices crashed the worker ({}); {}", signalName(WTERMSIG(status)),
-                                 escapeMessage(err.substr(err.size() > 400 ? err.size() - 400 : 0)));
-        else
-            *error = fmt::format("the worker listed no devices (exit {}); {}", WEXITSTATUS(status),
-                                 escapeMessage(err.substr(err.size() > 2000 ? err.size() - 2000 : 0)));
-    }
-    return std::nullopt;
-}
-
 } // namespace
 
 std::string signalName(int signal)
@@ -683,54 +573,6 @@ bool isGpuEnvironmentVariable(const std::string& name)
             return true;
     }
     return false;
-}
-
-namespace {
-
-// The devices of a worker's "devices" message; {cpu} and *error set when there are none.
-std::vector<ProbeDevice> devicesFrom(const std::optional<json>& body, const std::string& why, std::string* error,
-                                     std::string* backend)
-{
-    std::vector<ProbeDevice> out;
-    if (body) {
-        // A worker without a usable torch module answers {cpu} with "backend": null and the module's "error".
-        if (auto it = body->find("backend"); backend && it != body->end() && it->is_string())
-            *backend = it->get<std::string>();
-        for (const auto& d : body->value("devices", json::array()))
-            out.push_back({d.value("id", std::string()), d.value("name", std::string())});
-        if (auto it = body->find("error"); error && it != body->end() && it->is_string() && !it->get<std::string>().empty())
-            *error = it->get<std::string>();
-    }
-    if (out.empty()) {
-        out.push_back({"cpu", "CPU"});
-        if (error)
-            *error = why.empty() ? "the worker reported no devices" : why;
-    }
-    return out;
-}
-
-} // namespace
-
-std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std::chrono::milliseconds timeout,
-                                          std::string* error, std::string* backend)
-{
-    std::string why;
-    auto body = queryDevices(workerProgram.empty() ? defaultWorkerProgram() : workerProgram,
-                             {"probe-worker", "--list-devices"}, timeout, &why);
-    return devicesFrom(body, why, error, backend);
-}
-
-std::vector<ProbeDevice> listPythonProbeDevices(const std::string& python, const std::string& script,
-                                                std::chrono::milliseconds timeout, std::string* error, std::string* backend)
-{
-    std::string why;
-    if (script.empty()) {
-        why = "the Python probe worker (stackscope_probe_worker.py) was not found next to StackScope; reinstall it or "
-              "set STACKSCOPE_PYTHON_WORKER";
-        return devicesFrom(std::nullopt, why, error, backend);
-    }
-    auto body = queryDevices(python, {script, "--list-devices"}, timeout, &why);
-    return devicesFrom(body, why, error, backend);
 }
 
 std::vector<ProbeCellPlan> planProbeCells(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,

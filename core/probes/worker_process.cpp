@@ -2,6 +2,7 @@
 #include "core/probes/worker_process.h"
 
 #include "core/probes/probe_protocol.h"
+#include "core/util/program_paths.h"
 #include "core/util/sigpipe_block.h"
 #include "core/util/subprocess.h"
 #include "core/util/text_escape.h"
@@ -17,7 +18,40 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char** environ;
+
 namespace stackscope::worker {
+
+std::vector<std::string> workerEnvironment(const std::map<std::string, std::optional<std::string>>& changes)
+{
+    std::map<std::string, std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string kv = *e;
+        const auto eq = kv.find('=');
+        if (eq != std::string::npos)
+            env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    for (const auto& [k, v] : changes) {
+        if (v)
+            env[k] = *v;
+        else
+            env.erase(k);
+    }
+    // PYTHONDONTWRITEBYTECODE (set in many container images) with a torch installed without bytecode (uv's default)
+    // makes every interpreter compile torch's Python sources again: 7.7 s of CPU per `import torch` on the H200
+    // machine (cProfile: builtins.compile; tests/bench/RESULTS.md), paid by each worker, each rank it starts and each
+    // inductor compile process. Workers keep bytecode in StackScope's cache instead, unless the user chose a
+    // PYTHONPYCACHEPREFIX; bytecode is the same program, so no result changes.
+    if (auto it = env.find("PYTHONDONTWRITEBYTECODE"); it != env.end() && !it->second.empty() &&
+        !env.count("PYTHONPYCACHEPREFIX")) {
+        env.erase(it);
+        env["PYTHONPYCACHEPREFIX"] = cacheDirectory() + "/pycache";
+    }
+    std::vector<std::string> out;
+    for (const auto& [k, v] : env)
+        out.push_back(k + "=" + v);
+    return out;
+}
 
 void closeFd(int& fd)
 {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -25,6 +26,9 @@ inline constexpr std::size_t kMaxLineBytes = 1u << 20;
 inline constexpr std::size_t kStderrKeepBytes = 256u << 10;
 
 void closeFd(int& fd);
+// A worker's environment: this process's, with `changes` set (a value) or removed (nullopt), and Python's bytecode
+// kept in StackScope's cache where PYTHONDONTWRITEBYTECODE would make every `import torch` compile torch again.
+std::vector<std::string> workerEnvironment(const std::map<std::string, std::optional<std::string>>& changes);
 // Throws std::runtime_error saying what to do when the worker cannot be started. withStdin: the worker's stdin is
 // a pipe whose write end is returned in `in` (for --wait-go), else /dev/null.
 ChildProcess spawnWorker(const std::string& program, const std::vector<std::string>& args,
