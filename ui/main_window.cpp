@@ -115,7 +115,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_snapshots, &SnapshotController::busyChanged, m_systemPage, &SystemPage::setBusy);
     connect(m_snapshots, &SnapshotController::busyChanged, this, [this](bool busy) {
         if (busy)
-            m_status->setText(tr("Inspecting this machine…"));
+            m_status->setText(tr("Inspecting %1…").arg(m_snapshots->inspectingText()));
     });
     connect(m_snapshots, &SnapshotController::errorOccurred, this, &MainWindow::showError);
     connect(m_systemPage, &SystemPage::refreshRequested, m_snapshots, &SnapshotController::refresh);

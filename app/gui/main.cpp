@@ -1,4 +1,4 @@
-// stackscope: the desktop console. Options: --snapshot FILE, --screenshot FILE (headless capture), --size WxH, --monitor.
+// stackscope: the desktop console. Options: --snapshot FILE, --root DIR, --screenshot FILE (headless capture), --size WxH, --monitor.
 #include "core/snapshot/snapshot_json.h"
 #include "core/util/build_info.h"
 #include "ui/main_window.h"
@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QScreen>
 #include <QTimer>
 
@@ -35,12 +36,16 @@ void chooseOffscreenPlatform(int argc, char** argv)
 // The command line's options; addTo adds them in the order --help lists them.
 struct Options {
     QCommandLineOption snapshot{QStringLiteral("snapshot"), QStringLiteral("Open this snapshot instead of inspecting this machine."), QStringLiteral("FILE")};
+    QCommandLineOption root{QStringLiteral("root"),
+                            QStringLiteral("Inspect the recorded machine under DIR instead of this one (file-based facts, as "
+                                           "stackscope-cli inspect --root DIR)."),
+                            QStringLiteral("DIR")};
     QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                   QStringLiteral("Write a PNG of the window once the snapshot is shown, then quit (works with QT_QPA_PLATFORM=offscreen)."),
                                   QStringLiteral("FILE")};
     QCommandLineOption page{QStringLiteral("page"), QStringLiteral("Start on this page (System, Probes, VPOC, Training, Report)."), QStringLiteral("NAME")};
     QCommandLineOption report{QStringLiteral("report"),
-                              QStringLiteral("Inspect (or open --snapshot), write a redacted support report with screenshots of every page "
+                              QStringLiteral("Inspect (or open --snapshot or --root), write a redacted support report with screenshots of every page "
                                              "into DIR, print the folder and zip, then quit (works with QT_QPA_PLATFORM=offscreen)."),
                               QStringLiteral("DIR")};
     QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size, such as 1280x720 (for --screenshot and --report; --report: 1280x720 by default)."), QStringLiteral("WxH")};
@@ -56,6 +61,7 @@ struct Options {
         parser.addOption(report);
         parser.addOption(page);
         parser.addOption(snapshot);
+        parser.addOption(root);
         parser.addOption(screenshot);
     }
 };
@@ -142,6 +148,19 @@ bool showSnapshotFile(stackscope::ui::MainWindow& window, const QString& path)
     return true;
 }
 
+// --root DIR: shows the window and inspects the recorded machine under DIR; false (with what to give) where DIR is
+// not a folder.
+bool showRecordedRoot(stackscope::ui::MainWindow& window, const QString& dir)
+{
+    if (!QFileInfo(dir).isDir()) {
+        std::fprintf(stderr, "stackscope: --root %s: not a folder; give the folder of a recorded machine (see "
+                             "packaging/record-root.sh)\n", qPrintable(dir));
+        return false;
+    }
+    window.show();
+    return window.snapshots()->inspectRoot(dir);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -157,6 +176,10 @@ int main(int argc, char** argv)
     options.addTo(parser);
     parser.process(app);
 
+    if (parser.isSet(options.snapshot) && parser.isSet(options.root)) {
+        std::fprintf(stderr, "stackscope: --snapshot and --root both name the machine to show; give one of them\n");
+        return 2;
+    }
     stackscope::ui::MainWindow window;
     if (parser.isSet(options.page) && !window.showPage(parser.value(options.page))) {
         std::fprintf(stderr, "stackscope: no page named '%s'; use System, Probes, VPOC, Training or Report\n", qPrintable(parser.value(options.page)));
@@ -172,6 +195,9 @@ int main(int argc, char** argv)
         writeReportWhenShown(window, parser.value(options.report));
     if (parser.isSet(options.snapshot)) {
         if (!showSnapshotFile(window, parser.value(options.snapshot)))
+            return 2;
+    } else if (parser.isSet(options.root)) {
+        if (!showRecordedRoot(window, parser.value(options.root)))
             return 2;
     } else {
         window.show();

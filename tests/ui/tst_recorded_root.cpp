@@ -1,0 +1,138 @@
+// `stackscope --root DIR` and SnapshotController::inspectRoot: the GUI shows the recorded machine that
+// `stackscope-cli inspect --root DIR` reads, with the same snapshot, stack rows and findings (issue 35).
+#include "core/diagnosis/diagnosis.h"
+#include "core/snapshot/snapshot_json.h"
+#include "core/snapshot/stack_rows.h"
+#include "tests/common/cli_process.h"
+#include "ui/main_window.h"
+#include "ui/models/findings_model.h"
+#include "ui/models/stack_model.h"
+#include "ui/system/system_page.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace stackscope;
+using namespace stackscope::ui;
+
+namespace {
+
+const QString kRoot = QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2404-secureboot-dkms");
+
+// The snapshot without what differs between two inspections of the same folder (the time it was taken).
+nlohmann::json comparable(nlohmann::json doc)
+{
+    doc.erase("captured_at");
+    return doc;
+}
+
+QStringList findingIds(const FindingsModel* model)
+{
+    QStringList ids;
+    for (int r = 0; r < model->rowCount(); ++r)
+        ids << model->index(r, 0).data(FindingsModel::IdRole).toString();
+    ids.sort();
+    return ids;
+}
+
+} // namespace
+
+class TestRecordedRoot : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // The System page shows the recorded machine: the CLI's snapshot, its stack rows and machineFindings.
+    void systemPageShowsRoot()
+    {
+        MainWindow window;
+        window.resize(1280, 820);
+        window.show();
+        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
+        QVERIFY(window.snapshots()->inspectRoot(kRoot));
+        QVERIFY(window.statusText().contains(QStringLiteral("recorded root")));
+        QVERIFY(changed.wait(60000));
+        const SnapshotPtr s = window.snapshots()->snapshot();
+        QVERIFY(s && s->root);
+        QCOMPARE(QString::fromStdString(*s->root), kRoot);
+        QVERIFY(!window.snapshots()->isThisMachine());
+
+        const auto cli = test::runCli({QStringLiteral("inspect"), QStringLiteral("--root"), kRoot, QStringLiteral("--json")});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        const auto cliDoc = nlohmann::json::parse(cli.out.toStdString());
+        const auto guiDoc = toJson(*s);
+        QVERIFY2(comparable(guiDoc) == comparable(cliDoc), (comparable(guiDoc).dump(1) + "\n---\n" + comparable(cliDoc).dump(1)).c_str());
+
+        SystemPage* page = window.systemPage();
+        const Snapshot fromCli = parseSnapshot(cli.out.toStdString(), "stackscope-cli inspect --json");
+        QCOMPARE(page->stackModel()->rowCount(), int(stackRows(fromCli).size()));
+        QStringList expected;
+        for (const auto& f : machineFindings(fromCli))
+            expected << QString::fromStdString(f.id);
+        expected.sort();
+        QCOMPARE(findingIds(page->findingsModel()), expected);
+        QVERIFY(expected.contains(QStringLiteral("SECURE_BOOT_DKMS")));
+        auto* banner = page->findChild<QLabel*>(QStringLiteral("snapshotBanner"));
+        QVERIFY(banner && banner->isVisible());
+        QVERIFY2(banner->text().contains(QStringLiteral("ubuntu2404-secureboot-dkms")), qPrintable(banner->text()));
+        QVERIFY2(window.statusText().startsWith(QStringLiteral("recorded root ")), qPrintable(window.statusText()));
+    }
+
+    void notAFolderSaysWhatToGive()
+    {
+        SnapshotController controller;
+        QSignalSpy error(&controller, &SnapshotController::errorOccurred);
+        QSignalSpy busy(&controller, &SnapshotController::busyChanged);
+        QVERIFY(!controller.inspectRoot(QStringLiteral("/no/such/recorded-root")));
+        QCOMPARE(error.size(), 1);
+        const QString message = error.at(0).at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("/no/such/recorded-root")) && message.contains(QStringLiteral("record-root.sh")),
+                 qPrintable(message));
+        QCOMPARE(busy.size(), 0); // nothing started
+        QVERIFY(!controller.snapshot());
+    }
+
+    // The program: `stackscope --root DIR --report OUT` reports the recorded machine; a bad DIR or --root with
+    // --snapshot is exit 2 with what to give.
+    void guiProgramOption()
+    {
+        const QString program = qEnvironmentVariable("STACKSCOPE_GUI_PROGRAM");
+        if (program.isEmpty())
+            QSKIP("STACKSCOPE_GUI_PROGRAM is not set (run through CTest)");
+        QTemporaryDir dir;
+        QProcess p;
+        p.start(program, {QStringLiteral("--root"), kRoot, QStringLiteral("--report"), dir.path()});
+        QVERIFY(p.waitForFinished(240000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
+        const QStringList lines = QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QFile report(lines[0] + QStringLiteral("/report.json"));
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        const auto doc = nlohmann::json::parse(report.readAll().toStdString());
+        QVERIFY2(doc["snapshot"].value("root", std::string()).find("ubuntu2404-secureboot-dkms") != std::string::npos,
+                 doc["snapshot"].value("root", nlohmann::json()).dump().c_str());
+        bool secureBoot = false;
+        for (const auto& f : doc["findings"])
+            secureBoot = secureBoot || f.value("id", std::string()) == "SECURE_BOOT_DKMS";
+        QVERIFY(secureBoot);
+
+        QProcess bad;
+        bad.start(program, {QStringLiteral("--root"), QStringLiteral("/no/such/recorded-root"), QStringLiteral("--report"), dir.path()});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(bad.readAllStandardError()).contains(QStringLiteral("record-root.sh")));
+
+        QProcess both;
+        both.start(program, {QStringLiteral("--root"), kRoot, QStringLiteral("--snapshot"), dir.filePath(QStringLiteral("s.json"))});
+        QVERIFY(both.waitForFinished(60000));
+        QCOMPARE(both.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(both.readAllStandardError()).contains(QStringLiteral("give one of them")));
+    }
+};
+
+QTEST_MAIN(TestRecordedRoot)
+#include "tst_recorded_root.moc"
