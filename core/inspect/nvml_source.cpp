@@ -49,6 +49,34 @@ std::vector<std::string> clockEventNames(unsigned long long bits)
     return out;
 }
 
+// The active NVLinks and what each reaches (NVML_NVLINK_DEVICE_TYPE_GPU 0, IBMNPU 1, SWITCH 2); left unknown where
+// this NVML lacks the calls. A GPU without NVLink answers NVML_ERROR_NOT_SUPPORTED: known, and none.
+void readNvlinks(const NvmlApi& nvml, NvmlDevice dev, GpuInfo& g)
+{
+    if (!nvml.nvlinkState)
+        return;
+    for (unsigned link = 0; link < kNvmlNvlinkMaxLinks; ++link) {
+        int active = 0;
+        const int rc = nvml.nvlinkState(dev, link, &active);
+        if (rc == kNvmlSuccess || rc == kNvmlNotSupported)
+            g.nvlinksKnown = true;
+        if (rc != kNvmlSuccess || active != 1)
+            continue;
+        NvLink l;
+        l.link = static_cast<int>(link);
+        unsigned version = 0;
+        if (nvml.nvlinkVersion && nvml.nvlinkVersion(dev, link, &version) == kNvmlSuccess)
+            l.version = version;
+        NvmlPciInfo remote {};
+        if (nvml.nvlinkRemotePci && nvml.nvlinkRemotePci(dev, link, &remote) == kNvmlSuccess)
+            l.remotePciBus = normalizePciBus(remote.busId);
+        int type = -1;
+        if (nvml.nvlinkRemoteType && nvml.nvlinkRemoteType(dev, link, &type) == kNvmlSuccess)
+            l.remoteType = type == 0 ? "gpu" : type == 1 ? "npu" : type == 2 ? "switch" : "unknown";
+        g.nvlinks.push_back(std::move(l));
+    }
+}
+
 // Who holds memory, compute mode, persistence and clock-event reasons; each left unknown where NVML cannot say.
 void readNvmlState(const NvmlApi& nvml, NvmlDevice dev, GpuInfo& g)
 {
@@ -141,6 +169,7 @@ public:
             if (nvml.computeCapability && nvml.computeCapability(dev, &major, &minor) == 0)
                 g.arch = fmt::format("sm_{}{}", major, minor);
             readNvmlState(nvml, dev, g);
+            readNvlinks(nvml, dev, g);
             s.gpus.push_back(std::move(g));
         }
         if (nvml.shutdown)

@@ -44,6 +44,7 @@ inline constexpr int kNvmlNoPermission = 4;
 inline constexpr int kNvmlTemperatureGpu = 0;
 inline constexpr int kNvmlClockSm = 1;
 inline constexpr int kNvmlClockMem = 2;
+inline constexpr unsigned kNvmlNvlinkMaxLinks = 18; // NVML_NVLINK_MAX_LINKS
 
 // rocm_smi/rocm_smi.h
 inline constexpr int kRsmiSuccess = 0;
@@ -78,6 +79,10 @@ struct NvmlApi {
     int (*computeMode)(NvmlDevice, int*) = nullptr;               // nvmlDeviceGetComputeMode
     int (*persistenceMode)(NvmlDevice, int*) = nullptr;           // nvmlDeviceGetPersistenceMode
     int (*clockEventReasons)(NvmlDevice, unsigned long long*) = nullptr; // nvmlDeviceGetCurrentClocksEventReasons (...ThrottleReasons)
+    int (*nvlinkState)(NvmlDevice, unsigned, int*) = nullptr;               // nvmlDeviceGetNvLinkState (nvmlEnableState_t)
+    int (*nvlinkVersion)(NvmlDevice, unsigned, unsigned*) = nullptr;        // nvmlDeviceGetNvLinkVersion
+    int (*nvlinkRemotePci)(NvmlDevice, unsigned, NvmlPciInfo*) = nullptr;   // nvmlDeviceGetNvLinkRemotePciInfo_v2
+    int (*nvlinkRemoteType)(NvmlDevice, unsigned, int*) = nullptr;          // nvmlDeviceGetNvLinkRemoteDeviceType
 
     NvmlApi() = default;
     explicit NvmlApi(const DynamicLibrary& lib)
@@ -100,6 +105,10 @@ struct NvmlApi {
         , computeMode(lib.symbol<decltype(computeMode)>("nvmlDeviceGetComputeMode"))
         , persistenceMode(lib.symbol<decltype(persistenceMode)>("nvmlDeviceGetPersistenceMode"))
         , clockEventReasons(lib.symbol<decltype(clockEventReasons)>("nvmlDeviceGetCurrentClocksEventReasons"))
+        , nvlinkState(lib.symbol<decltype(nvlinkState)>("nvmlDeviceGetNvLinkState"))
+        , nvlinkVersion(lib.symbol<decltype(nvlinkVersion)>("nvmlDeviceGetNvLinkVersion"))
+        , nvlinkRemotePci(lib.symbol<decltype(nvlinkRemotePci)>("nvmlDeviceGetNvLinkRemotePciInfo_v2"))
+        , nvlinkRemoteType(lib.symbol<decltype(nvlinkRemoteType)>("nvmlDeviceGetNvLinkRemoteDeviceType"))
     {
         if (!computeProcesses)
             computeProcesses = lib.symbol<decltype(computeProcesses)>("nvmlDeviceGetComputeRunningProcesses_v2");

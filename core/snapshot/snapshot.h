@@ -34,6 +34,14 @@ struct GpuProcess {
     std::optional<std::string> command;
 };
 
+// One active NVLink of an NVIDIA GPU (NVML): where it goes. A link to an NVSwitch serves every peer on the fabric.
+struct NvLink {
+    int link = 0;
+    std::optional<unsigned> version;          // nvmlDeviceGetNvLinkVersion's raw value
+    std::optional<std::string> remotePciBus;  // normalized, "0000:19:00.0"
+    std::string remoteType = "unknown";       // "gpu" | "switch" | "npu" | "unknown"
+};
+
 struct GpuInfo {
     int index = 0;
     std::string vendor; // "amd" | "nvidia" | "other"
@@ -55,6 +63,9 @@ struct GpuInfo {
     std::optional<std::string> computeMode;     // "default" | "exclusive_process" | "prohibited" (NVML)
     std::optional<bool> persistenceMode;
     std::vector<std::string> clockEventReasons; // why clocks are held down now ("sw_thermal", "hw_slowdown" ...)
+    // Active NVLinks; `nvlinksKnown` false where NVML was not asked or has no NVLink calls (unknown, not "none").
+    std::vector<NvLink> nvlinks;
+    bool nvlinksKnown = false;
 };
 
 struct RocmInstall {

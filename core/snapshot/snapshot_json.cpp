@@ -147,17 +147,48 @@ void processesFromJson(const json& g, const std::string& path, GpuInfo& gpu)
     }
 }
 
+json nvlinksToJson(const GpuInfo& g)
+{
+    json out = json::array();
+    for (const auto& l : g.nvlinks)
+        out.push_back({{"link", l.link}, {"version", opt(l.version)}, {"remote_pci_bus", opt(l.remotePciBus)},
+                       {"remote_type", l.remoteType}});
+    return out;
+}
+
+// Absent when NVML was not asked (older snapshots, AMD GPUs): unknown, not "no NVLink".
+void nvlinksFromJson(const json& g, const std::string& path, GpuInfo& gpu)
+{
+    const auto it = g.find("nvlinks");
+    if (it == g.end() || it->is_null())
+        return;
+    if (!it->is_array())
+        throw SnapshotError(fmt::format("'{}.nvlinks' must be an array or null", path));
+    gpu.nvlinksKnown = true;
+    for (std::size_t k = 0; k < it->size(); ++k) {
+        const auto& l = (*it)[k];
+        const auto where = fmt::format("{}.nvlinks[{}]", path, k);
+        if (!l.is_object())
+            throw SnapshotError(fmt::format("'{}' must be an object", where));
+        gpu.nvlinks.push_back({readOr<int>(l, "link", where, 0), readOpt<unsigned>(l, "version", where),
+                               readOpt<std::string>(l, "remote_pci_bus", where), readOr<std::string>(l, "remote_type", where, "unknown")});
+    }
+}
+
 json gpuToJson(const GpuInfo& g)
 {
     json links = json::array();
     for (const auto& l : g.pcieLinks)
         links.push_back(toJson(l));
-    return {{"index", g.index}, {"vendor", g.vendor}, {"name", g.name}, {"arch", opt(g.arch)},
+    json out = {{"index", g.index}, {"vendor", g.vendor}, {"name", g.name}, {"arch", opt(g.arch)},
             {"vram_total_bytes", opt(g.vramTotalBytes)}, {"vram_used_bytes", opt(g.vramUsedBytes)},
             {"pci_bus", opt(g.pciBus)}, {"driver_version", opt(g.driverVersion)}, {"source", g.source},
             {"firmware", g.firmware}, {"pcie_links", links}, {"processes", processesToJson(g)},
             {"compute_mode", opt(g.computeMode)}, {"persistence_mode", opt(g.persistenceMode)},
             {"clock_event_reasons", g.clockEventReasons}};
+    if (g.nvlinksKnown)
+        out["nvlinks"] = nvlinksToJson(g);
+    return out;
 }
 
 GpuInfo gpuFromJson(const json& g, const std::string& path, size_t i)
@@ -182,6 +213,7 @@ GpuInfo gpuFromJson(const json& g, const std::string& path, size_t i)
     gpu.computeMode = readOpt<std::string>(g, "compute_mode", path);
     gpu.persistenceMode = readOpt<bool>(g, "persistence_mode", path);
     gpu.clockEventReasons = readOr<std::vector<std::string>>(g, "clock_event_reasons", path, {});
+    nvlinksFromJson(g, path, gpu);
     return gpu;
 }
 

@@ -200,6 +200,22 @@ public:
             return m_pg->broadcast(v, o);
         });
     }
+    void allGather(torch::Tensor& out, torch::Tensor& in, const std::string& label) override
+    {
+        run(label, [&] {
+            c10d::AllgatherOptions o;
+            o.timeout = m_s.timeout;
+            return m_pg->_allgather_base(out, in, o);
+        });
+    }
+    void reduceScatterSum(torch::Tensor& out, torch::Tensor& in, const std::string& label) override
+    {
+        run(label, [&] {
+            c10d::ReduceScatterOptions o;
+            o.timeout = m_s.timeout;
+            return m_pg->_reduce_scatter_base(out, in, o);
+        });
+    }
     void barrier(const std::string& label) override
     {
         run(label, [&] {

@@ -63,6 +63,10 @@ public:
     // Starts an all-reduce (sum) of t in place; the caller waits on the result before reading t.
     virtual std::unique_ptr<PendingCollective> startAllReduceSum(torch::Tensor& t, const std::string& label) = 0;
     virtual void broadcast(torch::Tensor& t, int root, const std::string& label) = 0;
+    // out holds worldSize() copies of in's size, rank order (c10d's _allgather_base).
+    virtual void allGather(torch::Tensor& out, torch::Tensor& in, const std::string& label) = 0;
+    // out holds in's size / worldSize(): this rank's share of the sum (c10d's _reduce_scatter_base).
+    virtual void reduceScatterSum(torch::Tensor& out, torch::Tensor& in, const std::string& label) = 0;
     virtual void barrier(const std::string& label) = 0;
 
     virtual int rank() const = 0;
