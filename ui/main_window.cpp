@@ -11,6 +11,7 @@
 #include "ui/report/replay_banner.h"
 #include "ui/report/report_page.h"
 #include "ui/report/report_replay.h"
+#include "ui/report/session_logs.h"
 #include "ui/system/system_page.h"
 #include "ui/training/training_page.h"
 #include "ui/vpoc/vpoc_page.h"
@@ -313,6 +314,8 @@ LogDiagnosisDialog* MainWindow::openLogDiagnosis(const QString& textFile)
 {
     auto* dialog = new LogDiagnosisDialog(m_snapshots->snapshot(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // What is pasted or dropped is part of the session: the Report page lists it and the export writes it.
+    connect(dialog, &LogDiagnosisDialog::logKept, m_reportPage->sessionLogs(), &SessionLogModel::add);
     dialog->show();
     if (!textFile.isEmpty())
         dialog->diagnoseFile(textFile);

@@ -125,6 +125,7 @@ void LogDiagnosisDialog::run()
     }
     m_summary->setText(tr("Diagnosing…"));
     m_diagnose->setEnabled(false);
+    Q_EMIT logKept(m_origin, m_text->toPlainText());
     m_jobs.run(
         [text, origin = m_origin.toStdString(), snapshot = m_snapshot](const JobControl&) {
             Outcome out;
@@ -143,10 +144,12 @@ void LogDiagnosisDialog::run()
             m_model->setFindings(std::move(out.findings));
             const int n = m_model->rowCount();
             m_summary->setText(!out.error.isEmpty() ? tr("The diagnosis failed: %1").arg(out.error)
-                               : n == 0 ? tr("No known problem matches this text. Attach it to a support report (Report page) so "
-                                             "someone can read it.")
-                               : n == 1 ? tr("1 finding; select it for the cause, the lines that matched and the fixes.")
-                                        : tr("%1 findings; select one for the cause, the lines that matched and the fixes.").arg(n));
+                               : n == 0 ? tr("No known problem matches this text. It is kept for the support report: export "
+                                             "the report on the Report page so someone can read it.")
+                               : n == 1 ? tr("1 finding; select it for the cause, the lines that matched and the fixes. The "
+                                             "text is kept for the support report (Report page).")
+                                        : tr("%1 findings; select one for the cause, the lines that matched and the fixes. The "
+                                             "text is kept for the support report (Report page).").arg(n));
             if (n > 0)
                 m_table->selectRow(0);
             else

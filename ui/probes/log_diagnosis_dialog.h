@@ -37,6 +37,8 @@ public:
 
 Q_SIGNALS:
     void diagnosed();
+    // A text is being diagnosed: the window keeps it for the support report (the Report page lists it).
+    void logKept(const QString& origin, const QString& text);
 
 private:
     void run();

@@ -6,6 +6,7 @@
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/recent_log.h"
+#include "ui/report/session_logs.h"
 #include "ui/report/summary_card.h"
 #include "ui/vpoc/session_model.h"
 #include "ui/vpoc/vpoc_page.h"
@@ -20,10 +21,12 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListView>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
@@ -79,6 +82,10 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     , m_status(new QLabel(this))
     , m_where(new QLabel(this))
     , m_openFolder(new QPushButton(tr("Open folder"), this))
+    , m_logs(new SessionLogModel(this))
+    , m_logList(new QListView(this))
+    , m_removeLog(new QPushButton(tr("Leave out"), this))
+    , m_logsNote(new QLabel(this))
     , m_redactions(new QTableWidget(0, 3, this))
     , m_uncertain(new QLabel(this))
     , m_card(new SummaryCard(this))
@@ -160,8 +167,48 @@ QLayout* ReportPage::buildControlsColumn()
     left->addWidget(m_redact);
     left->addWidget(m_status);
     left->addWidget(whereBox);
+    left->addWidget(buildLogsBox());
     left->addWidget(redactBox, 1);
     return left;
+}
+
+// The logs pasted or dropped in this session, which the report will hold; one can be left out.
+QWidget* ReportPage::buildLogsBox()
+{
+    m_logList->setObjectName(QStringLiteral("sessionLogs"));
+    m_logList->setModel(m_logs);
+    m_logList->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_logList->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_logList->setTextElideMode(Qt::ElideMiddle);
+    // A few rows: the redaction list below keeps the page's room.
+    m_logList->setMaximumHeight(m_logList->fontMetrics().height() * 4 + 12);
+    m_removeLog->setObjectName(QStringLiteral("removeLogButton"));
+    m_removeLog->setToolTip(tr("Leave the selected log out of the report"));
+    m_logsNote->setObjectName(QStringLiteral("sessionLogsNote"));
+    m_logsNote->setWordWrap(true);
+    m_logsNote->setTextFormat(Qt::PlainText);
+    auto update = [this] {
+        const int n = m_logs->rowCount();
+        m_logList->setVisible(n > 0);
+        m_removeLog->setVisible(n > 0);
+        m_removeLog->setEnabled(m_logList->currentIndex().isValid());
+        m_logsNote->setText(n == 0 ? tr("None yet. What you paste or drop into \"Paste a log or error…\" is kept here and "
+                                        "goes into the report's logs, redacted with the rest.")
+                            : n == 1 ? tr("1 log goes into the report (logs/recent.log, report.json), redacted with the rest.")
+                                     : tr("%1 logs go into the report (logs/recent.log, report.json), redacted with the rest.").arg(n));
+    };
+    connect(m_logs, &SessionLogModel::rowsInserted, this, update);
+    connect(m_logs, &SessionLogModel::rowsRemoved, this, update);
+    connect(m_logList->selectionModel(), &QItemSelectionModel::currentChanged, this, update);
+    connect(m_removeLog, &QPushButton::clicked, this, [this] { m_logs->remove(m_logList->currentIndex().row()); });
+    update();
+    auto* box = new QGroupBox(tr("Pasted logs"), this);
+    auto* layout = new QGridLayout(box);
+    layout->addWidget(m_logsNote, 0, 0, 1, 2);
+    layout->addWidget(m_logList, 1, 0);
+    layout->addWidget(m_removeLog, 1, 1, Qt::AlignTop);
+    layout->setColumnStretch(0, 1);
+    return box;
 }
 
 QLayout* ReportPage::buildCardColumn()
@@ -194,6 +241,10 @@ void ReportPage::connectSignals()
         connect(m_snapshots, &SnapshotController::snapshotChanged, m_previewTimer, qOverload<>(&QTimer::start));
     if (m_probes)
         connect(m_probes, &ProbesPage::runFinished, m_previewTimer, qOverload<>(&QTimer::start));
+    // A pasted log can match a rule: the card's findings follow the logs.
+    connect(m_logs, &SessionLogModel::rowsInserted, m_previewTimer, qOverload<>(&QTimer::start));
+    connect(m_logs, &SessionLogModel::rowsRemoved, m_previewTimer, qOverload<>(&QTimer::start));
+    connect(m_logs, &SessionLogModel::dataChanged, m_previewTimer, qOverload<>(&QTimer::start));
     connect(m_redact, &QCheckBox::toggled, this, &ReportPage::refreshPreview);
     connect(m_export, &QPushButton::clicked, this, &ReportPage::exportInteractive);
     connect(m_copy, &QPushButton::clicked, this, &ReportPage::copySummary);
@@ -240,6 +291,8 @@ ReportRequest ReportPage::request() const
     r.redact = m_redact->isChecked();
     r.livePages = m_livePages;
     r.logLines = recentLogLines();
+    for (auto& line : m_logs->reportLines())
+        r.logLines.push_back(std::move(line));
     if (m_probes && !m_probes->resultsMatchSnapshot() && !m_probes->gridModel()->records().empty()) {
         r.logLines.push_back("report: the probe results were measured on another machine than the snapshot; left out");
         // Not "not run in this session": they were run, on this machine, and the report describes another one.

@@ -1,4 +1,4 @@
-// The Report page: one-click export (folder + zip), redaction on by default, "Copy summary", where it went, the card preview.
+// The Report page: one-click export (folder + zip), redaction on by default, "Copy summary", where it went, pasted logs, the card preview.
 #pragma once
 
 #include "ui/report/report_exporter.h"
@@ -10,6 +10,7 @@
 class QCheckBox;
 class QLabel;
 class QLayout;
+class QListView;
 class QPushButton;
 class QTableWidget;
 class QTimer;
@@ -17,6 +18,7 @@ class QTimer;
 namespace stackscope::ui {
 
 class ProbesPage;
+class SessionLogModel;
 class SnapshotController;
 class SummaryCard;
 class VpocPage;
@@ -33,6 +35,8 @@ public:
     // The folder of the last training run (its model_metadata.json goes into the report); "" for none.
     void setTrainingRunSource(std::function<QString()> folder) { m_trainingFolder = std::move(folder); }
     ReportExporter& exporter() { return m_exporter; }
+    // The logs pasted or dropped in this session (the window adds them); each export writes them into the report.
+    SessionLogModel* sessionLogs() const { return m_logs; }
     SummaryCard* summaryCard() const { return m_card; }
     bool redactionEnabled() const;
     void setRedactionEnabled(bool on);
@@ -66,6 +70,7 @@ private:
     void configureWidgets();
     QLayout* buildControlsColumn();
     QLayout* buildCardColumn();
+    QWidget* buildLogsBox();
     void connectSignals();
     void setExportRunning(bool running);
     void onExported(ReportResult result);
@@ -87,6 +92,10 @@ private:
     QLabel* m_status;
     QLabel* m_where;
     QPushButton* m_openFolder;
+    SessionLogModel* m_logs;
+    QListView* m_logList;
+    QPushButton* m_removeLog;
+    QLabel* m_logsNote;
     QTableWidget* m_redactions;
     QLabel* m_uncertain; // what redaction could not be sure of (redaction.uncertain in report.json)
     SummaryCard* m_card;
