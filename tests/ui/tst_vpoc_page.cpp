@@ -2,6 +2,7 @@
 // bad input, cancel; and the histogram geometry with data rows.
 #include "core/vpoc/sample_data.h"
 #include "core/util/atomic_file.h"
+#include "ui/vpoc/option_changes.h"
 #include "ui/vpoc/profile_geometry.h"
 #include "ui/vpoc/session_time_axis.h"
 #include "ui/vpoc/session_model.h"
@@ -12,6 +13,8 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -182,6 +185,130 @@ private Q_SLOTS:
         QVERIFY(page.profileView()->profile().volume.empty());
         QVERIFY(page.priceChart()->series().isEmpty());
         QVERIFY(!png->isEnabled() && !csv->isEnabled());
+    }
+
+    // The options a result was computed with, and those the form changed since (input, backend, VRAM budget: no).
+    void optionChanges_data()
+    {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QStringList>("changes");
+        QTest::newRow("nothing") << "" << QStringList {};
+        QTest::newRow("value area") << "va" << QStringList {QStringLiteral("value area 80 %")};
+        QTest::newRow("tick") << "tick" << QStringList {QStringLiteral("tick 0.5")};
+        QTest::newRow("session") << "session" << QStringList {QStringLiteral("session rth")};
+        QTest::newRow("distribution") << "distribution" << QStringList {QStringLiteral("distribution close")};
+        QTest::newRow("developing") << "developing" << QStringList {QStringLiteral("developing values off")};
+        QTest::newRow("other file") << "input" << QStringList {};
+        QTest::newRow("backend") << "backend" << QStringList {};
+        QTest::newRow("VRAM budget") << "vram" << QStringList {};
+    }
+    void optionChanges()
+    {
+        QFETCH(QString, option);
+        QFETCH(QStringList, changes);
+        vpoc::VpocOptions ran;
+        ran.input = "a.csv";
+        ran.developing = true;
+        vpoc::VpocOptions now = ran;
+        if (option == QStringLiteral("va"))
+            now.profile.vaBasisPoints = 8000;
+        else if (option == QStringLiteral("tick"))
+            now.read.tick = vpoc::Tick::parse("0.5");
+        else if (option == QStringLiteral("session"))
+            now.session = "rth";
+        else if (option == QStringLiteral("distribution"))
+            now.profile.distribution = vpoc::Distribution::Close;
+        else if (option == QStringLiteral("developing"))
+            now.developing = false;
+        else if (option == QStringLiteral("input"))
+            now.input = "b.csv";
+        else if (option == QStringLiteral("backend"))
+            now.backend = vpoc::Backend::Cpu;
+        else if (option == QStringLiteral("vram"))
+            now.vramBudgetMiB = 64;
+        QCOMPARE(vpocOptionChanges(ran, now), changes);
+        QCOMPARE(vpocOptionsSummary(ran), QStringLiteral("value area 70 %, tick 0.25, session globex"));
+        if (option == QStringLiteral("distribution"))
+            QCOMPARE(vpocOptionsSummary(now), QStringLiteral("value area 70 %, tick 0.25, session globex, distribution close"));
+    }
+
+    // After a run, a changed value area, tick or session marks the results out of date (kept, exports off) until
+    // the next run; the same option back clears the mark.
+    void changedOptionMarksResults_data()
+    {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("now");
+        QTest::addColumn<bool>("rerunWorks"); // the sample's prices are on a 0.25 grid: a run with tick 0.5 fails
+        QTest::newRow("value area 70 -> 80 %") << "vpocValueArea" << "value area 80 %" << true;
+        QTest::newRow("tick 0.25 -> 0.5") << "vpocTick" << "tick 0.5" << false;
+        QTest::newRow("session globex -> rth") << "vpocSession" << "session rth" << true;
+    }
+    void changedOptionMarksResults()
+    {
+        QFETCH(QString, option);
+        QFETCH(QString, now);
+        QFETCH(bool, rerunWorks);
+        VpocPage page;
+        page.resize(1280, 720);
+        page.show();
+        QVERIFY(runSample(page));
+        auto* csv = page.findChild<QPushButton*>(QStringLiteral("vpocExportCsv"));
+        auto* png = page.findChild<QPushButton*>(QStringLiteral("vpocExportPng"));
+        auto* banner = page.findChild<QLabel*>(QStringLiteral("vpocStale"));
+        auto* resultsFor = page.findChild<QLabel*>(QStringLiteral("vpocResultsFor"));
+        QVERIFY(csv && png && banner && resultsFor);
+        QVERIFY(!page.resultsStale() && !banner->isVisible() && csv->isEnabled());
+        const QString ran = QStringLiteral("value area 70 %, tick 0.25, session globex");
+        QVERIFY2(resultsFor->text().contains(ran), qPrintable(resultsFor->text()));
+        const int sessions = page.sessionModel()->rowCount();
+        const int series = page.priceChart()->series().size();
+
+        auto change = [&](bool changed) {
+            if (option == QStringLiteral("vpocValueArea"))
+                page.findChild<QDoubleSpinBox*>(option)->setValue(changed ? 80 : 70);
+            else if (option == QStringLiteral("vpocTick"))
+                page.findChild<QDoubleSpinBox*>(option)->setValue(changed ? 0.5 : 0.25);
+            else
+                page.findChild<QComboBox*>(option)->setCurrentText(changed ? QStringLiteral("rth") : QStringLiteral("globex"));
+        };
+        change(true);
+        QVERIFY(page.resultsStale());
+        QVERIFY(banner->isVisible());
+        QVERIFY2(banner->text().contains(QStringLiteral("computed with ") + ran), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QStringLiteral("options changed since (now ") + now + QLatin1Char(')')), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QStringLiteral("press Run again")), qPrintable(banner->text()));
+        QVERIFY(!csv->isEnabled() && !png->isEnabled());
+        QVERIFY(resultsFor->text().contains(ran)); // still says what the shown results are
+        // The results stay visible.
+        QCOMPARE(page.sessionModel()->rowCount(), sessions);
+        QCOMPARE(page.priceChart()->series().size(), series);
+        QVERIFY(!page.profileView()->profile().volume.empty());
+
+        // Looked at by a person: the page as a 1024x640 and a 1920x1080 window hold it (less the page list and menus).
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        for (const QSize size : {QSize(850, 540), QSize(1750, 1000)}) {
+            page.resize(size);
+            QTest::qWait(50);
+            QVERIFY(page.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/vpoc-stale-%1-%2.png").arg(option).arg(size.width())));
+        }
+        page.resize(1280, 720);
+
+        change(false);
+        QVERIFY(!page.resultsStale() && !banner->isVisible() && csv->isEnabled());
+
+        change(true);
+        QSignalSpy finished(&page, &VpocPage::finished);
+        page.run();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.at(0).at(0).toBool() == rerunWorks, qPrintable(page.statusText()));
+        QVERIFY(!page.resultsStale() && !banner->isVisible());
+        QCOMPARE(csv->isEnabled(), rerunWorks); // a failed run clears the results: nothing to export
+        QCOMPARE(png->isEnabled(), rerunWorks);
+        if (rerunWorks)
+            QVERIFY2(resultsFor->text().contains(now), qPrintable(resultsFor->text()));
+        if (rerunWorks)
+            change(false); // the PNG shows the banner
+        QVERIFY(page.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/vpoc-stale-") + option + QStringLiteral(".png")));
     }
 
     void pluralsAndOneLine()

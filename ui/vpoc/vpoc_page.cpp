@@ -4,6 +4,7 @@
 #include "core/util/atomic_file.h"
 #include "core/vpoc/sample_data.h"
 #include "core/vpoc/vpoc_output.h"
+#include "ui/vpoc/option_changes.h"
 #include "ui/vpoc/session_model.h"
 #include "ui/vpoc/session_time_axis.h"
 #include "ui/vpoc/volume_profile_view.h"
@@ -74,7 +75,16 @@ VpocPage::VpocPage(QWidget* parent)
     layout->addWidget(new QLabel(tr("<h2>VPOC</h2>"), this));
     layout->addWidget(split, 1);
     setRunning(false);
+    // Every option that changes the results marks them when it differs from the run's.
     connect(m_input, &QLineEdit::textChanged, this, &VpocPage::markResults);
+    for (auto* spin : {m_tick, m_va})
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &VpocPage::markResults);
+    for (auto* box : {m_format, m_session, m_distribution, m_vaMethod})
+        connect(box, &QComboBox::currentTextChanged, this, &VpocPage::markResults);
+    for (auto* zone : {m_sessionTz, m_dataTz})
+        connect(zone, &QLineEdit::textChanged, this, &VpocPage::markResults);
+    for (auto* check : {m_developing, m_skipBad})
+        connect(check, &QCheckBox::toggled, this, &VpocPage::markResults);
     markResults();
 }
 
@@ -146,6 +156,11 @@ QGroupBox* VpocPage::createOptionsBox(QWidget* form)
     m_developing = new QCheckBox(tr("Developing POC/VAH/VAL (price chart)"), optionsBox);
     m_developing->setChecked(true);
     m_skipBad = new QCheckBox(tr("Skip bad rows (report them)"), optionsBox);
+    m_tick->setObjectName(QStringLiteral("vpocTick"));
+    m_session->setObjectName(QStringLiteral("vpocSession"));
+    m_va->setObjectName(QStringLiteral("vpocValueArea"));
+    m_distribution->setObjectName(QStringLiteral("vpocDistribution"));
+    m_backend->setObjectName(QStringLiteral("vpocBackend"));
     f->addRow(tr("Format"), m_format);
     f->addRow(tr("Tick"), m_tick);
     f->addRow(tr("Session"), m_session);
@@ -263,7 +278,20 @@ QWidget* VpocPage::createResults()
     split->addWidget(lower);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
-    return split;
+
+    // Above the table and the charts: results computed with other options than the form's stay, marked.
+    m_staleBanner = new QLabel(this);
+    m_staleBanner->setObjectName(QStringLiteral("vpocStale"));
+    m_staleBanner->setWordWrap(true);
+    m_staleBanner->setTextFormat(Qt::RichText);
+    m_staleBanner->setStyleSheet(QStringLiteral("QLabel#vpocStale { background: #fff3cd; border: 1px solid #e0c36b; padding: 6px; }"));
+    m_staleBanner->hide();
+    auto* results = new QWidget(this);
+    auto* resultsLayout = new QVBoxLayout(results);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->addWidget(m_staleBanner);
+    resultsLayout->addWidget(split, 1);
+    return results;
 }
 
 QString VpocPage::statusText() const
@@ -281,22 +309,44 @@ bool VpocPage::hasResults() const
     return m_sessions->result() != nullptr;
 }
 
-// Results stay only beside the input they came from: another path marks them as the previous file's.
+// Results stay beside the input and options they came from: another path or a changed option marks them.
 void VpocPage::markResults()
 {
-    const bool has = hasResults();
-    m_exportPng->setEnabled(has);
-    m_exportCsv->setEnabled(has);
-    if (!has) {
+    const auto& result = m_sessions->result();
+    if (!hasResults() || !result) {
         m_resultsFor->clear();
+        m_staleBanner->hide();
+        m_stale = false;
+        m_exportPng->setEnabled(false);
+        m_exportCsv->setEnabled(false);
         return;
     }
-    const QString shown = m_input->text().trimmed();
-    const bool same = shown == m_resultsInput;
-    m_resultsFor->setStyleSheet(same ? QString() : QStringLiteral("QLabel { color: #b26a00; font-weight: bold; }"));
-    m_resultsFor->setText(same ? tr("Results for %1").arg(QFileInfo(m_resultsInput).fileName())
-                               : tr("These results are for %1, not the file above: press Run to update them.")
-                                     .arg(QFileInfo(m_resultsInput).fileName()));
+    const QString file = QFileInfo(m_resultsInput).fileName();
+    const QString ran = vpocOptionsSummary(result->options);
+    const bool sameInput = m_input->text().trimmed() == m_resultsInput;
+    QStringList changes;
+    try {
+        changes = vpocOptionChanges(result->options, formOptions());
+    } catch (const std::exception&) { // a tick the form cannot give: not the run's tick either
+        changes << tr("tick %1").arg(m_tick->text());
+    }
+    const bool stale = !sameInput || !changes.isEmpty();
+    // Exports write what is shown; while it is out of date a run comes first (the same options back clear the mark).
+    for (auto* button : {m_exportPng, m_exportCsv}) {
+        button->setEnabled(!stale);
+        button->setToolTip(stale ? tr("The results are out of date: press Run, then export") : QString());
+    }
+    m_resultsFor->setStyleSheet(stale ? QStringLiteral("QLabel { color: #b26a00; font-weight: bold; }") : QString());
+    m_resultsFor->setText(sameInput ? tr("Results for %1: %2").arg(file, ran)
+                                    : tr("These results are for %1, not the file above: press Run to update them.").arg(file));
+    if (!sameInput)
+        m_staleBanner->setText(tr("<b>Out of date:</b> these results are for %1, not the file above: press Run to update them.")
+                                   .arg(file.toHtmlEscaped()));
+    else
+        m_staleBanner->setText(tr("<b>Out of date:</b> computed with %1; options changed since (now %2): press Run again.")
+                                   .arg(ran.toHtmlEscaped(), changes.join(QStringLiteral(", ")).toHtmlEscaped()));
+    m_staleBanner->setVisible(stale);
+    m_stale = stale;
 }
 
 void VpocPage::clearResults()
@@ -333,10 +383,16 @@ QString VpocPage::useSampleData()
 
 vpoc::VpocOptions VpocPage::options() const
 {
-    vpoc::VpocOptions o;
-    o.input = m_input->text().trimmed().toStdString();
+    vpoc::VpocOptions o = formOptions();
     if (o.input.empty())
         throw std::invalid_argument("choose an input file (Browse…, drop a file here, or Sample data)");
+    return o;
+}
+
+vpoc::VpocOptions VpocPage::formOptions() const
+{
+    vpoc::VpocOptions o;
+    o.input = m_input->text().trimmed().toStdString();
     const QString format = m_format->currentText();
     o.read.format = format == QStringLiteral("bars") ? vpoc::DataFormat::Bars
         : format == QStringLiteral("trades") ? vpoc::DataFormat::Trades : vpoc::DataFormat::Auto;

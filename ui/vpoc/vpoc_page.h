@@ -43,6 +43,8 @@ public:
     bool isRunning() const { return m_jobs.isRunning(); }
     // A result is shown (and can be exported).
     bool hasResults() const;
+    // A result is shown, but the input or an option that changes it differs from the form (the banner says which).
+    bool resultsStale() const { return m_stale; }
     // The whole text behind "Details…"; empty when the status line says everything.
     QString detailText() const { return m_detailText; }
     void setInputFile(const QString& path);
@@ -82,7 +84,11 @@ private:
     void showError(const QString& message);
     void setStatus(const QString& text, const QString& details);
     void clearResults();
+    // Says what the shown results were computed with, and marks them out of date (a banner above them, exports
+    // off) while the input or an option that changes them differs from the form, until the next run.
     void markResults();
+    // The form's options as they are (no check that an input is chosen); throws std::invalid_argument for a bad tick.
+    vpoc::VpocOptions formOptions() const;
     void alignProfile();
     // Time labels the price chart has room for at this view width (about 90 px a label, 90 px of y axis).
     static int timeLabelsFor(int viewWidth);
@@ -120,6 +126,8 @@ private:
     QPushButton* m_exportCsv = nullptr;
     QPushButton* m_details = nullptr;
     QLabel* m_resultsFor = nullptr;
+    QLabel* m_staleBanner = nullptr;
+    bool m_stale = false;
     QString m_resultsInput; // the input the shown results came from
     QString m_detailText;
     std::pair<double, double> m_axisTicks {0, 0}; // the price chart's y range in ticks
