@@ -47,6 +47,10 @@ private Q_SLOTS:
         QTest::newRow("timeout") << "raise it with --timeout" << "raise it with the Timeout box";
         QTest::newRow("va-method not va") << "--va-method single" << "the VA method option single";
         QTest::newRow("no flag") << "file.csv:3:7: bad price" << "file.csv:3:7: bad price";
+        // core/vpoc's tick message: not "pass the right the Tick option".
+        QTest::newRow("after 'the right'") << "low 4999.75 is not on the tick grid of 0.5; pass the right --tick or fix the price"
+                                           << "low 4999.75 is not on the tick grid of 0.5; pass the right Tick option or fix the price";
+        QTest::newRow("after 'the'") << "set the --va to 70" << "set the Value area option to 70";
     }
     void wording()
     {

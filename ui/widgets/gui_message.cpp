@@ -28,8 +28,21 @@ QString guiWording(const QString& message)
     };
     QString out = message;
     for (const auto& [flag, control] : table) {
-        const QRegularExpression re(QRegularExpression::escape(QString::fromLatin1(flag)) + QStringLiteral("(?![A-Za-z-])"));
-        out.replace(re, QObject::tr(control));
+        // "pass the right --tick" reads "pass the right Tick option": after "the" (and one word) the control's own
+        // "the" goes.
+        const QRegularExpression re(QStringLiteral("(\\bthe (?:[a-z]+ )?)?") + QRegularExpression::escape(QString::fromLatin1(flag))
+                                    + QStringLiteral("(?![A-Za-z-])"));
+        const QString wording = QObject::tr(control);
+        QString replaced;
+        qsizetype from = 0;
+        for (auto it = re.globalMatch(out); it.hasNext();) {
+            const auto m = it.next();
+            const QString lead = m.captured(1);
+            replaced += out.mid(from, m.capturedStart() - from) + lead
+                + (!lead.isEmpty() && wording.startsWith(QStringLiteral("the ")) ? wording.mid(4) : wording);
+            from = m.capturedEnd();
+        }
+        out = replaced + out.mid(from);
     }
     return out;
 }
