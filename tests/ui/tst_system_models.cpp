@@ -43,6 +43,20 @@ private Q_SLOTS:
                         + model.index(r, StackModel::LocationColumn).data().toString();
         }
         QCOMPARE(installs, (QStringList {"6.1.2-119@/opt/rocm-6.1.2", "6.2.0-66@/opt/rocm-6.2.0"}));
+        // Status second, after the component: a long value never pushes it out of view.
+        QStringList headers;
+        for (int c = 0; c < model.columnCount(); ++c)
+            headers << model.headerData(c, Qt::Horizontal).toString();
+        QCOMPARE(headers, (QStringList {"Component", "Status", "Version", "Found at"}));
+        // Each cell's tooltip is its whole text (the view cuts long ones in the middle), then the note.
+        for (int r = 0; r < model.rowCount(); ++r) {
+            for (int c : {int(StackModel::VersionColumn), int(StackModel::LocationColumn)}) {
+                const QString tip = model.index(r, c).data(Qt::ToolTipRole).toString();
+                const QString note = model.index(r, c).data(StackModel::NoteRole).toString();
+                QCOMPARE(tip.section(QLatin1Char('\n'), 0, 0), model.index(r, c).data().toString());
+                QCOMPARE(tip.contains(note), true);
+            }
+        }
         // The archs libtorch was built for get a row of their own (an "invalid device function" is read there);
         // the recorded machine has none (torch not loaded), so none is shown.
         auto withArchs = s;

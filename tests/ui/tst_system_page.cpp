@@ -10,7 +10,12 @@
 #include "ui/system/system_page.h"
 
 #include <QLabel>
+#include <QHeaderView>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
 #include <QSignalSpy>
 #include "core/diagnosis/diagnosis.h"
 
@@ -132,6 +137,66 @@ private Q_SLOTS:
         QVERIFY(window.statusText().contains(QStringLiteral("torch not loaded")));
         auto* banner = window.systemPage()->findChild<QLabel*>(QStringLiteral("snapshotBanner"));
         QVERIFY(banner && !banner->isVisible());
+    }
+
+    // A long value (a kernel command line of a GPU server) never widens a column: Status stays in view at every
+    // size, the value is cut in the middle with the whole of it in the tooltip, and the details pane wraps it.
+    void longValueKeepsStatusInView_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1024x640") << QSize(1024, 640);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void longValueKeepsStatusInView()
+    {
+        QFETCH(QSize, size);
+        Snapshot s = *fixture("ubuntu2404-secureboot-dkms");
+        QString cmdline = QStringLiteral("BOOT_IMAGE=/boot/vmlinuz-6.8.0-45-generic root=UUID=2b1c0e4e-8d0f-4c55-9a57-1c9b5a0f7a10 ro");
+        for (int i = 0; i < 24; ++i)
+            cmdline += QStringLiteral(" hugepagesz=1G hugepages=%1 amd_iommu=on iommu=pt").arg(i);
+        cmdline += QStringLiteral(" initrd=/boot/").append(QString(300, QLatin1Char('x'))); // no space to wrap at
+        s.hostExtras.kernelCmdline = cmdline.toStdString();
+        MainWindow window;
+        window.resize(size);
+        window.snapshots()->setSnapshot(std::make_shared<const Snapshot>(s), QStringLiteral("long command line"));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        SystemPage* page = window.systemPage();
+        auto* view = page->findChild<QTableView*>(QStringLiteral("stackTable"));
+        auto* detail = page->findChild<QTextBrowser*>(QStringLiteral("stackDetail"));
+        QVERIFY(view && detail);
+        QTRY_VERIFY(view->isVisible() && view->viewport()->width() > 300);
+        QCOMPARE(view->model()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Status"));
+
+        const auto* header = view->horizontalHeader();
+        const int room = view->viewport()->width();
+        QVERIFY2(header->length() <= room, qPrintable(QStringLiteral("columns %1 px in %2 px").arg(header->length()).arg(room)));
+        QCOMPARE(view->horizontalScrollBar()->maximum(), 0);
+        QVERIFY(header->sectionViewportPosition(StackModel::StatusColumn) >= 0);
+        QVERIFY(header->sectionViewportPosition(StackModel::StatusColumn) + header->sectionSize(StackModel::StatusColumn) <= room);
+        QVERIFY2(header->sectionSize(StackModel::VersionColumn) <= room / 2,
+                 qPrintable(QStringLiteral("Version %1 px of %2").arg(header->sectionSize(StackModel::VersionColumn)).arg(room)));
+        // The page does not grow sideways either.
+        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("SystemScroll"));
+        QVERIFY(scroll);
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+
+        int row = -1;
+        for (int r = 0; r < view->model()->rowCount(); ++r) {
+            if (view->model()->index(r, StackModel::ComponentColumn).data().toString() == QStringLiteral("Kernel command line"))
+                row = r;
+        }
+        QVERIFY(row >= 0);
+        QCOMPARE(view->model()->index(row, StackModel::VersionColumn).data(Qt::ToolTipRole).toString(), cmdline);
+        QVERIFY(detail->toPlainText().isEmpty());
+        view->selectRow(row);
+        QVERIFY2(detail->toPlainText().contains(cmdline), qPrintable(detail->toPlainText().left(300)));
+        QVERIFY(detail->toPlainText().contains(QStringLiteral("/proc/cmdline")));
+        QCOMPARE(detail->horizontalScrollBar()->maximum(), 0); // wrapped, not one long line
+        QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+        QCOMPARE(header->length(), view->horizontalHeader()->length());
+        scroll->ensureWidgetVisible(detail);
+        saveScreenshot(window, QStringLiteral("system-long-cmdline-%1").arg(size.width()));
     }
 
     void openBadSnapshotKeepsCurrent()

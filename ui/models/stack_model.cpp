@@ -12,6 +12,11 @@ void StackModel::setRows(std::vector<StackRow> rows)
     endResetModel();
 }
 
+const StackRow* StackModel::rowAt(int row) const
+{
+    return row >= 0 && row < rowCount() ? &m_rows[static_cast<size_t>(row)] : nullptr;
+}
+
 int StackModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
@@ -40,8 +45,14 @@ QVariant StackModel::data(const QModelIndex& index, int role) const
         default: return {};
         }
     }
-    if (role == Qt::ToolTipRole)
-        return r.note.empty() ? QString::fromStdString(r.location) : QString::fromStdString(r.location + "\n" + r.note);
+    if (role == Qt::ToolTipRole) {
+        // The cell's whole text (the view cuts long ones in the middle), then why it is missing or failed.
+        const std::string& text = index.column() == VersionColumn ? r.version
+            : index.column() == LocationColumn                   ? r.location
+            : index.column() == ComponentColumn                  ? r.component
+                                                                 : std::string(stackStatusName(r.status));
+        return QString::fromStdString(r.note.empty() ? text : text + "\n" + r.note);
+    }
     if (role == Qt::ForegroundRole && index.column() == StatusColumn)
         return statusColor(r.status);
     return {};

@@ -1,4 +1,4 @@
-// Table model of the stack (component, version, where found, status) for the System page.
+// Table model of the stack (component, status, version, where found) for the System page.
 #pragma once
 
 #include "core/snapshot/stack_rows.h"
@@ -12,12 +12,14 @@ namespace stackscope::ui {
 class StackModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Columns { ComponentColumn, VersionColumn, LocationColumn, StatusColumn, NUM_COLUMNS };
+    // Status second: a long version (the kernel command line) or path must never push it out of view.
+    enum Columns { ComponentColumn, StatusColumn, VersionColumn, LocationColumn, NUM_COLUMNS };
     enum Roles { SortRole = Qt::UserRole, StatusRole, NoteRole };
 
     using QAbstractTableModel::QAbstractTableModel;
 
     void setRows(std::vector<StackRow> rows);
+    const StackRow* rowAt(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -104,6 +104,7 @@ SystemPage::SystemPage(QWidget* parent)
     , m_findingsModel(new FindingsModel(this))
     , m_coverageModel(new CoverageModel(this))
     , m_stackView(makeTable(m_stackModel, this))
+    , m_stackDetail(new QTextBrowser(this))
     , m_coverageView(makeTable(m_coverageModel, this))
     , m_coverageNote(new QLabel(this))
     , m_findingsView(makeTable(m_findingsModel, this))
@@ -178,14 +179,54 @@ QGroupBox* SystemPage::createAccessBox()
     return accessBox;
 }
 
-// The stack table and the kernel coverage table (with the selected cell's note), as two tabs.
+// The stack table above the selected row's details. Component and Status fit their (short) texts; Version and
+// Found at share the rest whatever their length, cut in the middle with the whole text in the tooltip and the
+// details: a long value (the kernel command line) once sized Version past the window and hid Status at every size.
+QWidget* SystemPage::createStackTab()
+{
+    auto* header = m_stackView->horizontalHeader();
+    header->setSectionResizeMode(StackModel::ComponentColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(StackModel::StatusColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(StackModel::VersionColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(StackModel::LocationColumn, QHeaderView::Stretch);
+    header->setStretchLastSection(false);
+    m_stackView->setObjectName(QStringLiteral("stackTable"));
+    m_stackView->setTextElideMode(Qt::ElideMiddle);
+    m_stackDetail->setObjectName(QStringLiteral("stackDetail"));
+    m_stackDetail->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere); // a path has no spaces to wrap at
+    m_stackDetail->setPlaceholderText(tr("Select a row for its whole value, where it was found and why it is missing or failed."));
+    // About four lines; longer values scroll inside.
+    m_stackDetail->setFixedHeight(m_stackDetail->fontMetrics().lineSpacing() * 4 + 12);
+    connect(m_stackView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showStackRow(current.row()); });
+    auto* tab = new QWidget(this);
+    auto* layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stackView, 1);
+    layout->addWidget(m_stackDetail);
+    return tab;
+}
+
+void SystemPage::showStackRow(int row)
+{
+    const StackRow* r = m_stackModel->rowAt(row);
+    if (!r) {
+        m_stackDetail->clear();
+        return;
+    }
+    auto html = [](const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); };
+    QString text = tr("<b>%1</b> · <span style='color:%2'>%3</span><br/>Version: <code>%4</code><br/>Found at: <code>%5</code>")
+                       .arg(html(r->component), statusColor(r->status).name(), QString::fromLatin1(stackStatusName(r->status)),
+                            html(r->version), html(r->location));
+    if (!r->note.empty())
+        text += QStringLiteral("<br/>") + html(r->note);
+    m_stackDetail->setHtml(text);
+}
+
+// The stack table (with the selected row's details) and the kernel coverage table (with the selected cell's note),
+// as two tabs.
 QTabWidget* SystemPage::createStackTabs()
 {
-    m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::ComponentColumn, QHeaderView::ResizeToContents);
-    m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::VersionColumn, QHeaderView::ResizeToContents);
-    m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::LocationColumn, QHeaderView::Stretch);
-    m_stackView->horizontalHeader()->setSectionResizeMode(StackModel::StatusColumn, QHeaderView::ResizeToContents);
-    m_stackView->horizontalHeader()->setStretchLastSection(false);
     m_coverageView->setSelectionBehavior(QAbstractItemView::SelectItems);
     m_coverageView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_coverageNote->setWordWrap(true);
@@ -199,7 +240,7 @@ QTabWidget* SystemPage::createStackTabs()
     coverageLayout->addWidget(m_coverageNote);
     auto* stackBox = new QTabWidget(this);
     stackBox->setObjectName(QStringLiteral("stackTabs"));
-    stackBox->addTab(m_stackView, tr("Stack"));
+    stackBox->addTab(createStackTab(), tr("Stack"));
     stackBox->addTab(coverageTab, tr("Kernel coverage"));
     return stackBox;
 }
@@ -251,6 +292,7 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
     rebuildGpuCards(s);
     m_access->setText(accessText(s));
     m_stackModel->setRows(stackRows(s));
+    m_stackDetail->clear();
     m_coverageModel->setCoverage(s.archCoverage);
     m_coverageNote->setText(m_coverageModel->rowCount() == 0
         ? m_coverageModel->emptyReason()

@@ -44,6 +44,8 @@ private:
     QScrollArea* createCardsScroll();
     QGroupBox* createAccessBox();
     QTabWidget* createStackTabs();
+    QWidget* createStackTab();
+    void showStackRow(int row);
     QGroupBox* createFindingsBox();
     void rebuildGpuCards(const Snapshot& s);
     void showFinding(int row);
@@ -57,6 +59,7 @@ private:
     FindingsModel* m_findingsModel;
     CoverageModel* m_coverageModel;
     QTableView* m_stackView;
+    QTextBrowser* m_stackDetail;
     QTableView* m_coverageView;
     QLabel* m_coverageNote;
     QTableView* m_findingsView;
