@@ -34,16 +34,18 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.add(QStringLiteral("pasted text"), QStringLiteral("a\r\nb\x1b[2J\n"));
         model.add(QStringLiteral("train.log"), QStringLiteral("a\r\nb\x1b[2J\n")); // the same text again: kept once
-        model.add(QStringLiteral("pasted text"), QStringLiteral("  \n"));           // nothing to keep
+        model.add(QStringLiteral("pasted text"), QStringLiteral("  \n")); // nothing to keep
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0).data(SessionLogModel::OriginRole).toString(), QStringLiteral("train.log"));
         QCOMPARE(model.index(0).data(SessionLogModel::LineCountRole).toInt(), 2);
         QVERIFY(model.index(0).data().toString().startsWith(QStringLiteral("train.log — 2 lines")));
         const auto lines = model.reportLines();
         QCOMPARE(lines.size(), std::size_t(3));
-        QVERIFY2(lines[0].rfind("==> train.log, kept ", 0) == 0 && lines[0].find(" <==") != std::string::npos, lines[0].c_str());
+        QVERIFY2(lines[0].rfind("==> train.log, kept ", 0) == 0 && lines[0].find(" <==") != std::string::npos,
+            lines[0].c_str());
         QCOMPARE(QString::fromStdString(lines[1]), QStringLiteral("a"));
-        QCOMPARE(QString::fromStdString(lines[2]), QStringLiteral("b\\x1b[2J")); // no ESC sequence reaches a terminal or the HTML
+        QCOMPARE(QString::fromStdString(lines[2]),
+            QStringLiteral("b\\x1b[2J")); // no ESC sequence reaches a terminal or the HTML
 
         // A long log keeps its end, and its header says so.
         QString big;
@@ -85,7 +87,7 @@ private Q_SLOTS:
             f.write(kLog);
             f.close();
             QMimeData mime;
-            mime.setUrls({QUrl::fromLocalFile(f.fileName())});
+            mime.setUrls({ QUrl::fromLocalFile(f.fileName()) });
             QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
             QCoreApplication::sendEvent(&window, &enter);
             QVERIFY(enter.isAccepted());
@@ -93,7 +95,8 @@ private Q_SLOTS:
             QCoreApplication::sendEvent(&window, &drop);
         } else {
             QVERIFY(window.showPage(how));
-            QWidget* page = how == QStringLiteral("System") ? static_cast<QWidget*>(window.systemPage()) : window.reportPage();
+            QWidget* page
+                = how == QStringLiteral("System") ? static_cast<QWidget*>(window.systemPage()) : window.reportPage();
             auto* button = page->findChild<QPushButton*>(QStringLiteral("pasteLogButton"));
             QVERIFY(button);
             button->click();
@@ -106,8 +109,10 @@ private Q_SLOTS:
         }
         auto* dialog = window.findChild<LogDiagnosisDialog*>();
         QVERIFY(dialog);
-        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isRunning() && !dialog->summary().startsWith(QStringLiteral("Diagnosing")), 20000);
-        QVERIFY2(dialog->summary().contains(QStringLiteral("kept for the support report")), qPrintable(dialog->summary()));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !dialog->isRunning() && !dialog->summary().startsWith(QStringLiteral("Diagnosing")), 20000);
+        QVERIFY2(
+            dialog->summary().contains(QStringLiteral("kept for the support report")), qPrintable(dialog->summary()));
         dialog->close();
 
         // Listed on the Report page.
@@ -116,8 +121,11 @@ private Q_SLOTS:
         auto* list = report->findChild<QListView*>(QStringLiteral("sessionLogs"));
         QVERIFY(list && list->isVisible());
         QCOMPARE(list->model()->rowCount(), 1);
-        QVERIFY2(list->model()->index(0, 0).data().toString().startsWith(origin), qPrintable(list->model()->index(0, 0).data().toString()));
-        QVERIFY(report->findChild<QLabel*>(QStringLiteral("sessionLogsNote"))->text().startsWith(QStringLiteral("1 log goes into the report")));
+        QVERIFY2(list->model()->index(0, 0).data().toString().startsWith(origin),
+            qPrintable(list->model()->index(0, 0).data().toString()));
+        QVERIFY(report->findChild<QLabel*>(QStringLiteral("sessionLogsNote"))
+                    ->text()
+                    .startsWith(QStringLiteral("1 log goes into the report")));
 
         QVERIFY(report->redactionEnabled());
         QVERIFY2(exportAndWait(*report, dir.path()), qPrintable(report->statusText()));
@@ -138,7 +146,7 @@ private Q_SLOTS:
         QVERIFY(zip.count(top + QStringLiteral("/logs/recent.log")));
         const QString zipped = QString::fromUtf8(zip.at(top + QStringLiteral("/logs/recent.log")));
         QVERIFY(zipped.contains(kMarker));
-        for (const QString& text : {joined, recent, json, zipped})
+        for (const QString& text : { joined, recent, json, zipped })
             QVERIFY2(plantedIn(text).isEmpty(), qPrintable(plantedIn(text).join(QStringLiteral(", "))));
     }
 
@@ -160,14 +168,16 @@ private Q_SLOTS:
         list->setCurrentIndex(list->model()->index(0, 0));
         QVERIFY(leaveOut->isEnabled());
         // Looked at by a person: the list beside the export controls at a small laptop's size and at full HD.
-        for (const QSize size : {QSize(1024, 640), QSize(1920, 1080)}) {
+        for (const QSize size : { QSize(1024, 640), QSize(1920, 1080) }) {
             window.resize(size);
             save(window, QStringLiteral("report-session-logs-%1").arg(size.width()));
         }
         leaveOut->click();
         QCOMPARE(report->sessionLogs()->rowCount(), 0);
         QVERIFY(!list->isVisible());
-        QVERIFY(report->findChild<QLabel*>(QStringLiteral("sessionLogsNote"))->text().startsWith(QStringLiteral("None yet")));
+        QVERIFY(report->findChild<QLabel*>(QStringLiteral("sessionLogsNote"))
+                    ->text()
+                    .startsWith(QStringLiteral("None yet")));
         QVERIFY2(exportAndWait(*report, dir.path()), qPrintable(report->statusText()));
         const QString recent = readFile(report->lastResult().folder + QStringLiteral("/logs/recent.log"));
         QVERIFY(!recent.contains(kMarker));

@@ -60,11 +60,13 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(*s->root), kRoot);
         QVERIFY(!window.snapshots()->isThisMachine());
 
-        const auto cli = test::runCli({QStringLiteral("inspect"), QStringLiteral("--root"), kRoot, QStringLiteral("--json")});
+        const auto cli
+            = test::runCli({ QStringLiteral("inspect"), QStringLiteral("--root"), kRoot, QStringLiteral("--json") });
         QVERIFY2(cli.exitCode == 0, cli.err.constData());
         const auto cliDoc = nlohmann::json::parse(cli.out.toStdString());
         const auto guiDoc = toJson(*s);
-        QVERIFY2(comparable(guiDoc) == comparable(cliDoc), (comparable(guiDoc).dump(1) + "\n---\n" + comparable(cliDoc).dump(1)).c_str());
+        QVERIFY2(comparable(guiDoc) == comparable(cliDoc),
+            (comparable(guiDoc).dump(1) + "\n---\n" + comparable(cliDoc).dump(1)).c_str());
 
         SystemPage* page = window.systemPage();
         const Snapshot fromCli = parseSnapshot(cli.out.toStdString(), "stackscope-cli inspect --json");
@@ -89,8 +91,9 @@ private Q_SLOTS:
         QVERIFY(!controller.inspectRoot(QStringLiteral("/no/such/recorded-root")));
         QCOMPARE(error.size(), 1);
         const QString message = error.at(0).at(0).toString();
-        QVERIFY2(message.contains(QStringLiteral("/no/such/recorded-root")) && message.contains(QStringLiteral("record-root.sh")),
-                 qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("/no/such/recorded-root"))
+                && message.contains(QStringLiteral("record-root.sh")),
+            qPrintable(message));
         QCOMPARE(busy.size(), 0); // nothing started
         QVERIFY(!controller.snapshot());
     }
@@ -104,30 +107,34 @@ private Q_SLOTS:
             QSKIP("STACKSCOPE_GUI_PROGRAM is not set (run through CTest)");
         QTemporaryDir dir;
         QProcess p;
-        p.start(program, {QStringLiteral("--root"), kRoot, QStringLiteral("--report"), dir.path()});
+        p.start(program, { QStringLiteral("--root"), kRoot, QStringLiteral("--report"), dir.path() });
         QVERIFY(p.waitForFinished(240000));
         const QByteArray err = p.readAllStandardError();
         QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
-        const QStringList lines = QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList lines
+            = QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 2);
         QFile report(lines[0] + QStringLiteral("/report.json"));
         QVERIFY(report.open(QIODevice::ReadOnly));
         const auto doc = nlohmann::json::parse(report.readAll().toStdString());
         QVERIFY2(doc["snapshot"].value("root", std::string()).find("ubuntu2404-secureboot-dkms") != std::string::npos,
-                 doc["snapshot"].value("root", nlohmann::json()).dump().c_str());
+            doc["snapshot"].value("root", nlohmann::json()).dump().c_str());
         bool secureBoot = false;
         for (const auto& f : doc["findings"])
             secureBoot = secureBoot || f.value("id", std::string()) == "SECURE_BOOT_DKMS";
         QVERIFY(secureBoot);
 
         QProcess bad;
-        bad.start(program, {QStringLiteral("--root"), QStringLiteral("/no/such/recorded-root"), QStringLiteral("--report"), dir.path()});
+        bad.start(program,
+            { QStringLiteral("--root"), QStringLiteral("/no/such/recorded-root"), QStringLiteral("--report"),
+                dir.path() });
         QVERIFY(bad.waitForFinished(60000));
         QCOMPARE(bad.exitCode(), 2);
         QVERIFY(QString::fromUtf8(bad.readAllStandardError()).contains(QStringLiteral("record-root.sh")));
 
         QProcess both;
-        both.start(program, {QStringLiteral("--root"), kRoot, QStringLiteral("--snapshot"), dir.filePath(QStringLiteral("s.json"))});
+        both.start(program,
+            { QStringLiteral("--root"), kRoot, QStringLiteral("--snapshot"), dir.filePath(QStringLiteral("s.json")) });
         QVERIFY(both.waitForFinished(60000));
         QCOMPARE(both.exitCode(), 2);
         QVERIFY(QString::fromUtf8(both.readAllStandardError()).contains(QStringLiteral("give one of them")));

@@ -39,7 +39,7 @@ void SessionLogModel::add(const QString& origin, const QString& text)
     }
     const int row = rowCount();
     beginInsertRows({}, row, row);
-    m_logs.push_back({origin, text, QDateTime::currentDateTimeUtc()});
+    m_logs.push_back({ origin, text, QDateTime::currentDateTimeUtc() });
     endInsertRows();
 }
 
@@ -81,11 +81,12 @@ QVariant SessionLogModel::data(const QModelIndex& index, int role) const
     const auto lineCount = linesOf(log.text).size();
     switch (role) {
     case Qt::DisplayRole:
-        return lineCount == 1 ? tr("%1 — 1 line, kept %2").arg(log.origin, log.keptAt.toLocalTime().toString(QStringLiteral("HH:mm")))
-                              : tr("%1 — %2 lines, kept %3")
-                                    .arg(log.origin)
-                                    .arg(lineCount)
-                                    .arg(log.keptAt.toLocalTime().toString(QStringLiteral("HH:mm")));
+        return lineCount == 1
+            ? tr("%1 — 1 line, kept %2").arg(log.origin, log.keptAt.toLocalTime().toString(QStringLiteral("HH:mm")))
+            : tr("%1 — %2 lines, kept %3")
+                  .arg(log.origin)
+                  .arg(lineCount)
+                  .arg(log.keptAt.toLocalTime().toString(QStringLiteral("HH:mm")));
     case Qt::ToolTipRole: {
         // Its last lines, where a traceback says what went wrong.
         QStringList lines = linesOf(log.text);
@@ -96,10 +97,14 @@ QVariant SessionLogModel::data(const QModelIndex& index, int role) const
         }
         return lines.join(QLatin1Char('\n'));
     }
-    case OriginRole: return log.origin;
-    case TextRole: return log.text;
-    case LineCountRole: return static_cast<int>(lineCount);
-    default: return {};
+    case OriginRole:
+        return log.origin;
+    case TextRole:
+        return log.text;
+    case LineCountRole:
+        return static_cast<int>(lineCount);
+    default:
+        return {};
     }
 }
 

@@ -51,7 +51,8 @@ QString distribution(const VpocOptions& o)
 
 QString vaMethod(const VpocOptions& o)
 {
-    return o.profile.method == vpoc::ValueAreaMethod::Single ? QObject::tr("VA method single") : QObject::tr("VA method dual");
+    return o.profile.method == vpoc::ValueAreaMethod::Single ? QObject::tr("VA method single")
+                                                             : QObject::tr("VA method dual");
 }
 
 QString skipBad(const VpocOptions& o)
@@ -74,10 +75,16 @@ struct OptionText {
     InSummary shown;
 };
 constexpr OptionText kOptions[] {
-    {valueArea, InSummary::Always},       {tick, InSummary::Always},          {session, InSummary::Always},
-    {sessionZone, InSummary::NotDefault}, {dataZone, InSummary::NotDefault},  {format, InSummary::NotDefault},
-    {distribution, InSummary::NotDefault}, {vaMethod, InSummary::NotDefault}, {skipBad, InSummary::NotDefault},
-    {developing, InSummary::Never},
+    { valueArea, InSummary::Always },
+    { tick, InSummary::Always },
+    { session, InSummary::Always },
+    { sessionZone, InSummary::NotDefault },
+    { dataZone, InSummary::NotDefault },
+    { format, InSummary::NotDefault },
+    { distribution, InSummary::NotDefault },
+    { vaMethod, InSummary::NotDefault },
+    { skipBad, InSummary::NotDefault },
+    { developing, InSummary::Never },
 };
 
 } // namespace
