@@ -7,6 +7,7 @@
 #include "core/diagnosis/diagnosis.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/inspect/inspector.h"
+#include "core/perf/preflight.h"
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_runner.h"
 #include "core/probes/probe_variants.h"
@@ -270,6 +271,7 @@ struct ProbeSummary {
     std::vector<std::pair<std::string, std::vector<CellChange>>> ab;
     std::size_t failures = 0;
     double wall = 0;
+    std::vector<std::string> preflight; // one line per GPU, and a note where it was not applied
 };
 
 ProbeSummary summarise(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeVariant>& variants,
@@ -307,6 +309,7 @@ void printJson(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeV
         j["environments"].push_back(e);
     }
     j["wall_seconds"] = s.wall;
+    j["preflight"] = s.preflight;
     j["ab"] = nlohmann::json::array();
     for (const auto& [name, changes] : s.ab) {
         nlohmann::json c = nlohmann::json::array();
@@ -321,6 +324,8 @@ void printJson(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeV
 void printText(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeVariant>& variants, const ProbeSummary& s)
 {
     printGrid(runs, variants);
+    for (const auto& line : s.preflight)
+        std::cout << "pre-flight: " << line << "\n";
     for (const auto& [name, changes] : s.ab) {
         std::cout << fmt::format("\nA/B {} vs {}: {} cell{} changed\n", variants.front().name, name, changes.size(),
                                  changes.size() == 1 ? "" : "s");
@@ -347,11 +352,21 @@ int probeNow(const ProbeCliOptions& o)
     run.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout * 1000));
     run.parallelCells = o.jobs;
     applyTestInjection(run);
-    auto runs = environmentRuns(o, run);
     const auto t0 = std::chrono::steady_clock::now();
+    // Pre-flight: a GPU another process has filled ends its cells at once, with one line naming the holder.
+    std::vector<std::string> preflight;
+    const auto headroom = perf::liveGpuHeadroom();
+    std::string note;
+    run.gpusWithoutRoom = perf::gpusWithoutRoom(headroom, &note);
+    for (const auto& h : headroom)
+        preflight.push_back(perf::describeHeadroom(h));
+    if (!note.empty())
+        preflight.push_back(note);
+    auto runs = environmentRuns(o, run);
     runEnvironments(runs, !o.json);
-    const auto summary = summarise(runs, run.variants, snapshot,
-                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    auto summary = summarise(runs, run.variants, snapshot,
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    summary.preflight = std::move(preflight);
     if (o.json)
         printJson(runs, run.variants, summary);
     else

@@ -59,6 +59,10 @@ void fillFrom(GpuInfo& into, const GpuInfo& from)
         into.persistenceMode = from.persistenceMode;
     if (into.clockEventReasons.empty())
         into.clockEventReasons = from.clockEventReasons;
+    if (from.nvlinksKnown && !into.nvlinksKnown) {
+        into.nvlinks = from.nvlinks;
+        into.nvlinksKnown = true;
+    }
     if (from.source.size() && into.source.find(from.source) == std::string::npos)
         into.source += "+" + from.source;
     if (fromRuntime)

@@ -152,8 +152,9 @@ std::optional<Expected> gemmExpected(const GpuInfo& g, const std::string& dtype,
     return std::nullopt;
 }
 
-// nccl-tests' bus bandwidth is comparable to one link's peak; the reference is the slowest ring hop's copy-engine
-// peer bandwidth measured in this run (else the link model's).
+// nccl-tests' bus bandwidth is comparable to one link's peak. NCCL moves the data with kernels on the GPUs (not the
+// copy engines), so the reference is the slowest ring hop's kernel peer copy measured in this run (else the link
+// model's).
 std::optional<Expected> collectiveExpected(const Figure& f, const Snapshot& s, const std::vector<Figure>& run,
                                            std::string& why)
 {
@@ -161,15 +162,30 @@ std::optional<Expected> collectiveExpected(const Figure& f, const Snapshot& s, c
         why = "one rank moves nothing between GPUs";
         return std::nullopt;
     }
+    // A ring all_reduce is a reduce_scatter then an all_gather, and nccl-tests' bus bandwidth makes the three
+    // comparable: a healthy all_reduce of the same size in this run is the reference of the other two (NCCL's
+    // all_gather and reduce_scatter reach 0.72 of a kernel copy on 2 NVLinked H200s, in nccl-tests too). An all_reduce
+    // that is itself below its link is no reference: then the link is.
+    if (f.test != Test::AllReduce)
+        for (const auto& r : run)
+            if (r.test == Test::AllReduce && r.ranks == f.ranks && r.bytes == f.bytes && r.verdict == Verdict::AsExpected) {
+                Expected e;
+                e.value = r.value;
+                e.basis = fmt::format("the all_reduce over the same GPUs and size in this run, {:.1f} GB/s (as expected "
+                                      "against its link): a ring all_reduce is a reduce_scatter then an all_gather",
+                                      r.value);
+                e.sources = {kNcclTestsBusBw};
+                return e;
+            }
     double slowest = 0;
     std::string hop, basis;
     for (int r = 0; r < f.ranks; ++r) {
         const int next = (r + 1) % f.ranks;
         double v = 0;
         std::string b;
-        if (const auto* m = find(run, Test::PeerCe, r, next)) {
+        if (const auto* m = find(run, Test::PeerKernel, r, next)) {
             v = m->value;
-            b = fmt::format("copy-engine peer copy GPU {} -> GPU {} measured in this run: {:.1f} GB/s", r, next, v);
+            b = fmt::format("kernel peer copy GPU {} -> GPU {} measured in this run: {:.1f} GB/s", r, next, v);
         } else if (const auto e = peerExpected(s, r, next, why)) {
             v = e->value;
             b = fmt::format("GPU {} -> GPU {}: {}", r, next, e->basis);
@@ -250,22 +266,17 @@ std::optional<Expected> expectedFor(const Figure& f, const Snapshot& s, const st
     case Test::D2hPinned:
         return pcieExpected(*g, whyUnknown);
     case Test::H2dPageable:
-    case Test::D2hPageable: {
-        auto e = pcieExpected(*g, whyUnknown);
-        const auto* host = find(run, Test::HostMemcpy, -1);
-        if (!host) {
-            whyUnknown = "a pageable copy is staged through host memory: needs the host memcpy measured in the same run";
-            return std::nullopt;
-        }
-        if (e && e->value <= host->value)
-            return e;
-        Expected h;
-        h.value = host->value;
-        h.basis = fmt::format("the driver stages pageable memory through a pinned buffer: bounded by the host memory "
-                              "copy measured in this run, {:.1f} GB/s{}", host->value, e ? ", below the PCIe link" : "");
-        h.sources = {"https://docs.nvidia.com/cuda/cuda-runtime-api/api-sync-behavior.html"};
-        return h;
-    }
+    case Test::D2hPageable:
+        // The driver stages pageable memory through pinned buffers with CPU copies; on the healthy 2x H200 machine
+        // these copies ran between 0.67 and 1.7 of a one-thread host memcpy measured beside them
+        // (tests/fixtures/bandwidth): no model holds a 0.75 margin, so the figure is shown, not judged.
+        whyUnknown = fmt::format("a pageable copy is staged by the driver through pinned buffers with CPU copies "
+                                 "(https://docs.nvidia.com/cuda/cuda-runtime-api/api-sync-behavior.html); its rate "
+                                 "follows the host's memory and CPU, not the link{}",
+                                 find(run, Test::HostMemcpy, -1)
+                                     ? fmt::format(" (one-thread host memcpy here: {:.1f} GB/s)", find(run, Test::HostMemcpy, -1)->value)
+                                     : std::string());
+        return std::nullopt;
     case Test::D2d:
         return memoryExpected(*g, 0.5, whyUnknown);
     case Test::Triad:

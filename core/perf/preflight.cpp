@@ -1,6 +1,10 @@
 #include "core/perf/preflight.h"
 
+#include "core/inspect/runtime_sources.h"
+
 #include <fmt/format.h>
+
+#include <cstdlib>
 
 #include <algorithm>
 
@@ -21,6 +25,7 @@ std::vector<GpuHeadroom> gpuHeadroom(const Snapshot& s)
     for (const auto& g : s.gpus) {
         GpuHeadroom h;
         h.gpu = g.index;
+        h.name = g.name;
         h.totalBytes = g.vramTotalBytes;
         if (g.vramTotalBytes && g.vramUsedBytes)
             h.freeBytes = *g.vramTotalBytes > *g.vramUsedBytes ? *g.vramTotalBytes - *g.vramUsedBytes : 0;
@@ -58,6 +63,36 @@ std::optional<std::string> whyNoRoom(const GpuHeadroom& h, std::uint64_t bytes)
         return std::nullopt;
     return fmt::format("skipped: {} (needs {:.1f} GiB: {:.1f} for the work and {:.0f} for the context)", describeHeadroom(h),
                        gib(bytes + kContextReserveBytes), gib(bytes), gib(kContextReserveBytes));
+}
+
+std::vector<GpuHeadroom> liveGpuHeadroom()
+{
+    Snapshot s;
+    makeNvmlSource()->collect(s);
+    if (s.gpus.empty())
+        makeRocmSmiSource()->collect(s);
+    return gpuHeadroom(s);
+}
+
+std::map<std::string, std::string> gpusWithoutRoom(const std::vector<GpuHeadroom>& headroom, std::string* note)
+{
+    for (const char* v : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"})
+        if (const char* value = std::getenv(v)) {
+            if (note)
+                *note = fmt::format("pre-flight not applied: {}={} reorders or hides GPUs", v, value);
+            return {};
+        }
+    for (const auto& h : headroom)
+        if (h.name != headroom.front().name) {
+            if (note)
+                *note = "pre-flight not applied: the GPUs are different models, whose order may differ from the driver's";
+            return {};
+        }
+    std::map<std::string, std::string> out;
+    for (const auto& h : headroom)
+        if (const auto why = whyNoRoom(h, kProbeCellBytes))
+            out[std::to_string(h.gpu)] = *why;
+    return out;
 }
 
 } // namespace stackscope::perf

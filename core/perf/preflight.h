@@ -5,6 +5,7 @@
 #include "core/snapshot/snapshot.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ inline constexpr std::uint64_t kContextReserveBytes = std::uint64_t(1) << 30;
 
 struct GpuHeadroom {
     int gpu = 0;
+    std::string name;
     std::optional<std::uint64_t> freeBytes; // unknown where the driver does not report use
     std::optional<std::uint64_t> totalBytes;
     std::vector<GpuProcess> holders; // largest first
@@ -25,6 +27,17 @@ struct GpuHeadroom {
 };
 
 std::vector<GpuHeadroom> gpuHeadroom(const Snapshot& s);
+
+// The same read now from the driver's management library alone (NVML, rocm_smi): fast enough before every grid.
+std::vector<GpuHeadroom> liveGpuHeadroom();
+
+// The smallest probe cell's own working set (the copies' 256 MiB): below this plus the context nothing runs.
+inline constexpr std::uint64_t kProbeCellBytes = std::uint64_t(256) << 20;
+
+// GPUs (by torch index, "0") that have no room to start a probe, with the one line that says why. The driver's
+// indices are torch's only when no *_VISIBLE_DEVICES variable reorders or hides GPUs and all GPUs are one model
+// (CUDA's default order sorts equal GPUs by PCI bus, as NVML does): otherwise nothing is skipped and `note` says why.
+std::map<std::string, std::string> gpusWithoutRoom(const std::vector<GpuHeadroom>& headroom, std::string* note);
 
 // "GPU 0 has 0.5 GiB free of 139.8 GiB; process 20276 (python3, user bob) holds 138.8 GiB".
 std::string describeHeadroom(const GpuHeadroom& h);

@@ -42,7 +42,15 @@ SuiteRun runSuite(const SuiteOptions& o, const Snapshot& snapshot)
     const auto release = lib.symbol<decltype(&stackscope_torch_free)>("stackscope_torch_free");
     if (!runPerf || !release)
         throw SuiteError("the torch module has no stackscope_torch_run_perf: rebuild StackScope with its torch module");
-    const json request {{"gpus", o.gpus}, {"tests", o.tests}, {"min_bytes", o.minBytes}, {"max_bytes", o.maxBytes},
+    // The collectives are judged against the kernel peer copy measured beside them (expectation.cpp).
+    auto tests = o.tests;
+    const bool collective = std::any_of(tests.begin(), tests.end(), [](const std::string& t) {
+        const auto test = testFromId(t);
+        return test && isCollective(*test);
+    });
+    if (collective && std::find(tests.begin(), tests.end(), "peer_kernel") == tests.end())
+        tests.push_back("peer_kernel");
+    const json request {{"gpus", o.gpus}, {"tests", tests}, {"min_bytes", o.minBytes}, {"max_bytes", o.maxBytes},
                         {"trials", o.trials}, {"gemm_dtypes", o.gemmDtypes},
                         {"collective_timeout_ms", o.collectiveTimeout.count()}, {"skip", skip}};
     ClockEventSampler sampler;

@@ -57,8 +57,11 @@ void judgeRun(std::vector<Figure>& run, const Snapshot& s)
     for (auto& f : run)
         if (!isCollective(f.test))
             judge(f, s, run);
+    for (auto& f : run) // all_reduce before the two collectives it is the reference of
+        if (f.test == Test::AllReduce)
+            judge(f, s, run);
     for (auto& f : run)
-        if (isCollective(f.test))
+        if (isCollective(f.test) && f.test != Test::AllReduce)
             judge(f, s, run);
 }
 

@@ -259,6 +259,7 @@ public:
             m_env.insert(m_env.end(), {"TORCHINDUCTOR_COMPILE_THREADS=1", "STACKSCOPE_COMPILE_IN_PROCESS=1"});
         m_gpuEnv = gpuEnvironment(m_env);
         std::vector<std::string> remaining = job.probes;
+        skipWithoutRoom(remaining);
         while (!remaining.empty() && !m_cancelled.load())
             runWorker(remaining);
     }
@@ -281,6 +282,24 @@ private:
     {
         remaining.erase(std::remove(remaining.begin(), remaining.end(), probe), remaining.end());
         m_emit(std::move(r));
+    }
+
+    // The pre-flight: a GPU without room ends its cells at once; probes needing every GPU end on the others too.
+    void skipWithoutRoom(std::vector<std::string>& remaining)
+    {
+        const auto& full = m_options.gpusWithoutRoom;
+        if (full.empty() || m_job->device == "cpu")
+            return;
+        const auto own = full.find(m_job->device);
+        for (auto p : std::vector<std::string>(remaining)) {
+            const auto* spec = findProbe(p);
+            const bool everyGpu = (spec && spec->scope == ProbeScope::MultiGpu) || gpuWorkerGroup(p) == GpuWorkerGroup::Distributed;
+            if (own != full.end())
+                finish(remaining, p, record(p, ProbeResult::Unsupported, own->second));
+            else if (everyGpu)
+                finish(remaining, p, record(p, ProbeResult::Unsupported, "skipped: needs every GPU, and " +
+                                                                             full.begin()->second.substr(9)));
+        }
     }
 
     // Every probe still to run gets the same error (a worker that cannot start or speaks another protocol).

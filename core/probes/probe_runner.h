@@ -54,6 +54,10 @@ struct ProbeRunOptions {
     // (pythonScript, empty: pythonWorkerScript()) and the records say environment "python:" + python.
     std::string python;
     std::string pythonScript;
+    // The pre-flight's GPUs without room to start (perf/preflight.h gpusWithoutRoom): torch index -> the one line
+    // that says why. Their cells end at once as unsupported with that line, and so do the probes that need every
+    // GPU (collectives, peer copy) on the other GPUs: nothing waits for a peer that cannot join.
+    std::map<std::string, std::string> gpusWithoutRoom;
     // Tests only: passed to the worker as --inject KIND --inject-probe ID.
     std::string inject;
     std::string injectProbe;

@@ -321,9 +321,25 @@ double seconds(std::chrono::steady_clock::duration d)
     return std::chrono::duration<double>(d).count();
 }
 
-// Copy bandwidth over 256 MiB. On the CPU device it is a host-to-host copy: no link is crossed, so its bandwidth
-// says nothing about the stack and only equality is worth checking; 16 MiB (still past every cache) checks that
-// in a sixteenth of the time (the Python worker's 256 MiB CPU copies took 19.5 s each on the loaded 2-core machine).
+// The median of `trials` timed runs of `op` after one untimed warm-up (first-touch, peer-access setup and pinned
+// allocation stay out of the figure, as in nvbandwidth; `bench bandwidth` sweeps sizes and judges the figure).
+double medianSeconds(const std::function<void()>& op, int trials = 5)
+{
+    op();
+    std::vector<double> s;
+    for (int t = 0; t < trials; ++t) {
+        const auto t0 = std::chrono::steady_clock::now();
+        op();
+        s.push_back(seconds(std::chrono::steady_clock::now() - t0));
+    }
+    std::sort(s.begin(), s.end());
+    return s[s.size() / 2];
+}
+
+// Copy bandwidth over 256 MiB, warm, median of 5. On the CPU device it is a host-to-host copy: no link is crossed,
+// so its bandwidth says nothing about the stack and only equality is worth checking; 16 MiB (still past every
+// cache) checks that in a sixteenth of the time (the Python worker's 256 MiB CPU copies took 19.5 s each on the
+// loaded 2-core machine).
 void probeCopy(ProbeContext& ctx, bool toDevice)
 {
     const int64_t n = int64_t(ctx.isCpu ? 4 : 64) << 20; // floats: 16 MiB on the CPU, 256 MiB to or from a GPU
@@ -332,18 +348,15 @@ void probeCopy(ProbeContext& ctx, bool toDevice)
     host.copy_(torch::arange(n, torch::kFloat));
     torch::Tensor dev = toDevice ? torch::empty({n}, torch::TensorOptions().dtype(torch::kFloat).device(ctx.device))
                                  : host.to(ctx.device);
+    torch::Tensor back = toDevice ? torch::Tensor() : torch::empty({n}, hostOptions);
     synchronize(ctx);
-    const auto t0 = std::chrono::steady_clock::now();
-    torch::Tensor back;
-    if (toDevice) {
-        dev.copy_(host, /*non_blocking=*/false);
+    const double s = medianSeconds([&] {
+        if (toDevice)
+            dev.copy_(host, /*non_blocking=*/false);
+        else
+            back.copy_(dev, false);
         synchronize(ctx);
-    } else {
-        back = torch::empty({n}, hostOptions);
-        back.copy_(dev, false);
-        synchronize(ctx);
-    }
-    const double s = seconds(std::chrono::steady_clock::now() - t0);
+    });
     const double gbs = double(n * 4) / s / 1e9;
     ctx.details["bytes"] = n * 4;
     ctx.details["gb_per_s"] = gbs;
@@ -351,8 +364,8 @@ void probeCopy(ProbeContext& ctx, bool toDevice)
     // Compared in float32 (exactness needs no float64 copy of 256 MiB): the number of differing elements.
     const auto differing = checked.ne(host).sum().item<int64_t>();
     checkExact(ctx, "elements that differ after the copy", torch::tensor({double(differing)}), torch::zeros({1}, torch::kDouble));
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%.1f GB/s (%s, %lld MiB)", gbs,
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%.1f GB/s (%s, %lld MiB, warm, median of 5)", gbs,
                   ctx.isCpu ? "host to host" : (toDevice ? "host to device, pinned" : "device to host, pinned"),
                   static_cast<long long>(n * 4 >> 20));
     ctx.note = buf;
@@ -371,16 +384,19 @@ void probePeerCopy(ProbeContext& ctx)
     const int peer = (ctx.device.index() + 1) % count;
     const auto src = randnCpu({16 << 20}, 25); // 64 MiB
     const auto a = src.to(ctx.device);
+    auto b = torch::empty_like(a, torch::TensorOptions().device(torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(peer))));
     synchronize(ctx);
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto b = a.to(torch::Device(torch::kCUDA, peer));
-    torch::cuda::synchronize(peer);
-    const double s = seconds(std::chrono::steady_clock::now() - t0);
+    const double s = medianSeconds([&] {
+        b.copy_(a);
+        torch::cuda::synchronize(peer);
+        torch::cuda::synchronize(ctx.device.index());
+    });
+    const double gbs = double(src.numel() * 4) / s / 1e9;
     ctx.details["peer"] = peer;
-    ctx.details["gb_per_s"] = double(src.numel() * 4) / s / 1e9;
+    ctx.details["gb_per_s"] = gbs;
     checkExact(ctx, "copy to GPU " + std::to_string(peer), b, dbl(src));
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "to GPU %d: %.1f GB/s", peer, double(src.numel() * 4) / s / 1e9);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "to GPU %d: %.1f GB/s (64 MiB, warm, median of 5)", peer, gbs);
     ctx.note = buf;
 }
 

@@ -22,6 +22,8 @@
 #endif
 
 #include <algorithm>
+#include <type_traits>
+#include <utility>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -166,6 +168,10 @@ void checkAgreement(c10d::Store& store, const DistSettings& s)
                               "); start every rank with the same command and the same input file");
 }
 
+// ProcessGroupNCCL::shutdown() arrived in PyTorch 2.x; libtorch 1.13 and Gloo have none.
+template <typename PG, typename = void> struct HasShutdown : std::false_type {};
+template <typename PG> struct HasShutdown<PG, std::void_t<decltype(std::declval<PG&>().shutdown())>> : std::true_type {};
+
 template <typename PG>
 class Group final : public DistGroup {
 public:
@@ -230,6 +236,21 @@ public:
     int worldSize() const override { return m_s.worldSize; }
     std::string backendName() const override { return m_name; }
     std::string lastCollective() const override { return m_label->get(); }
+    void shutdown() override
+    {
+        if constexpr (HasShutdown<PG>::value) {
+            if (!m_shutDown)
+                m_pg->shutdown();
+        }
+        m_shutDown = true;
+    }
+    ~Group() override
+    {
+        try {
+            shutdown();
+        } catch (...) { // a communicator that already failed: its error was reported by the collective
+        }
+    }
 
 private:
     template <typename Work> class Pending : public PendingCollective {
@@ -294,6 +315,7 @@ private:
     torch::Device m_device;
     std::string m_name;
     std::unique_ptr<CollectiveLabel> m_label;
+    bool m_shutDown = false;
 };
 
 #ifdef STACKSCOPE_HAVE_GLOO

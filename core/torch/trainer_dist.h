@@ -73,6 +73,9 @@ public:
     virtual int worldSize() const = 0;
     virtual std::string backendName() const = 0;
     virtual std::string lastCollective() const = 0;
+    // Ends the backend's communicators before the group is destroyed (what destroy_process_group() does in Python;
+    // without it PyTorch 2.x warns at exit). Called by the destructor too.
+    virtual void shutdown() = 0;
 };
 
 // Whether this libtorch build can make each backend here (compiled in and its headers were found).

@@ -419,6 +419,18 @@ def probe_autocast_mlp(ctx):
     ctx.check("MLP under autocast(bf16)", out, ref, bound, "two bf16 linears: " + describe(p, 257) + "; hidden error through |W2|")
 
 
+def median_seconds(op, trials=5):
+    # One untimed warm-up (first touch, peer access, pinned allocation), then the median of `trials`, as the libtorch
+    # module does (core/torch/probe_ops.cpp medianSeconds); `bench bandwidth` sweeps sizes and judges the figure.
+    op()
+    times = []
+    for _ in range(trials):
+        t0 = time.perf_counter()
+        op()
+        times.append(time.perf_counter() - t0)
+    return sorted(times)[len(times) // 2]
+
+
 def probe_copy(ctx, to_device):
     torch = ctx.torch
     # 256 MiB to or from a GPU. On the CPU it is a host-to-host copy that crosses no link, so its bandwidth says
@@ -429,23 +441,23 @@ def probe_copy(ctx, to_device):
     if not ctx.is_cpu:
         host = host.pin_memory()
     dev = torch.empty(n, dtype=torch.float32, device=ctx.dev) if to_device else host.to(ctx.dev)
+    back = None if to_device else torch.empty(n, dtype=torch.float32, pin_memory=not ctx.is_cpu)
     ctx.sync()
-    t0 = time.perf_counter()
-    if to_device:
-        dev.copy_(host)
+
+    def op():
+        if to_device:
+            dev.copy_(host)
+        else:
+            back.copy_(dev)
         ctx.sync()
-        checked = dev
-    else:
-        back = torch.empty(n, dtype=torch.float32, pin_memory=not ctx.is_cpu)
-        back.copy_(dev)
-        ctx.sync()
-        checked = back
-    s = time.perf_counter() - t0
+
+    s = median_seconds(op)
+    checked = dev if to_device else back
     gbs = n * 4 / s / 1e9
     ctx.details.update({"bytes": n * 4, "gb_per_s": gbs})
     differing = int(checked.cpu().ne(host).sum())
     ctx.check_exact("elements that differ after the copy", torch.tensor([float(differing)]), torch.zeros(1, dtype=torch.float64))
-    ctx.note = "%.1f GB/s (%s, %d MiB)" % (gbs, "host to host" if ctx.is_cpu else (
+    ctx.note = "%.1f GB/s (%s, %d MiB, warm, median of 5)" % (gbs, "host to host" if ctx.is_cpu else (
         "host to device, pinned" if to_device else "device to host, pinned"), n * 4 >> 20)
 
 
@@ -464,14 +476,19 @@ def probe_peer_copy(ctx):
     peer = (ctx.dev.index + 1) % count
     src = ctx.randn((16 << 20,), 25)
     a = src.to(ctx.dev)
+    b = torch.empty_like(a, device=torch.device("cuda", peer))
     ctx.sync()
-    t0 = time.perf_counter()
-    b = a.to(torch.device("cuda", peer))
-    torch.cuda.synchronize(peer)
-    s = time.perf_counter() - t0
-    ctx.details.update({"peer": peer, "gb_per_s": src.numel() * 4 / s / 1e9})
+
+    def op():
+        b.copy_(a)
+        torch.cuda.synchronize(peer)
+        torch.cuda.synchronize(ctx.dev)
+
+    s = median_seconds(op)
+    gbs = src.numel() * 4 / s / 1e9
+    ctx.details.update({"peer": peer, "gb_per_s": gbs})
     ctx.check_exact("copy to GPU %d" % peer, b, src.double())
-    ctx.note = "to GPU %d: %.1f GB/s" % (peer, src.numel() * 4 / s / 1e9)
+    ctx.note = "to GPU %d: %.1f GB/s (64 MiB, warm, median of 5)" % (peer, gbs)
 
 
 def probe_all_reduce(ctx):
