@@ -6,6 +6,7 @@
 #include "core/torch/perf_module_api.h"
 
 #include "core/torch/module_strings.h"
+#include "core/torch/probe_collectives.h"
 #include "core/torch/trainer_dist.h"
 
 #include <torch/cuda.h>
@@ -22,10 +23,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 
 namespace {
 
@@ -285,22 +283,6 @@ void bidirFigure(const Plan& p, int a, int b, json& figures)
 }
 #endif
 
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr {};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    const bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-                    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-    if (fd >= 0)
-        ::close(fd);
-    if (!ok)
-        throw std::runtime_error("cannot find a free port on 127.0.0.1 for the collectives' rendezvous");
-    return ntohs(addr.sin_port);
-}
-
 // The collectives, one thread per GPU in one process (one NCCL/RCCL communicator), nccl-tests' definitions:
 // algbw = S / t with S the whole buffer (all_gather: the output; reduce_scatter: the input; all_reduce: the
 // buffer), busbw = algbw x 2(n-1)/n for all_reduce and (n-1)/n for the others.
@@ -329,7 +311,7 @@ void collectiveFigures(const Plan& p, json& figures, std::chrono::milliseconds t
     }
     stackscope::trainer::DistSettings s;
     s.worldSize = n;
-    s.masterPort = freePort();
+    s.masterPort = stackscope::probe::loopbackPort();
     s.backend = "nccl";
     s.timeout = timeout;
     std::vector<json> results(static_cast<size_t>(n));

@@ -31,22 +31,6 @@ constexpr int64_t kElements = 1 << 20;
 // suite"): 30 s is 28 times that, and well below the runner's hang limit, so the collective reports first.
 constexpr std::chrono::seconds kCollectiveTimeout {30};
 
-int loopbackPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a {};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    const bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-                    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
-    if (fd >= 0)
-        ::close(fd);
-    if (!ok)
-        throw std::runtime_error("cannot find a free port on 127.0.0.1 for the rendezvous");
-    return ntohs(a.sin_port);
-}
-
 torch::Tensor rankInput(int rank)
 {
     auto gen = at::detail::createCPUGenerator(static_cast<uint64_t>(100 + rank));
@@ -129,6 +113,22 @@ void keepNcclLines(ProbeContext& ctx, const std::string& path)
 }
 
 } // namespace
+
+int loopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a {};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    const bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+                    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
+    if (fd >= 0)
+        ::close(fd);
+    if (!ok)
+        throw std::runtime_error("cannot find a free port on 127.0.0.1 for the rendezvous");
+    return ntohs(a.sin_port);
+}
 
 void probeCollective(ProbeContext& ctx, const std::string& op)
 {

@@ -11,4 +11,8 @@ namespace stackscope::probe {
 // op: "all_reduce", "broadcast" or "barrier". Throws Unsupported where this libtorch has no such process group.
 void probeCollective(ProbeContext& ctx, const std::string& op);
 
+// A free TCP port on 127.0.0.1 for an in-process group's rendezvous (one rank per GPU, one thread each); throws
+// std::runtime_error when none can be had.
+int loopbackPort();
+
 } // namespace stackscope::probe
