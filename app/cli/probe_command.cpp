@@ -7,7 +7,6 @@
 #include "core/diagnosis/diagnosis.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/inspect/inspector.h"
-#include "core/perf/preflight.h"
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_runner.h"
 #include "core/probes/probe_variants.h"
@@ -354,19 +353,13 @@ int probeNow(const ProbeCliOptions& o)
     applyTestInjection(run);
     const auto t0 = std::chrono::steady_clock::now();
     // Pre-flight: a GPU another process has filled ends its cells at once, with one line naming the holder.
-    std::vector<std::string> preflight;
-    const auto headroom = perf::liveGpuHeadroom();
-    std::string note;
-    run.gpusWithoutRoom = perf::gpusWithoutRoom(headroom, &note);
-    for (const auto& h : headroom)
-        preflight.push_back(perf::describeHeadroom(h));
-    if (!note.empty())
-        preflight.push_back(note);
+    auto pre = probePreflight(); // once for every environment of the run
+    run.gpusWithoutRoom = pre.gpusWithoutRoom;
     auto runs = environmentRuns(o, run);
     runEnvironments(runs, !o.json);
     auto summary = summarise(runs, run.variants, snapshot,
                              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    summary.preflight = std::move(preflight);
+    summary.preflight = std::move(pre.lines);
     if (o.json)
         printJson(runs, run.variants, summary);
     else

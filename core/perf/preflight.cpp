@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -69,7 +70,8 @@ std::vector<GpuHeadroom> liveGpuHeadroom()
 {
     Snapshot s;
     makeNvmlSource()->collect(s);
-    if (s.gpus.empty())
+    // rocm_smi only where the AMD kernel driver is (it prints to stderr when there is none).
+    if (s.gpus.empty() && ::access("/dev/kfd", F_OK) == 0)
         makeRocmSmiSource()->collect(s);
     return gpuHeadroom(s);
 }

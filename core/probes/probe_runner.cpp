@@ -2,6 +2,7 @@
 // kills a probe past its timeout, names the signal of a crash and restarts the worker for the rest.
 #include "core/probes/probe_runner.h"
 
+#include "core/perf/preflight.h"
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_protocol.h"
 #include "core/probes/worker_process.h"
@@ -287,7 +288,7 @@ private:
     // The pre-flight: a GPU without room ends its cells at once; probes needing every GPU end on the others too.
     void skipWithoutRoom(std::vector<std::string>& remaining)
     {
-        const auto& full = m_options.gpusWithoutRoom;
+        const auto& full = *m_options.gpusWithoutRoom;
         if (full.empty() || m_job->device == "cpu")
             return;
         const auto own = full.find(m_job->device);
@@ -556,6 +557,19 @@ private:
 
 } // namespace
 
+ProbePreflight probePreflight()
+{
+    ProbePreflight p;
+    const auto headroom = perf::liveGpuHeadroom();
+    std::string note;
+    p.gpusWithoutRoom = perf::gpusWithoutRoom(headroom, &note);
+    for (const auto& h : headroom)
+        p.lines.push_back(perf::describeHeadroom(h));
+    if (!note.empty())
+        p.lines.push_back(note);
+    return p;
+}
+
 std::string signalName(int signal)
 {
     switch (signal) {
@@ -610,6 +624,7 @@ std::string environmentLabel(const ProbeRunOptions& options)
 
 ProbeRunner::ProbeRunner(ProbeRunOptions options)
     : m_options(std::move(options))
+    , m_askDriver(!m_options.gpusWithoutRoom)
 {
     if (m_options.workerProgram.empty())
         m_options.workerProgram = defaultWorkerProgram();
@@ -641,6 +656,13 @@ std::vector<ProbeRecord> ProbeRunner::run(const ProbeResultCallback& onResult)
     }
 
     const auto jobs = scheduleJobs(m_options.variants, m_devices, m_options.probeIds, !m_options.python.empty());
+    m_preflight.clear();
+    if (m_askDriver) {
+        const bool gpu = std::any_of(m_devices.begin(), m_devices.end(), [](const ProbeDevice& d) { return d.id != "cpu"; });
+        auto pre = gpu ? probePreflight() : ProbePreflight {};
+        m_preflight = std::move(pre.lines);
+        m_options.gpusWithoutRoom = std::move(pre.gpusWithoutRoom);
+    }
 
     std::mutex mutex;
     std::vector<ProbeRecord> records;

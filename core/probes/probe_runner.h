@@ -56,8 +56,10 @@ struct ProbeRunOptions {
     std::string pythonScript;
     // The pre-flight's GPUs without room to start (perf/preflight.h gpusWithoutRoom): torch index -> the one line
     // that says why. Their cells end at once as unsupported with that line, and so do the probes that need every
-    // GPU (collectives, peer copy) on the other GPUs: nothing waits for a peer that cannot join.
-    std::map<std::string, std::string> gpusWithoutRoom;
+    // GPU (collectives, peer copy) on the other GPUs: nothing waits for a peer that cannot join. nullopt: run()
+    // asks the driver itself when the plan has a GPU (the Probes page); a caller running several grids at once
+    // (the CLI's environments) asks once and passes the answer to each.
+    std::optional<std::map<std::string, std::string>> gpusWithoutRoom;
     // Tests only: passed to the worker as --inject KIND --inject-probe ID.
     std::string inject;
     std::string injectProbe;
@@ -79,13 +81,25 @@ public:
     const std::vector<ProbeDevice>& devices() const { return m_devices; }
     // Why the device list could not be had ("" when it could).
     const std::string& listError() const { return m_listError; }
+    // The pre-flight's lines (one per GPU, and a note where it was not applied) when run() asked the driver itself.
+    const std::vector<std::string>& preflight() const { return m_preflight; }
 
 private:
     ProbeRunOptions m_options;
     std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
     std::vector<ProbeDevice> m_devices;
     std::string m_listError;
+    std::vector<std::string> m_preflight;
+    bool m_askDriver = true; // the caller gave no pre-flight: each run() asks the driver
 };
+
+// The pre-flight for a probe grid: each GPU's free memory and its biggest holder (perf/preflight.h), as lines, and
+// the GPUs without room to start a cell.
+struct ProbePreflight {
+    std::vector<std::string> lines;
+    std::map<std::string, std::string> gpusWithoutRoom;
+};
+ProbePreflight probePreflight();
 
 // Asks a worker which devices libtorch sees ("cpu" first). On failure returns {cpu} and sets *error.
 std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std::chrono::milliseconds timeout,
