@@ -58,6 +58,10 @@ void printRun(const perf::SuiteRun& run)
         else if (f.expected)
             std::cout << "    expected: " << f.expected->basis << "\n";
     }
+    if (run.gpuCount == 0)
+        std::cout << fmt::format("no GPU is visible to this libtorch ({}): only the host was measured; "
+                                 "`stackscope-cli inspect` says why (a CPU build of PyTorch, the driver, "
+                                 "*_VISIBLE_DEVICES)\n", run.torchVersion.empty() ? "version unknown" : "torch " + run.torchVersion);
     std::cout << fmt::format("bench bandwidth: {}{}\n", perf::verdictSummary(run.figures),
                              run.clockEventsSampled ? "" : " (clock-event reasons not sampled: NVML not available)");
 }

@@ -35,20 +35,6 @@ void readProcessOwner(GpuProcess& p)
     }
 }
 
-// nvml.h's nvmlClocksEventReasons bits, named as nvidia-smi -q names them.
-std::vector<std::string> clockEventNames(unsigned long long bits)
-{
-    static const std::pair<unsigned long long, const char*> kNames[] = {
-        {0x1, "gpu_idle"}, {0x2, "applications_clocks_setting"}, {0x4, "sw_power_cap"}, {0x8, "hw_slowdown"},
-        {0x10, "sync_boost"}, {0x20, "sw_thermal_slowdown"}, {0x40, "hw_thermal_slowdown"},
-        {0x80, "hw_power_brake_slowdown"}, {0x100, "display_clock_setting"}};
-    std::vector<std::string> out;
-    for (const auto& [bit, name] : kNames)
-        if (bits & bit)
-            out.push_back(name);
-    return out;
-}
-
 // The active NVLinks and what each reaches (NVML_NVLINK_DEVICE_TYPE_GPU 0, IBMNPU 1, SWITCH 2); left unknown where
 // this NVML lacks the calls. A GPU without NVLink answers NVML_ERROR_NOT_SUPPORTED: known, and none.
 void readNvlinks(const NvmlApi& nvml, NvmlDevice dev, GpuInfo& g)
@@ -112,7 +98,7 @@ void readNvmlState(const NvmlApi& nvml, NvmlDevice dev, GpuInfo& g)
         g.persistenceMode = persistence == 1;
     unsigned long long reasons = 0;
     if (nvml.clockEventReasons && nvml.clockEventReasons(dev, &reasons) == kNvmlSuccess)
-        g.clockEventReasons = clockEventNames(reasons);
+        g.clockEventReasons = nvmlClockEventNames(reasons);
 }
 
 class NvmlSource : public RuntimeSource {

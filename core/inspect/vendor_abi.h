@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stackscope::vendor {
@@ -45,6 +46,21 @@ inline constexpr int kNvmlTemperatureGpu = 0;
 inline constexpr int kNvmlClockSm = 1;
 inline constexpr int kNvmlClockMem = 2;
 inline constexpr unsigned kNvmlNvlinkMaxLinks = 18; // NVML_NVLINK_MAX_LINKS
+inline constexpr unsigned long long kNvmlClockEventGpuIdle = 0x1;
+
+// nvml.h's nvmlClocksEventReasons bits, named as nvidia-smi -q names them (the inspection and the suite's sampler).
+inline std::vector<std::string> nvmlClockEventNames(unsigned long long bits)
+{
+    static const std::pair<unsigned long long, const char*> kNames[] = {
+        {kNvmlClockEventGpuIdle, "gpu_idle"}, {0x2, "applications_clocks_setting"}, {0x4, "sw_power_cap"},
+        {0x8, "hw_slowdown"}, {0x10, "sync_boost"}, {0x20, "sw_thermal_slowdown"}, {0x40, "hw_thermal_slowdown"},
+        {0x80, "hw_power_brake_slowdown"}, {0x100, "display_clock_setting"}};
+    std::vector<std::string> out;
+    for (const auto& [bit, name] : kNames)
+        if (bits & bit)
+            out.push_back(name);
+    return out;
+}
 
 // rocm_smi/rocm_smi.h
 inline constexpr int kRsmiSuccess = 0;

@@ -18,20 +18,6 @@ double monotonicSeconds()
     return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-// nvml.h's nvmlClocksEventReasons bits (gpu_idle, 0x1, left out: an idle GPU between figures is no finding).
-std::vector<std::string> reasonNames(unsigned long long bits)
-{
-    static const std::pair<unsigned long long, const char*> kNames[] = {
-        {0x2, "applications_clocks_setting"}, {0x4, "sw_power_cap"}, {0x8, "hw_slowdown"}, {0x10, "sync_boost"},
-        {0x20, "sw_thermal_slowdown"}, {0x40, "hw_thermal_slowdown"}, {0x80, "hw_power_brake_slowdown"},
-        {0x100, "display_clock_setting"}};
-    std::vector<std::string> out;
-    for (const auto& [bit, name] : kNames)
-        if (bits & bit)
-            out.push_back(name);
-    return out;
-}
-
 } // namespace
 
 struct ClockEventSampler::Nvml {
@@ -79,7 +65,8 @@ void ClockEventSampler::start()
                 if (!m_nvml->devices[i] || m_nvml->api.clockEventReasons(m_nvml->devices[i], &bits) != vendor::kNvmlSuccess)
                     continue;
                 std::lock_guard<std::mutex> lock(m_mutex);
-                m_samples.push_back({monotonicSeconds(), static_cast<int>(i), reasonNames(bits)});
+                // gpu_idle left out: an idle GPU between figures is no finding.
+                m_samples.push_back({monotonicSeconds(), static_cast<int>(i), vendor::nvmlClockEventNames(bits & ~vendor::kNvmlClockEventGpuIdle)});
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(m_periodMs));
         }

@@ -66,6 +66,7 @@ SuiteRun runSuite(const SuiteOptions& o, const Snapshot& snapshot)
     if (answer.contains("error"))
         throw SuiteError(answer.value("error", std::string("the suite failed")));
     run.torchVersion = answer.value("torch_version", std::string());
+    run.gpuCount = answer.value("gpu_count", 0);
     run.figures = figuresFromJson(answer.value("figures", json::array()));
     attachClockEvents(run.figures, samples);
     judgeRun(run.figures, snapshot);
@@ -79,7 +80,7 @@ json toJson(const SuiteRun& run)
         figures.push_back(toJson(f));
     return {{"schema", kBandwidthSchema}, {"captured_at", run.capturedAt}, {"torch_version", run.torchVersion},
             {"preflight", run.preflight}, {"clock_events_sampled", run.clockEventsSampled},
-            {"summary", verdictSummary(run.figures)}, {"verdict", verdictId(worstVerdict(run.figures))},
+            {"gpu_count", run.gpuCount}, {"summary", verdictSummary(run.figures)}, {"verdict", verdictId(worstVerdict(run.figures))},
             {"figures", figures}};
 }
 
@@ -88,10 +89,15 @@ SuiteRun suiteRunFromJson(const json& d)
     if (!d.is_object() || d.value("schema", std::string()) != kBandwidthSchema)
         throw PerfJsonError(fmt::format("not a bandwidth run (schema {} expected)", kBandwidthSchema));
     SuiteRun run;
-    run.capturedAt = d.value("captured_at", std::string());
-    run.torchVersion = d.value("torch_version", std::string());
-    run.preflight = d.value("preflight", std::vector<std::string>());
-    run.clockEventsSampled = d.value("clock_events_sampled", false);
+    try {
+        run.capturedAt = d.value("captured_at", std::string());
+        run.torchVersion = d.value("torch_version", std::string());
+        run.preflight = d.value("preflight", std::vector<std::string>());
+        run.clockEventsSampled = d.value("clock_events_sampled", false);
+        run.gpuCount = d.value("gpu_count", 0);
+    } catch (const json::exception& e) {
+        throw PerfJsonError(fmt::format("a bandwidth run's header has a value of the wrong type ({})", e.what()));
+    }
     run.figures = figuresFromJson(d.value("figures", json::array()));
     return run;
 }

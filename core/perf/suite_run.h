@@ -37,6 +37,7 @@ struct SuiteRun {
     std::vector<std::string> preflight; // one line per GPU: free memory and who holds the rest
     std::vector<Figure> figures;        // judged
     bool clockEventsSampled = false;
+    int gpuCount = 0; // GPUs the torch module's libtorch sees
 };
 
 // The memory one GPU needs for the suite at `maxBytes` (triad: three buffers; GEMM fp64: three 8192^2 matrices).
