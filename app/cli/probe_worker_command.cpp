@@ -11,6 +11,7 @@
 #include "core/probes/probe_protocol.h"
 #include "core/torch/probe_module_api.h"
 #include "core/torch/torch_module_api.h"
+#include "core/util/program_paths.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -124,7 +125,7 @@ json injectedOutOfMemory(const std::string& device)
 
 void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
 {
-    auto* cmd = app.add_subcommand("probe-worker", "Internal: the child process of `probe` (JSON lines on stdout)");
+    auto* cmd = app.add_subcommand(kProbeWorkerEntry, "Internal: the child process of `probe` (JSON lines on stdout)");
     cmd->group(""); // hidden from --help: people use `probe`
     struct Options {
         std::string device = "cpu";
@@ -202,7 +203,7 @@ void addProbeWorkerCommand(CLI::App& app, CommandContext& ctx)
     });
 }
 
-const CommandRegistration registration {"probe-worker", 31, &addProbeWorkerCommand};
+const CommandRegistration registration {kProbeWorkerEntry, 31, &addProbeWorkerCommand};
 
 } // namespace
 

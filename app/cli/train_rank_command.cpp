@@ -5,6 +5,7 @@
 #include "core/training/training_launch.h"
 #include "core/training/training_run.h"
 #include "core/util/file_read.h"
+#include "core/util/program_paths.h"
 #include "core/vpoc/market_data.h"
 
 #include <fmt/format.h>
@@ -50,7 +51,7 @@ void printEvent(const training::TrainingProgress& p)
 
 void addTrainRankCommand(CLI::App& app, CommandContext& ctx)
 {
-    auto* cmd = app.add_subcommand("train-rank", "Internal: one rank of `train` with several processes");
+    auto* cmd = app.add_subcommand(kTrainRankEntry, "Internal: one rank of `train` with several processes");
     cmd->group(""); // hidden from --help: people use `train`
     auto config = std::make_shared<std::string>();
     cmd->add_option("--config", *config, "The run's configuration (JSON, written by the launcher)")->required();
@@ -83,7 +84,7 @@ void addTrainRankCommand(CLI::App& app, CommandContext& ctx)
     });
 }
 
-const CommandRegistration registration {"train-rank", 46, &addTrainRankCommand};
+const CommandRegistration registration {kTrainRankEntry, 46, &addTrainRankCommand};
 
 } // namespace
 

@@ -3,6 +3,7 @@
 
 #include "core/probes/probe_protocol.h"
 #include "core/probes/worker_process.h"
+#include "core/util/program_paths.h"
 #include "core/util/subprocess.h"
 #include "core/util/text_escape.h"
 
@@ -120,8 +121,8 @@ std::vector<ProbeDevice> listProbeDevices(const std::string& workerProgram, std:
                                           std::string* error, std::string* backend)
 {
     std::string why;
-    auto body = queryDevices(workerProgram.empty() ? defaultWorkerProgram() : workerProgram,
-                             {"probe-worker", "--list-devices"}, timeout, &why);
+    auto body = queryDevices(workerProgram.empty() ? cliProgram() : workerProgram,
+                             {kProbeWorkerEntry, "--list-devices"}, timeout, &why);
     return devicesFrom(body, why, error, backend);
 }
 

@@ -6,6 +6,7 @@
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_protocol.h"
 #include "core/probes/worker_process.h"
+#include "core/snapshot/stack_environment.h"
 #include "core/util/program_paths.h"
 #include "core/util/sigpipe_block.h"
 #include "core/util/subprocess.h"
@@ -57,7 +58,7 @@ std::map<std::string, std::string> gpuEnvironment(const std::vector<std::string>
     for (const auto& kv : env) {
         const auto eq = kv.find('=');
         const auto name = kv.substr(0, eq);
-        if (isGpuEnvironmentVariable(name))
+        if (isStackEnvironmentVariable(name))
             out[name] = kv.substr(eq + 1);
     }
     return out;
@@ -312,7 +313,7 @@ private:
 
     std::vector<std::string> workerArguments(const std::vector<std::string>& remaining, bool python, bool gated) const
     {
-        std::vector<std::string> args {"probe-worker", "--device", m_job->device};
+        std::vector<std::string> args {kProbeWorkerEntry, "--device", m_job->device};
         if (python)
             args = {m_options.pythonScript, "--device", m_job->device, "--timeout",
                     std::to_string(m_options.timeout.count() / 1000.0)};
@@ -570,44 +571,6 @@ ProbePreflight probePreflight()
     return p;
 }
 
-std::string signalName(int signal)
-{
-    switch (signal) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGINT: return "SIGINT";
-    case SIGHUP: return "SIGHUP";
-    case SIGSYS: return "SIGSYS";
-    default: return fmt::format("signal {}", signal);
-    }
-}
-
-std::string defaultWorkerProgram()
-{
-    if (const char* p = std::getenv("STACKSCOPE_CLI"); p && *p)
-        return p;
-    return siblingProgram("stackscope-cli");
-}
-
-bool isGpuEnvironmentVariable(const std::string& name)
-{
-    static const char* const prefixes[] = {"HIP_", "HSA_", "ROCR_", "ROCM_", "ROCBLAS_", "HIPBLASLT_", "MIOPEN_",
-                                           "AMD_", "GPU_", "CUDA_", "CUBLAS", "CUDNN_", "NCCL_", "RCCL_", "TORCH_",
-                                           "PYTORCH_", "TORCHINDUCTOR_", "DISABLE_ADDMM_", "NVIDIA_", "LD_LIBRARY_PATH", "OMP_NUM_THREADS"};
-    for (const char* p : prefixes) {
-        if (name.compare(0, std::strlen(p), p) == 0)
-            return true;
-    }
-    return false;
-}
-
 std::vector<ProbeCellPlan> planProbeCells(const std::vector<ProbeVariant>& variants, const std::vector<ProbeDevice>& devices,
                                           const std::vector<std::string>& probeIds, bool python)
 {
@@ -627,7 +590,7 @@ ProbeRunner::ProbeRunner(ProbeRunOptions options)
     , m_askDriver(!m_options.gpusWithoutRoom)
 {
     if (m_options.workerProgram.empty())
-        m_options.workerProgram = defaultWorkerProgram();
+        m_options.workerProgram = cliProgram();
     if (m_options.variants.empty())
         m_options.variants.push_back(ProbeVariant {});
     if (m_options.parallelCells < 1)

@@ -127,11 +127,4 @@ std::string environmentLabel(const ProbeRunOptions& options);
 // `import torch` of Debian's 1.13 took 14.5-21 s on the 2-core build machine under load (RESULTS.md): three times.
 inline constexpr std::chrono::milliseconds kPythonStartupTimeout {60000};
 
-// "SIGSEGV", "SIGABRT", ... or "signal N".
-std::string signalName(int signal);
-// The stackscope-cli next to this program.
-std::string defaultWorkerProgram();
-// Variables that decide how the GPU stack loads and behaves (recorded in ProbeOutcome::env).
-bool isGpuEnvironmentVariable(const std::string& name);
-
 } // namespace stackscope

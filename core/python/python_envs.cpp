@@ -1,10 +1,10 @@
 // Python environment discovery: candidate interpreters from the usual places, then a quick parallel query each.
 #include "core/python/python_envs.h"
 
-#include "core/probes/probe_runner.h"
 #include "core/python/python_files.h"
 #include "core/python/python_queries.h"
 #include "core/python/python_trust.h"
+#include "core/snapshot/stack_environment.h"
 #include "core/util/subprocess.h"
 #include "core/util/text_escape.h"
 
@@ -237,7 +237,7 @@ json gpuEnvironment()
         const std::string kv = *e;
         const auto eq = kv.find('=');
         const auto name = kv.substr(0, eq);
-        if (eq != std::string::npos && (isGpuEnvironmentVariable(name) || name == "VIRTUAL_ENV" || name == "CONDA_PREFIX" ||
+        if (eq != std::string::npos && (isStackEnvironmentVariable(name) || name == "VIRTUAL_ENV" || name == "CONDA_PREFIX" ||
                                          name == "PYTHONPATH" || name == "PYTHONHOME"))
             env[name] = kv.substr(eq + 1);
     }

@@ -16,9 +16,9 @@ bool isStackEnvironmentVariable(std::string_view name)
         if (name.find(secret) != std::string_view::npos)
             return false;
     }
-    static constexpr std::array<std::string_view, 17> kFamilies {
-        "CUDA_", "NVIDIA_", "NCCL_", "RCCL_", "HIP_", "HIPBLAS", "ROCBLAS_", "ROCR_", "HSA_", "AMD_", "MIOPEN_",
-        "GPU_", "TORCH_", "PYTORCH_", "OMP_", "TORCHINDUCTOR_", "TRITON_"};
+    static constexpr std::array<std::string_view, 20> kFamilies {
+        "CUDA_", "NVIDIA_", "NCCL_", "RCCL_", "CUBLAS", "CUDNN_", "HIP_", "HIPBLAS", "ROCBLAS_", "ROCR_", "ROCM_", "HSA_",
+        "AMD_", "MIOPEN_", "GPU_", "TORCH_", "PYTORCH_", "OMP_", "TORCHINDUCTOR_", "TRITON_"};
     static constexpr std::array<std::string_view, 14> kNames {
         "LD_PRELOAD", "LD_LIBRARY_PATH", "GLIBC_TUNABLES", "ROCM_PATH", "ROCM_HOME", "CUDA_HOME", "DISABLE_ADDMM_CUDA_LT",
         "DISABLE_ADDMM_HIP_LT", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK", "LOCAL_RANK", "LOCAL_WORLD_SIZE"};

@@ -184,7 +184,7 @@ RankProcess spawnRank(int rank, int world, int port, const LaunchFolder& dir, co
     int out[2], err[2];
     if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
         throw std::runtime_error(fmt::format("cannot create a pipe for rank {} ({})", rank, std::strerror(errno)));
-    const std::vector<std::string> argv {siblingProgram("stackscope-cli"), "train-rank", "--config",
+    const std::vector<std::string> argv {cliProgram(), kTrainRankEntry, "--config",
                                          dir.file("config.json")};
     int rc = 0;
     p.pid = spawnInOwnGroup(argv, mergedEnvironment(rankEnv(rank, world, port, p.statusFile, config.distBackend)),

@@ -69,6 +69,13 @@ std::string siblingProgram(const std::string& name)
     return name;
 }
 
+std::string cliProgram()
+{
+    if (const char* p = std::getenv("STACKSCOPE_CLI"); p && *p)
+        return p;
+    return siblingProgram("stackscope-cli");
+}
+
 std::string cacheDirectory()
 {
     if (const char* d = std::getenv("STACKSCOPE_CACHE_DIR"); d && *d)

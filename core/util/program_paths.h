@@ -18,6 +18,11 @@ std::string dataFile(const std::string& relative);
 std::string pythonWorkerScript();
 // Path of a sibling program (stackscope-cli beside stackscope), or the bare name for PATH lookup.
 std::string siblingProgram(const std::string& name);
+// The program core starts for its own child processes: $STACKSCOPE_CLI, else the stackscope-cli beside this program.
+std::string cliProgram();
+// Its internal entry points, named here only (the CLI registers them under these names; core starts them).
+inline constexpr const char* kProbeWorkerEntry = "probe-worker";
+inline constexpr const char* kTrainRankEntry = "train-rank";
 // StackScope's cache (answers it keeps between runs, e.g. the Python worker's): $STACKSCOPE_CACHE_DIR, else
 // $XDG_CACHE_HOME/stackscope, else $HOME/.cache/stackscope; the Python worker computes the same. Not created here.
 std::string cacheDirectory();

@@ -175,4 +175,23 @@ ProcessResult runProcess(const std::vector<std::string>& argv, std::chrono::mill
     return r;
 }
 
+std::string signalName(int signal)
+{
+    switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGSYS: return "SIGSYS";
+    default: return "signal " + std::to_string(signal);
+    }
+}
+
 } // namespace stackscope

@@ -40,4 +40,7 @@ std::vector<std::string> mergedEnvironment(const std::vector<std::string>& extra
 pid_t spawnInOwnGroup(const std::vector<std::string>& argv, const std::vector<std::string>& env, int outFd, int errFd,
                       int& rc, int inFd = -1);
 
+// "SIGSEGV", "SIGABRT", ... or "signal N": how a child's end is named in messages.
+std::string signalName(int signal);
+
 } // namespace stackscope
