@@ -2,7 +2,7 @@
 #include "app/cli/command.h"
 
 #include "core/torch/vpoc_torch_api.h"
-#include "core/inspect/torch_module.h"
+#include "core/runtime/torch_module.h"
 #include "core/vpoc/gpu_profiles.h"
 #include "core/vpoc/synthetic_batch.h"
 #include "core/vpoc/work_pool.h"

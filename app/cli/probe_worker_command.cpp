@@ -4,9 +4,9 @@
 #include "core/vpoc/gpu_self_check.h"
 
 #include "core/diagnosis/probe_outcome.h"
-#include "core/inspect/dynamic_library.h"
+#include "core/runtime/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
-#include "core/inspect/torch_module.h"
+#include "core/runtime/torch_module.h"
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_protocol.h"
 #include "core/torch/probe_module_api.h"

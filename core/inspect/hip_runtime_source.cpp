@@ -1,6 +1,6 @@
 // HIP runtime facts through libamdhip64 opened at run time.
 #include "core/inspect/file_facts.h"
-#include "core/inspect/dynamic_library.h"
+#include "core/runtime/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
 
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // NVIDIA GPUs, VRAM, compute capability and driver through NVML opened at run time.
-#include "core/inspect/vendor_abi.h"
+#include "core/runtime/vendor_abi.h"
 #include "core/inspect/file_facts.h"
 #include "core/inspect/runtime_sources.h"
 

@@ -1,5 +1,5 @@
 // AMD GPU names, VRAM and PCI addresses through rocm_smi_lib opened at run time.
-#include "core/inspect/vendor_abi.h"
+#include "core/runtime/vendor_abi.h"
 #include "core/inspect/runtime_sources.h"
 
 #include <cstdint>

@@ -26,9 +26,6 @@ std::unique_ptr<RuntimeSource> makeTorchModuleSource(std::string modulePath = {}
 
 std::vector<std::unique_ptr<RuntimeSource>> defaultRuntimeSources();
 
-// Where the torch module is looked for, in order.
-std::vector<std::string> torchModuleCandidates();
-
 // "MAJOR.MINOR.PATCH" from HIP's MAJOR*10000000 + MINOR*100000 + PATCH encoding.
 std::string hipVersionString(int encoded);
 // "MAJOR.MINOR" from CUDA's MAJOR*1000 + MINOR*10 encoding.

@@ -1,6 +1,6 @@
 // libtorch facts through StackScope's torch module, opened at run time so a broken libtorch is a finding.
-#include "core/inspect/dynamic_library.h"
-#include "core/inspect/torch_module.h"
+#include "core/runtime/dynamic_library.h"
+#include "core/runtime/torch_module.h"
 #include "core/inspect/runtime_sources.h"
 #include "core/torch/torch_module_api.h"
 #include "core/util/program_paths.h"
@@ -11,18 +11,6 @@
 #include <cstdlib>
 
 namespace stackscope {
-
-std::vector<std::string> torchModuleCandidates()
-{
-    std::vector<std::string> out;
-    if (const char* p = std::getenv("STACKSCOPE_TORCH_MODULE"); p && *p) {
-        out.emplace_back(p);
-        return out; // an explicit setting is the only place looked at
-    }
-    for (const auto& dir : moduleDirectories())
-        out.push_back(dir + "/libstackscope_torch.so");
-    return out;
-}
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include "core/perf/clock_events.h"
 
-#include "core/inspect/vendor_abi.h"
+#include "core/runtime/vendor_abi.h"
 
 #include <algorithm>
 #include <chrono>

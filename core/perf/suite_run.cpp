@@ -1,7 +1,7 @@
 #include "core/perf/suite_run.h"
 
 #include "core/inspect/inspector.h"
-#include "core/inspect/torch_module.h"
+#include "core/runtime/torch_module.h"
 #include "core/perf/clock_events.h"
 #include "core/perf/perf_json.h"
 #include "core/perf/preflight.h"

@@ -1,5 +1,5 @@
 // NVML telemetry source: opened once with DynamicLibrary, initialised once, read every sample.
-#include "core/inspect/vendor_abi.h"
+#include "core/runtime/vendor_abi.h"
 #include "core/telemetry/telemetry_sources.h"
 
 #include <fmt/format.h>

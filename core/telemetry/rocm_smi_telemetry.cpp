@@ -1,5 +1,5 @@
 // rocm_smi telemetry source: opened once with DynamicLibrary, rsmi_init once, read every sample.
-#include "core/inspect/vendor_abi.h"
+#include "core/runtime/vendor_abi.h"
 #include "core/telemetry/telemetry_sources.h"
 
 #include <cstdint>

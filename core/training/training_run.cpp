@@ -2,9 +2,9 @@
 // keeps model_metadata.json current after every epoch.
 #include "core/training/training_run.h"
 
-#include "core/inspect/dynamic_library.h"
+#include "core/runtime/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
-#include "core/inspect/torch_module.h"
+#include "core/runtime/torch_module.h"
 #include "core/torch/trainer_api.h"
 #include "core/training/training_events.h"
 #include "core/training/training_launch.h"

@@ -1,7 +1,7 @@
 // Loads libstackscope_vpoc_{cuda,hip}.so at run time (DynamicLibrary), so the CLI runs on machines without either runtime.
 #include "core/vpoc/gpu_profiles.h"
 
-#include "core/inspect/dynamic_library.h"
+#include "core/runtime/dynamic_library.h"
 #include "core/util/program_paths.h"
 #include "kernels/vpoc/vpoc_gpu_api.h"
 

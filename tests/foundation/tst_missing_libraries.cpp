@@ -1,5 +1,5 @@
 // A missing or broken library is a finding with the loader's message and the path tried, never a crash.
-#include "core/inspect/dynamic_library.h"
+#include "core/runtime/dynamic_library.h"
 #include "core/inspect/inspector.h"
 #include "core/inspect/runtime_sources.h"
 

@@ -2,7 +2,7 @@
 // the inspection sources and the telemetry sampler open the same libraries without their headers.
 #pragma once
 
-#include "core/inspect/dynamic_library.h"
+#include "core/runtime/dynamic_library.h"
 
 #include <cstdint>
 #include <string>

@@ -3,12 +3,16 @@
 // of the entry points the caller needs. Used by the inspection, the trainer, the probe worker and `bench vpoc`.
 #pragma once
 
-#include "core/inspect/dynamic_library.h"
+#include "core/runtime/dynamic_library.h"
 
 #include <string>
 #include <vector>
 
 namespace stackscope {
+
+// Where the module is looked for: $STACKSCOPE_TORCH_MODULE alone when set, else libstackscope_torch.so in each of
+// moduleDirectories().
+std::vector<std::string> torchModuleCandidates();
 
 // Opens the module from `candidates` (default: torchModuleCandidates()) and checks that its `abiSymbol` (an
 // `int (*)()` entry point) returns `abi`. `what` names the entry points for messages ("trainer", "probes", ...).

@@ -1,11 +1,25 @@
 // Opening the torch module and checking the ABI of the entry points a caller uses.
-#include "core/inspect/torch_module.h"
+#include "core/runtime/torch_module.h"
 
-#include "core/inspect/runtime_sources.h"
+#include "core/util/program_paths.h"
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 namespace stackscope {
+
+std::vector<std::string> torchModuleCandidates()
+{
+    std::vector<std::string> out;
+    if (const char* p = std::getenv("STACKSCOPE_TORCH_MODULE"); p && *p) {
+        out.emplace_back(p);
+        return out; // an explicit setting is the only place looked at
+    }
+    for (const auto& dir : moduleDirectories())
+        out.push_back(dir + "/libstackscope_torch.so");
+    return out;
+}
 
 DynamicLibrary openTorchModule(const char* abiSymbol, int abi, const char* what, std::string& error,
                                const std::vector<std::string>& candidates)

@@ -1,5 +1,5 @@
 // dlopen with a record of each attempt; the documented vendor-library search order.
-#include "core/inspect/dynamic_library.h"
+#include "core/runtime/dynamic_library.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
