@@ -24,15 +24,6 @@ struct BenchBandwidthOptions {
     bool sweep = false;
 };
 
-std::string sizeText(std::uint64_t bytes)
-{
-    if (bytes >= (1ull << 30))
-        return fmt::format("{:g} GiB", double(bytes) / double(1ull << 30));
-    if (bytes >= (1ull << 20))
-        return fmt::format("{:g} MiB", double(bytes) / double(1ull << 20));
-    return fmt::format("{:g} KiB", double(bytes) / 1024.0);
-}
-
 void printRun(const perf::SuiteRun& run)
 {
     for (const auto& line : run.preflight)
@@ -45,7 +36,7 @@ void printRun(const perf::SuiteRun& run)
         const std::string expected = f.expected ? fmt::format("{:.1f}", f.expected->value) : "?";
         const std::string ratio = f.ratio ? fmt::format("{:.2f}", *f.ratio) : "-";
         std::cout << fmt::format("{:<16} {:<9} {:<18} {:>9} {:>11} {:>10} {:>6}  {} ({})\n", i.id, f.dtype,
-                                 perf::figureWhere(f), f.bytes ? sizeText(f.bytes) : "-", measured, expected, ratio,
+                                 perf::figureWhere(f), f.bytes ? perf::sizeText(f.bytes) : "-", measured, expected, ratio,
                                  perf::verdictText(f.verdict), i.unit);
         if (!f.clockEventReasons.empty()) {
             std::string reasons;
@@ -73,7 +64,7 @@ void printSweeps(const perf::SuiteRun& run)
             continue;
         std::cout << fmt::format("sweep {} {}:", perf::info(f.test).id, perf::figureWhere(f));
         for (const auto& p : f.sweep)
-            std::cout << fmt::format(" {}={:.1f}", sizeText(p.bytes), p.value);
+            std::cout << fmt::format(" {}={:.1f}", perf::sizeText(p.bytes), p.value);
         std::cout << "\n";
     }
 }

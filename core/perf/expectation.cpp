@@ -301,4 +301,29 @@ std::optional<Expected> expectedFor(const Figure& f, const Snapshot& s, const st
     return std::nullopt;
 }
 
+std::vector<Figure> linkExpectations(const Snapshot& s)
+{
+    std::vector<Figure> out;
+    auto add = [&out, &s](Test t, int gpu, int peer) {
+        Figure f;
+        f.test = t;
+        f.gpu = gpu;
+        f.peer = peer;
+        f.skipped = "not measured: inspect reads the link state; `stackscope-cli bench bandwidth` measures it";
+        std::string why;
+        f.expected = expectedFor(f, s, {}, why);
+        f.rule = f.expected ? "expected: " + f.expected->basis : "no expected value: " + why;
+        out.push_back(std::move(f));
+    };
+    for (const auto& g : s.gpus) {
+        add(Test::H2dPinned, g.index, -1);
+        add(Test::D2hPinned, g.index, -1);
+    }
+    for (const auto& a : s.gpus)
+        for (const auto& b : s.gpus)
+            if (a.index != b.index)
+                add(Test::PeerCe, a.index, b.index);
+    return out;
+}
+
 } // namespace stackscope::perf

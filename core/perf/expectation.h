@@ -48,4 +48,9 @@ std::optional<NvlinkPath> nvlinkPath(const Snapshot& s, int a, int b);
 std::optional<Expected> expectedFor(const Figure& f, const Snapshot& s, const std::vector<Figure>& run,
                                     std::string& whyUnknown);
 
+// What each link of a snapshot should carry, without a measurement (`inspect --json`): host -> GPU and GPU -> host
+// pinned for every GPU and the peer copy of every ordered GPU pair; each a figure marked not measured, with its
+// expected value, or in `rule` why there is none.
+std::vector<Figure> linkExpectations(const Snapshot& s);
+
 } // namespace stackscope::perf

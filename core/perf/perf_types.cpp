@@ -1,5 +1,7 @@
 #include "core/perf/perf_types.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -95,6 +97,15 @@ std::string figureWhere(const Figure& f)
 std::string figureKey(const Figure& f)
 {
     return std::string(info(f.test).id) + (f.dtype.empty() ? "" : "_" + f.dtype) + " " + figureWhere(f);
+}
+
+std::string sizeText(std::uint64_t bytes)
+{
+    if (bytes >= (1ull << 30))
+        return fmt::format("{:g} GiB", double(bytes) / double(1ull << 30));
+    if (bytes >= (1ull << 20))
+        return fmt::format("{:g} MiB", double(bytes) / double(1ull << 20));
+    return fmt::format("{:g} KiB", double(bytes) / 1024.0);
 }
 
 } // namespace stackscope::perf

@@ -71,5 +71,7 @@ struct Figure {
 std::string figureWhere(const Figure& f);
 // "h2d_pinned GPU 0", unique within a run.
 std::string figureKey(const Figure& f);
+// "1 GiB", "64 MiB", "4 KiB".
+std::string sizeText(std::uint64_t bytes);
 
 } // namespace stackscope::perf

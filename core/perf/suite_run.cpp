@@ -26,6 +26,9 @@ SuiteRun runSuite(const SuiteOptions& o, const Snapshot& snapshot)
 {
     SuiteRun run;
     run.capturedAt = nowIsoUtc();
+    run.host = snapshot.host.hostname.value_or("");
+    for (const auto& g : snapshot.gpus)
+        run.gpuNames.push_back(g.name);
     json skip = json::object();
     for (const auto& h : gpuHeadroom(snapshot)) {
         run.preflight.push_back(describeHeadroom(h));
@@ -80,7 +83,8 @@ json toJson(const SuiteRun& run)
         figures.push_back(toJson(f));
     return {{"schema", kBandwidthSchema}, {"captured_at", run.capturedAt}, {"torch_version", run.torchVersion},
             {"preflight", run.preflight}, {"clock_events_sampled", run.clockEventsSampled},
-            {"gpu_count", run.gpuCount}, {"summary", verdictSummary(run.figures)}, {"verdict", verdictId(worstVerdict(run.figures))},
+            {"gpu_count", run.gpuCount}, {"machine", {{"host", run.host}, {"gpus", run.gpuNames}}},
+            {"summary", verdictSummary(run.figures)}, {"verdict", verdictId(worstVerdict(run.figures))},
             {"figures", figures}};
 }
 
@@ -95,6 +99,12 @@ SuiteRun suiteRunFromJson(const json& d)
         run.preflight = d.value("preflight", std::vector<std::string>());
         run.clockEventsSampled = d.value("clock_events_sampled", false);
         run.gpuCount = d.value("gpu_count", 0);
+        if (const auto m = d.find("machine"); m != d.end() && !m->is_null()) {
+            if (!m->is_object())
+                throw PerfJsonError("a bandwidth run's 'machine' must be an object");
+            run.host = m->value("host", std::string());
+            run.gpuNames = m->value("gpus", std::vector<std::string>());
+        }
     } catch (const json::exception& e) {
         throw PerfJsonError(fmt::format("a bandwidth run's header has a value of the wrong type ({})", e.what()));
     }

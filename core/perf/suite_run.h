@@ -38,6 +38,10 @@ struct SuiteRun {
     std::vector<Figure> figures;        // judged
     bool clockEventsSampled = false;
     int gpuCount = 0; // GPUs the torch module's libtorch sees
+    // The machine that ran it, from its snapshot ("machine" in JSON; absent in runs recorded before): its host name
+    // (a report redacts it) and its GPUs' names by index, so a run is judged again only beside its own machine.
+    std::string host;
+    std::vector<std::string> gpuNames;
 };
 
 // The memory one GPU needs for the suite at `maxBytes` (triad: three buffers; GEMM fp64: three 8192^2 matrices).

@@ -31,6 +31,14 @@ void judge(Figure& f, const Snapshot& s, const std::vector<Figure>& run)
         return;
     }
     f.ratio = f.value / f.expected->value;
+    if (isLinkTransfer(f.test) && f.bytes > 0 && f.bytes < kLinkJudgedFromBytes) {
+        f.verdict = Verdict::Unknown;
+        f.rule = fmt::format("not judged: one copy of {:g} MiB; a link is judged on copies of {} MiB or more, where a "
+                             "healthy link reaches its rate (a small copy's time carries the launch and the "
+                             "synchronisation; nvbandwidth times 1 GiB per sample, {})",
+                             double(f.bytes) / double(1 << 20), kLinkJudgedFromBytes >> 20, kNvbandwidthSizes);
+        return;
+    }
     const bool ok = *f.ratio >= kAsExpectedShare;
     f.verdict = ok ? Verdict::AsExpected : Verdict::Degraded;
     f.rule = fmt::format("{:.2f} of the expected {:.1f} {}; {} {:g} of it (DCGM's rule: a pass mark is {:g} of a "
@@ -50,6 +58,11 @@ int rank(Verdict v)
 }
 
 } // namespace
+
+bool isLinkTransfer(Test t)
+{
+    return t == Test::H2dPinned || t == Test::D2hPinned || isPeer(t);
+}
 
 void judgeRun(std::vector<Figure>& run, const Snapshot& s)
 {

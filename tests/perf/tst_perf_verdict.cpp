@@ -151,6 +151,40 @@ private Q_SLOTS:
         QVERIFY(run[0].expected->basis.find("runs x4 of x16") != std::string::npos);
     }
 
+    // A link is judged on copies of 256 MiB or more: the probes' 64 MiB peer copy on the healthy H200s (298 GB/s,
+    // tests/bench/RESULTS.md) keeps its expected value and ratio but is not called degraded; 256 MiB is judged.
+    void smallCopiesAreNotJudged_data()
+    {
+        QTest::addColumn<int>("test");
+        QTest::addColumn<double>("mib");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("verdict");
+        QTest::newRow("peer 64 MiB, healthy") << int(Test::PeerCe) << 64.0 << 298.0 << "unknown";
+        QTest::newRow("peer 256 MiB") << int(Test::PeerCe) << 256.0 << 381.5 << "as_expected";
+        QTest::newRow("peer 1 GiB, slow") << int(Test::PeerCe) << 1024.0 << 200.0 << "degraded";
+        QTest::newRow("h2d 16 MiB") << int(Test::H2dPinned) << 16.0 << 54.2 << "unknown";
+        QTest::newRow("h2d 256 MiB (the copy probe)") << int(Test::H2dPinned) << 256.0 << 53.9 << "as_expected";
+        QTest::newRow("triad 64 MiB: not a link") << int(Test::Triad) << 64.0 << 3238.0 << "as_expected";
+    }
+    void smallCopiesAreNotJudged()
+    {
+        QFETCH(int, test);
+        QFETCH(double, mib);
+        QFETCH(double, value);
+        QFETCH(QString, verdict);
+        std::vector<Figure> run(1);
+        run[0].test = Test(test);
+        run[0].gpu = 0;
+        run[0].peer = isPeer(Test(test)) ? 1 : -1;
+        run[0].bytes = std::uint64_t(mib * (1 << 20));
+        run[0].value = value;
+        judgeRun(run, machine());
+        QCOMPARE(QString(verdictId(run[0].verdict)), verdict);
+        QVERIFY(run[0].expected && run[0].ratio); // shown either way
+        if (verdict == "unknown")
+            QVERIFY2(run[0].rule.find("not judged: one copy of") == 0, run[0].rule.c_str());
+    }
+
     void unknownIsUnknown_data()
     {
         QTest::addColumn<QString>("change");
