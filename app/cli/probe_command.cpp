@@ -8,6 +8,7 @@
 #include "core/snapshot/snapshot_json.h"
 #include "core/inspect/inspector.h"
 #include "core/probes/probe_catalogue.h"
+#include "core/probes/probe_figures.h"
 #include "core/probes/probe_runner.h"
 #include "core/probes/probe_variants.h"
 #include "core/python/python_envs.h"
@@ -273,13 +274,26 @@ struct ProbeSummary {
     std::vector<std::string> preflight; // one line per GPU, and a note where it was not applied
 };
 
+// The copy probes' GB/s judged as `bench bandwidth` judges them (core/perf, against this machine's link state); the
+// machine is inspected here only when a copy probe ran on a GPU and no snapshot was needed before.
+void judgeFigures(std::vector<ProbeRecord>& records, std::optional<Snapshot>& snapshot)
+{
+    const bool any = std::any_of(records.begin(), records.end(), [](const ProbeRecord& r) { return probeFigure(r).has_value(); });
+    if (!any)
+        return;
+    if (!snapshot)
+        snapshot = inspectMachine(InspectOptions {});
+    judgeCopyProbes(records, *snapshot);
+}
+
 ProbeSummary summarise(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeVariant>& variants,
-                       const std::optional<Snapshot>& snapshot, double wall)
+                       std::optional<Snapshot>& snapshot, double wall)
 {
     ProbeSummary s;
     s.wall = wall;
     for (const auto& er : runs)
         s.records.insert(s.records.end(), er.records.begin(), er.records.end());
+    judgeFigures(s.records, snapshot);
     DiagnosisInput input;
     input.snapshot = snapshot ? &*snapshot : nullptr;
     input.probes = probeOutcomes(s.records);
@@ -320,9 +334,25 @@ void printJson(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeV
     std::cout << j.dump(2) << "\n";
 }
 
+// Each copy probe's GB/s beside what the link should reach, its ratio and verdict (the same as `bench bandwidth`).
+void printFigures(const std::vector<ProbeRecord>& records)
+{
+    bool heading = false;
+    for (const auto& r : records) {
+        const auto f = judgedFigure(r);
+        if (!f)
+            continue;
+        if (!heading)
+            std::cout << "\ncopy figures, judged against this machine's links as `bench bandwidth` judges them:\n";
+        heading = true;
+        std::cout << "  " << probeFigureText(r, *f) << "\n";
+    }
+}
+
 void printText(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeVariant>& variants, const ProbeSummary& s)
 {
     printGrid(runs, variants);
+    printFigures(s.records);
     for (const auto& line : s.preflight)
         std::cout << "pre-flight: " << line << "\n";
     for (const auto& [name, changes] : s.ab) {

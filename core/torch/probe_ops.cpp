@@ -393,6 +393,7 @@ void probePeerCopy(ProbeContext& ctx)
     });
     const double gbs = double(src.numel() * 4) / s / 1e9;
     ctx.details["peer"] = peer;
+    ctx.details["bytes"] = src.numel() * 4;
     ctx.details["gb_per_s"] = gbs;
     checkExact(ctx, "copy to GPU " + std::to_string(peer), b, dbl(src));
     char buf[96];

@@ -486,7 +486,7 @@ def probe_peer_copy(ctx):
 
     s = median_seconds(op)
     gbs = src.numel() * 4 / s / 1e9
-    ctx.details.update({"peer": peer, "gb_per_s": gbs})
+    ctx.details.update({"peer": peer, "bytes": src.numel() * 4, "gb_per_s": gbs})
     ctx.check_exact("copy to GPU %d" % peer, b, src.double())
     ctx.note = "to GPU %d: %.1f GB/s (64 MiB, warm, median of 5)" % (peer, gbs)
 
