@@ -3,6 +3,7 @@
 // CUDA-graphed where libtorch allows.
 #include "core/torch/trainer_api.h"
 
+#include "core/torch/flight_recorder.h"
 #include "core/torch/probe_runtime.h"
 #include "core/torch/trainer_device.h"
 #include "core/torch/trainer_buckets.h"
@@ -70,6 +71,8 @@ public:
     }
 
     void run(bool resume);
+    // run() with the flight recorder's dump (flight_recorder.h) when a rank fails.
+    void runRecorded(bool resume);
 
 private:
     // What run() carries from epoch to epoch: how a step executes and the run's step and time figures.
@@ -87,6 +90,12 @@ private:
         double setupSeconds = 0;
         int64_t setupSteps = 0;
         bool stopped = false;
+        // Several processes on a model the fused step serves: what one GPU runs (steps/s, measured on rank 0's GPU
+        // before training), compared once with the ranks' own rate after their first steps.
+        double oneGpuStepsPerS = 0;
+        int reports = 0;
+        // Bytes a graph replay all-reduces (the flight recorder's entry for each replay).
+        int64_t graphBytes = 0;
     };
 
     // Only rank 0 reports: the other ranks' losses and files are rank 0's.
@@ -121,6 +130,11 @@ private:
     double trainEpoch(int epoch, Clock::time_point epochStart, RunProgress& p);
     int64_t runSteps(int64_t step, int64_t sinceReport, Clock::time_point epochStart, RunProgress& p);
     void eagerStep(Clock::time_point epochStart, RunProgress& p);
+    void captureGraph(Clock::time_point epochStart, RunProgress& p);
+    void measureOneGpu(RunProgress& p);
+    void compareWithOneGpu(RunProgress& p, int64_t steps, double seconds);
+    void synced() const;
+    void endGroup(RunProgress& p);
     bool reportInterval(int epoch, int64_t step, int64_t sinceReport, Clock::time_point epochStart,
                         Clock::time_point& intervalStart, double& epochLoss);
     bool endEpoch(int epoch, double trainTime, double epochLoss, const std::string& checkpoint,
@@ -132,6 +146,7 @@ private:
     DistSettings m_ds;
     std::unique_ptr<DistGroup> m_dist;
     std::unique_ptr<stackscope::trainer::GradientBuckets> m_buckets; // with m_dist: all-reduce during backward
+    std::unique_ptr<stackscope::trainer::FlightWatch> m_watch;       // with m_dist; ends before the group
     int64_t m_step = 0;         // this epoch's step, for the collectives' labels
     int m_epoch = 0;
     int64_t m_shardBegin = 0;   // this rank's rows start here in every batch
@@ -322,6 +337,7 @@ void Trainer::shareRankZeroState(stackscope::trainer::TrainingState& state)
                         .to(r.device);
     m_dist->broadcast(counters, 0, "broadcast(epoch counters)");
     const auto c = counters.to(torch::kCPU);
+    synced();
     state.epoch = static_cast<int>(c[0].item<double>());
     state.bestEpoch = static_cast<int>(c[1].item<double>());
     state.bestValLoss = c[2].item<double>();
@@ -356,6 +372,7 @@ double Trainer::intervalLoss(bool& stop, const nlohmann::json& figures, nlohmann
     m_dist->allReduceSum(t, "all_reduce(loss, stop, memory) epoch " + std::to_string(m_epoch) + " step " +
                                 std::to_string(m_step + 1));
     const auto c = t.to(torch::kCPU).contiguous();
+    synced();
     const double* sums = c.data_ptr<double>();
     stop = sums[1] > 0;
     ranks = nlohmann::json::array();
@@ -375,7 +392,24 @@ double Trainer::agreedValidationLoss(int epoch)
         return own;
     auto t = torch::tensor({own}, torch::TensorOptions().dtype(torch::kDouble)).to(m_replicas[0].device);
     m_dist->broadcast(t, 0, "broadcast(validation loss) epoch " + std::to_string(epoch));
-    return t.to(torch::kCPU)[0].item<double>();
+    const double agreed = t.to(torch::kCPU)[0].item<double>();
+    synced();
+    return agreed;
+}
+
+void Trainer::runRecorded(bool resume)
+{
+    try {
+        run(resume);
+    } catch (const std::exception& e) {
+        if (m_dist) { // this rank's last collectives beside the run's outputs; the message says where
+            std::string why;
+            const std::string path = m_dist->recorder().writeJson(m_dir, std::string("error: ") + e.what(), why);
+            std::fprintf(stderr, "rank %d of %d: flight recorder %s\n", rank(), worldSize(),
+                         path.empty() ? ("not written: " + why).c_str() : ("written to " + path).c_str());
+        }
+        throw;
+    }
 }
 
 void Trainer::run(bool resume)
@@ -383,6 +417,10 @@ void Trainer::run(bool resume)
     resolveDevices();
     joinGroup();
     checkBatchFitsData();
+    if (m_dist)
+        m_watch = std::make_unique<stackscope::trainer::FlightWatch>(
+            m_dist->recorder(), m_dir, m_ds.timeout, [this] { return stopRequested(); },
+            "rank " + std::to_string(rank()) + " of " + std::to_string(worldSize()) + " (" + m_dist->backendName() + ")");
 
     std::unique_ptr<stackscope::trainer::SideStream> stream;
     if (!m_gpus.empty() && m_gpus.size() == 1)
@@ -396,6 +434,7 @@ void Trainer::run(bool resume)
     const nlohmann::json names = deviceNames();
     RunProgress p;
     chooseExecution(p);
+    measureOneGpu(p);
     emitStarted(names, state);
 
     for (int epoch = state.epoch + 1; epoch <= m_s.epochs && !p.stopped; ++epoch) {
@@ -411,9 +450,21 @@ void Trainer::run(bool resume)
     }
     if (stream)
         stream->synchronize();
-    if (m_dist) // no rank leaves while another still waits on it
-        m_dist->barrier("barrier(end of run)");
+    endGroup(p);
     emitFinished(state, p);
+}
+
+// No rank leaves while another still waits on it; then the graph (whose NCCL kernels use the communicators) goes,
+// and the process group is shut down (Python's destroy_process_group(): without it PyTorch warns at exit).
+void Trainer::endGroup(RunProgress& p)
+{
+    if (!m_dist)
+        return;
+    m_dist->barrier("barrier(end of run)");
+    synced();
+    p.graph.reset();
+    m_watch.reset();
+    m_dist->shutdown();
 }
 
 void Trainer::checkBatchFitsData() const
@@ -472,15 +523,19 @@ nlohmann::json Trainer::deviceNames() const
 void Trainer::chooseExecution(RunProgress& p)
 {
     p.fused = chooseFusedStep(p.graphNote);
-    p.tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16 && !m_dist && !p.fused;
+    // Several processes: NCCL's collectives are captured with the step (c10d's ProcessGroupNCCL supports capture);
+    // Gloo's run on the host and cannot be.
+    const bool capturable = !m_dist || m_dist->backendName() == "nccl";
+    p.tryGraphs = m_s.cudaGraphs && m_gpus.size() == 1 && !m_s.bf16 && capturable && !p.fused;
     if (p.fused) {
         // chooseFusedStep wrote graphNote
     } else if (!m_s.cudaGraphs)
         p.graphNote = "CUDA graphs off (--no-cuda-graphs)";
     else if (m_gpus.empty())
         p.graphNote = "eager (CPU)";
-    else if (m_dist)
-        p.graphNote = "eager (a step with " + m_dist->backendName() + " collectives is not graphed)";
+    else if (!capturable)
+        p.graphNote = "eager (" + m_dist->backendName() + " collectives run on the host and cannot be captured in a CUDA "
+                      "graph)";
     else if (m_s.bf16)
         p.graphNote = "eager (bf16 autocast is not graphed)";
 }
@@ -528,7 +583,9 @@ double Trainer::trainEpoch(int epoch, Clock::time_point epochStart, RunProgress&
         p.totalSteps += chunk;
         sinceReport += chunk;
         if (sinceReport == m_s.stepInterval || step + 1 == stepsPerEpoch()) {
+            const auto before = intervalStart;
             const bool stopNow = reportInterval(epoch, step, sinceReport, epochStart, intervalStart, epochLoss);
+            compareWithOneGpu(p, sinceReport, seconds(before, intervalStart));
             sinceReport = 0;
             if (stopNow) {
                 p.stopped = true;
@@ -549,6 +606,11 @@ int64_t Trainer::runSteps(int64_t step, int64_t sinceReport, Clock::time_point e
         chunk = std::min<int64_t>(m_s.stepInterval - sinceReport, stepsPerEpoch() - step);
         p.fused->run(m_perm[0], step * batch, static_cast<int>(chunk));
     } else if (selectBatch(step * batch); p.graph) {
+        if (m_dist) // the replay's all-reduces, as one entry of the flight recorder
+            m_dist->recorder().enqueue("graph_replay",
+                                       "step graph (" + std::to_string(m_buckets->bucketCount()) + " all_reduce) epoch " +
+                                           std::to_string(m_epoch) + " step " + std::to_string(step + 1),
+                                       p.graphBytes);
         p.graph->replay();
     } else {
         eagerStep(epochStart, p);
@@ -559,17 +621,85 @@ int64_t Trainer::runSteps(int64_t step, int64_t sinceReport, Clock::time_point e
 void Trainer::eagerStep(Clock::time_point epochStart, RunProgress& p)
 {
     stepOnSelectedBatch();
-    // Warm up eagerly (three real steps), then capture the step once for the whole run.
-    if (p.tryGraphs && p.graphNote.empty() && ++p.stepsSinceGraphTry == 3) {
-        std::string why;
-        p.graph = stackscope::trainer::captureStep(m_gpus.front(), [this] { stepOnSelectedBatch(); }, why);
-        if (p.graph) {
-            p.setupSeconds = seconds(epochStart, Clock::now());
-            p.setupSteps = p.totalSteps + 1;
+    // Warm up eagerly (three real steps, on the side stream: NCCL's communicators are made in the first), then
+    // capture the step once for the whole run.
+    if (p.tryGraphs && p.graphNote.empty() && ++p.stepsSinceGraphTry == 3)
+        captureGraph(epochStart, p);
+}
+
+// Captures the step; with several processes its bucketed NCCL all-reduces are captured with it, and every rank
+// replays the graph or none does (a rank whose capture failed would otherwise pair its eager collectives with
+// the others' graphs in another order).
+void Trainer::captureGraph(Clock::time_point epochStart, RunProgress& p)
+{
+    std::string why;
+    if (m_dist)
+        m_dist->recorder().setCapturing(true);
+    p.graph = stackscope::trainer::captureStep(m_gpus.front(), [this] { stepOnSelectedBatch(); }, why,
+                                               m_dist != nullptr);
+    if (m_dist) {
+        m_dist->recorder().setCapturing(false);
+        auto failed = torch::tensor({p.graph ? 0.0 : 1.0}, torch::TensorOptions().dtype(torch::kDouble)).to(m_devices[0]);
+        m_dist->allReduceSum(failed, "all_reduce(graph capture agreement)");
+        const double ranksFailed = failed.to(torch::kCPU).item<double>();
+        synced();
+        if (ranksFailed > 0 && p.graph) {
+            p.graph.reset();
+            why = "eager: the CUDA graph capture failed on " + std::to_string(static_cast<int>(ranksFailed)) +
+                  " other rank(s) (their messages say why), so no rank replays one";
         }
-        p.graphNote = p.graph ? "CUDA graph of the whole step" : why;
-        emit({{"event", "note"}, {"message", p.graphNote}});
+        if (p.graph)
+            p.graphBytes = m_replicas[0].flatGrads.numel() * 4;
     }
+    if (p.graph) {
+        p.setupSeconds = seconds(epochStart, Clock::now());
+        p.setupSteps = p.totalSteps + 1;
+    }
+    p.graphNote = !p.graph ? why
+        : m_dist ? "CUDA graph of the whole step, its " + std::to_string(m_buckets->bucketCount()) + " " +
+                       m_dist->backendName() + " all-reduce(s) of the gradients included"
+                 : std::string("CUDA graph of the whole step");
+    emit({{"event", "note"}, {"message", p.graphNote}});
+}
+
+// Rank 0 times the fused step on its GPU before training, where it serves this model.
+void Trainer::measureOneGpu(RunProgress& p)
+{
+    if (!m_dist || m_gpus.size() != 1 || rank() != 0)
+        return;
+    std::string why;
+    p.oneGpuStepsPerS = stackscope::trainer::fusedStepsPerSecond(m_replicas[0], m_s, m_gpus.front(),
+                                                                 m_data.trainRows, why);
+}
+
+// After the ranks' first steps (the second report: the first holds the warm-up and the capture): says, with both
+// figures, whether one GPU with the fused step would be faster. Rank 0 only (it measured one GPU).
+void Trainer::compareWithOneGpu(RunProgress& p, int64_t steps, double secondsTaken)
+{
+    if (p.oneGpuStepsPerS <= 0 || ++p.reports != 2 || secondsTaken <= 0)
+        return;
+    const double ranks = static_cast<double>(steps) / secondsTaken;
+    const double one = p.oneGpuStepsPerS;
+    char text[600];
+    if (one > ranks)
+        std::snprintf(text, sizeof text,
+                      "%d processes run %.0f steps/s; one GPU with the fused step kernel ran %.0f steps/s (GPU %d, "
+                      "measured in this run): %.1fx faster. This model is too small to gain from several GPUs: train "
+                      "it with --device gpu:%d (--device auto picks one GPU)",
+                      worldSize(), ranks, one, m_gpus.front(), one / ranks, m_gpus.front());
+    else
+        std::snprintf(text, sizeof text,
+                      "%d processes run %.0f steps/s; one GPU with the fused step kernel ran %.0f steps/s (GPU %d, "
+                      "measured in this run): several GPUs are %.1fx faster here",
+                      worldSize(), ranks, one, m_gpus.front(), ranks / one);
+    emit({{"event", "note"}, {"message", text}, {"one_gpu_steps_per_s", one}, {"ranks_steps_per_s", ranks}});
+}
+
+// A host synchronisation that orders after every collective issued so far: the flight recorder marks them done.
+void Trainer::synced() const
+{
+    if (m_dist)
+        m_dist->recorder().completeAll();
 }
 
 // The report after `sinceReport` steps. The only host synchronisation in the loop: reading the summed loss
@@ -678,7 +808,7 @@ extern "C" int stackscope_torch_train(const char* configJson, const StackscopeTr
         const auto settings = stackscope::trainer::parseSettings(configJson);
         const auto dist = stackscope::trainer::parseDistSettings(configJson);
         Trainer trainer(settings, dist, *data, outputDir, onEvent, stopRequested, user);
-        trainer.run(resume != 0);
+        trainer.runRecorded(resume != 0);
         return 0;
     } catch (const DeviceConfigError& e) {
         setError(error, errorLen, e.what());

@@ -47,15 +47,26 @@ std::unique_ptr<SideStream> useSideStream(int device)
     return std::make_unique<CudaSideStream>(device);
 }
 
-std::unique_ptr<GraphedStep> captureStep(int device, const std::function<void()>& step, std::string& why)
+std::unique_ptr<GraphedStep> captureStep(int device, const std::function<void()>& step, std::string& why,
+                                         bool threadLocal)
 {
     c10::cuda::CUDAGuard guard(static_cast<c10::DeviceIndex>(device));
     auto g = std::make_unique<CudaGraphedStep>();
+    bool capturing = false;
     try {
-        g->graph.capture_begin();
+        g->graph.capture_begin({0, 0}, threadLocal ? cudaStreamCaptureModeThreadLocal : cudaStreamCaptureModeGlobal);
+        capturing = true;
         step();
+        capturing = false;
         g->graph.capture_end();
     } catch (const std::exception& e) {
+        if (capturing) { // end the capture the step broke off, so the stream takes eager work again
+            try {
+                g->graph.capture_end();
+            } catch (const std::exception&) { // an invalidated capture: ending it is all that was wanted
+            }
+            (void)cudaGetLastError();
+        }
         why = std::string("CUDA graph capture failed, training eagerly: ") + e.what();
         return nullptr;
     }
@@ -88,7 +99,7 @@ std::unique_ptr<SideStream> useSideStream(int)
     return nullptr;
 }
 
-std::unique_ptr<GraphedStep> captureStep(int, const std::function<void()>&, std::string& why)
+std::unique_ptr<GraphedStep> captureStep(int, const std::function<void()>&, std::string& why, bool)
 {
     why = "this libtorch build has no CUDA graphs (CPU or ROCm build): training eagerly";
     return nullptr;

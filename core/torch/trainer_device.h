@@ -23,8 +23,11 @@ public:
     virtual void replay() = 0;
 };
 // Captures `step` (which must only touch tensors that outlive the graph) as a CUDA graph on the current
-// stream, or returns null with the reason in `why` (not a CUDA build, capture failed).
-std::unique_ptr<GraphedStep> captureStep(int device, const std::function<void()>& step, std::string& why);
+// stream, or returns null with the reason in `why` (not a CUDA build, capture failed). `threadLocal`: capture in
+// cudaStreamCaptureModeThreadLocal, so that other threads (NCCL's watchdog querying the events of collectives
+// enqueued before the capture) may go on making their calls; what PyTorch's c10d needs to capture collectives.
+std::unique_ptr<GraphedStep> captureStep(int device, const std::function<void()>& step, std::string& why,
+                                         bool threadLocal = false);
 
 // The device's current stream as a cudaStream_t (null in builds without CUDA: then nothing may launch on it).
 void* currentStream(int device);

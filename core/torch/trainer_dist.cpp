@@ -4,6 +4,8 @@
 // signatures; the backends' base class changed (ProcessGroup -> Backend), so only the concrete classes are named.
 #include "core/torch/trainer_dist.h"
 
+#include "core/torch/flight_recorder.h"
+
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/Types.hpp> // AllreduceOptions & co.: no backend header brings them in 2.x wheels
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -28,54 +30,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace stackscope::trainer {
 
 namespace {
-
-constexpr size_t kStatusBytes = 256;
-
-// The label of the collective this rank is in (or was last in), in memory and, for a launcher that outlives
-// a killed rank, in a shared page of the status file.
-class CollectiveLabel {
-public:
-    explicit CollectiveLabel(const std::string& statusFile)
-    {
-        if (statusFile.empty())
-            return;
-        const int fd = ::open(statusFile.c_str(), O_RDWR | O_CLOEXEC);
-        if (fd < 0)
-            return; // the launcher's file is a convenience; the rank's own messages still name the collective
-        if (::ftruncate(fd, kStatusBytes) == 0) {
-            void* p = ::mmap(nullptr, kStatusBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-            if (p != MAP_FAILED)
-                m_page = static_cast<char*>(p);
-        }
-        ::close(fd);
-    }
-    ~CollectiveLabel()
-    {
-        if (m_page)
-            ::munmap(m_page, kStatusBytes);
-    }
-    CollectiveLabel(const CollectiveLabel&) = delete;
-    CollectiveLabel& operator=(const CollectiveLabel&) = delete;
-
-    void set(const std::string& label)
-    {
-        m_label = label;
-        if (m_page)
-            std::snprintf(m_page, kStatusBytes, "%s", label.c_str());
-    }
-    const std::string& get() const { return m_label; }
-
-private:
-    std::string m_label = "rendezvous";
-    char* m_page = nullptr;
-};
 
 bool isLoopback(const std::string& host)
 {
@@ -176,29 +134,30 @@ template <typename PG>
 class Group final : public DistGroup {
 public:
     Group(c10::intrusive_ptr<PG> pg, const DistSettings& s, torch::Device device, std::string name,
-          std::unique_ptr<CollectiveLabel> label)
+          std::unique_ptr<FlightRecorder> recorder)
         : m_pg(std::move(pg))
         , m_s(s)
         , m_device(device)
         , m_name(std::move(name))
-        , m_label(std::move(label))
+        , m_rec(std::move(recorder))
     {
     }
 
     void allReduceSum(torch::Tensor& t, const std::string& label) override { startAllReduceSum(t, label)->wait(); }
     std::unique_ptr<PendingCollective> startAllReduceSum(torch::Tensor& t, const std::string& label) override
     {
-        auto work = begin(label, [&] {
+        const uint64_t seq = m_rec->enqueue("all_reduce", label, bytesOf(t));
+        auto work = begin(seq, label, [&] {
             std::vector<at::Tensor> v {t};
             c10d::AllreduceOptions o;
             o.timeout = m_s.timeout;
             return m_pg->allreduce(v, o);
         });
-        return std::make_unique<Pending<decltype(work)>>(this, std::move(work), label);
+        return std::make_unique<Pending<decltype(work)>>(this, std::move(work), label, seq);
     }
     void broadcast(torch::Tensor& t, int root, const std::string& label) override
     {
-        run(label, [&] {
+        run("broadcast", bytesOf(t), label, [&] {
             std::vector<at::Tensor> v {t};
             c10d::BroadcastOptions o;
             o.rootRank = root;
@@ -208,7 +167,7 @@ public:
     }
     void allGather(torch::Tensor& out, torch::Tensor& in, const std::string& label) override
     {
-        run(label, [&] {
+        run("all_gather", bytesOf(out), label, [&] {
             c10d::AllgatherOptions o;
             o.timeout = m_s.timeout;
             return m_pg->_allgather_base(out, in, o);
@@ -216,7 +175,7 @@ public:
     }
     void reduceScatterSum(torch::Tensor& out, torch::Tensor& in, const std::string& label) override
     {
-        run(label, [&] {
+        run("reduce_scatter", bytesOf(in), label, [&] {
             c10d::ReduceScatterOptions o;
             o.timeout = m_s.timeout;
             return m_pg->_reduce_scatter_base(out, in, o);
@@ -224,7 +183,7 @@ public:
     }
     void barrier(const std::string& label) override
     {
-        run(label, [&] {
+        run("barrier", 0, label, [&] {
             c10d::BarrierOptions o;
             o.timeout = m_s.timeout;
             if (m_device.is_cuda())
@@ -235,7 +194,8 @@ public:
     int rank() const override { return m_s.rank; }
     int worldSize() const override { return m_s.worldSize; }
     std::string backendName() const override { return m_name; }
-    std::string lastCollective() const override { return m_label->get(); }
+    std::string lastCollective() const override { return m_rec->label(); }
+    FlightRecorder& recorder() override { return *m_rec; }
     void shutdown() override
     {
         if constexpr (HasShutdown<PG>::value) {
@@ -255,51 +215,64 @@ public:
 private:
     template <typename Work> class Pending : public PendingCollective {
     public:
-        Pending(Group* group, Work work, std::string label)
+        Pending(Group* group, Work work, std::string label, uint64_t seq)
             : m_group(group)
             , m_work(std::move(work))
             , m_label(std::move(label))
+            , m_seq(seq)
         {
         }
-        void wait() override { m_group->finish(m_work, m_label); }
+        void wait() override { m_group->finish(m_work, m_label, m_seq); }
 
     private:
         Group* m_group;
         Work m_work;
         std::string m_label;
+        uint64_t m_seq;
     };
 
-    template <typename Start> auto begin(const std::string& label, Start start)
+    static int64_t bytesOf(const torch::Tensor& t) { return t.numel() * static_cast<int64_t>(t.element_size()); }
+
+    template <typename Start> auto begin(uint64_t seq, const std::string& label, Start start)
     {
-        m_label->set(label);
         try {
             return start();
         } catch (const c10::Error& e) { // its what() carries a C++ backtrace no person needs here
+            m_rec->mark(seq, flight::State::Failed);
             throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what_without_backtrace()));
         } catch (const std::exception& e) {
+            m_rec->mark(seq, flight::State::Failed);
             throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what()));
         }
     }
-    template <typename Work> void finish(Work& work, const std::string& label)
+    template <typename Work> void finish(Work& work, const std::string& label, uint64_t seq)
     {
         try {
             // Gloo: wait on the host within the timeout. NCCL: wait() only orders this stream after the
             // collective (a timeout argument would block the host every step); NCCL's watchdog enforces the
-            // options' timeout and ends the process with the operation it timed out in.
-            if (m_name == "nccl")
+            // options' timeout and ends the process with the operation it timed out in. Its ring entry stays
+            // "enqueued" until the trainer's next host synchronisation (FlightRecorder::completeAll).
+            if (m_name == "nccl") {
                 work->wait();
-            else if (!work->wait(m_s.timeout))
+                return;
+            }
+            m_rec->mark(seq, flight::State::Started);
+            if (!work->wait(m_s.timeout))
                 throw std::runtime_error("not finished within the timeout");
+            m_rec->mark(seq, flight::State::Completed);
         } catch (const c10::Error& e) {
+            m_rec->mark(seq, flight::State::Failed);
             throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what_without_backtrace()));
         } catch (const std::exception& e) {
+            m_rec->mark(seq, flight::State::Failed);
             throw CollectiveError(collectiveFailure(m_s, m_name, label, e.what()));
         }
     }
-    template <typename Start> void run(const std::string& label, Start start)
+    template <typename Start> void run(const char* op, int64_t bytes, const std::string& label, Start start)
     {
-        auto work = begin(label, start);
-        finish(work, label);
+        const uint64_t seq = m_rec->enqueue(op, label, bytes);
+        auto work = begin(seq, label, start);
+        finish(work, label, seq);
     }
 
     static std::string collectiveFailure(const DistSettings& s, const std::string& backend, const std::string& label,
@@ -314,7 +287,7 @@ private:
     DistSettings m_s;
     torch::Device m_device;
     std::string m_name;
-    std::unique_ptr<CollectiveLabel> m_label;
+    std::unique_ptr<FlightRecorder> m_rec;
     bool m_shutDown = false;
 };
 
@@ -401,8 +374,8 @@ DistSettings parseDistSettings(const char* text)
 std::unique_ptr<DistGroup> DistGroup::join(const DistSettings& s, const torch::Device& device)
 {
     const std::string backend = chooseBackend(s, device);
-    auto label = std::make_unique<CollectiveLabel>(s.statusFile);
-    label->set("rendezvous at " + s.masterAddr + ":" + std::to_string(s.masterPort));
+    auto label = std::make_unique<FlightRecorder>(s.statusFile, s.rank, s.worldSize, backend);
+    label->setLabel("rendezvous at " + s.masterAddr + ":" + std::to_string(s.masterPort));
     const std::string where = "rank " + std::to_string(s.rank) + " of " + std::to_string(s.worldSize) + ": ";
     refuseUnavailable(backend, device, where);
     try {

@@ -11,6 +11,8 @@
 
 namespace stackscope::trainer {
 
+class FlightRecorder;
+
 // What core/training/training_launch.cpp passes in the module's JSON under "dist" (absent: one process).
 struct DistSettings {
     int rank = 0;
@@ -21,7 +23,7 @@ struct DistSettings {
     std::string backend = "auto"; // auto | nccl | gloo
     std::chrono::milliseconds timeout {std::chrono::seconds(300)};
     int64_t bucketBytes = 4000000; // gradient buckets (trainer_buckets.h)
-    std::string statusFile; // where the last collective's label is kept for the launcher; may be empty
+    std::string statusFile; // the flight recorder's ring and the last collective's label, for the launcher; may be empty
     bool storeServer = true; // rank 0 hosts the TCPStore, unless a launcher's agent already does (torchrun)
     // What every rank must share (training_launch.h, agreementJson), as JSON text; empty: nothing is compared.
     std::string agree;
@@ -73,6 +75,8 @@ public:
     virtual int worldSize() const = 0;
     virtual std::string backendName() const = 0;
     virtual std::string lastCollective() const = 0;
+    // This rank's flight recorder (flight_recorder.h): every collective above is an entry of its ring.
+    virtual FlightRecorder& recorder() = 0;
     // Ends the backend's communicators before the group is destroyed (what destroy_process_group() does in Python;
     // without it PyTorch 2.x warns at exit). Called by the destructor too.
     virtual void shutdown() = 0;

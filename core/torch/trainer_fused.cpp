@@ -3,6 +3,8 @@
 
 #include "core/torch/trainer_device.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
@@ -30,6 +32,17 @@ std::string unsuitable(const TrainSettings& s, const fused::Shape* shape)
     return {};
 }
 
+// The kernel's shape for this model, or the reason it does not serve it (empty `why`: it does).
+fused::Shape shapeFor(const TrainSettings& s, int64_t inputs, std::string& why)
+{
+    std::vector<int> widths(s.hidden.begin(), s.hidden.end());
+    fused::Shape shape;
+    const bool fits = fused::makeShape(shape, static_cast<int>(inputs), widths.data(), static_cast<int>(widths.size()),
+                                       static_cast<int>(s.batchSize));
+    why = unsuitable(s, fits ? &shape : nullptr);
+    return shape;
+}
+
 } // namespace
 
 FusedStep::FusedStep(Replica& r, const fused::Shape& shape, const TrainSettings& s, int gpu)
@@ -45,11 +58,7 @@ FusedStep::FusedStep(Replica& r, const fused::Shape& shape, const TrainSettings&
 
 std::unique_ptr<FusedStep> FusedStep::create(Replica& r, const TrainSettings& s, int gpu, std::string& why)
 {
-    std::vector<int> widths(s.hidden.begin(), s.hidden.end());
-    fused::Shape shape;
-    const bool fits = fused::makeShape(shape, static_cast<int>(r.x.size(1)), widths.data(),
-                                       static_cast<int>(widths.size()), static_cast<int>(s.batchSize));
-    why = unsuitable(s, fits ? &shape : nullptr);
+    const fused::Shape shape = shapeFor(s, r.x.size(1), why);
     if (!why.empty())
         return nullptr;
     std::unique_ptr<FusedStep> step(new FusedStep(r, shape, s, gpu));
@@ -105,6 +114,28 @@ void FusedStep::run(const torch::Tensor& perm, int64_t first, int steps)
     const auto error = fused::launchSteps(m_shape, buffers(perm), m_hyper, first, steps, false, currentStream(m_gpu));
     if (!error.empty())
         throw std::runtime_error(error + "; rerun with --no-fused-step to train through libtorch");
+}
+
+double fusedStepsPerSecond(const Replica& like, const TrainSettings& s, int gpu, int64_t trainRows, std::string& why)
+{
+    shapeFor(s, like.x.size(1), why);
+    if (!why.empty())
+        return 0;
+    Replica scratch(like.model, like.device, like.x, like.y); // shares the data on the device
+    auto step = FusedStep::create(scratch, s, gpu, why);
+    const int64_t steps = std::min<int64_t>(s.stepInterval, trainRows / s.batchSize);
+    if (!step || steps < 1)
+        return 0;
+    auto perm = torch::randperm(trainRows, torch::TensorOptions().dtype(torch::kLong).device(like.device));
+    step->run(perm, 0, static_cast<int>(steps)); // the first launch loads the kernel
+    scratch.lossSum.item<float>();
+    constexpr int kLaunches = 4;
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < kLaunches; ++k)
+        step->run(perm, 0, static_cast<int>(steps));
+    scratch.lossSum.item<float>(); // waits for the launches
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return dt > 0 ? static_cast<double>(kLaunches * steps) / dt : 0;
 }
 
 } // namespace stackscope::trainer

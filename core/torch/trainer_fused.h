@@ -32,4 +32,9 @@ private:
     double m_mismatch = 0;
 };
 
+// What one GPU would do with this model: steps/s of the fused step on a scratch copy of `like` (same device, same
+// data), timed over a few launches; 0 with the reason in `why` where the fused step does not serve this model.
+// Nothing of `like` changes.
+double fusedStepsPerSecond(const Replica& like, const TrainSettings& s, int gpu, int64_t trainRows, std::string& why);
+
 } // namespace stackscope::trainer

@@ -1,9 +1,11 @@
 // The rank launcher (child processes of stackscope-cli, supervised) and the rank environment of env:// launchers.
 #include "core/training/training_launch.h"
 
+#include "core/training/flight_report.h"
 #include "core/training/training_events.h"
 #include "core/training/training_metadata.h"
 #include "core/util/atomic_file.h"
+#include "core/util/file_read.h"
 #include "core/util/program_paths.h"
 #include "core/util/sha256.h"
 #include "core/util/subprocess.h"
@@ -84,12 +86,13 @@ struct RankProcess {
     bool running = true;
     int exitCode = 0;
     int signal = 0;
+    bool stopped = false; // it was stopped (SIGSTOP) when the launcher ended it
 };
 
 std::string readStatus(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // A rank writes one short line here (its phase); 4 KiB holds any of them.
+    std::string s = readFileHead(path, 4096).value_or(std::string());
     s = s.substr(0, s.find('\0'));
     return s.empty() ? std::string("before the rendezvous") : s;
 }
@@ -252,6 +255,9 @@ bool refusedConfiguration(const RankProcess& p)
 
 std::string howItEnded(const RankProcess& p, bool killedByUs)
 {
+    if (p.stopped)
+        return fmt::format("was stopped (SIGSTOP or a debugger: process state T), so it could not go on; the "
+                           "launcher ended it with signal {}", p.signal);
     if (p.signal != 0)
         return fmt::format("{} by signal {} ({})", killedByUs ? "was stopped by the launcher" : "was killed", p.signal,
                            strsignal(p.signal));
@@ -296,14 +302,20 @@ bool supervise(std::vector<RankProcess>& ranks, RunObserver& observer, const Tra
             // connection fails Gloo's next collective at once: 0.27-1.22 s after a SIGKILL in tst_train_dist),
             // then they are killed. Waiting the whole --dist-timeout kept ranks blocked where no socket tells
             // them (the TCPStore rendezvous, an NCCL kernel on a dead peer) alive for 300 s by default.
+            // A stopped rank (SIGSTOP) can end neither by itself nor by its peers' failure: no grace either.
             const bool refused = std::any_of(ranks.begin(), ranks.end(), refusedConfiguration);
+            const bool stoppedPeer =
+                std::any_of(ranks.begin(), ranks.end(), [](const auto& p) { return p.running && processStopped(p.pid); });
             const double grace = std::min(config.distTimeoutS, kGraceAfterFailureS);
-            deadline = Clock::now() + std::chrono::milliseconds(refused ? 0 : static_cast<int64_t>(grace * 1000));
+            deadline = Clock::now() +
+                std::chrono::milliseconds(refused || stoppedPeer ? 0 : static_cast<int64_t>(grace * 1000));
         }
         if (deadline && Clock::now() > *deadline && !killed) {
             for (auto& p : ranks)
-                if (p.running)
+                if (p.running) {
+                    p.stopped = processStopped(p.pid);
                     ::kill(-p.pid, SIGKILL);
+                }
             killed = true;
         }
     }
@@ -323,6 +335,18 @@ std::string failureReport(const std::vector<RankProcess>& ranks, bool killed, co
         if (!said.empty())
             lines += "\n    it said: " + said;
     }
+    // Every rank's last collectives (the flight recorder): who never entered the one the others wait in.
+    std::vector<std::string> statusFiles;
+    for (const auto& p : ranks)
+        statusFiles.push_back(p.statusFile);
+    const FlightReport flight = writeFlightReport(statusFiles, config.output, "training with " +
+                                                  std::to_string(ranks.size()) + " processes failed");
+    for (const auto& line : flight.attribution)
+        lines += "\n  flight recorder: " + line;
+    if (!flight.path.empty())
+        lines += "\n  every rank's last collectives: " + flight.path + " (stackscope-cli diagnose --log reads it)";
+    else if (!flight.notWritten.empty())
+        lines += "\n  the flight recorder could not be written: " + flight.notWritten;
     // --resume only where there is something to resume: a checkpoint of a finished epoch.
     std::error_code ec;
     const bool checkpoint = std::filesystem::exists(config.output + "/checkpoint.pt", ec);
