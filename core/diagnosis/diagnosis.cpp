@@ -17,6 +17,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace stackscope {
 
@@ -248,6 +249,16 @@ bool evaluateHostFacts(const SnapshotTrigger& t, const SnapshotFacts& f, std::ve
     }
     if (!evaluatePcieLinks(t, f.snapshot, facts))
         return false;
+    // Lines a pasted log states (log_facts.h): the condition holds when the text shows one, and the line is the fact.
+    for (const auto& [wanted, line, what] : {std::tuple {t.containerWithoutGpus, &host.containerRunWithoutGpus, "container started without a GPU"},
+                                             std::tuple {t.torchFoundNoGpu, &host.torchFoundNoGpu, "PyTorch found no GPU"}}) {
+        if (!wanted)
+            continue;
+        if (line->has_value() != *wanted)
+            return false;
+        if (*line)
+            facts.push_back(fmt::format("{}: {}", what, **line));
+    }
     // Conditions computed from the whole snapshot: each says its fact in words when it holds.
     for (const auto& [wanted, fact] : {std::pair {t.gpusHiddenByEnv, &gpusHiddenByEnvironment},
                                        std::pair {t.cudaDriverOlderThanTorch, &cudaDriverOlderThanTorch}}) {
@@ -290,6 +301,11 @@ std::optional<std::vector<std::string>> evaluate(const SnapshotTrigger& t, const
         if (f.amdGpus < *t.amdGpusMin)
             return std::nullopt;
         facts.push_back(fmt::format("{} AMD GPUs", f.amdGpus));
+    }
+    if (t.gpusMin) {
+        if (static_cast<int>(f.snapshot.gpus.size()) < *t.gpusMin)
+            return std::nullopt;
+        facts.push_back(fmt::format("{} GPU{} shown", f.snapshot.gpus.size(), f.snapshot.gpus.size() == 1 ? "" : "s"));
     }
     if (!t.gpuArchAny.empty()) {
         std::vector<std::string> hit;

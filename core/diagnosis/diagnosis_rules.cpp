@@ -226,6 +226,11 @@ SnapshotTrigger readSnapshotTrigger(ObjectReader r)
             r.fail("amd_gpus_min", "must be a positive integer");
         t.amdGpusMin = v->get<int>();
     }
+    if (const json* v = r.get("gpus_min")) {
+        if (!v->is_number_integer() || v->get<int>() < 1)
+            r.fail("gpus_min", "must be a positive integer");
+        t.gpusMin = v->get<int>();
+    }
     t.gpuArchAny = r.strings("gpu_arch_any", false);
     t.envUnset = r.strings("env_unset", false);
     t.envEquals = r.stringMap("env_equals");
@@ -247,10 +252,12 @@ SnapshotTrigger readSnapshotTrigger(ObjectReader r)
     t.pcieLinkSlow = r.boolean("pcie_link_slow");
     t.gpusHiddenByEnv = r.boolean("gpus_hidden_by_env");
     t.cudaDriverOlderThanTorch = r.boolean("cuda_driver_older_than_torch");
+    t.containerWithoutGpus = r.boolean("container_without_gpus");
+    t.torchFoundNoGpu = r.boolean("torch_found_no_gpu");
     t.confidence = r.confidence("confidence", false);
     t.note = r.str("note", true);
     r.rejectUnknownKeys();
-    const bool any = t.amdGpusMin || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
+    const bool any = t.amdGpusMin || t.gpusMin || t.containerWithoutGpus || t.torchFoundNoGpu || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
         || !t.envContains.empty() || t.rocmVersion || t.torchVersion || t.torchBackend || t.torchBlasBackend
         || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers || t.pcieLinkNarrow || t.pcieLinkSlow || t.gpusHiddenByEnv || t.cudaDriverOlderThanTorch;
     if (!any)

@@ -34,6 +34,7 @@ struct TextSignature {
 // Facts of a snapshot that raise the rule on their own; every key given must hold.
 struct SnapshotTrigger {
     std::optional<int> amdGpusMin;
+    std::optional<int> gpusMin;          // GPUs of any vendor the snapshot (or the text) shows
     std::vector<std::string> gpuArchAny; // some GPU's arch token is one of these
     std::vector<std::string> envUnset;   // none of these is set
     std::map<std::string, std::string> envEquals;
@@ -54,6 +55,8 @@ struct SnapshotTrigger {
     std::optional<bool> pcieLinkSlow;            // a link runs slower than both its ends support
     std::optional<bool> gpusHiddenByEnv;         // a visibility variable hides the GPUs the driver shows (visibility_facts.h)
     std::optional<bool> cudaDriverOlderThanTorch; // the driver is below its CUDA torch's branch (cuda_driver_matrix.h)
+    std::optional<bool> containerWithoutGpus;     // a pasted log's docker/podman run passes no GPU (host_extras.h)
+    std::optional<bool> torchFoundNoGpu;          // a pasted log's own check found no GPU for PyTorch (host_extras.h)
     std::optional<Confidence> confidence;
     std::string note;
 };

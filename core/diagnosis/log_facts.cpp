@@ -115,6 +115,9 @@ struct Extractor {
     std::string pendingAgentArch; // rocminfo: "Name: gfx1030" waits for its "Marketing Name:"
     int pendingAgentLine = 0;
     bool torchFromWheelIndex = false;
+    bool collectEnvCudaNone = false;  // collect_env: "CUDA used to build PyTorch: None"
+    std::string pendingGpuCheck;      // "torch.cuda.is_available()" waiting for the next line's answer
+    int pendingGpuCheckLine = 0;
 
     void fact(int line, std::string text) { facts.lines.push_back(fmt::format("{} (line {})", text, line)); }
 
@@ -148,6 +151,9 @@ struct Extractor {
     void rocmOnLine(int n, std::string_view s);
     void envOnLine(int n, std::string_view s);
     void hostOnLine(int n, std::string_view s);
+    void cpuTorchOnLine(int n, std::string_view s);
+    void gpuCheckOnLine(int n, std::string_view s);
+    void containerOnLine(int n, std::string_view s);
 };
 
 void Extractor::gpusOnLine(int n, std::string_view s)
@@ -226,8 +232,12 @@ void Extractor::setTorch(int n, const std::string& version, const std::string& h
 void Extractor::torchOnLine(int n, std::string_view s)
 {
     for (auto pos = s.find("torch=="); pos != std::string_view::npos; pos = s.find("torch==", pos + 1)) {
-        if (pos == 0 || (!isAlnum(s[pos - 1]) && s[pos - 1] != '-' && s[pos - 1] != '_'))
-            return setTorch(n, tokenAt(s, pos + 7), "pip line");
+        if (pos == 0 || (!isAlnum(s[pos - 1]) && s[pos - 1] != '-' && s[pos - 1] != '_')) {
+            auto start = pos + 7;
+            while (start < s.size() && s[start] == '=') // pip's exact match: torch===1.7.1
+                ++start;
+            return setTorch(n, tokenAt(s, start), "pip line");
+        }
     }
     for (std::string_view key : {"PyTorch version: ", "Torch version: ", "PyTorch版本: "}) {
         if (const auto k = s.find(key); k != std::string_view::npos) {
@@ -252,10 +262,20 @@ void Extractor::torchOnLine(int n, std::string_view s)
         if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0])) && v.find(' ') == std::string::npos)
             return setTorch(n, v, "wheel file name");
     }
-    const auto trimmed = trim(s);
+    auto trimmed = trim(s);
+    if (trimmed.size() > 2 && (trimmed.front() == '\'' || trimmed.front() == '"') && trimmed.back() == trimmed.front())
+        trimmed = trimmed.substr(1, trimmed.size() - 2); // the REPL's repr: '2.1.0+cpu'
     if (!trimmed.empty() && std::isdigit(static_cast<unsigned char>(trimmed[0])) && trimmed.find(' ') == std::string::npos
-        && (trimmed.find("+rocm") != std::string::npos || trimmed.find("+cu") != std::string::npos))
+        && (trimmed.find("+rocm") != std::string::npos || trimmed.find("+cu") != std::string::npos
+            || trimmed.find("+cpu") != std::string::npos))
         return setTorch(n, trimmed, "printed torch.__version__");
+    for (std::string_view key : {"torch version = ", "torch.__version__ = ", "torch.__version__: ", "torch version: "}) {
+        if (startsWith(lowerCopy(s), key)) {
+            const auto v = tokenAt(s, key.size());
+            if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0])))
+                return setTorch(n, v, "printed torch.__version__");
+        }
+    }
     if (const auto u = s.find("/whl/"); u != std::string_view::npos && !facts.snapshot.torch.version) {
         const auto r = s.find("rocm", u);
         const auto v = r == std::string_view::npos ? std::string() : leadingVersion(s.substr(r + 4));
@@ -378,6 +398,101 @@ void Extractor::envOnLine(int n, std::string_view raw)
         record("HSA_OVERRIDE_GFX_VERSION", tokenAt(raw, k + 27), "Ollama log");
 }
 
+// A CPU-only PyTorch named some other way than a "+cpu" version: collect_env's "CUDA used to build PyTorch: None"
+// followed by "ROCM used to build PyTorch: N/A" (torch.version.cuda and torch.version.hip both None), and conda's
+// CPU builds (the pytorch package's "cpu_" build string, the "cpuonly" package, the "cpu" pytorch-mutex).
+void Extractor::cpuTorchOnLine(int n, std::string_view s)
+{
+    auto setCpu = [&](const char* how) {
+        auto& t = facts.snapshot.torch;
+        if (t.backend)
+            return;
+        t.backend = "cpu";
+        fact(n, fmt::format("torch is a CPU-only build ({})", how));
+    };
+    if (startsWith(s, "CUDA used to build PyTorch: ")) {
+        collectEnvCudaNone = trim(s.substr(28)) == "None";
+        return;
+    }
+    if (startsWith(s, "ROCM used to build PyTorch: ")) {
+        if (collectEnvCudaNone && trim(s.substr(28)) == "N/A")
+            setCpu("collect_env: built with neither CUDA nor ROCm");
+        collectEnvCudaNone = false;
+        return;
+    }
+    const std::string line = trim(s);
+    if (startsWith(line, "cpuonly ") || (startsWith(line, "pytorch-mutex ") && line.find(" cpu") != std::string::npos))
+        return setCpu("conda package list");
+    if (startsWith(line, "pytorch ") && line.find("cpu_") != std::string::npos)
+        return setCpu("conda build string");
+}
+
+// The text's own check that PyTorch sees no GPU: torch.cuda.is_available() answering False (on its line, or as the
+// next line's output), and PyTorch's no-GPU errors. Several causes end here (no driver, hidden GPUs, a CPU-only
+// build, a container without GPUs); rules combine this with the fact that names one.
+void Extractor::gpuCheckOnLine(int n, std::string_view s)
+{
+    auto record = [&](int line, const std::string& text) {
+        if (facts.snapshot.hostExtras.torchFoundNoGpu)
+            return;
+        facts.snapshot.hostExtras.torchFoundNoGpu = text;
+        fact(line, fmt::format("PyTorch found no GPU: {}", text));
+    };
+    const std::string line = trim(s);
+    if (!pendingGpuCheck.empty()) {
+        const std::string answer = lowerCopy(line);
+        if (n - pendingGpuCheckLine <= 2 && (answer == "false" || startsWith(answer, "false ")))
+            record(pendingGpuCheckLine, pendingGpuCheck + " -> False");
+        pendingGpuCheck.clear();
+    }
+    static const std::string call = "torch.cuda.is_available()";
+    if (const auto c = line.find(call); c != std::string::npos) {
+        std::string rest = lowerCopy(line.substr(c + call.size()));
+        std::size_t i = 0;
+        while (i < rest.size() && (rest[i] == ')' || rest[i] == ' ' || rest[i] == '=' || rest[i] == ':' || rest[i] == '-'
+                                   || rest[i] == '>' || rest[i] == '`' || rest[i] == '\'' || rest[i] == '"' || rest[i] == ';'))
+            ++i;
+        for (std::string_view verb : {"returned ", "returns ", "return ", "is "}) {
+            if (rest.compare(i, verb.size(), verb) == 0)
+                i += verb.size();
+        }
+        if (rest.compare(i, 5, "false") == 0)
+            return record(n, line);
+        if (i >= rest.size()) { // the call alone: its answer is on the next line
+            pendingGpuCheck = line;
+            pendingGpuCheckLine = n;
+        }
+        return;
+    }
+    for (std::string_view text : {"Found no NVIDIA driver on your system", "No CUDA GPUs are available",
+                                  "no CUDA-capable device is detected", "No HIP GPUs are available"}) {
+        if (line.find(text) != std::string::npos)
+            return record(n, line);
+    }
+}
+
+// `docker run` / `podman run` / `nerdctl run` of the text that passes the container no GPU: none of --gpus,
+// --runtime=nvidia, --device (/dev/kfd, /dev/dri, CDI nvidia.com/gpu=...), --privileged or NVIDIA_VISIBLE_DEVICES.
+void Extractor::containerOnLine(int n, std::string_view raw)
+{
+    if (facts.snapshot.hostExtras.containerRunWithoutGpus)
+        return;
+    std::string_view s = raw;
+    if (startsWith(s, "sudo "))
+        s.remove_prefix(5);
+    bool run = false;
+    for (std::string_view engine : {"docker run ", "podman run ", "nerdctl run ", "docker container run "})
+        run = run || startsWith(s, engine);
+    if (!run)
+        return;
+    for (std::string_view gpu : {"--gpus", "--runtime", "--device", "--privileged", "NVIDIA_VISIBLE_DEVICES", "/dev/kfd"}) {
+        if (s.find(gpu) != std::string_view::npos)
+            return;
+    }
+    facts.snapshot.hostExtras.containerRunWithoutGpus = trim(raw);
+    fact(n, fmt::format("container started without a GPU (no --gpus, --runtime=nvidia or --device): {}", trim(raw)));
+}
+
 void Extractor::hostOnLine(int n, std::string_view s)
 {
     auto& host = facts.snapshot.hostExtras;
@@ -426,6 +541,9 @@ LogFacts extractLogFacts(const NormalizedText& text)
         x.rocmOnLine(n, s);
         x.envOnLine(n, line.display);
         x.hostOnLine(n, s);
+        x.cpuTorchOnLine(n, s);
+        x.gpuCheckOnLine(n, s);
+        x.containerOnLine(n, s);
     }
     return std::move(x.facts);
 }

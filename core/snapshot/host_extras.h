@@ -27,6 +27,12 @@ struct HostExtras {
     std::optional<std::string> kernelLogSource; // where they came from: "/dev/kmsg", "dmesg", "/var/log/kern.log"
     std::optional<std::string> kernelLogNote;   // why no kernel log could be read (null when one was)
     std::vector<std::string> dkmsStatus;        // `dkms status` output lines, when the program ran (live only)
+    // Stated in a pasted log only (never read live, not part of the JSON): the log's `docker run` / `podman run`
+    // line that passes the container no GPU (no --gpus, --runtime=nvidia, --device), and the log's own check that
+    // found no GPU for PyTorch (`torch.cuda.is_available()` printing False, "Found no NVIDIA driver" ...); each the
+    // line as written, null when the text shows none.
+    std::optional<std::string> containerRunWithoutGpus;
+    std::optional<std::string> torchFoundNoGpu;
 };
 
 } // namespace stackscope

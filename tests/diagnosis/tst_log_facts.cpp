@@ -99,6 +99,48 @@ private Q_SLOTS:
         QTest::newRow("wheel index only") << "pip3 install torch --index-url https://download.pytorch.org/whl/rocm6.2"
                                           << "" << "rocm" << "6.2";
         QTest::newRow("TheRock") << "Torch version: `2.10.0a0+rocm7.9.0rc20251007`" << "2.10.0a0" << "rocm" << "7.9.0";
+        QTest::newRow("repl repr of a cpu build") << ">>> torch.__version__\n'2.1.0+cpu'" << "2.1.0" << "cpu" << "";
+        QTest::newRow("printed with a key") << "torch version = 2.2.1+rocm5.7" << "2.2.1" << "rocm" << "5.7";
+        QTest::newRow("pip exact match") << "Collecting torch===1.7.1" << "1.7.1" << "" << "";
+        QTest::newRow("collect_env of a cpu build")
+            << "PyTorch version: 1.7.1\nIs debug build: False\nCUDA used to build PyTorch: None\nROCM used to build PyTorch: N/A"
+            << "1.7.1" << "cpu" << "";
+        QTest::newRow("collect_env of a rocm build is not cpu")
+            << "CUDA used to build PyTorch: N/A\nROCM used to build PyTorch: 6.2.41133-dd7f95766" << "" << "rocm" << "6.2.41133";
+        QTest::newRow("conda cpu build") << "pytorch                   2.0.1           py3.10_cpu_0    pytorch" << "" << "cpu" << "";
+        QTest::newRow("conda cpuonly") << "cpuonly                   2.0                           0    pytorch" << "" << "cpu" << "";
+    }
+
+    // The text's own check that PyTorch sees no GPU, and a container started without one (issue 32).
+    void gpuCheckAndContainer_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("noGpu");
+        QTest::addColumn<bool>("containerWithoutGpu");
+        QTest::newRow("repl answer on the next line") << ">>> torch.cuda.is_available()\nFalse" << true << false;
+        QTest::newRow("ipython Out") << "In [2]: torch.cuda.is_available()\nOut[2]: False" << true << false;
+        QTest::newRow("print on one line") << "torch.cuda.is_available() = False" << true << false;
+        QTest::newRow("prose") << "torch.cuda.is_available() returns false on my RX 6800" << true << false;
+        QTest::newRow("True is no finding") << ">>> torch.cuda.is_available()\nTrue" << false << false;
+        QTest::newRow("answer far away is not read") << ">>> torch.cuda.is_available()\n>>> x = 1\n>>> y\nFalse" << false << false;
+        QTest::newRow("collect_env is not the user's check") << "Is CUDA available: False" << false << false;
+        QTest::newRow("PyTorch's no-driver error") << "RuntimeError: Found no NVIDIA driver on your system." << true << false;
+        QTest::newRow("docker run without gpus")
+            << "$ sudo docker run -t -i floydhub/pytorch:latest-gpu-py3 python -c 'import torch; print(torch.cuda.is_available())'\nFalse"
+            << true << true;
+        QTest::newRow("docker run --gpus") << "$ docker run --gpus all -it img python\n>>> torch.cuda.is_available()\nFalse" << true << false;
+        QTest::newRow("rocm devices passed") << "docker run -it --device=/dev/kfd --device=/dev/dri rocm/pytorch" << false << false;
+        QTest::newRow("podman without gpus") << "podman run --rm -it docker.io/rocm/pytorch bash" << false << true;
+        QTest::newRow("docker run in prose") << "I tried docker run and it failed" << false << false;
+    }
+    void gpuCheckAndContainer()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, noGpu);
+        QFETCH(bool, containerWithoutGpu);
+        const auto h = factsOf(text).snapshot.hostExtras;
+        QCOMPARE(h.torchFoundNoGpu.has_value(), noGpu);
+        QCOMPARE(h.containerRunWithoutGpus.has_value(), containerWithoutGpu);
     }
     void torchFromText()
     {
