@@ -11,6 +11,7 @@
 #include "core/report/report.h"
 #include "core/report/report_loader.h"
 #include "core/report/run_folder.h"
+#include "core/util/file_read.h"
 #include "core/util/json_errors.h"
 #include "core/util/text_escape.h"
 #include "core/report/report_writer.h"
@@ -38,18 +39,15 @@ constexpr std::uint64_t kMaxInputBytes = 64ull * 1024 * 1024;
 
 std::string readInput(const fs::path& path, const std::string& option)
 {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-        throw UsageError(fmt::format("{} {}: no such file; check the path", option, path.string()));
-    if (fs::file_size(path, ec) > kMaxInputBytes)
+    std::string why;
+    auto text = readRegularFile(path, kMaxInputBytes, &why);
+    if (!text && why.rfind("larger than", 0) == 0)
         throw UsageError(fmt::format("{} {}: larger than 64 MiB; give the file StackScope wrote, not a data file",
                                      option, path.string()));
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (!in && !in.eof())
-        throw UsageError(fmt::format("{} {}: cannot be read; check its permissions", option, path.string()));
-    return ss.str();
+    if (!text)
+        throw UsageError(fmt::format("{} {}: cannot be read ({}); check the path and its permissions", option,
+                                     path.string(), why));
+    return std::move(*text);
 }
 
 nlohmann::json readJsonInput(const fs::path& path, const std::string& option, const char* expected)

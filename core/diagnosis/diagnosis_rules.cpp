@@ -3,6 +3,7 @@
 #include "core/diagnosis/diagnosis_rules.h"
 
 #include "core/util/public_url.h"
+#include "core/util/file_read.h"
 
 #include "core/diagnosis/diagnosis_catalogue.h"
 #include "core/diagnosis/signature_index.h"
@@ -495,12 +496,12 @@ bool DiagnosisRules::names(const std::string& findingId, const std::string& expe
 
 DiagnosisRules DiagnosisRules::fromFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw DiagnosisRulesError(fmt::format("{}: cannot open the rules file", path));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return fromJson(ss.str(), path);
+    std::string why;
+    const auto text = readRegularFile(path, kWrittenFileCap, &why);
+    if (!text)
+        throw DiagnosisRulesError(fmt::format("{}: cannot read the rules file ({}); check the path given to --rules",
+                                              path, why));
+    return fromJson(*text, path);
 }
 
 const DiagnosisRule* DiagnosisRules::find(const std::string& id) const

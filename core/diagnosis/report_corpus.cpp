@@ -1,13 +1,13 @@
 // Loads the report corpus and scores diagnoses against it (see report_corpus.h).
 #include "core/diagnosis/report_corpus.h"
 
+#include "core/util/file_read.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace stackscope {
 
@@ -18,13 +18,12 @@ namespace {
 
 std::string readWhole(const fs::path& p)
 {
-    std::ifstream in(p, std::ios::binary);
-    if (!in)
-        throw CorpusError(fmt::format("{}: cannot be read; every report folder needs report.txt and expected.json",
-                                      p.string()));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    std::string why;
+    auto text = readRegularFile(p, kWrittenFileCap, &why);
+    if (!text)
+        throw CorpusError(fmt::format("{}: cannot be read ({}); every report folder needs report.txt and expected.json",
+                                      p.string(), why));
+    return std::move(*text);
 }
 
 // "line L, column C" of a byte offset, for JSON parse errors.

@@ -1,9 +1,10 @@
 // File reads under a root folder, so that recorded machines can be replayed.
 #include "core/inspect/system_root.h"
 
+#include "core/util/file_read.h"
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 namespace fs = std::filesystem;
 
@@ -49,15 +50,7 @@ bool SystemRoot::isDirectory(const std::string& machinePath) const
 
 std::optional<std::string> SystemRoot::readText(const std::string& machinePath, size_t maxBytes) const
 {
-    std::ifstream in(hostPath(machinePath), std::ios::binary);
-    if (!in)
-        return std::nullopt;
-    std::string out(maxBytes, '\0');
-    in.read(out.data(), static_cast<std::streamsize>(maxBytes));
-    out.resize(static_cast<size_t>(in.gcount()));
-    if (in.bad())
-        return std::nullopt;
-    return out;
+    return readFileHead(hostPath(machinePath), maxBytes);
 }
 
 std::optional<std::string> SystemRoot::readLine(const std::string& machinePath) const

@@ -1,6 +1,7 @@
 // Loading reports: size, depth and string caps enforced while parsing; zips read in memory, never extracted.
 #include "core/report/report_loader.h"
 
+#include "core/util/file_read.h"
 #include "core/util/json_errors.h"
 
 #include "core/snapshot/snapshot_json.h"
@@ -12,7 +13,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <vector>
 
@@ -25,23 +25,15 @@ namespace {
 
 std::string readCapped(const fs::path& path, std::uint64_t cap, const char* what)
 {
-    std::error_code ec;
-    const auto size = fs::file_size(path, ec);
-    if (ec)
-        throw ReportError(fmt::format("{}: cannot read its size ({}); check the path", path.string(), ec.message()));
-    if (size > cap)
-        throw ReportError(fmt::format("{}: {} bytes is larger than the {} MiB a {} may have; this is not a StackScope "
-                                      "report (or it was damaged): create the report again with `stackscope-cli report`",
-                                      path.string(), size, cap / (1024 * 1024), what));
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ReportError(fmt::format("{}: cannot open it; check its permissions", path.string()));
-    std::string text(static_cast<std::size_t>(size), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    if (static_cast<std::uint64_t>(in.gcount()) != size)
-        throw ReportError(fmt::format("{}: read {} of {} bytes (the file changed while reading?); try again",
-                                      path.string(), in.gcount(), size));
-    return text;
+    std::string why;
+    auto text = readRegularFile(path, static_cast<std::size_t>(cap), &why);
+    if (!text && why.rfind("larger than", 0) == 0)
+        throw ReportError(fmt::format("{}: larger than the {} MiB a {} may have; this is not a StackScope report (or it "
+                                      "was damaged): create the report again with `stackscope-cli report`",
+                                      path.string(), cap / (1024 * 1024), what));
+    if (!text)
+        throw ReportError(fmt::format("{}: cannot be read ({}); check the path and its permissions", path.string(), why));
+    return std::move(*text);
 }
 
 // Type checks with the key path, so a hand-edited report says where it went wrong.
@@ -235,10 +227,8 @@ private:
 
 bool looksLikeZip(const fs::path& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    char magic[4] = {};
-    in.read(magic, 4);
-    return in.gcount() == 4 && std::string(magic, 4) == std::string("PK\x03\x04", 4);
+    const auto magic = readFileHead(path, 4);
+    return magic && *magic == std::string("PK\x03\x04", 4);
 }
 
 } // namespace

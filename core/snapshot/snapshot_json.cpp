@@ -4,13 +4,12 @@
 #include "core/archscan/arch_scan.h"
 #include "core/snapshot/json_read.h"
 #include "core/util/atomic_file.h"
+#include "core/util/file_read.h"
 #include "core/util/json_errors.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
 
 namespace stackscope {
 
@@ -429,12 +428,12 @@ Snapshot parseSnapshot(const std::string& text, const std::string& origin)
 
 Snapshot loadSnapshotFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw SnapshotError(fmt::format("{}: cannot open the file; check the path and its permissions", path));
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parseSnapshot(buf.str(), path);
+    std::string why;
+    const auto text = readRegularFile(path, kWrittenFileCap, &why);
+    if (!text)
+        throw SnapshotError(fmt::format("{}: cannot be read ({}); give the file `stackscope-cli inspect --json` wrote",
+                                        path, why));
+    return parseSnapshot(*text, path);
 }
 
 void saveSnapshotFile(const Snapshot& s, const std::string& path)

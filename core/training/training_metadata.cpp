@@ -4,11 +4,11 @@
 #include "core/training/training_run.h"
 #include "core/util/atomic_file.h"
 #include "core/util/build_info.h"
+#include "core/util/file_read.h"
 
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 
 namespace stackscope::training {
 
@@ -163,12 +163,13 @@ void TrainingMetadata::write() const
 
 nlohmann::json readMetadata(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-        throw ConfigError(fmt::format("--resume: cannot read {}; resume a folder that a training run wrote, or start "
-                                      "a new run without --resume",
-                                      path));
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    std::string why;
+    const auto text = readRegularFile(path, kWrittenFileCap, &why);
+    if (!text)
+        throw ConfigError(fmt::format("--resume: cannot read {} ({}); resume a folder that a training run wrote, or "
+                                      "start a new run without --resume",
+                                      path, why));
+    nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
     if (j.is_discarded() || !j.is_object() || j.value("schema", "") != kTrainingSchema)
         throw ConfigError(fmt::format("--resume: {} is not a StackScope training record ({}); start a new run",
                                       path, kTrainingSchema));

@@ -60,6 +60,50 @@ private Q_SLOTS:
             QVERIFY2(reason.find(why.toStdString()) != std::string::npos, reason.c_str());
     }
 
+    // readFileHead: the first bytes by design; a longer file is cut, never refused; the refusals are the same.
+    void head_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("maxBytes");
+        QTest::addColumn<QString>("expected"); // "!reason" when refused
+        QTest::newRow("shorter than the head") << "file:abc" << 8 << "abc";
+        QTest::newRow("exactly the head") << "file:12345678" << 8 << "12345678";
+        QTest::newRow("longer: cut") << "file:123456789" << 8 << "12345678";
+        QTest::newRow("head of nothing") << "file:abc" << 0 << "";
+        QTest::newRow("FIFO nobody writes") << "fifo" << 8 << "!not a regular file";
+        QTest::newRow("link to /dev/zero") << "link:/dev/zero" << 8 << "!not a regular file";
+        QTest::newRow("missing") << "missing" << 8 << "!No such file";
+        QTest::newRow("/proc file that says size 0") << "proc" << 5 << "Name:";
+    }
+
+    void head()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, maxBytes);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        std::string path = dir.filePath(QStringLiteral("f")).toStdString();
+        const std::string k = kind.toStdString();
+        if (k.rfind("file:", 0) == 0)
+            std::ofstream(path, std::ios::binary) << k.substr(5);
+        else if (k == "fifo")
+            QCOMPARE(::mkfifo(path.c_str(), 0600), 0);
+        else if (k.rfind("link:", 0) == 0)
+            QCOMPARE(::symlink(k.substr(5).c_str(), path.c_str()), 0);
+        else if (k == "proc")
+            path = "/proc/self/status";
+        std::string reason;
+        const auto got = readFileHead(path, static_cast<std::size_t>(maxBytes), &reason);
+        const std::string want = expected.toStdString();
+        if (!want.empty() && want[0] == '!') {
+            QVERIFY(!got);
+            QVERIFY2(reason.find(want.substr(1)) != std::string::npos, reason.c_str());
+        } else {
+            QVERIFY2(got, reason.c_str());
+            QCOMPARE(*got, want);
+        }
+    }
+
     // A /proc file says size 0 and still has text: read to its end, within the cap.
     void procFile()
     {

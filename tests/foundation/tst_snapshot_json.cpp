@@ -225,7 +225,7 @@ private Q_SLOTS:
             loadSnapshotFile("/nonexistent/snap.json");
             QFAIL("no error for a missing file");
         } catch (const SnapshotError& e) {
-            QVERIFY(QString::fromStdString(e.what()).contains(QStringLiteral("cannot open")));
+            QVERIFY(QString::fromStdString(e.what()).contains(QStringLiteral("cannot be read")));
         }
     }
 };
