@@ -48,6 +48,10 @@ void printProgress(const training::TrainingProgress& p, bool json)
 {
     using Kind = training::TrainingProgress::Kind;
     if (json) {
+        if (p.kind == Kind::Note) { // what the run chose and why (the execution, one GPU against several)
+            std::cout << nlohmann::json({{"event", "note"}, {"message", p.message}}).dump() << std::endl;
+            return;
+        }
         if (p.kind != Kind::Step && p.kind != Kind::Epoch)
             return;
         nlohmann::json line = {{"event", p.kind == Kind::Step ? "step" : "epoch"},

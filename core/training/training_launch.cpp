@@ -87,6 +87,7 @@ struct RankProcess {
     int exitCode = 0;
     int signal = 0;
     bool stopped = false; // it was stopped (SIGSTOP) when the launcher ended it
+    bool killedByUs = false; // the launcher sent it SIGKILL (another rank had failed)
 };
 
 std::string readStatus(const std::string& path)
@@ -314,6 +315,7 @@ bool supervise(std::vector<RankProcess>& ranks, RunObserver& observer, const Tra
             for (auto& p : ranks)
                 if (p.running) {
                     p.stopped = processStopped(p.pid);
+                    p.killedByUs = true;
                     ::kill(-p.pid, SIGKILL);
                 }
             killed = true;
@@ -328,7 +330,7 @@ std::string failureReport(const std::vector<RankProcess>& ranks, bool killed, co
     for (const auto& p : ranks) {
         if (!failed(p))
             continue;
-        const bool ours = killed && p.signal == SIGKILL;
+        const bool ours = p.killedByUs && p.signal == SIGKILL;
         lines += fmt::format("\n  rank {} (pid {}) {}; last collective: {}", p.rank, p.pid, howItEnded(p, ours),
                              readStatus(p.statusFile));
         const std::string said = finalMessage(p.err);

@@ -77,18 +77,19 @@ stop_rank() { # launcher-pid rank signal: the child of the launcher whose enviro
   done
   echo "rank $2 not found"
 }
-wait_epochs() { # output-dir n: until model_metadata.json lists n epochs (at most 120 s)
-  for _ in $(seq 1200); do
+wait_epochs() { # output-dir n launcher-pid: until model_metadata.json lists n epochs (at most 60 s, or the launcher ends)
+  for _ in $(seq 600); do
+    kill -0 "$3" 2>/dev/null || { echo "the run ended before epoch $2:"; return 1; }
     python3 -c "import json,sys; sys.exit(0 if len(json.load(open('$1/model_metadata.json'))['epochs']) >= $2 else 1)" \
       2>/dev/null && return 0
     sleep 0.1
   done
   return 1
 }
-"$CLI" train --input "$W/bars.csv" --patience 0 --output "$W/hang" "${BIG[@]}" --epochs 400 --batch-size 4096 \
+"$CLI" train --input "$W/bars.csv" --patience 0 --output "$W/hang" --hidden 2048,2048,2048 --epochs 400 --batch-size 4096 \
   --device gpu:0,1 --dist-timeout 10 > "$W/hang.out" 2> "$W/hang.err" &
 L=$!
-wait_epochs "$W/hang" 1 && sleep 1
+wait_epochs "$W/hang" 1 $L && sleep 1
 stop_rank $L 1 STOP
 T0=$(date +%s.%N)
 timeout 60 tail --pid=$L -f /dev/null
@@ -101,7 +102,7 @@ echo "== kill -9 of rank 1, then --resume: losses against the uninterrupted 2-ra
 "$CLI" train --input "$W/bars.csv" --patience 0 --output "$W/killed" "${BIG[@]}" --batch-size 4096 --device gpu:0,1 \
   > "$W/killed.out" 2> "$W/killed.err" &
 L=$!
-wait_epochs "$W/killed" 3
+wait_epochs "$W/killed" 3 $L
 stop_rank $L 1 KILL
 wait $L; echo "launcher exit $?"; grep -E "rank 1|flight recorder" "$W/killed.err" | cut -c1-300 | head -5
 run resumed "$W/killed" 4096 -- "${BIG[@]}" --batch-size 4096 --device gpu:0,1 --resume
@@ -118,13 +119,14 @@ PY
 echo "== two 'nodes' on one host: 2 torchrun agents x $(( GPUS / 2 )) rank(s), c10d rendezvous $(date -u +%T)"
 PER=$(( GPUS / 2 ))
 for node in 0 1; do
-  CUDA_VISIBLE_DEVICES=$(seq -s, $(( node * PER )) $(( node * PER + PER - 1 ))) timeout 150 python3 -m torch.distributed.run \
+  CUDA_VISIBLE_DEVICES=$(seq -s, $(( node * PER )) $(( node * PER + PER - 1 ))) timeout -k 5 ${NODES_LIMIT:-90} \
+    python3 -m torch.distributed.run \
     --nnodes 2 --nproc-per-node $PER --rdzv-backend c10d --rdzv-endpoint 127.0.0.1:29655 --rdzv-id ss37 --no-python \
     "$CLI" train --input "$W/bars.csv" --patience 0 --json-progress --output "$W/nodes" --hidden 2048,2048,2048 \
     --epochs 4 --batch-size 4096 --device gpu:$(list $PER) > "$W/node$node.jsonl" 2> "$W/node$node.err" &
 done
 wait
-for node in 0 1; do grep -h "destroy_process_group\|Error\|error" "$W/node$node.err" | head -3; done
+for node in 0 1; do echo "-- agent $node stderr (last lines)"; grep -v "^\s*$" "$W/node$node.err" | tail -8 | cut -c1-300; done
 cat "$W"/node0.jsonl "$W"/node1.jsonl | grep -h '"finished"' | head -2 | cut -c1-300
 cat "$W"/node0.jsonl "$W"/node1.jsonl > "$W/nodes.jsonl"
 python3 tests/device/train_summary.py two-nodes "$W/nodes" "$W/nodes.jsonl" 0 --batch 4096
