@@ -1,6 +1,8 @@
 // What every stackscope-cli command shares: exit codes, the usage error, registration.
 #pragma once
 
+#include "core/util/error.h"
+
 #include <CLI/CLI.hpp>
 
 #include <stdexcept>
@@ -11,9 +13,12 @@ namespace stackscope::cli {
 enum ExitCode { ExitOk = 0, ExitCheckFailed = 1, ExitUsage = 2 };
 
 // Bad usage or bad input: main prints the message on stderr and exits 2.
-class UsageError : public std::runtime_error {
+class UsageError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit UsageError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 struct CommandContext {

@@ -3,6 +3,7 @@
 
 #include "core/util/atomic_file.h"
 #include "core/util/build_info.h"
+#include "core/util/error.h"
 #include "core/util/text_escape.h"
 
 #include <iostream>
@@ -21,14 +22,12 @@ int main(int argc, char** argv)
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
         return rc == 0 ? ExitOk : ExitUsage;
-    } catch (const stackscope::FileWriteError& e) {
-        // An output path that cannot be written is bad input: the message names the path and why.
-        // Messages quote input files and paths: their control bytes are escaped, never sent to the terminal.
+    } catch (const stackscope::Error& e) {
+        // Every StackScope error says whose move it is: bad input (an option, a file, an output path) exits 2, a job
+        // that failed on this machine exits 1. Messages quote input files and paths: their control bytes are
+        // escaped, never sent to the terminal.
         std::cerr << "stackscope-cli: " << stackscope::escapeMessage(e.what()) << "\n";
-        return ExitUsage;
-    } catch (const UsageError& e) {
-        std::cerr << "stackscope-cli: " << stackscope::escapeMessage(e.what()) << "\n";
-        return ExitUsage;
+        return e.kind() == stackscope::ErrorKind::Input ? ExitUsage : ExitCheckFailed;
     } catch (const std::exception& e) {
         std::cerr << "stackscope-cli: " << stackscope::escapeMessage(e.what()) << "\n";
         return ExitCheckFailed;

@@ -3,7 +3,7 @@
 #include "app/cli/command.h"
 #include "core/vpoc/gpu_self_check.h"
 
-#include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/probe_outcome.h"
 #include "core/runtime/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
 #include "core/runtime/torch_module.h"

@@ -44,6 +44,9 @@ std::string readInput(const fs::path& path, const std::string& option)
     if (!text && why.rfind("larger than", 0) == 0)
         throw UsageError(fmt::format("{} {}: larger than 64 MiB; give the file StackScope wrote, not a data file",
                                      option, path.string()));
+    std::error_code ec;
+    if (!text && !fs::exists(path, ec))
+        throw UsageError(fmt::format("{} {}: no such file; check the path", option, path.string()));
     if (!text)
         throw UsageError(fmt::format("{} {}: cannot be read ({}); check the path and its permissions", option,
                                      path.string(), why));

@@ -1,7 +1,8 @@
 // The kernel coverage scan: which GPU targets each library carries and whether they cover this machine's GPUs.
 #pragma once
 
-#include "core/archscan/archscan_types.h"
+#include "core/snapshot/arch_coverage.h"
+#include "core/snapshot/arch_coverage_json.h"
 #include "core/archscan/byte_view.h"
 #include "core/snapshot/snapshot.h"
 
@@ -14,7 +15,6 @@
 
 namespace stackscope::archscan {
 
-inline constexpr const char* kArchCoverageSchema = "stackscope.archscan/1";
 
 // Scans bytes already in memory (the fuzzer, tests): an ELF with .hip_fatbin / .nv_fatbin, a raw
 // offload bundle (plain or CCOB) or a raw fatbin. Never throws: problems land in `errors`.
@@ -51,21 +51,5 @@ ArchCoverage scanCoverage(const Snapshot& snapshot, const CoverageRequest& reque
 ArchCoverage scanCoverage(const std::vector<std::string>& paths, const std::vector<std::string>& devices,
                           const std::optional<std::string>& hsaOverride = std::nullopt);
 
-// JSON of the result: {"schema", "libraries": [{"path", "kind", "targets": [{"id", "arch", "features",
-// "format", "compressed"}], "covers": {device: "yes|no|ptx|generic"}, "explain": {device: text},
-// "errors": [...], "errors_not_kept": N, "targets_not_kept": N, "unreadable": bool}], "devices": [...],
-// "overrides": [...], "notes": [...]}. "unreadable": the file could not be read whole, so its coverage is unknown.
-// arch_scan_json.cpp and coverage_from_json.cpp are built into stackscope_core: the snapshot reads and writes them.
-nlohmann::json toJson(const ArchCoverage& coverage);
-
-// Thrown by coverageFromJson; what() names the field ("arch_coverage.libraries[2].covers.gfx1100") and what is wrong.
-class CoverageJsonError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-// The reverse of toJson. Lenient where older files differ: a missing key keeps its default (snapshots written
-// before "unreadable", "errors_not_kept" and "targets_not_kept" existed load as fully read), "schema" may be
-// absent, "note" of an override is derived and not read. A wrong type or an unknown name is an error.
-ArchCoverage coverageFromJson(const nlohmann::json& j, const std::string& field = "arch_coverage");
 
 } // namespace stackscope::archscan

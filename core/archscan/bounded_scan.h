@@ -2,7 +2,7 @@
 // hostile file costs time in proportion to its size and bounded memory.
 #pragma once
 
-#include "core/archscan/archscan_types.h"
+#include "core/snapshot/arch_coverage.h"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,8 @@
 // Bounds-checked little-endian reads over a byte range that the scanner does not own.
 #pragma once
 
+#include "core/util/error.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -10,9 +12,12 @@
 namespace stackscope::archscan {
 
 // A malformed binary: the message says where and what, the scan of other files goes on.
-class FormatError : public std::runtime_error {
+class FormatError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit FormatError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 struct ByteView {

@@ -1,7 +1,7 @@
 // Coverage rules: does a library's code run on a device (target-id features, PTX JIT, generic targets).
 #pragma once
 
-#include "core/archscan/archscan_types.h"
+#include "core/snapshot/arch_coverage.h"
 
 #include <optional>
 #include <string>

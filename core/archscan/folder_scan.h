@@ -1,7 +1,7 @@
 // Library folders whose architectures show in file names: rocBLAS/hipBLASLt Tensile, MIOpen databases.
 #pragma once
 
-#include "core/archscan/archscan_types.h"
+#include "core/snapshot/arch_coverage.h"
 
 #include <optional>
 #include <string>

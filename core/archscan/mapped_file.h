@@ -2,6 +2,8 @@
 // it survive the file shrinking underneath (SIGBUS caught), and a change while reading is detected.
 #pragma once
 
+#include "core/util/error.h"
+
 #include "core/archscan/byte_view.h"
 
 #include <functional>
@@ -12,9 +14,12 @@ namespace stackscope::archscan {
 
 // The path names something that is not a regular file (a FIFO, a device, a socket): it is never opened,
 // so a FIFO with no writer cannot block the scan.
-class NotRegularFileError : public std::runtime_error {
+class NotRegularFileError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit NotRegularFileError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 class MappedFile {

@@ -1,7 +1,7 @@
 // CUDA fat binaries (.nv_fatbin): each entry's SM architecture and whether it is SASS or PTX.
 #pragma once
 
-#include "core/archscan/archscan_types.h"
+#include "core/snapshot/arch_coverage.h"
 #include "core/archscan/byte_view.h"
 
 #include <string>

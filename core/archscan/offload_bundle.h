@@ -1,7 +1,7 @@
 // Clang offload bundles (`__CLANG_OFFLOAD_BUNDLE__` and the compressed `CCOB` form) in a .hip_fatbin.
 #pragma once
 
-#include "core/archscan/archscan_types.h"
+#include "core/snapshot/arch_coverage.h"
 #include "core/archscan/byte_view.h"
 
 #include <cstdint>

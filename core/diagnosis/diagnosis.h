@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/diagnosis/diagnosis_rules.h"
-#include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/probe_outcome.h"
 #include "core/snapshot/host_extras.h"
 #include "core/snapshot/snapshot.h"
 

@@ -1,7 +1,9 @@
 // The diagnosis rules (resources/rules/diagnosis.json, embedded in the binary), loaded and checked.
 #pragma once
 
-#include "core/diagnosis/probe_outcome.h"
+#include "core/util/error.h"
+
+#include "core/snapshot/probe_outcome.h"
 #include "core/diagnosis/version_range.h"
 #include "core/snapshot/snapshot.h"
 
@@ -135,9 +137,12 @@ struct RulesSource {
 };
 
 // A rules file that cannot be used; what() names the origin, the rule id and the key.
-class DiagnosisRulesError : public std::runtime_error {
+class DiagnosisRulesError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit DiagnosisRulesError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 class DiagnosisRules {

@@ -2,6 +2,8 @@
 // cause each thread established (top-1 / top-3 accuracy, error findings on healthy texts, per family).
 #pragma once
 
+#include "core/util/error.h"
+
 #include "core/diagnosis/diagnosis.h"
 
 #include <functional>
@@ -27,9 +29,12 @@ struct CorpusReport {
 inline constexpr const char* kCauseOutsideRules = "OTHER";
 
 // A corpus folder that cannot be used; what() names the file (and line:column for JSON).
-class CorpusError : public std::runtime_error {
+class CorpusError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit CorpusError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 // Every NN_name/{report.txt, expected.json} under `dir`, sorted by name. Throws CorpusError.

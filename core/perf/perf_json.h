@@ -2,6 +2,8 @@
 // (schema stackscope.bandwidth/1). Parsed once into perf::Figure; nothing downstream reads the JSON again.
 #pragma once
 
+#include "core/util/error.h"
+
 #include "core/perf/perf_types.h"
 
 #include <nlohmann/json.hpp>
@@ -13,8 +15,12 @@ namespace stackscope::perf {
 
 inline constexpr const char* kBandwidthSchema = "stackscope.bandwidth/1";
 
-struct PerfJsonError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+class PerfJsonError : public Error {
+public:
+    explicit PerfJsonError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 nlohmann::json toJson(const Figure& f);

@@ -2,6 +2,8 @@
 // reasons alongside, and the verdicts. Used by `bench bandwidth` (and by anything that shows its figures).
 #pragma once
 
+#include "core/util/error.h"
+
 #include "core/perf/perf_types.h"
 #include "core/snapshot/snapshot.h"
 
@@ -27,8 +29,12 @@ struct SuiteOptions {
 };
 
 // The torch module is missing or failed as a whole (not one figure): what to do is in the message.
-struct SuiteError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+class SuiteError : public Error {
+public:
+    explicit SuiteError(const std::string& what)
+        : Error(what, ErrorKind::Failed)
+    {
+    }
 };
 
 struct SuiteRun {

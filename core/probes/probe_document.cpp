@@ -1,7 +1,7 @@
 // The probe run document shared by `probe --json`, `report` and the Probes page's export.
 #include "core/probes/probe_document.h"
 
-#include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/probe_outcome.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // Runs the probe grid: one child process (stackscope-cli probe-worker) per (device, environment variant).
 #pragma once
 
-#include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/probe_outcome.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,8 @@
 // The support report as a JSON document ("stackscope.report/1") and its Markdown and HTML renderings.
 #pragma once
 
+#include "core/util/error.h"
+
 #include "core/report/redactor.h"
 #include "core/snapshot/snapshot.h"
 
@@ -15,9 +17,12 @@ namespace stackscope::report {
 inline constexpr const char* kReportSchema = "stackscope.report/1";
 
 // A report that cannot be read or written; what() says which file, where, and what to do.
-class ReportError : public std::runtime_error {
+class ReportError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit ReportError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 // What goes into a report; every json member may be null ("not given", said so in the report).

@@ -1,7 +1,7 @@
 // The report document rendered for people: Markdown (for an issue tracker) and self-contained HTML.
 #include "core/report/report.h"
 
-#include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/probe_outcome.h"
 #include "core/probes/probe_document.h"
 #include "core/report/report_json_access.h"
 #include "core/snapshot/snapshot_json.h"

@@ -1,7 +1,7 @@
 // The snapshot: every fact StackScope gathered about one machine, as plain values.
 #pragma once
 
-#include "core/archscan/archscan_types.h"
+#include "core/snapshot/arch_coverage.h"
 #include "core/snapshot/finding.h"
 #include "core/snapshot/host_extras.h"
 

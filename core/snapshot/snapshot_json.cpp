@@ -1,7 +1,7 @@
 // Snapshot <-> JSON: unknown values are null, unknown keys are ignored, wrong types are errors.
 #include "core/snapshot/snapshot_json.h"
 
-#include "core/archscan/arch_scan.h"
+#include "core/snapshot/arch_coverage_json.h"
 #include "core/snapshot/json_read.h"
 #include "core/util/atomic_file.h"
 #include "core/util/file_read.h"

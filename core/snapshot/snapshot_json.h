@@ -1,6 +1,8 @@
 // Snapshot <-> JSON ("stackscope.snapshot/1"); reading tolerates unknown keys.
 #pragma once
 
+#include "core/util/error.h"
+
 #include "core/snapshot/snapshot.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -11,9 +13,12 @@
 namespace stackscope {
 
 // Thrown for a snapshot that cannot be read; what() says where and what to do.
-class SnapshotError : public std::runtime_error {
+class SnapshotError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit SnapshotError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 // Findings (finding_json.cpp): one shape for system checks and diagnosis rules. Reading is lenient where older

@@ -2,6 +2,8 @@
 // on GPUs, every collective with a timeout and a "last collective" label per rank.
 #pragma once
 
+#include "core/util/error.h"
+
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
@@ -34,14 +36,20 @@ DistSettings parseDistSettings(const char* json);
 // A collective that failed or timed out: the message names this rank and the collective it was in.
 // The asked-for backend is not in this build or does not fit the device: bad configuration (exit 2), refused
 // before the rendezvous so the other ranks are ended at once.
-class DistConfigError : public std::runtime_error {
+class DistConfigError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit DistConfigError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
-class CollectiveError : public std::runtime_error {
+class CollectiveError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit CollectiveError(const std::string& what)
+        : Error(what, ErrorKind::Failed)
+    {
+    }
 };
 
 // A collective started and not yet waited for.

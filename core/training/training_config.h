@@ -1,6 +1,8 @@
 // What a training run is asked to do: the model, the optimiser, the device, the data and the output.
 #pragma once
 
+#include "core/util/error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -11,9 +13,12 @@
 namespace stackscope::training {
 
 // A configuration that cannot run: the message says which option and what to write instead.
-class ConfigError : public std::runtime_error {
+class ConfigError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit ConfigError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 struct TrainingConfig {

@@ -1,6 +1,8 @@
 // Output files: regular files are replaced atomically, never anything else; streams the user named get a direct write.
 #pragma once
 
+#include "core/util/error.h"
+
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -9,9 +11,12 @@
 
 namespace stackscope {
 
-class FileWriteError : public std::runtime_error {
+class FileWriteError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit FileWriteError(const std::string& what)
+        : Error(what, ErrorKind::Input)
+    {
+    }
 };
 
 enum class OutputStreams {

@@ -13,8 +13,8 @@
 namespace stackscope::vpoc {
 
 InputError::InputError(const std::string& file, int64_t line, int64_t column, const std::string& message)
-    : std::runtime_error(line > 0 ? fmt::format("{}:{}:{}: {}", file, line, column, message)
-                                  : fmt::format("{}: {}", file, message))
+    : Error(line > 0 ? fmt::format("{}:{}:{}: {}", file, line, column, message) : fmt::format("{}: {}", file, message),
+            ErrorKind::Input)
     , m_line(line)
     , m_column(column)
     , m_reason(message)
@@ -22,9 +22,10 @@ InputError::InputError(const std::string& file, int64_t line, int64_t column, co
 }
 
 InputError::InputError(const std::string& file, BinaryPosition at, const std::string& message)
-    : std::runtime_error(at.byte == UINT64_MAX ? fmt::format("{}: record {}: {}", file, at.record, message)
-                             : at.record >= 0 ? fmt::format("{}: record {} at byte {}: {}", file, at.record, at.byte, message)
-                                              : fmt::format("{}: at byte {}: {}", file, at.byte, message))
+    : Error(at.byte == UINT64_MAX ? fmt::format("{}: record {}: {}", file, at.record, message)
+                : at.record >= 0      ? fmt::format("{}: record {} at byte {}: {}", file, at.record, at.byte, message)
+                                      : fmt::format("{}: at byte {}: {}", file, at.byte, message),
+            ErrorKind::Input)
     , m_line(at.record)
     , m_column(static_cast<int64_t>(at.byte) + 1)
     , m_reason(message)

@@ -1,7 +1,7 @@
 // One launch of StackScope's own VPOC kernel against the CPU path: the "stackscope_kernel" probe.
 #pragma once
 
-#include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/probe_outcome.h"
 
 #include <string>
 

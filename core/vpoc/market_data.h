@@ -1,6 +1,8 @@
 // Market data as read from CSV: bars or trades with prices in integer ticks, and the reading options.
 #pragma once
 
+#include "core/util/error.h"
+
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -53,7 +55,7 @@ struct BinaryPosition {
 // Bad input at a place in a file: what() is "file:line:column: what and what to do", "file: ..." when there
 // is no line (line 0: the file cannot be opened or read), or for binary files "file: record R at byte B: ..."
 // (line() is then the record, column() the byte + 1).
-class InputError : public std::runtime_error {
+class InputError : public Error {
 public:
     InputError(const std::string& file, int64_t line, int64_t column, const std::string& message);
     InputError(const std::string& file, BinaryPosition at, const std::string& message);

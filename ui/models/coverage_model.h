@@ -4,7 +4,7 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
-#include "core/archscan/archscan_types.h"
+#include "core/snapshot/arch_coverage.h"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 // The few colours that carry meaning across pages (ok / missing / failed; error / warning / info).
 #pragma once
 
-#include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/probe_outcome.h"
 #include "core/snapshot/snapshot.h"
 #include "core/snapshot/stack_rows.h"
 

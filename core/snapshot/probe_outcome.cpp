@@ -1,5 +1,5 @@
 // ProbeOutcome names and JSON (the same field names the probe worker's JSON lines use).
-#include "core/diagnosis/probe_outcome.h"
+#include "core/snapshot/probe_outcome.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // JSON form of the coverage result (also the snapshot's `arch_coverage`).
-#include "core/archscan/arch_scan.h"
+#include "core/snapshot/arch_coverage_json.h"
 
 namespace stackscope::archscan {
 

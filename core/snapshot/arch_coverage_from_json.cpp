@@ -1,5 +1,5 @@
 // Coverage JSON -> ArchCoverage: the snapshot's `arch_coverage` read back into values (snapshot files, reports).
-#include "core/archscan/arch_scan.h"
+#include "core/snapshot/arch_coverage_json.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
