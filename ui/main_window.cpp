@@ -56,7 +56,8 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1280, 820);
 
     m_pageList->setObjectName(QStringLiteral("pageList"));
-    m_pageList->setFixedWidth(150);
+    // Room for the longest title ("Training") and its padding; every pixel more is taken from the pages at 1024x640.
+    m_pageList->setFixedWidth(120);
     m_pageList->setStyleSheet(QStringLiteral("QListWidget { font-size: 14px; } QListWidget::item { padding: 8px; }"));
     connect(m_pageList, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
 

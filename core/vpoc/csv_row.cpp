@@ -32,9 +32,25 @@ int findColumn(const std::vector<std::string>& names, std::initializer_list<cons
     return -1;
 }
 
+// A line quoted in a message: at most 60 characters, cut in the middle.
+std::string shortened(std::string_view line)
+{
+    constexpr size_t kMax = 60;
+    std::string text(line.substr(0, line.find_last_not_of(" \r\n\t") + 1));
+    if (text.size() <= kMax)
+        return text;
+    // Cut on UTF-8 character starts, never inside one.
+    size_t head = kMax / 2, tail = text.size() - kMax / 2;
+    while (head > 0 && (static_cast<unsigned char>(text[head]) & 0xC0) == 0x80)
+        --head;
+    while (tail < text.size() && (static_cast<unsigned char>(text[tail]) & 0xC0) == 0x80)
+        ++tail;
+    return text.substr(0, head) + "..." + text.substr(tail);
+}
+
 std::optional<RowError> requireColumns(CsvLayout& l)
 {
-    const std::string have = fmt::format("the header has: {}", fmt::join(l.headerNames, ", "));
+    const std::string have = fmt::format("the header has: {}", fmt::join(l.headerShown.empty() ? l.headerNames : l.headerShown, ", "));
     const bool bars = l.format == DataFormat::Bars;
     auto missing = [&](const char* name) {
         return RowError {1, fmt::format("missing column '{}' ({}); {} need timestamp (or date and time), {}", name,
@@ -198,8 +214,9 @@ std::optional<RowError> parseCsvHeader(std::string_view line, DataFormat request
     size_t start = 0;
     for (;;) {
         const size_t end = line.find(l.delimiter, start);
-        l.headerNames.push_back(
-            lower(trimCsvField(line.substr(start, end == std::string_view::npos ? end : end - start))));
+        const std::string name(trimCsvField(line.substr(start, end == std::string_view::npos ? end : end - start)));
+        l.headerShown.push_back(name);
+        l.headerNames.push_back(lower(name));
         if (end == std::string_view::npos)
             break;
         start = end + 1;
@@ -229,10 +246,16 @@ std::optional<RowError> parseCsvHeader(std::string_view line, DataFormat request
         l.format = DataFormat::Bars;
     else if (l.price >= 0)
         l.format = DataFormat::Trades;
+    else if (l.timestamp < 0 && l.date < 0 && l.timeOfDay < 0 && l.volume < 0)
+        // Nothing a market data file has: a log, an error message or another file given by mistake.
+        return RowError {1, fmt::format("not market data: the first line (\"{}\") names no column of bars or trades; "
+                                        "give a CSV whose header has timestamp (or date and time) with open, high, low, "
+                                        "close, volume for bars, or price and size for trades",
+                                        shortened(line))};
     else
         return RowError {1, fmt::format("cannot tell bars from trades (the header has: {}); bars need open, high, "
                                         "low, close, volume and trades need price and size, or pass --format",
-                                        fmt::join(names, ", "))};
+                                        fmt::join(l.headerShown, ", "))};
     if (auto err = requireColumns(l))
         return err;
     if (l.format == DataFormat::Bars && findColumn(names, {"volume"}) >= 0)

@@ -26,7 +26,8 @@ struct CsvLayout {
     int timestamp = -1, date = -1, timeOfDay = -1;
     int open = -1, high = -1, low = -1, close = -1, volume = -1, price = -1;
     int volume2 = -1; // TradeStation's Up and Down columns: volume is their sum
-    std::vector<std::string> headerNames;
+    std::vector<std::string> headerNames; // lower-cased, for matching
+    std::vector<std::string> headerShown; // as the file writes them, for messages
     std::vector<int> extraIndex; // every column VPOC does not use, in order
 };
 

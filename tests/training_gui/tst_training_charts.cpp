@@ -84,8 +84,9 @@ private Q_SLOTS:
             auto* label = charts.memoryView()->findChild<QLabel*>(QStringLiteral("trainingMemoryNote"));
             QVERIFY(label->text().contains(QStringLiteral("Not reported on the CPU")));
         }
-        // 2.5 million samples/s reads in millions.
-        QCOMPARE(valueAxis(charts.samplesView(), Qt::Vertical)->titleText(), QStringLiteral("M samples/s"));
+        // One stated unit at any speed (2.4 million samples/s reads 2,400 k samples/s), fixed decimals, never "2.4e+03".
+        QCOMPARE(valueAxis(charts.samplesView(), Qt::Vertical)->titleText(), QStringLiteral("k samples/s"));
+        QVERIFY(!valueAxis(charts.samplesView(), Qt::Vertical)->labelFormat().contains(QLatin1Char('g')));
         QCOMPARE(valueAxis(charts.lossView(), Qt::Horizontal)->max(), 3.0);
         host.resize(1100, 700);
         charts.lossView()->setGeometry(0, 0, 540, 340);
@@ -123,7 +124,7 @@ private Q_SLOTS:
         charts.memoryView()->setGeometry(0, 0, 560, 360);
         QVERIFY(charts.memoryView()->grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/training-charts-ranks.png")));
         charts.clear();
-        QCOMPARE(charts.memorySeriesNames(), (QStringList {QStringLiteral("VRAM used"), QStringLiteral("reserved"),
+        QCOMPARE(charts.memorySeriesNames(), (QStringList {QStringLiteral("VRAM"), QStringLiteral("reserved"),
                                                            QStringLiteral("allocated")}));
     }
 

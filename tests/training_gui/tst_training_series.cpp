@@ -133,6 +133,28 @@ private Q_SLOTS:
         QVERIFY(n.ticks <= 6);
     }
 
+    // Every tick in one fixed format: the decimals of the step.
+    void axisFormats_data()
+    {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<QString>("format");
+        QTest::newRow("thousands of samples/s") << 0.0 << 4800.0 << QStringLiteral("%.0f");
+        QTest::newRow("losses 0 to 4") << 0.315 << 3.1 << QStringLiteral("%.0f");
+        QTest::newRow("narrow losses") << 0.91 << 0.97 << QStringLiteral("%.2f");
+        QTest::newRow("k samples/s below one") << 0.0 << 0.9 << QStringLiteral("%.1f");
+        QTest::newRow("quarter steps") << 0.0 << 1.0 << QStringLiteral("%.1f");
+        QTest::newRow("small losses") << 0.0011 << 0.0019 << QStringLiteral("%.4f");
+        QTest::newRow("degenerate") << 2.0 << 2.0 << QStringLiteral("%.0f");
+    }
+    void axisFormats()
+    {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(QString, format);
+        QCOMPARE(axisLabelFormat(niceAxis({lo, hi})), format);
+    }
+
     void epochTicks_data()
     {
         QTest::addColumn<double>("epochs");

@@ -116,6 +116,13 @@ private Q_SLOTS:
         QTest::newRow("missing column") << QByteArray("timestamp,open,high,low\n2024-03-04 09:30:00,1,2,1\n") << "missing column";
         QTest::newRow("high below low") << QByteArray("timestamp,open,high,low,close,volume\n2024-03-04 09:30:00,5000,4999,5001,5000,10\n")
                                         << ":2:";
+        // The file: a pasted error, not a CSV. Said whole (the hint too), in the file's own case, brackets
+        // closed.
+        QTest::newRow("not a CSV") << QByteArray("Error: CUDA out of memory. Tried to allocate 2.00 GiB\nmore text\n")
+                                   << "not market data: the first line (&quot;Error: CUDA out of memory. Tried to allocate 2.00 GiB&quot;) "
+                                      "names no column of bars or trades; give a CSV whose header has timestamp";
+        QTest::newRow("header of another kind") << QByteArray("Timestamp,Bid,Ask,Volume\n2024-03-04 09:30:00,1,2,3\n")
+                                                << "cannot tell bars from trades (the header has: Timestamp, Bid, Ask, Volume)";
     }
     void badInputKeepsPage()
     {
@@ -135,6 +142,9 @@ private Q_SLOTS:
         QVERIFY2(page.statusText().contains(path), qPrintable(page.statusText()));
         QVERIFY2(page.statusText().contains(expected), qPrintable(page.statusText()));
         QCOMPARE(page.sessionModel()->rowCount(), 0);
+        QVERIFY(page.statusIsError());
+        QVERIFY(page.detailText().isEmpty()); // nothing hidden under Details
+        QCOMPARE(page.statusText().count(QLatin1Char('(')), page.statusText().count(QLatin1Char(')')));
     }
 
     void noInputSaysWhatToDo()

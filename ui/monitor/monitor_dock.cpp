@@ -1,5 +1,6 @@
 // MonitorDock: wiring of sampler, store, coalesced refresh, charts, readings table and export.
 #include "ui/monitor/monitor_dock.h"
+#include "ui/widgets/file_dialogs.h"
 
 #include "core/telemetry/telemetry_output.h"
 #include "core/util/atomic_file.h"
@@ -8,11 +9,11 @@
 #include "ui/monitor/time_axis.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QPixmap>
 #include <QScrollArea>
@@ -23,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace stackscope::ui {
 
@@ -66,6 +68,7 @@ void MonitorDock::build()
     m_model = new LatestReadingsModel(this);
 
     auto* body = new QWidget(this);
+    m_body = body;
     auto* layout = new QVBoxLayout(body);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(buildControls(body));
@@ -77,7 +80,10 @@ void MonitorDock::build()
     m_message->hide();
     layout->addWidget(m_message);
 
-    layout->addWidget(buildChartsAndTable(body), 1);
+    m_message->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    m_chartsAndTable = buildChartsAndTable(body);
+    layout->addWidget(m_chartsAndTable, 1);
+    layout->addStretch(0); // takes what is left once the charts are folded away: the message stays under the controls
     // In a scroll area: the dock never sets the window's minimum size (the window stays resizable down to
     // 1024x640 with the Monitor open, docked, tabbed or floating).
     auto* scroll = new QScrollArea(this);
@@ -231,7 +237,46 @@ void MonitorDock::scheduleRefresh()
 void MonitorDock::showEvent(QShowEvent* event)
 {
     QDockWidget::showEvent(event);
+    if (!std::exchange(m_fitted, true))
+        QTimer::singleShot(0, this, &MonitorDock::fitDockedHeight);
     scheduleRefresh();
+}
+
+int MonitorDock::compactHeight() const
+{
+    // The title bar, the controls and the message line: what a collapsed dock shows.
+    const int chrome = isVisible() && widget()->height() > 0 ? height() - widget()->height() : fontMetrics().height() + 8;
+    auto* layout = m_body->layout();
+    const int margins = layout->contentsMargins().top() + layout->contentsMargins().bottom();
+    int top = chrome + margins + layout->itemAt(0)->sizeHint().height();
+    if (!m_message->isHidden())
+        top += layout->spacing() + m_message->heightForWidth(std::max(200, m_body->width()));
+    if (m_collapsed)
+        return top;
+    const auto* window = parentWidget();
+    const int room = window ? window->height() * 2 / 5 : 400;
+    // Two rows of charts at ~110 px each and the readings table's header and a row or two.
+    return std::max(top + 140, std::min(room, top + 2 * 110 + 80));
+}
+
+void MonitorDock::fitDockedHeight()
+{
+    auto* window = qobject_cast<QMainWindow*>(parentWidget());
+    if (!window || isFloating() || !isVisible())
+        return;
+    const auto area = window->dockWidgetArea(this);
+    if (area == Qt::TopDockWidgetArea || area == Qt::BottomDockWidgetArea)
+        window->resizeDocks({this}, {compactHeight()}, Qt::Vertical);
+}
+
+void MonitorDock::setCollapsed(bool collapsed)
+{
+    if (collapsed == m_collapsed)
+        return;
+    m_collapsed = collapsed;
+    // Four empty charts saying "No GPU samples" took half of a 640 px window: one line says it instead.
+    m_chartsAndTable->setVisible(!collapsed);
+    QTimer::singleShot(0, this, &MonitorDock::fitDockedHeight);
 }
 
 QString MonitorDock::messageText() const
@@ -267,10 +312,13 @@ void MonitorDock::refreshNow()
     const QString empty = emptyMessage(latest);
     if (m_message->toolTip() != empty) {
         const int sentence = empty.indexOf(QLatin1String(". "));
-        m_message->setText(sentence < 0 ? empty : empty.left(sentence + 1) + tr(" (hover for the loaders' messages)"));
+        QString why = sentence < 0 ? empty : empty.left(sentence + 1) + tr(" (hover for the loaders' messages)");
+        why[0] = why[0].toLower(); // "No GPU samples: no GPU visible to NVML or rocm_smi."
+        m_message->setText(tr("No GPU samples: %1").arg(why));
         m_message->setToolTip(empty); // the loaders' whole messages
     }
     m_message->setVisible(!empty.isEmpty());
+    setCollapsed(!empty.isEmpty());
     // The charts only say that they are empty; the reason is in the message above them.
     const QString chartEmpty = !latest ? tr("Waiting for the first sample…") : latest->gpus.empty() ? tr("No GPU samples") : QString();
     for (auto* c : m_charts)
@@ -302,7 +350,7 @@ QString MonitorDock::exportPng(const QString& path) const
 
 void MonitorDock::chooseCsvFile()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export telemetry as CSV"), QStringLiteral("telemetry.csv"),
+    const QString path = saveFileInLastFolder(this, tr("Export telemetry as CSV"), QStringLiteral("telemetry.csv"),
                                                       tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
@@ -312,7 +360,7 @@ void MonitorDock::chooseCsvFile()
 
 void MonitorDock::choosePngFile()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts as PNG"), QStringLiteral("telemetry.png"),
+    const QString path = saveFileInLastFolder(this, tr("Export charts as PNG"), QStringLiteral("telemetry.png"),
                                                       tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;

@@ -52,6 +52,11 @@ public:
     QWidget* chartArea() const { return m_chartArea; }
     // Why the charts are empty (no GPU, a library not loaded), shown once above them; empty when they draw.
     QString messageText() const;
+    // True while there are samples but no GPU in them: the charts and the table fold into the one message line.
+    bool chartsCollapsed() const { return m_collapsed; }
+    // The height the dock asks for when docked: the controls and the message alone when collapsed, else the charts
+    // at a readable size, never more than 40 % of the window (the page keeps the rest).
+    int compactHeight() const;
     int refreshCount() const { return m_refreshCount; }
 
     void setSamplingRateHz(int hz);
@@ -81,6 +86,9 @@ private:
     void chooseCsvFile();
     void choosePngFile();
     QString emptyMessage(const std::optional<telemetry::TelemetrySample>& latest) const;
+    void setCollapsed(bool collapsed);
+    // Docked in a main window: gives the dock its compact height there.
+    void fitDockedHeight();
 
     std::shared_ptr<telemetry::TelemetryStore> m_store;
     std::shared_ptr<telemetry::TorchAllocatorFeed> m_torchFeed;
@@ -94,11 +102,15 @@ private:
     QToolButton* m_live = nullptr;
     QTableView* m_table = nullptr;
     QLabel* m_message = nullptr;
+    QWidget* m_body = nullptr;
+    QSplitter* m_chartsAndTable = nullptr;
     QTimer m_repaintTimer;
     QElapsedTimer m_sinceRefresh;
     std::atomic<bool> m_dirty {false};
     int m_listener = 0;
     int m_refreshCount = 0;
+    bool m_collapsed = false;
+    bool m_fitted = false; // the first show has sized the dock
     std::uint64_t m_drawnGeneration = 0;
 };
 

@@ -20,8 +20,12 @@ OutcomeChart::OutcomeChart(QWidget* parent)
     auto* chart = new QChart;
     // Short enough for the chart's width at 1280x720 (the longer title was cut to "unsupported not c..."); the
     // variants are named on the axis.
-    chart->setTitle(tr("Outcomes per device (unsupported not counted)"));
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setTitle(tr("Outcomes per device"));
+    setToolTip(tr("Probe outcomes per device and variant; unsupported cells are not counted"));
+    // Beside the bars, one outcome a line: under them, at the ~300 px the chart gets at 1024x640, the names were cut
+    // to "cra…" and "wr…".
+    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->legend()->setShowToolTips(true);
     m_series = new QStackedBarSeries(chart);
     for (auto r : OutcomeCounts::kShown) {
         auto* set = new QBarSet(QString::fromLatin1(probeResultName(r)));

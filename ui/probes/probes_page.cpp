@@ -4,6 +4,7 @@
 #include "core/probes/probe_variants.h"
 #include "ui/probes/outcome_chart.h"
 #include "ui/system/snapshot_controller.h"
+#include "ui/widgets/stale_banner.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -43,9 +44,14 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     if (m_snapshots)
         connect(m_snapshots, &SnapshotController::snapshotChanged, this, &ProbesPage::updateMachineLabel);
 
+    // One banner area: "out of date" and "from another machine" share it (the second says more, so it wins).
+    m_staleBanner = new StaleBanner(this);
+    m_staleBanner->setObjectName(QStringLiteral("probesStale"));
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_machine);
+    layout->addWidget(m_staleBanner);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
 
@@ -102,7 +108,12 @@ QSplitter* ProbesPage::createPanes()
     m_findingsView->setModel(m_findings);
     m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_findingsView->horizontalHeader()->setStretchLastSection(true);
+    // Severity and rule as wide as their text, the title the rest, cut in the middle (whole in the tooltip): no
+    // sideways scrolling at 1024x640.
+    m_findingsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::TitleColumn, QHeaderView::Stretch);
+    m_findingsView->setTextElideMode(Qt::ElideMiddle);
+    m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_findingsView->verticalHeader()->hide();
     m_fixes = new QComboBox(this);
     m_tryFixButton = new QPushButton(tr("Try this fix"), this);
@@ -146,6 +157,10 @@ QSplitter* ProbesPage::createPanes()
 void ProbesPage::connectSignals()
 {
     connect(m_picker, &PythonEnvPicker::choiceChanged, this, &ProbesPage::applyEnvironmentChoice);
+    connect(m_picker, &PythonEnvPicker::choiceChanged, this, &ProbesPage::markResults);
+    connect(m_timeout, &QDoubleSpinBox::valueChanged, this, &ProbesPage::markResults);
+    connect(m_ruleVariants, &QCheckBox::toggled, this, &ProbesPage::markResults);
+    connect(m_session, &ProbeSession::runningChanged, this, &ProbesPage::markResults);
     connect(m_picker, &PythonEnvPicker::discoveryFinished, this, [this] {
         if (std::exchange(m_runWhenDiscovered, false))
             startRun();
@@ -234,6 +249,7 @@ void ProbesPage::startRun()
     m_tryingFix.clear();
     m_resultsLive = true;
     m_resultsOrigin.clear();
+    m_ranWith = currentChoice();
     std::vector<std::string> order;
     for (auto& r : runs) {
         r.variants = o.variants;
@@ -308,6 +324,8 @@ void ProbesPage::showRecords(const std::vector<ProbeRecord>& records, const QStr
     m_grid->clear(); // only the report's rows: pending cells would say "still running"
     m_resultsLive = false;
     m_resultsOrigin = m_snapshots ? m_snapshots->origin() : QString();
+    m_ranWith.reset(); // a report's grid was not run with this form's choices
+    markResults();
     m_counts = OutcomeCounts {};
     for (const auto& r : records) {
         m_grid->addRecord(r);
@@ -363,6 +381,43 @@ void ProbesPage::onFinished(bool cancelled, const std::vector<ProbeDevice>& devi
     Q_EMIT runFinished();
 }
 
+ProbeRunChoice ProbesPage::currentChoice() const
+{
+    return {m_picker->checkedEnvironments(), m_timeout->value(), m_ruleVariants->isChecked()};
+}
+
+void ProbesPage::setTimeoutSeconds(double seconds)
+{
+    m_timeout->setValue(seconds);
+}
+
+void ProbesPage::setRuleVariants(bool on)
+{
+    m_ruleVariants->setChecked(on);
+}
+
+void ProbesPage::markResults()
+{
+    const bool shown = m_ranWith && m_resultsLive && !m_session->isRunning() && !m_grid->records().empty() &&
+                       !m_machine->isVisibleTo(this);
+    if (!shown) {
+        m_staleBanner->update({}, {}, {});
+        return;
+    }
+    m_staleBanner->update(probeChoiceSummary(*m_ranWith), probeChoiceChanges(*m_ranWith, currentChoice()),
+                          tr("press Run all probes to run them"));
+}
+
+bool ProbesPage::resultsStale() const
+{
+    return m_staleBanner->isStale();
+}
+
+QString ProbesPage::staleText() const
+{
+    return m_staleBanner->isStale() ? m_staleBanner->text() : QString();
+}
+
 bool ProbesPage::resultsMatchSnapshot() const
 {
     if (!m_snapshots)
@@ -374,6 +429,7 @@ void ProbesPage::updateMachineLabel()
 {
     const bool mixed = !m_grid->records().empty() || m_session->isRunning() ? !resultsMatchSnapshot() : false;
     m_machine->setVisible(mixed);
+    markResults();
     if (mixed)
         m_machine->setText(m_resultsLive ? tr("<b>These results are from this machine.</b> The System page shows %1; "
                                               "its findings are not applied here and the report leaves these results out.")

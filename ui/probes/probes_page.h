@@ -4,6 +4,7 @@
 #include "core/diagnosis/diagnosis.h"
 #include "ui/models/findings_model.h"
 #include "ui/probes/probe_grid_model.h"
+#include "ui/probes/probe_option_changes.h"
 #include "ui/probes/probe_results.h"
 #include "ui/probes/probe_session.h"
 #include "ui/probes/python_env_picker.h"
@@ -11,6 +12,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -32,6 +34,7 @@ namespace stackscope::ui {
 
 class SnapshotController;
 class OutcomeChart;
+class StaleBanner;
 
 class ProbesPage : public QWidget {
     Q_OBJECT
@@ -50,6 +53,12 @@ public:
     // False when the results come from another machine than the System page's snapshot (a run here while
     // a file or report is loaded): the two are never combined without a label.
     bool resultsMatchSnapshot() const;
+    // The grid was run here with other environments, timeout or variants than the form's now (the banner says which).
+    bool resultsStale() const;
+    QString staleText() const;
+    // Test hooks for the form's run choices.
+    void setTimeoutSeconds(double seconds);
+    void setRuleVariants(bool on);
 
 public Q_SLOTS:
     void runAll();
@@ -79,6 +88,9 @@ private:
     void updateButtons();
     void updateMachineLabel();
     ProbeRunOptions baseOptions() const;
+    ProbeRunChoice currentChoice() const;
+    // Marks the grid out of date while the form's choices differ from those it ran with, until the next run.
+    void markResults();
 
     SnapshotController* m_snapshots = nullptr;
     ProbeSession* m_session = nullptr;
@@ -88,7 +100,9 @@ private:
     QString m_tryingFix; // the variant name being verified, empty for a full run
     bool m_resultsLive = true; // run here (true) or shown from a report (false)
     QString m_resultsOrigin;   // the report's origin when not live
+    std::optional<ProbeRunChoice> m_ranWith; // the choices of the live run shown
     QLabel* m_machine = nullptr;
+    StaleBanner* m_staleBanner = nullptr;
     PythonEnvPicker* m_picker = nullptr;
     bool m_runWhenDiscovered = false; // Run was pressed while the picker was still looking
     QString m_runError; // set by ProbeSession::failed, shown by onFinished

@@ -1,12 +1,12 @@
 // The environment picker: a checkable list (libtorch, Python environments found or added), Add..., and a status line.
 #include "ui/probes/python_env_picker.h"
+#include "ui/widgets/file_dialogs.h"
 
 #include "core/python/python_envs.h"
 #include "ui/probes/probe_results.h"
 
 #include <QDir>
 #include <QElapsedTimer>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -224,7 +224,7 @@ void PythonEnvPicker::onDiscovered(const nlohmann::json& envs, qint64 millisecon
 
 void PythonEnvPicker::chooseInterpreter()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Python interpreter with PyTorch"), QDir::homePath());
+    const QString path = openFileInLastFolder(this, tr("Python interpreter with PyTorch"), QString());
     if (!path.isEmpty())
         addInterpreter(path);
 }

@@ -1,11 +1,11 @@
 // The Compare dialog: loads both sides with the hardened report loader and shows diffSnapshots' rows.
 #include "ui/report/compare_dialog.h"
+#include "ui/widgets/file_dialogs.h"
 
 #include "core/report/report_loader.h"
 #include "ui/report/diff_model.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -78,7 +78,7 @@ CompareDialog::CompareDialog(QWidget* parent)
         files->addWidget(folder, row, 3);
         connect(fileButton, &QPushButton::clicked, this, [this, edit] { browse(edit); });
         connect(folder, &QPushButton::clicked, this, [this, edit] {
-            const QString dir = QFileDialog::getExistingDirectory(this, tr("Report folder"));
+            const QString dir = folderInLastFolder(this, tr("Report folder"), edit->text());
             if (!dir.isEmpty())
                 edit->setText(dir);
         });
@@ -125,8 +125,8 @@ CompareDialog::CompareDialog(QWidget* parent)
 
 void CompareDialog::browse(QLineEdit* edit)
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Snapshot or report"), edit->text(),
-                                                      tr("Snapshots and reports (*.json *.zip);;All files (*)"));
+    const QString path = openFileInLastFolder(this, tr("Snapshot or report"),
+                                              tr("Snapshots and reports (*.json *.zip);;All files (*)"), edit->text());
     if (!path.isEmpty())
         edit->setText(path);
 }

@@ -1,5 +1,6 @@
 // The Report page's widgets and the export/copy actions; the work is in ReportExporter.
 #include "ui/report/report_page.h"
+#include "ui/widgets/file_dialogs.h"
 
 #include "core/report/report.h"
 #include "core/training/training_files_check.h"
@@ -19,7 +20,6 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -29,6 +29,7 @@
 #include <QListView>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
@@ -94,10 +95,10 @@ ReportPage::ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidge
     // From here on the app's warnings are kept for the report's logs/recent.log.
     installRecentLog();
     configureWidgets();
-    auto* layout = new QHBoxLayout(this);
+    m_columns = new QBoxLayout(QBoxLayout::LeftToRight, this);
     // The card's column first (up to the card's width), the controls and the redaction list take the rest.
-    layout->addLayout(buildControlsColumn(), 1);
-    layout->addLayout(buildCardColumn(), 2);
+    m_columns->addLayout(buildControlsColumn(), 1);
+    m_columns->addLayout(buildCardColumn(), 2);
     connectSignals();
     setStatus(tr("Waiting for the System page's snapshot."), false);
 }
@@ -211,9 +212,29 @@ QWidget* ReportPage::buildLogsBox()
     return box;
 }
 
+void ReportPage::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrangeColumns();
+}
+
+void ReportPage::arrangeColumns()
+{
+    // The controls read well from ~380 px; the card is kWidth wide. Below both side by side, the card goes under
+    // the controls at its full height (the page scrolls down, never sideways).
+    const int sideBySide = 380 + SummaryCard::kWidth + m_cardArea->verticalScrollBar()->sizeHint().width() + 40;
+    const auto direction = width() >= sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_columns->direction() != direction)
+        m_columns->setDirection(direction);
+    const int height = direction == QBoxLayout::TopToBottom ? m_card->height() + 4 : 0;
+    if (m_cardArea->minimumHeight() != height)
+        m_cardArea->setMinimumHeight(height);
+}
+
 QLayout* ReportPage::buildCardColumn()
 {
     auto* cardArea = new QScrollArea(this);
+    m_cardArea = cardArea;
     cardArea->setWidget(m_card);
     cardArea->setWidgetResizable(false);
     cardArea->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
@@ -330,6 +351,7 @@ void ReportPage::refreshPreview()
         if (m_last.folder.isEmpty())
             setStatus(r.redact ? tr("Ready. Private data will be replaced by placeholders in every file and screenshot.")
                                : tr("Redaction is OFF: the report will contain user and host names, paths and addresses."),
+        arrangeColumns(); // below the controls the card's column is as tall as the card
                       !r.redact);
     } catch (const std::exception& e) {
         setStatus(tr("The preview could not be built: %1").arg(QString::fromUtf8(e.what())), true);
@@ -370,8 +392,9 @@ QString ReportPage::exportStartFolder()
 
 void ReportPage::exportInteractive()
 {
-    const QString start = exportStartFolder();
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export support report into"), start);
+    // The folder of the last dialog, else Documents (the first export).
+    const QString start = hasLastDialogFolder() ? lastDialogFolder() : exportStartFolder();
+    const QString dir = folderInLastFolder(this, tr("Export support report into"), start);
     if (!dir.isEmpty())
         exportTo(dir);
 }

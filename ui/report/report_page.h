@@ -9,7 +9,9 @@
 
 class QCheckBox;
 class QLabel;
+class QBoxLayout;
 class QLayout;
+class QScrollArea;
 class QListView;
 class QPushButton;
 class QTableWidget;
@@ -68,7 +70,12 @@ Q_SIGNALS:
 
 private:
     void configureWidgets();
+protected:
+    // Side by side where the card fits beside the controls, else the card below them (1024x640: no sideways scroll).
+    void resizeEvent(QResizeEvent* event) override;
+
     QLayout* buildControlsColumn();
+    void arrangeColumns();
     QLayout* buildCardColumn();
     QWidget* buildLogsBox();
     void connectSignals();
@@ -88,6 +95,8 @@ private:
     ReportResult m_last;
     QPushButton* m_export;
     QCheckBox* m_redact;
+    QBoxLayout* m_columns = nullptr;
+    QScrollArea* m_cardArea = nullptr;
     QPushButton* m_copy;
     QLabel* m_status;
     QLabel* m_where;

@@ -1,4 +1,5 @@
-// Table model of a training run's epochs: epoch, training and validation loss, samples/s, seconds.
+// Table model of a training run's epochs: epoch, training and validation loss, samples/s, seconds; one precision per
+// column and thousands separators.
 #pragma once
 
 #include "core/training/training_run.h"
@@ -33,8 +34,16 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // Decimals shown for a loss column: four significant digits of its smallest non-zero value and at least four
+    // (1.15 -> 4, 0.0123 -> 5), so "1.1530" stands above "1.1524", never "1.153"; at most 8.
+    static int lossDecimals(const std::vector<double>& values);
+
 private:
+    QString text(const QModelIndex& index) const;
+
     EpochTable m_table;
+    int m_trainDecimals = 4;
+    int m_valDecimals = 4;
 };
 
 } // namespace stackscope::ui

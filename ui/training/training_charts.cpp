@@ -4,6 +4,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QElapsedTimer>
+#include <QTimer>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QLabel>
 #include <QLineSeries>
@@ -13,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace stackscope::ui {
 
@@ -33,6 +36,13 @@ QChart* makeChart(const QString& title)
     auto* c = new QChart;
     c->setTitle(title);
     c->legend()->setAlignment(Qt::AlignBottom);
+    // Short titles and a legend a point smaller: at 1024x640 a chart is ~235 px wide, and longer titles and
+    // legends were cut ("Memory: device VRAM, libtorch allo...", "VRAM... reser... alloca..."); the views' tooltips
+    // say the rest.
+    QFont legendFont = c->legend()->font();
+    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1));
+    c->legend()->setFont(legendFont);
+    c->legend()->setShowToolTips(true);
     c->setMargins(QMargins(4, 4, 4, 4));
     c->layout()->setContentsMargins(0, 0, 0, 0);
     c->setBackgroundRoundness(0);
@@ -61,13 +71,24 @@ void setEpochAxis(QValueAxis* x, const AxisRange& r)
         x->setTickInterval(step);
 }
 
-void setValueAxis(QValueAxis* y, const AxisRange& r)
+// As many ticks as labels fit the plot's height (1.5 label heights each), 2 to 6: six labels in a 75 px plot (a
+// 1024x640 window with the Monitor open) were all drawn as "...".
+int ticksFor(const QChart* chart, const QValueAxis* y)
 {
-    const NiceAxis n = niceAxis(r);
+    const double plot = chart->plotArea().height();
+    const double label = 1.5 * QFontMetricsF(y->labelsFont()).height();
+    return plot > 0 ? std::clamp(static_cast<int>(plot / label) + 1, 2, 6) : 6;
+}
+
+void setValueAxis(QValueAxis* y, const AxisRange& r, int maxTicks)
+{
+    const NiceAxis n = niceAxis(r, maxTicks);
     if (y->min() != n.min || y->max() != n.max)
         y->setRange(n.min, n.max);
     if (y->tickCount() != n.ticks)
         y->setTickCount(n.ticks);
+    if (const QString format = axisLabelFormat(n); y->labelFormat() != format)
+        y->setLabelFormat(format);
 }
 
 // Copies the points with y scaled (units), dropping what a log axis cannot show.
@@ -110,7 +131,7 @@ private:
 TrainingCharts::TrainingCharts(QWidget* parent)
     : QObject(parent)
 {
-    m_lossChart = makeChart(tr("Loss: train per progress interval, validation per epoch"));
+    m_lossChart = makeChart(tr("Loss"));
     m_trainLossSeries = makeSeries(tr("train"), QColor(0x1f, 0x77, 0xb4), Qt::SolidLine, 1.2);
     m_valLossSeries = makeSeries(tr("validation"), QColor(0xd6, 0x27, 0x28), Qt::SolidLine, 2);
     m_valLossSeries->setPointsVisible(true);
@@ -127,10 +148,11 @@ TrainingCharts::TrainingCharts(QWidget* parent)
     m_valLossSeries->attachAxis(m_lossLinear);
     m_lossView = makeView(m_lossChart, parent);
     m_lossView->setObjectName(QStringLiteral("trainingLossChart"));
+    m_lossView->setToolTip(tr("Training loss per progress interval, validation loss per epoch"));
 
-    m_samplesChart = makeChart(tr("Throughput (training samples/s)"));
+    m_samplesChart = makeChart(tr("Throughput"));
     // Per interval the figure is noisy (a few steps, the host's scheduling); the epoch's mean reads as a trend.
-    m_samplesSeries = makeSeries(tr("per progress interval"), QColor(0x98, 0xdf, 0x8a), Qt::SolidLine, 1);
+    m_samplesSeries = makeSeries(tr("per interval"), QColor(0x98, 0xdf, 0x8a), Qt::SolidLine, 1);
     m_epochSamplesSeries = makeSeries(tr("per epoch"), QColor(0x2c, 0xa0, 0x2c), Qt::SolidLine, 2.5);
     m_samplesChart->addSeries(m_samplesSeries);
     m_samplesChart->addSeries(m_epochSamplesSeries);
@@ -145,9 +167,10 @@ TrainingCharts::TrainingCharts(QWidget* parent)
     }
     m_samplesView = makeView(m_samplesChart, parent);
     m_samplesView->setObjectName(QStringLiteral("trainingSamplesChart"));
+    m_samplesView->setToolTip(tr("Training samples per second: per progress interval and each epoch's mean"));
 
-    m_memoryChart = makeChart(tr("Memory: device VRAM, libtorch allocator"));
-    m_deviceUsedSeries = makeSeries(tr("VRAM used"), QColor(0x94, 0x67, 0xbd), Qt::SolidLine, 2);
+    m_memoryChart = makeChart(tr("Memory"));
+    m_deviceUsedSeries = makeSeries(tr("VRAM"), QColor(0x94, 0x67, 0xbd), Qt::SolidLine, 2);
     m_reservedSeries = makeSeries(tr("reserved"), QColor(0xff, 0x7f, 0x0e), Qt::DashLine);
     m_allocatedSeries = makeSeries(tr("allocated"), QColor(0x8c, 0x56, 0x4b), Qt::DotLine, 2);
     m_memoryX = makeEpochAxis();
@@ -162,6 +185,8 @@ TrainingCharts::TrainingCharts(QWidget* parent)
     }
     m_memoryView = makeView(m_memoryChart, parent);
     m_memoryView->setObjectName(QStringLiteral("trainingMemoryChart"));
+    m_memoryView->setToolTip(tr("Device VRAM used, and libtorch's caching allocator: reserved and allocated (in a run "
+                                "over several processes, each GPU's VRAM and rank 0's allocator)"));
     // The note sits over the empty plot; a layout on the view keeps it centred as the view resizes.
     m_memoryNote = new QLabel(m_memoryView);
     m_memoryNote->setObjectName(QStringLiteral("trainingMemoryNote"));
@@ -174,6 +199,15 @@ TrainingCharts::TrainingCharts(QWidget* parent)
     overlay->addWidget(m_memoryNote, 0, Qt::AlignCenter);
     overlay->addStretch(1);
 
+    // A taller or shorter plot fits more or fewer value labels: fit the ticks again once the layout settles.
+    for (auto* chart : {m_lossChart, m_samplesChart, m_memoryChart})
+        connect(chart, &QChart::plotAreaChanged, this, [this] {
+            if (!std::exchange(m_refitPending, true))
+                QTimer::singleShot(0, this, [this] {
+                    m_refitPending = false;
+                    refresh();
+                });
+        });
     refresh();
 }
 
@@ -181,7 +215,7 @@ QChartView* TrainingCharts::makeView(QChart* chart, QWidget* parent)
 {
     auto* view = new TimedChartView(chart, parent, &m_longestPaintNs);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(280, 190);
+    view->setMinimumSize(220, 180); // two across beside the form at 1024x640; lower, the axes lose their labels
     return view;
 }
 
@@ -199,8 +233,8 @@ void TrainingCharts::clear()
         delete line.series;
     }
     m_otherRanks.clear();
-    m_deviceUsedSeries->setName(tr("VRAM used"));
-    m_memoryChart->setTitle(tr("Memory: device VRAM, libtorch allocator"));
+    m_deviceUsedSeries->setName(tr("VRAM"));
+    m_memoryChart->setTitle(tr("Memory"));
     m_lastX = 0;
     m_sawStep = false;
     m_memoryReported = false;
@@ -258,7 +292,7 @@ void TrainingCharts::addRankMemory(double x, const std::vector<training::RankMem
             continue;
         if (r.rank == 0) {
             m_deviceUsedSeries->setName(tr("GPU %1 VRAM").arg(r.device));
-            m_memoryChart->setTitle(tr("Memory: each GPU's VRAM, rank 0's allocator"));
+            m_memoryChart->setTitle(tr("Memory (rank 0's allocator)"));
             continue;
         }
         auto& line = m_otherRanks[r.rank];
@@ -349,7 +383,7 @@ void TrainingCharts::refreshLoss()
         m_trainLossSeries->replace(m_trainLoss.points());
         m_valLossSeries->replace(m_valLoss.points());
         const AxisRange y = linearRange(span, false);
-        setValueAxis(m_lossLinear, y);
+        setValueAxis(m_lossLinear, y, ticksFor(m_lossChart, m_lossLinear));
     }
 }
 
@@ -359,22 +393,16 @@ void TrainingCharts::refreshSamples()
     ValueSpan span;
     span.include(m_samples.points());
     span.include(m_epochSamples.points());
-    // Millions of samples a second on a GPU: scale so the labels stay short.
-    double factor = 1;
-    QString unit = tr("samples/s");
-    if (span.valid && span.hi >= 1e6) {
-        factor = 1e-6;
-        unit = tr("M samples/s"); // short: "million samples/s" was cut to "million sam..." at 1280x720
-    } else if (span.valid && span.hi >= 1e4) {
-        factor = 1e-3;
-        unit = tr("k samples/s");
-    }
+    // One stated unit whatever the run's speed: thousands of samples a second, the labels in fixed decimals (one
+    // run read "5e+03" and another "k samples/s" when the unit followed the figures).
+    const double factor = 1e-3;
+    const QString unit = tr("k samples/s");
     m_samplesSeries->replace(scaled(m_samples.points(), factor));
     m_epochSamplesSeries->replace(scaled(m_epochSamples.points(), factor));
     span.lo *= factor;
     span.hi *= factor;
     const AxisRange y = linearRange(span, true);
-    setValueAxis(m_samplesY, y);
+    setValueAxis(m_samplesY, y, ticksFor(m_samplesChart, m_samplesY));
     if (m_samplesY->titleText() != unit)
         m_samplesY->setTitleText(unit);
 }
@@ -398,7 +426,7 @@ void TrainingCharts::refreshMemory()
     span.lo *= factor;
     span.hi *= factor;
     const AxisRange y = linearRange(span, true);
-    setValueAxis(m_memoryY, y);
+    setValueAxis(m_memoryY, y, ticksFor(m_memoryChart, m_memoryY));
     m_memoryY->setTitleText(gib ? tr("GiB") : tr("MiB"));
     // Nothing to draw: a clean box with the reason, not empty axes the note would half cover.
     const bool note = m_sawStep && !m_memoryReported && !m_memoryNoteText.isEmpty();

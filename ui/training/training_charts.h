@@ -53,7 +53,7 @@ public:
     int samplesPoints() const { return m_samples.size(); }
     int memoryPoints() const { return m_deviceUsed.size() + m_allocated.size() + m_reserved.size(); }
     bool memoryNoteShown() const;
-    // The memory chart's series names: "VRAM used", "reserved", "allocated"; in a run over several processes
+    // The memory chart's series names: "VRAM" (the device's used), "reserved", "allocated"; in a run over several processes
     // "GPU d VRAM" for each rank's GPU (the allocator's figures are rank 0's, as the chart's title then says).
     QStringList memorySeriesNames() const;
     // The longest single paint of one chart view since the last reset (the page's share of a GUI stall).
@@ -72,6 +72,7 @@ private:
     bool m_logScale = false;
     bool m_sawStep = false;
     bool m_memoryReported = false;
+    bool m_refitPending = false;
     qint64 m_longestPaintNs = 0;
 
     DecimatingSeries m_trainLoss;

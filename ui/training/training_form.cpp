@@ -1,12 +1,12 @@
 // TrainingForm: widgets to TrainingConfig and back; the Device box follows the snapshot's GPUs.
 #include "ui/training/training_form.h"
+#include "ui/widgets/file_dialogs.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -83,6 +83,7 @@ TrainingForm::TrainingForm(SnapshotController* snapshots, QWidget* parent)
     m_generatedOutput = m_output->text();
     updateDevices();
     updateInputNote();
+    connectChanges();
     if (m_snapshots)
         connect(m_snapshots, &SnapshotController::snapshotChanged, this, &TrainingForm::updateDevices);
 }
@@ -105,13 +106,13 @@ QGroupBox* TrainingForm::buildDataBox()
     m_output->setToolTip(tr("Folder for model.pt, checkpoint.pt and model_metadata.json (--output)"));
     auto* browseOutput = new QPushButton(tr("Browse…"), dataBox);
     connect(browseInput, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Market data"), QString(), tr("CSV (*.csv *.txt);;All files (*)"));
+        const QString path = openFileInLastFolder(this, tr("Market data"), tr("CSV (*.csv *.txt);;All files (*)"));
         if (!path.isEmpty())
             m_input->setText(path);
     });
     connect(sample, &QPushButton::clicked, this, [this] { m_input->setText(sampleDataPath()); });
     connect(browseOutput, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getExistingDirectory(this, tr("Output folder"), m_output->text());
+        const QString path = folderInLastFolder(this, tr("Output folder"), m_output->text());
         if (!path.isEmpty())
             m_output->setText(path);
     });
@@ -170,6 +171,10 @@ QGroupBox* TrainingForm::buildDeviceBox(const training::TrainingConfig& defaults
     m_device = new QComboBox(whereBox);
     m_device->setObjectName(QStringLiteral("trainingDevice"));
     m_device->setToolTip(tr("auto: the first GPU libtorch sees, else the CPU (--device)"));
+    // As narrow as a short name: a GPU's long name in the closed box pushed the form past the window at 1024x640
+    // (the list shows whole names).
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_device->setMinimumContentsLength(14);
     m_precision = new QComboBox(whereBox);
     m_precision->addItem(QStringLiteral("fp32"));
     m_precision->addItem(QStringLiteral("bf16"));
@@ -188,9 +193,10 @@ QGroupBox* TrainingForm::buildDeviceBox(const training::TrainingConfig& defaults
         m_distBackend->addItem(QString::fromLatin1(b));
     m_distBackend->setToolTip(tr("Collectives between processes: auto is nccl (RCCL on ROCm) on GPUs, gloo on the "
                                  "CPU (--dist-backend)"));
-    m_resume = new QCheckBox(tr("Resume from the output folder's checkpoint"), whereBox);
+    m_resume = new QCheckBox(tr("Resume from its checkpoint"), whereBox);
     m_resume->setObjectName(QStringLiteral("trainingResume"));
-    m_resume->setToolTip(tr("Continue a stopped run with the same options (--resume)"));
+    m_resume->setToolTip(tr("Continue the stopped run in the output folder from its checkpoint, with the same options "
+                            "(--resume)"));
     w->addRow(tr("Device"), m_device);
     w->addRow(tr("Precision"), m_precision);
     w->addRow(tr("Progress every"), m_stepInterval);
@@ -198,6 +204,19 @@ QGroupBox* TrainingForm::buildDeviceBox(const training::TrainingConfig& defaults
     w->addRow(tr("Collectives"), m_distBackend);
     w->addRow(m_resume);
     return whereBox;
+}
+
+void TrainingForm::connectChanges()
+{
+    for (auto* edit : {m_input, m_output, m_hidden})
+        connect(edit, &QLineEdit::textChanged, this, &TrainingForm::optionsChanged);
+    for (auto* box : {m_epochs, m_batch, m_seed, m_patience, m_stepInterval, m_processes})
+        connect(box, &QSpinBox::valueChanged, this, &TrainingForm::optionsChanged);
+    for (auto* box : {m_learningRate, m_dropout})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &TrainingForm::optionsChanged);
+    for (auto* box : {m_device, m_precision, m_distBackend})
+        connect(box, &QComboBox::currentIndexChanged, this, &TrainingForm::optionsChanged);
+    connect(m_resume, &QCheckBox::toggled, this, &TrainingForm::optionsChanged);
 }
 
 QString TrainingForm::sampleDataPath()

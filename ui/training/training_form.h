@@ -45,7 +45,12 @@ public:
     // front ("Learning rate (--lr 0: use ...)") so the person knows which field to change.
     static QString explainError(const QString& message);
 
+Q_SIGNALS:
+    // Any field changed (the page marks results computed with other options out of date).
+    void optionsChanged();
+
 private:
+    void connectChanges();
     QGroupBox* buildDataBox();
     QGroupBox* buildModelBox(const training::TrainingConfig& defaults);
     QGroupBox* buildDeviceBox(const training::TrainingConfig& defaults);

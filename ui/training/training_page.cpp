@@ -7,9 +7,12 @@
 #include "core/util/atomic_file.h"
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/sample_data.h"
+#include "ui/training/epoch_table_view.h"
 #include "ui/training/stall_meter.h"
 #include "ui/training/training_charts.h"
 #include "ui/training/training_form.h"
+#include "ui/training/training_option_changes.h"
+#include "ui/widgets/stale_banner.h"
 
 #include <QChartView>
 #include <QCheckBox>
@@ -154,8 +157,8 @@ TrainingPage::TrainingPage(SnapshotController* snapshots, QWidget* parent)
 namespace {
 
 // The form's scroll area: as wide as the form and a vertical scroll bar where the window allows, following the
-// form's minimum width as it fills in after the first layout (the device list, the processes row). Only a window
-// too narrow for it scrolls the form sideways.
+// form's minimum width as it fills in after the first layout (the device list, the processes row). It never scrolls
+// sideways: at 1024x640 that hid the Browse buttons and the spin boxes.
 class FormScrollArea : public QScrollArea {
 public:
     explicit FormScrollArea(QWidget* form, QWidget* parent)
@@ -164,10 +167,12 @@ public:
         setWidget(form);
         setWidgetResizable(true);
         setFrameShape(QFrame::NoFrame);
-        setMinimumWidth(220);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         form->installEventFilter(this);
     }
     QSize sizeHint() const override { return {wanted(), QScrollArea::sizeHint().height()}; }
+    // The splitter never gives the form less than it needs.
+    QSize minimumSizeHint() const override { return {wanted(), QScrollArea::minimumSizeHint().height()}; }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override
@@ -234,7 +239,6 @@ QWidget* TrainingPage::createControls()
     connect(m_resume, &QPushButton::clicked, this, &TrainingPage::resume);
     v->addStretch(1);
 
-    // Narrow windows scroll the form sideways rather than push the window wider than the screen.
     return new FormScrollArea(panel, this);
 }
 
@@ -260,6 +264,10 @@ QWidget* TrainingPage::createResults()
     v->addWidget(m_status);
     v->addWidget(m_progress);
     v->addWidget(m_details);
+    m_staleBanner = new StaleBanner(panel);
+    m_staleBanner->setObjectName(QStringLiteral("trainingStale"));
+    v->addWidget(m_staleBanner);
+    connect(m_form, &TrainingForm::optionsChanged, this, &TrainingPage::markResults);
 
     m_logScale = new QCheckBox(tr("Log scale (loss)"), panel);
     m_logScale->setObjectName(QStringLiteral("trainingLogScale"));
@@ -276,17 +284,16 @@ QWidget* TrainingPage::createResults()
     m_charts = new TrainingCharts(panel);
     connect(m_logScale, &QCheckBox::toggled, m_charts, &TrainingCharts::setLogScale);
     m_epochModel = new EpochTableModel(this);
-    m_epochView = new QTableView(panel);
+    // Columns as wide as their header and recent cells need (not ResizeToContents: that measures every row on each
+    // reset, O(epochs) per repaint); "0...." and "Samples/" were Stretch's equal shares at 1024x640.
+    m_epochView = new EpochTableView(panel);
     m_epochView->setObjectName(QStringLiteral("trainingEpochs"));
     m_epochView->setModel(m_epochModel);
     m_epochView->verticalHeader()->hide();
     m_epochView->verticalHeader()->setDefaultSectionSize(m_epochView->fontMetrics().height() + 6);
-    // Stretch, not ResizeToContents: that measures every row on each reset, O(epochs) per repaint.
-    m_epochView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_epochView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_epochView->setAlternatingRowColors(true);
     m_epochView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_epochView->setMinimumSize(280, 150);
+    m_epochView->setMinimumHeight(120);
     auto* grid = new QGridLayout;
     grid->addWidget(m_charts->lossView(), 0, 0);
     grid->addWidget(m_charts->samplesView(), 0, 1);
@@ -322,6 +329,7 @@ void TrainingPage::setRunning(bool running)
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
     m_resume->setEnabled(!running && m_lastStatus == training::TrainingStatus::Stopped && m_checkpointEpoch > 0);
+    markResults();
 }
 
 // The form's configuration, validated; on a bad one the error is shown, the run counts as failed, and none is
@@ -355,6 +363,8 @@ void TrainingPage::resetForRun(const training::TrainingConfig& config)
         m_epochModel->setData(EpochTable {});
     }
     m_shownOutput = config.output;
+    m_shownConfig = config;
+    m_staleBanner->update({}, {}, {});
     m_tableDirty = false;
     m_plannedEpochs = config.epochs;
     m_charts->setPlannedEpochs(config.epochs);
@@ -678,6 +688,31 @@ void TrainingPage::onRunEnded(RunOutcome out)
     m_openFolder->setEnabled(true);
     setRunning(false);
     Q_EMIT runEnded();
+}
+
+void TrainingPage::markResults()
+{
+    if (!m_shownConfig || m_jobs.isRunning() || (m_table.epochs.empty() && !m_haveStep)) {
+        m_staleBanner->update({}, {}, {});
+        return;
+    }
+    QStringList changes;
+    try {
+        changes = trainingOptionChanges(*m_shownConfig, m_form->config());
+    } catch (const std::exception&) {
+        return; // a field being typed ("32,"): Start says what is wrong with it
+    }
+    m_staleBanner->update(trainingOptionsSummary(*m_shownConfig), changes, tr("press Start to train with them"));
+}
+
+bool TrainingPage::resultsStale() const
+{
+    return m_staleBanner->isStale();
+}
+
+QString TrainingPage::staleText() const
+{
+    return m_staleBanner->isStale() ? m_staleBanner->text() : QString();
 }
 
 QString TrainingPage::lastStatus() const

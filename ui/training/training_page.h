@@ -22,8 +22,10 @@ class QTimer;
 
 namespace stackscope::ui {
 
+class EpochTableView;
 class ProgressStrip;
 class SnapshotController;
+class StaleBanner;
 class StallMeter;
 class TrainingCharts;
 class TrainingForm;
@@ -43,6 +45,9 @@ public:
     StallMeter* stallMeter() const { return m_stall; }
     bool isRunning() const { return m_jobs.isRunning(); }
     QString statusText() const;
+    // A run is shown, but an option that changes its numbers differs from the form now (the banner says which).
+    bool resultsStale() const;
+    QString staleText() const;
     // The last run's end, training::trainingStatusName's text; empty before the first run.
     QString lastStatus() const;
     // The epoch whose checkpoint the output folder holds after the last run (0: none).
@@ -86,6 +91,8 @@ private:
     void onRunEnded(RunOutcome out);
     void showError(const QString& message);
     void showStall();
+    // Marks the shown run out of date while the form's options differ from those it ran with, until the next run.
+    void markResults();
 
     JobTracker m_jobs;
     std::shared_ptr<ProgressInbox> m_inbox;
@@ -107,6 +114,7 @@ private:
     int m_checkpointEpoch = 0;
     QString m_finishedOutput;
     std::string m_shownOutput; // the folder of the run the charts and the table show
+    std::optional<training::TrainingConfig> m_shownConfig; // the options of the run shown
 
     TrainingForm* m_form = nullptr;
     QPushButton* m_start = nullptr;
@@ -114,12 +122,13 @@ private:
     QPushButton* m_resume = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_details = nullptr;
+    StaleBanner* m_staleBanner = nullptr;
     ProgressStrip* m_progress = nullptr;
     QCheckBox* m_logScale = nullptr;
     QLabel* m_stallLabel = nullptr;
     TrainingCharts* m_charts = nullptr;
     EpochTableModel* m_epochModel = nullptr;
-    QTableView* m_epochView = nullptr;
+    EpochTableView* m_epochView = nullptr;
     QLabel* m_outputLabel = nullptr;
     QPushButton* m_openFolder = nullptr;
     std::function<void(const training::TrainingProgress&)> m_stepObserver;

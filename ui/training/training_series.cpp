@@ -108,6 +108,25 @@ NiceAxis niceAxis(const AxisRange& range, int maxTicks)
     }
 }
 
+int axisDecimals(const NiceAxis& axis)
+{
+    const double step = axis.ticks > 1 ? (axis.max - axis.min) / (axis.ticks - 1) : axis.max - axis.min;
+    if (!(step > 0) || !std::isfinite(step))
+        return 0;
+    // A 1-2-5 step of 10^k needs -k decimals (0.25 is 2.5 x 10^-1 and needs two: the 5 is a half step).
+    for (int d = 0; d <= 8; ++d) {
+        const double scaled = step * std::pow(10.0, d);
+        if (std::fabs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, scaled))
+            return d;
+    }
+    return 8;
+}
+
+QString axisLabelFormat(const NiceAxis& axis)
+{
+    return QStringLiteral("%.%1f").arg(axisDecimals(axis));
+}
+
 double epochTickStep(double epochs)
 {
     const double raw = std::max(1.0, epochs / 10.0);

@@ -3,6 +3,7 @@
 
 #include <QList>
 #include <QPointF>
+#include <QString>
 
 namespace stackscope::ui {
 
@@ -57,6 +58,11 @@ struct NiceAxis {
     int ticks = 2;
 };
 NiceAxis niceAxis(const AxisRange& range, int maxTicks = 6);
+// The decimals that write every tick of the axis exactly and alike ("0.25, 0.50, 0.75"; "%.3g" gave "5e+03" beside
+// "4.5e+03"): those of its step, at most 8.
+int axisDecimals(const NiceAxis& axis);
+// A printf label format for QValueAxis with those decimals ("%.2f").
+QString axisLabelFormat(const NiceAxis& axis);
 
 // The epoch axis: [0, the 1-2-5 value at or above the last x, at most the planned epochs], and a 1-2-5
 // tick step of at least one epoch giving at most about ten ticks.

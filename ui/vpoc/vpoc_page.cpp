@@ -1,5 +1,6 @@
 // VPOC page: the form, the job, the results and the exports.
 #include "ui/vpoc/vpoc_page.h"
+#include "ui/widgets/file_dialogs.h"
 
 #include "core/util/atomic_file.h"
 #include "core/vpoc/sample_data.h"
@@ -22,7 +23,6 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -37,6 +37,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QValueAxis>
@@ -115,7 +116,7 @@ QGroupBox* VpocPage::createInputBox(QWidget* form)
     auto* sample = new QPushButton(tr("Sample data"), inputBox);
     sample->setToolTip(tr("Synthetic ES futures 1-minute bars (20 trading days, deterministic)"));
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Market data"), QString(), tr("Market data (*.csv *.txt *.dbn *.zst *.scid);;All files (*)"));
+        const QString path = openFileInLastFolder(this, tr("Market data"), tr("Market data (*.csv *.txt *.dbn *.zst *.scid);;All files (*)"));
         if (!path.isEmpty())
             setInputFile(path);
     });
@@ -201,11 +202,22 @@ void VpocPage::addRunControls(QWidget* form, QVBoxLayout* v)
     m_details->setToolTip(tr("The whole message"));
     m_details->hide();
     connect(m_details, &QPushButton::clicked, this, [this] {
-        QMessageBox box(QMessageBox::Information, tr("VPOC"), m_status->text(), QMessageBox::Close, this);
+        QMessageBox box(m_statusIsError ? QMessageBox::Warning : QMessageBox::Information, tr("VPOC"), m_status->text(),
+                        QMessageBox::Close, this);
         box.setDetailedText(m_detailText);
         box.exec();
     });
-    v->addWidget(m_status);
+    // A warning sign beside an error: the same red line was easy to take for a note.
+    m_statusIcon = new QLabel(form);
+    m_statusIcon->setObjectName(QStringLiteral("vpocStatusIcon"));
+    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
+    m_statusIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
+    m_statusIcon->setAlignment(Qt::AlignTop);
+    m_statusIcon->hide();
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_statusIcon, 0, Qt::AlignTop);
+    statusRow->addWidget(m_status, 1);
+    v->addLayout(statusRow);
     v->addWidget(m_details, 0, Qt::AlignLeft);
 }
 
@@ -253,12 +265,12 @@ QWidget* VpocPage::createResults()
     m_resultsFor->setWordWrap(true);
     m_resultsFor->setTextFormat(Qt::PlainText);
     connect(png, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export charts"), QStringLiteral("vpoc.png"), tr("PNG (*.png)"));
+        const QString path = saveFileInLastFolder(this, tr("Export charts"), QStringLiteral("vpoc.png"), tr("PNG (*.png)"));
         if (!path.isEmpty())
             exportPng(path);
     });
     connect(csv, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), QStringLiteral("vpoc-sessions.csv"), tr("CSV (*.csv)"));
+        const QString path = saveFileInLastFolder(this, tr("Export CSV"), QStringLiteral("vpoc-sessions.csv"), tr("CSV (*.csv)"));
         if (!path.isEmpty())
             exportCsv(path);
     });
@@ -535,14 +547,22 @@ void VpocPage::setStatus(const QString& text, const QString& details)
     m_status->setText(text);
     m_detailText = details;
     m_details->setVisible(!details.isEmpty());
+    m_statusIsError = false;
+    m_statusIcon->hide();
 }
 
 void VpocPage::showError(const QString& message)
 {
-    const GuiMessage m = guiMessage(message);
+    // An input error is shown whole where it is a few lines: its second half says what to do ("give a CSV whose
+    // header has ..."), which a one-line cut hid under Details. Longer texts (a loader's output) keep the cut.
+    const QString worded = guiWording(message.trimmed());
+    const GuiMessage m = worded.size() <= kMaxShownError && !worded.contains(QLatin1Char('\n')) ? GuiMessage {worded, {}}
+                                                                                                : guiMessage(message);
     m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(m.line.toHtmlEscaped()));
     m_detailText = m.details;
     m_details->setVisible(!m.details.isEmpty());
+    m_statusIsError = true;
+    m_statusIcon->show();
 }
 
 void VpocPage::selectSession(int row)

@@ -47,6 +47,8 @@ public:
     bool resultsStale() const { return m_stale; }
     // The whole text behind "Details…"; empty when the status line says everything.
     QString detailText() const { return m_detailText; }
+    // Whether the status line is an error (shown in red with a warning sign).
+    bool statusIsError() const { return m_statusIsError; }
     void setInputFile(const QString& path);
     // Options from the form; throws std::invalid_argument with a message for a bad value.
     vpoc::VpocOptions options() const;
@@ -116,6 +118,9 @@ private:
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
+    QLabel* m_statusIcon = nullptr; // a warning sign beside an error
+    bool m_statusIsError = false;
+    static constexpr int kMaxShownError = 480; // characters an error may have and still be shown whole
     SessionModel* m_sessions = nullptr;
     QTableView* m_table = nullptr;
     QChart* m_priceChart = nullptr;
