@@ -182,8 +182,11 @@ struct FlightWatch::State {
     void loop()
     {
         bool stopWritten = false;
-        // The backends time out first (Gloo raises, NCCL's watchdog aborts); this catches what they cannot see.
-        const double limit = std::chrono::duration<double>(timeout).count() + 2.0;
+        // The backends time out first (Gloo raises, NCCL's watchdog aborts); this catches what they cannot see. The
+        // grace keeps the backend's own message first where it has one; the whole must stay within the timeout + 5 s
+        // (issue 37: on 2x H200 a SIGSTOPped peer of a graphed rank was named 14.1 s after the stop with a 2 s grace
+        // and a 10 s timeout, the ring's oldest entry being enqueued before the stop).
+        const double limit = std::chrono::duration<double>(timeout).count() + 1.0;
         std::unique_lock<std::mutex> lock(mutex);
         while (!wake.wait_for(lock, std::chrono::milliseconds(200), [this] { return done; })) {
             if (!stopWritten && stopRequested && stopRequested()) {

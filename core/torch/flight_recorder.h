@@ -46,7 +46,7 @@ private:
 };
 
 // Watches a recorder from a thread of its own: on a stop request (SIGTERM) it writes the JSON once; when a
-// collective stays outstanding longer than `timeout` plus a grace (a hang the backend does not see, such as a
+// collective stays outstanding longer than `timeout` plus 1 s of grace (a hang the backend does not see, such as a
 // collective replayed inside a CUDA graph) it writes the JSON, prints which collective on stderr and ends the
 // process with exit code 3, as NCCL's own watchdog ends it on its timeouts.
 class FlightWatch {

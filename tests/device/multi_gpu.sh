@@ -6,7 +6,7 @@
 # and on 2 ranks (the ranks' note compares them); then the failure paths on GPUs: SIGSTOP of a rank (named with its
 # last collective within --dist-timeout + 5 s), kill -9 of a rank then --resume (the losses must equal the
 # uninterrupted run's), and a two-"node" layout on one host (2 torchrun agents, c10d rendezvous).
-# Writes $OUT/multi_gpu.txt. ONLY_SCALING=1 stops after the big model. Usage (repo root): GPUS=4 tests/device/multi_gpu.sh
+# Writes $OUT/multi_gpu.txt. ONLY_SCALING=1 stops after the big model; SKIP_SCALING=1 and SKIP_KILL=1 leave those out. Usage (repo root): GPUS=4 tests/device/multi_gpu.sh
 . tests/device/common.sh
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 # never NVLink multicast here
 device_begin multi_gpu "several GPUs"
@@ -39,6 +39,7 @@ run() {  # name output-dir batch -- args
 }
 EP=${EPOCHS:-12}
 BIG=(--hidden 2048,2048,2048 --epochs $EP)
+if [ "${SKIP_SCALING:-0}" != 1 ]; then
 echo "== big model (hidden 2048,2048,2048, global batch 4096), $EP epochs, $GPUS GPUs $(date -u +%T)"
 run big-1gpu "$W/big1" 4096 -- "${BIG[@]}" --batch-size 4096 --device gpu:0
 for n in 2 $([ "$GPUS" -ge 4 ] && echo 4); do
@@ -64,6 +65,7 @@ for d in ("big2", "big2e", "big4", "big4e"):
         print("LOSS %-6s epoch 1 relative difference to one GPU %.3g (epochs 1-3: %s)" % (
             d, rel[0], ", ".join("%.3g" % r for r in rel[:3])))
 PY
+fi
 [ "${ONLY_SCALING:-0}" = 1 ] && exit 0
 
 echo "== default model (32,16), batch 256, 2 epochs: one GPU (fused kernel) vs 2 ranks $(date -u +%T)"
@@ -92,19 +94,20 @@ L=$!
 wait_epochs "$W/hang" 1 $L && sleep 1
 stop_rank $L 1 STOP
 T0=$(date +%s.%N)
-timeout 60 tail --pid=$L -f /dev/null
+timeout 60 tail -s 0.1 --pid=$L -f /dev/null
 for p in $(pgrep -P $L); do kill -9 $p; done; kill -9 $L 2>/dev/null # only if the launcher outlived the 60 s
 echo "RESULT sigstop: the run ended $(python3 -c "import time; print('%.2f' % (time.time() - $T0))") s after the stop (timeout 10 s)"
 cat "$W/hang.err" | cut -c1-600 | head -20
 ls "$W/hang" | grep flight
 
+if [ "${SKIP_KILL:-0}" != 1 ]; then
 echo "== kill -9 of rank 1, then --resume: losses against the uninterrupted 2-rank run (big2, $EP epochs) $(date -u +%T)"
 "$CLI" train --input "$W/bars.csv" --patience 0 --output "$W/killed" "${BIG[@]}" --batch-size 4096 --device gpu:0,1 \
   > "$W/killed.out" 2> "$W/killed.err" &
 L=$!
 wait_epochs "$W/killed" 3 $L
 stop_rank $L 1 KILL
-wait $L; echo "launcher exit $?"; grep -E "rank 1|flight recorder" "$W/killed.err" | cut -c1-300 | head -5
+wait "$L"; echo "launcher exit $?"; grep -E "rank 1|flight recorder" "$W/killed.err" | cut -c1-300 | head -5
 run resumed "$W/killed" 4096 -- "${BIG[@]}" --batch-size 4096 --device gpu:0,1 --resume
 python3 - "$W" <<'PY'
 import json, sys, os
@@ -116,16 +119,19 @@ print("RESUME epochs %d vs %d; identical val_loss in %d of %d; max relative diff
     len(b), len(a), same, min(len(a), len(b)), max((abs(x - y) / abs(x) for x, y in zip(a, b)), default=float("nan"))))
 PY
 
+fi
 echo "== two 'nodes' on one host: 2 torchrun agents x $(( GPUS / 2 )) rank(s), c10d rendezvous $(date -u +%T)"
 PER=$(( GPUS / 2 ))
+AGENTS=()
 for node in 0 1; do
   CUDA_VISIBLE_DEVICES=$(seq -s, $(( node * PER )) $(( node * PER + PER - 1 ))) timeout -k 5 ${NODES_LIMIT:-90} \
     python3 -m torch.distributed.run \
     --nnodes 2 --nproc-per-node $PER --rdzv-backend c10d --rdzv-endpoint 127.0.0.1:29655 --rdzv-id ss37 --no-python \
     "$CLI" train --input "$W/bars.csv" --patience 0 --json-progress --output "$W/nodes" --hidden 2048,2048,2048 \
     --epochs 4 --batch-size 4096 --device gpu:$(list $PER) > "$W/node$node.jsonl" 2> "$W/node$node.err" &
+  AGENTS+=($!)
 done
-wait
+wait "${AGENTS[@]}" # by pid: a bare `wait` also waits for the tee of device_begin, which never ends
 for node in 0 1; do echo "-- agent $node stderr (last lines)"; grep -v "^\s*$" "$W/node$node.err" | tail -8 | cut -c1-300; done
 cat "$W"/node0.jsonl "$W"/node1.jsonl | grep -h '"finished"' | head -2 | cut -c1-300
 cat "$W"/node0.jsonl "$W"/node1.jsonl > "$W/nodes.jsonl"
