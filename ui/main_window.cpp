@@ -5,6 +5,7 @@
 
 #include "core/snapshot/stack_rows.h"
 #include "core/util/build_info.h"
+#include "ui/bandwidth_wiring.h"
 #include "ui/probes/log_diagnosis_dialog.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/compare_dialog.h"
@@ -124,6 +125,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_systemPage, &SystemPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
     connect(m_reportPage, &ReportPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
     createMenus();
+    m_bandwidth = installBandwidth({m_snapshots, m_systemPage, m_replay, m_reportPage,
+                                    menuBar()->actions().isEmpty() ? nullptr : menuBar()->actions().first()->menu(), this},
+                                   [this](const QString& message) { showError(message); });
     // A table is one tab stop: Tab leaves it, the arrow keys move inside it.
     for (auto* view : findChildren<QAbstractItemView*>())
         view->setTabKeyNavigation(false);

@@ -11,6 +11,7 @@ class QStackedWidget;
 
 namespace stackscope::ui {
 
+class BandwidthController;
 class LogDiagnosisDialog;
 class MonitorDock;
 class ProbesPage;
@@ -32,6 +33,8 @@ public:
     ReportPage* reportPage() const { return m_reportPage; }
     TrainingPage* trainingPage() const { return m_trainingPage; }
     ReportReplay* replay() const { return m_replay; }
+    // The bandwidth run shown on the System page (its links view).
+    BandwidthController* bandwidth() const { return m_bandwidth; }
     // Null when the build has no telemetry panel.
     MonitorDock* monitorDock() const { return m_monitor; }
     // Adds a page to the list; later pages (Probes, VPOC, Training, Report) come in through here.
@@ -71,6 +74,7 @@ private:
     TrainingPage* m_trainingPage = nullptr;
     ReportReplay* m_replay;
     MonitorDock* m_monitor = nullptr;
+    BandwidthController* m_bandwidth = nullptr;
     QLabel* m_status;
 };
 

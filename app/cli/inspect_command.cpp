@@ -5,6 +5,8 @@
 
 #include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
+#include "core/perf/expectation.h"
+#include "core/perf/perf_json.h"
 #include "core/python/python_envs.h"
 #include "core/snapshot/pcie_links.h"
 #include "core/snapshot/snapshot_json.h"
@@ -78,6 +80,27 @@ void printGpuExtras(const GpuInfo& g)
         std::cout << fmt::format("      PCIe {}: {}\n", l.device.empty() ? "link" : l.device, describeLink(l));
 }
 
+// What each link should carry, from its state (core/perf, as `bench bandwidth` judges it); measured by bench bandwidth.
+void printLinkExpectations(const Snapshot& s)
+{
+    const auto links = perf::linkExpectations(s);
+    if (links.empty())
+        return;
+    std::cout << "\nLinks (what each should carry each way; `stackscope-cli bench bandwidth` measures them)\n";
+    for (const auto& f : links)
+        std::cout << fmt::format("  {:<11} {:<16} {}\n", perf::info(f.test).id, perf::figureWhere(f), f.rule);
+}
+
+// The snapshot as JSON, with the expected value of each link (figures of stackscope.bandwidth/1, not measured).
+nlohmann::json inspectJson(const Snapshot& s)
+{
+    auto j = toJson(s);
+    j["link_expectations"] = nlohmann::json::array();
+    for (const auto& f : perf::linkExpectations(s))
+        j["link_expectations"].push_back(perf::toJson(f));
+    return j;
+}
+
 // What the stack rows do not show: `dkms status` output and the kernel log lines themselves.
 void printHostExtras(const HostExtras& h)
 {
@@ -107,6 +130,7 @@ void printText(const Snapshot& s)
                                  g.driverVersion.value_or("-"), g.source);
         printGpuExtras(g);
     }
+    printLinkExpectations(s);
     std::cout << "\nStack\n";
     for (const auto& r : stackRows(s)) {
         std::cout << fmt::format("  {:<18} {:<28} {:<8} {}{}\n", r.component, r.version, stackStatusName(r.status),
@@ -196,7 +220,7 @@ void addInspectCommand(CLI::App& app, CommandContext& ctx)
         if (!opts->out.empty())
             saveSnapshotFile(s, opts->out);
         if (opts->json)
-            std::cout << toJson(s).dump(2) << "\n";
+            std::cout << inspectJson(s).dump(2) << "\n";
         else
             printText(s);
         ctx.exitCode = ExitOk;

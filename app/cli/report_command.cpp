@@ -5,6 +5,8 @@
 
 #include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
+#include "core/perf/perf_json.h"
+#include "core/perf/suite_run.h"
 #include "core/probes/probe_runner.h"
 #include "core/probes/probe_variants.h"
 #include "core/report/redactor.h"
@@ -107,6 +109,7 @@ struct ReportOptions {
     std::string training;
     std::vector<std::string> logs;
     std::string snapshot;
+    std::string bandwidth;
     std::string runDir = "stackscope-out";
     bool noArchscan = false;
     bool noTelemetry = false;
@@ -165,6 +168,18 @@ void addRunInputs(const ReportOptions& o, report::ReportInputs& in, std::vector<
         if (!note.empty())
             used.push_back("training run: " + note);
     }
+    if (!o.bandwidth.empty()) {
+        const char* bandwidthDoc = "the output of `stackscope-cli bench bandwidth --json`";
+        try {
+            in.bandwidth = perf::suiteRunFromJson(readJsonInput(o.bandwidth, "--bandwidth", bandwidthDoc));
+        } catch (const perf::PerfJsonError& e) {
+            throw UsageError(fmt::format("--bandwidth {}: {}; give {}", o.bandwidth, e.what(), bandwidthDoc));
+        }
+        used.push_back("bandwidth run from " + o.bandwidth);
+    } else {
+        in.bandwidthNote = "not measured for this report: run `stackscope-cli bench bandwidth --json > bw.json`, then "
+                           "give --bandwidth bw.json";
+    }
     for (const auto& log : o.logs) {
         addLog(in, log, "--log");
         used.push_back("log " + log);
@@ -204,6 +219,9 @@ void printWritten(const std::vector<std::string>& used, const report::ReportInpu
         std::cout << "included: " << u << "\n";
     if (in.probes.is_null())
         std::cout << "note: " << in.probesNote << "\n";
+    if (doc.contains("bandwidth_note"))
+        std::cout << "bandwidth: " << (in.bandwidth ? doc["bandwidth"].value("summary", std::string()) + "; " : std::string())
+                  << doc["bandwidth_note"].get<std::string>() << "\n";
     std::cout << fmt::format("redaction: {}\n", redacted ? fmt::format("on, {} placeholder(s)", doc["redaction"]["replaced"].size())
                                                          : std::string("OFF (--no-redact)"));
     std::cout << "screenshots: not included (the GUI adds them: stackscope --report DIR)\n";
@@ -258,6 +276,9 @@ void addReportCommand(CLI::App& app, CommandContext& ctx)
     cmd->add_option("--training", opts->training,
                     "The last training run: its folder (with model_metadata.json) or the model_metadata.json file");
     cmd->add_option("--log", opts->logs, "A log file to include (repeatable; its last 2000 lines, redacted)");
+    cmd->add_option("--bandwidth", opts->bandwidth,
+                    "A bandwidth run: `stackscope-cli bench bandwidth --json` output (a file); judged again against "
+                    "the report's snapshot when that is the machine that ran it");
     cmd->add_option("--snapshot", opts->snapshot,
                     "Report on a saved snapshot (stackscope-cli inspect --out FILE) instead of inspecting this machine");
     cmd->add_option("--run-dir", opts->runDir,

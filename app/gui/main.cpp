@@ -1,13 +1,17 @@
-// stackscope: the desktop console. Options: --snapshot FILE, --root DIR, --screenshot FILE (headless capture), --size WxH, --monitor.
+// stackscope: the desktop console. Options: --snapshot FILE, --root DIR, --bandwidth FILE, --screenshot FILE (headless
+// capture), --size WxH, --monitor.
 #include "core/snapshot/snapshot_json.h"
 #include "core/util/build_info.h"
 #include "ui/main_window.h"
 #include "ui/monitor/monitor_dock.h"
 #include "ui/report/report_page.h"
+#include "ui/report/report_replay.h"
+#include "ui/system/bandwidth_controller.h"
 #include "ui/system/system_page.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFileInfo>
 #include <QScreen>
 #include <QTimer>
@@ -40,6 +44,14 @@ struct Options {
                             QStringLiteral("Inspect the recorded machine under DIR instead of this one (file-based facts, as "
                                            "stackscope-cli inspect --root DIR)."),
                             QStringLiteral("DIR")};
+    QCommandLineOption bandwidth{QStringLiteral("bandwidth"),
+                                 QStringLiteral("Show this bandwidth run (stackscope-cli bench bandwidth --json) on the System "
+                                                "page's links view; with --root DIR, DIR/bandwidth.json is shown when there."),
+                                 QStringLiteral("FILE")};
+    QCommandLineOption openReport{QStringLiteral("open-report"),
+                                  QStringLiteral("Open this report (report.json, its folder or .zip) as File > Open report does: "
+                                                 "every page it has a run for shows it."),
+                                  QStringLiteral("PATH")};
     QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                   QStringLiteral("Write a PNG of the window once the snapshot is shown, then quit (works with QT_QPA_PLATFORM=offscreen)."),
                                   QStringLiteral("FILE")};
@@ -62,6 +74,8 @@ struct Options {
         parser.addOption(page);
         parser.addOption(snapshot);
         parser.addOption(root);
+        parser.addOption(openReport);
+        parser.addOption(bandwidth);
         parser.addOption(screenshot);
     }
 };
@@ -148,6 +162,20 @@ bool showSnapshotFile(stackscope::ui::MainWindow& window, const QString& path)
     return true;
 }
 
+// --bandwidth FILE (or a recorded root's bandwidth.json): the links view shows that run; false (with what to give) where
+// the file is not one.
+bool showBandwidthFile(stackscope::ui::MainWindow& window, const QString& path)
+{
+    QString problem;
+    QObject listener; // the message goes to stderr here, not only to the (maybe off screen) window
+    QObject::connect(window.bandwidth(), &stackscope::ui::BandwidthController::errorOccurred, &listener,
+                     [&problem](const QString& message) { problem = message; });
+    if (window.bandwidth()->openFile(path))
+        return true;
+    std::fprintf(stderr, "stackscope: --bandwidth: %s\n", qPrintable(problem));
+    return false;
+}
+
 // --root DIR: shows the window and inspects the recorded machine under DIR; false (with what to give) where DIR is
 // not a folder.
 bool showRecordedRoot(stackscope::ui::MainWindow& window, const QString& dir)
@@ -180,6 +208,10 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "stackscope: --snapshot and --root both name the machine to show; give one of them\n");
         return 2;
     }
+    if (parser.isSet(options.openReport) && (parser.isSet(options.snapshot) || parser.isSet(options.root))) {
+        std::fprintf(stderr, "stackscope: --open-report names the machine to show, as --snapshot and --root do; give one of them\n");
+        return 2;
+    }
     stackscope::ui::MainWindow window;
     if (parser.isSet(options.page) && !window.showPage(parser.value(options.page))) {
         std::fprintf(stderr, "stackscope: no page named '%s'; use System, Probes, VPOC, Training or Report\n", qPrintable(parser.value(options.page)));
@@ -193,7 +225,21 @@ int main(int argc, char** argv)
         screenshotWhenShown(window, screenshot);
     if (parser.isSet(options.report))
         writeReportWhenShown(window, parser.value(options.report));
-    if (parser.isSet(options.snapshot)) {
+    if (parser.isSet(options.bandwidth) && !showBandwidthFile(window, parser.value(options.bandwidth)))
+        return 2;
+    if (!parser.isSet(options.bandwidth) && parser.isSet(options.root)) {
+        if (const QString recorded = QDir(parser.value(options.root)).filePath(QStringLiteral("bandwidth.json"));
+            QFileInfo(recorded).isFile() && !showBandwidthFile(window, recorded))
+            return 2;
+    }
+    if (parser.isSet(options.openReport)) {
+        window.show();
+        if (!window.replay()->open(parser.value(options.openReport))) {
+            std::fprintf(stderr, "stackscope: --open-report %s: not a report this version can read; give a report.json, "
+                                 "its folder or its .zip\n", qPrintable(parser.value(options.openReport)));
+            return 2;
+        }
+    } else if (parser.isSet(options.snapshot)) {
         if (!showSnapshotFile(window, parser.value(options.snapshot)))
             return 2;
     } else if (parser.isSet(options.root)) {

@@ -129,22 +129,22 @@ std::string cellLabel(const Figure& f)
     return info(f.test).id;
 }
 
-std::string valueText(const Figure& f)
+std::string valueText(const Figure& f, bool withUnit)
 {
     if (f.error)
         return "failed";
     if (f.skipped)
         return "not measured";
-    const char* unit = info(f.test).unit;
+    const std::string unit = withUnit ? std::string(" ") + info(f.test).unit : std::string();
     if (!f.expected)
-        return fmt::format("{} {}, {}", number(f.value), unit,
+        return fmt::format("{}{}, {}", number(f.value), unit,
                            f.test == Test::HostMemcpy ? "a reference" : "no expected value");
-    return fmt::format("{} of {} {} \u00b7 {:.2f}", number(f.value), number(f.expected->value), unit, f.ratio.value_or(0));
+    return fmt::format("{} of {}{} \u00b7 {:.2f}", number(f.value), number(f.expected->value), unit, f.ratio.value_or(0));
 }
 
-std::string cellLine(const Figure& f)
+std::string cellLine(const Figure& f, bool withUnit)
 {
-    return fmt::format("{} {} {}", verdictMarker(f.verdict), cellLabel(f), valueText(f));
+    return fmt::format("{} {} {}", verdictMarker(f.verdict), cellLabel(f), valueText(f, withUnit));
 }
 
 std::string figureDetails(const Figure& f)

@@ -34,10 +34,11 @@ LinkMatrix linkMatrix(const std::vector<Figure>& run, const std::vector<int>& al
 const char* verdictMarker(Verdict v);
 // What a figure is within its cell: "copy engine", "kernel", "both ways", "device copy", "pinned", "memcpy".
 std::string cellLabel(const Figure& f);
-// "392.8 of 450.0 GB/s · 0.87", "9.9 GB/s, no expected value", "not measured", "failed".
-std::string valueText(const Figure& f);
+// "392.8 of 450.0 GB/s · 0.87", "9.9 GB/s, no expected value", "not measured", "failed"; without the unit where the
+// view states it once.
+std::string valueText(const Figure& f, bool withUnit = true);
 // One line of a cell: marker, label, value: "✓ copy engine 392.8 of 450.0 GB/s · 0.87".
-std::string cellLine(const Figure& f);
+std::string cellLine(const Figure& f, bool withUnit = true);
 // Everything behind a figure, for a tooltip: what and where, the measurement, the expected value and its basis,
 // the ratio and verdict, the rule, the sources (public URLs).
 std::string figureDetails(const Figure& f);

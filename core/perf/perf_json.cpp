@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
 namespace stackscope::perf {
 
 using nlohmann::json;
@@ -19,6 +23,17 @@ T need(const json& j, const char* key, const std::string& where, T fallback)
     const auto it = j.find(key);
     if (it == j.end() || it->is_null())
         return fallback;
+    // A whole number written as a float ("bytes": 1e300 in a damaged or hostile file) must fit the integer: nlohmann
+    // converts it with a plain cast, undefined behaviour outside the range.
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (it->is_number_float()) {
+            const double v = it->get<double>();
+            if (!(v >= double(std::numeric_limits<T>::lowest()) && v < std::ldexp(1.0, std::numeric_limits<T>::digits)) ||
+                v != std::floor(v))
+                throw PerfJsonError(fmt::format("'{}.{}' is {}, not a whole number in range", where, key, it->dump()));
+            return static_cast<T>(v);
+        }
+    }
     try {
         return it->get<T>();
     } catch (const json::exception&) {

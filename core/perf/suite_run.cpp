@@ -98,6 +98,8 @@ SuiteRun suiteRunFromJson(const json& d)
         run.torchVersion = d.value("torch_version", std::string());
         run.preflight = d.value("preflight", std::vector<std::string>());
         run.clockEventsSampled = d.value("clock_events_sampled", false);
+        if (const auto n = d.find("gpu_count"); n != d.end() && !n->is_null() && !n->is_number_integer())
+            throw PerfJsonError(fmt::format("a bandwidth run's 'gpu_count' must be a whole number, not {}", n->dump()));
         run.gpuCount = d.value("gpu_count", 0);
         if (const auto m = d.find("machine"); m != d.end() && !m->is_null()) {
             if (!m->is_object())

@@ -1,6 +1,7 @@
 // Builds the report document from its inputs (redacted unless told not to); report_render.cpp renders it.
 #include "core/report/report.h"
 
+#include "core/report/report_bandwidth.h"
 #include "core/report/report_json_access.h"
 
 #include "core/diagnosis/diagnosis.h"
@@ -213,6 +214,7 @@ json buildReport(const ReportInputs& in, Redactor* redactor)
     r["training"] = training;
     r["telemetry"] = telemetry;
     r["logs"] = logsJson;
+    addBandwidth(r, in.bandwidth, in.snapshot, in.bandwidthNote, redactor);
     r["redaction"] = {{"enabled", redactor != nullptr},
                       {"replaced", redactor ? redactor->replacedJson() : json::array()},
                       {"uncertain", redactor ? json(redactor->uncertainties()) : json::array()},

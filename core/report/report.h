@@ -3,11 +3,13 @@
 
 #include "core/util/error.h"
 
+#include "core/perf/suite_run.h"
 #include "core/report/redactor.h"
 #include "core/snapshot/snapshot.h"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +37,10 @@ struct ReportInputs {
     std::vector<std::string> logLines;
     // Why there are no probe results, when probes is null ("not run: give --probes FILE or --run-probes").
     std::string probesNote;
+    // The bandwidth run shown (`bench bandwidth --json`, the System page's topology): judged against `snapshot`
+    // where it is the machine that ran it (report_bandwidth.h); why there is none when empty.
+    std::optional<perf::SuiteRun> bandwidth;
+    std::string bandwidthNote;
 };
 
 // A PNG with its file name ("system.png", written under screenshots/) and caption.

@@ -1,6 +1,7 @@
 // Loading reports: size, depth and string caps enforced while parsing; zips read in memory, never extracted.
 #include "core/report/report_loader.h"
 
+#include "core/report/report_bandwidth.h"
 #include "core/util/file_read.h"
 #include "core/util/json_errors.h"
 
@@ -62,6 +63,8 @@ void validateReport(const json& r, const std::string& origin)
     expectType(r, "training", &json::is_object, "an object", origin);
     expectType(r, "telemetry", &json::is_object, "an object", origin);
     expectType(r, "logs", &json::is_array, "an array of strings", origin);
+    expectType(r, "bandwidth", &json::is_object, "an object (stackscope-cli bench bandwidth --json)", origin);
+    expectType(r, "bandwidth_note", &json::is_string, "a string", origin);
     if (r.contains("logs") && r["logs"].is_array()) {
         for (std::size_t i = 0; i < r["logs"].size(); ++i) {
             if (!r["logs"][i].is_string())
@@ -282,6 +285,7 @@ LoadedReport loadReportText(const std::string& text, const std::string& origin, 
                                           "create it again",
                                           origin));
         out.snapshot = snapshotFromJson(*snap);
+        out.bandwidth = reportBandwidth(doc, origin);
     } catch (const SnapshotError& e) {
         throw ReportError(fmt::format("{}: in the snapshot: {}", origin, e.what()));
     } catch (const json::exception& e) {

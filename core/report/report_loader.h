@@ -1,6 +1,7 @@
 // Reads a report back (report.json, a report folder or its .zip) or a plain snapshot, safely.
 #pragma once
 
+#include "core/perf/suite_run.h"
 #include "core/report/report.h"
 #include "core/snapshot/snapshot.h"
 
@@ -8,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace stackscope::report {
@@ -39,6 +41,7 @@ struct LoadedReport {
     Snapshot snapshot;
     std::string source;     // the path given, plus "!report.json" for a zip
     bool isSnapshotOnly = false;
+    std::optional<perf::SuiteRun> bandwidth; // the report's bandwidth run ("bandwidth"), when it has one
 };
 
 // Throws ReportError naming the file (and the key path for wrong types) and what to do.

@@ -3,6 +3,7 @@
 
 #include "core/snapshot/probe_outcome.h"
 #include "core/probes/probe_document.h"
+#include "core/report/report_bandwidth.h"
 #include "core/report/report_json_access.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
@@ -235,6 +236,7 @@ std::string reportMarkdown(const json& report)
     for (const auto& [label, value] : stackTable(s))
         md += fmt::format("- **{}**: {}\n", label, value);
     md += markdownProbes(report);
+    md += markdownBandwidth(report);
     md += markdownFindings(report);
     // Placeholders such as <home> would be taken for HTML tags and hidden by issue trackers; the text has no
     // markup of its own with '<', so every one is escaped.
@@ -375,7 +377,7 @@ std::string htmlLogs(const json& report)
 std::string reportHtml(const json& report, const std::vector<ReportImage>& images)
 {
     const auto& s = at(report, "snapshot");
-    std::string h = htmlHead(report) + htmlMachine(s) + htmlProbes(report) + htmlFindings(report) + htmlScreenshots(images);
+    std::string h = htmlHead(report) + htmlMachine(s) + htmlProbes(report) + htmlBandwidth(report) + htmlFindings(report) + htmlScreenshots(images);
     for (const auto& [title, key] : {std::pair {"Architecture coverage", "arch_coverage"}, std::pair {"Last VPOC run", "vpoc"},
                                      std::pair {"Last training run", "training"}, std::pair {"Telemetry", "telemetry"}})
         h += htmlJsonSection(report, title, key);

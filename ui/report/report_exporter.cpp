@@ -9,7 +9,9 @@
 #include "ui/report/summary_card.h"
 #include "ui/report/redacted_render.h"
 #include "ui/report/text_scrub.h"
+#include "core/report/report_bandwidth.h"
 #include "ui/system/system_page.h"
+#include "ui/system/topology_view.h"
 
 #include <QBuffer>
 #include <QDir>
@@ -18,6 +20,7 @@
 #include <QScrollArea>
 #include <QThread>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include <fmt/format.h>
 
@@ -60,6 +63,8 @@ report::ReportInputs inputsOf(const ReportRequest& request)
     in.trainingRun = request.trainingRun;
     in.telemetry = request.telemetry;
     in.logLines = request.logLines;
+    in.bandwidth = request.bandwidth;
+    in.bandwidthNote = request.bandwidthNote;
     return in;
 }
 
@@ -99,6 +104,7 @@ struct ReportExporter::Prepared {
     std::shared_ptr<report::Redactor> redactor; // null when the report is not redacted
     Snapshot shown;
     std::vector<ProbeRecord> records;
+    std::optional<perf::SuiteRun> bandwidth; // the report's run (redacted, judged), drawn as the System page shows it
 };
 
 struct ReportExporter::Shot {
@@ -163,6 +169,7 @@ ReportExporter::Prepared ReportExporter::prepare(ReportRequest request, const QS
     try {
         out.shown = snapshotFromJson(out.doc.at("snapshot"));
         out.records = probeRecordsFromDocument(out.doc.value("probes", json()));
+        out.bandwidth = report::reportBandwidth(out.doc, "the report just built");
     } catch (const std::exception& e) {
         throw report::ReportError(fmt::format("The report just built cannot be drawn ({}); this is a bug in StackScope: "
                                               "please report it with report.json from `stackscope-cli report`.",
@@ -253,6 +260,28 @@ std::vector<ReportExporter::PageStep> ReportExporter::pageSteps(const ReportRequ
                          run.built = std::move(page);
                          return run.built.get();
                      }});
+    if (request.bandwidth)
+        steps.push_back({QStringLiteral("system-links"), tr("System: links and bandwidth"), 250, [size](Run& run) -> QWidget* {
+                             if (!run.prepared.bandwidth)
+                                 return nullptr;
+                             auto page = std::make_unique<QWidget>();
+                             page->setAttribute(Qt::WA_DontShowOnScreen);
+                             page->setAutoFillBackground(true);
+                             auto* view = new TopologyView(page.get());
+                             (new QVBoxLayout(page.get()))->addWidget(view, 0, Qt::AlignTop);
+                             page->resize(size);
+                             page->show();
+                             auto shown = std::make_shared<ShownRun>();
+                             shown->judged.run = *run.prepared.bandwidth;
+                             shown->judged.note = run.prepared.doc.value("bandwidth_note", std::string());
+                             shown->origin = tr("this report");
+                             // The report judged it against its snapshot where that is the machine that ran it.
+                             shown->judged.rejudged = perf::whyNotItsMachine(shown->judged.run, run.prepared.shown).empty();
+                             shown->machine = machineText(shown->judged, &run.prepared.shown);
+                             view->showRun(std::move(shown));
+                             run.built = std::move(page);
+                             return run.built.get();
+                         }});
     steps.push_back({QStringLiteral("probes"), tr("Probes"), 250, [size](Run& run) -> QWidget* {
                          const auto& records = run.prepared.records;
                          auto page = std::make_unique<ProbesPage>(run.controller.get());

@@ -1,6 +1,7 @@
 // One support report: builds the document in a job, draws the pages with the (redacted) report data, writes folder and zip in a job.
 #pragma once
 
+#include "core/perf/suite_run.h"
 #include "core/probes/probe_runner.h"
 #include "core/report/redactor.h"
 #include "core/report/report_writer.h"
@@ -32,6 +33,10 @@ struct ReportRequest {
     std::string probesNote;          // why `probes` is empty when it is not "not run" (measured on another machine)
     std::vector<std::string> logLines;
     nlohmann::json vpocRun, trainingRun, telemetry; // null when there are none
+    // The bandwidth run the System page shows (its topology), judged again against `snapshot` in the report where
+    // that is the machine that ran it; empty: none, `bandwidthNote` says why.
+    std::optional<perf::SuiteRun> bandwidth;
+    std::string bandwidthNote;
     bool redact = true;
     // The export takes a short telemetry sample (NVML / rocm_smi, about 0.6 s, in its job) when `telemetry` is null.
     bool sampleTelemetry = true;

@@ -326,6 +326,11 @@ ReportRequest ReportPage::request() const
     }
     if (m_trainingFolder)
         readTrainingRun(m_trainingFolder(), r);
+    if (m_bandwidth)
+        r.bandwidth = m_bandwidth();
+    if (!r.bandwidth)
+        r.bandwidthNote = "not measured in this session: Measure links on the System page (or open a recorded run "
+                          "with File > Open bandwidth run...), then export again";
     return r;
 }
 

@@ -36,6 +36,8 @@ public:
     void setVpocPage(VpocPage* page);
     // The folder of the last training run (its model_metadata.json goes into the report); "" for none.
     void setTrainingRunSource(std::function<QString()> folder) { m_trainingFolder = std::move(folder); }
+    // The bandwidth run the System page shows (empty: none); each export carries it.
+    void setBandwidthSource(std::function<std::optional<perf::SuiteRun>()> run) { m_bandwidth = std::move(run); }
     ReportExporter& exporter() { return m_exporter; }
     // The logs pasted or dropped in this session (the window adds them); each export writes them into the report.
     SessionLogModel* sessionLogs() const { return m_logs; }
@@ -91,6 +93,7 @@ protected:
     std::vector<std::pair<QString, QPointer<QWidget>>> m_livePages;
     QPointer<VpocPage> m_vpoc;
     std::function<QString()> m_trainingFolder;
+    std::function<std::optional<perf::SuiteRun>()> m_bandwidth;
     ReportExporter m_exporter;
     ReportResult m_last;
     QPushButton* m_export;

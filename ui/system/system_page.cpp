@@ -7,6 +7,7 @@
 #include "ui/models/findings_model.h"
 #include "ui/models/stack_model.h"
 #include "ui/system/fix_command.h"
+#include "ui/system/links_panel.h"
 #include "ui/system/verdict_panel.h"
 #include "ui/widgets/gpu_card.h"
 #include "ui/widgets/status_colors.h"
@@ -132,6 +133,8 @@ SystemPage::SystemPage(QWidget* parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_verdict);
     layout->addWidget(cardsScroll);
+    m_links = new LinksPanel(this); // the links between the GPUs and the host, measured (issue 33)
+    layout->addWidget(m_links);
     layout->addWidget(accessBox);
     layout->addWidget(lower, 1);
 }

@@ -18,6 +18,7 @@ namespace stackscope::ui {
 class CoverageModel;
 class FindingsModel;
 class StackModel;
+class LinksPanel;
 class VerdictPanel;
 
 class SystemPage : public QWidget {
@@ -29,6 +30,7 @@ public:
     FindingsModel* findingsModel() const { return m_findingsModel; }
     CoverageModel* coverageModel() const { return m_coverageModel; }
     VerdictPanel* verdict() const { return m_verdict; }
+    LinksPanel* links() const { return m_links; }
     int gpuCardCount() const;
 
 public Q_SLOTS:
@@ -52,6 +54,7 @@ private:
 
     QLabel* m_banner;
     VerdictPanel* m_verdict;
+    LinksPanel* m_links = nullptr;
     QWidget* m_cards;
     QHBoxLayout* m_cardsLayout;
     QLabel* m_access;
