@@ -1,7 +1,7 @@
 // `stackscope-cli bench vpoc`: GPU profile build vs the device's D2D copy bandwidth and vs libtorch, and the CPU on N threads.
 #include "app/cli/command.h"
 
-#include "core/torch/vpoc_torch_api.h"
+#include "core/runtime/vpoc_torch_api.h"
 #include "core/runtime/torch_module.h"
 #include "core/vpoc/gpu_profiles.h"
 #include "core/vpoc/synthetic_batch.h"

@@ -9,8 +9,8 @@
 #include "core/runtime/torch_module.h"
 #include "core/probes/probe_catalogue.h"
 #include "core/probes/probe_protocol.h"
-#include "core/torch/probe_module_api.h"
-#include "core/torch/torch_module_api.h"
+#include "core/runtime/probe_module_api.h"
+#include "core/runtime/torch_module_api.h"
 #include "core/util/program_paths.h"
 
 #include <fmt/format.h>

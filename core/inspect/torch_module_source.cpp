@@ -2,7 +2,7 @@
 #include "core/runtime/dynamic_library.h"
 #include "core/runtime/torch_module.h"
 #include "core/inspect/runtime_sources.h"
-#include "core/torch/torch_module_api.h"
+#include "core/runtime/torch_module_api.h"
 #include "core/util/program_paths.h"
 
 #include <fmt/format.h>

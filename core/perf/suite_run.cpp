@@ -6,7 +6,7 @@
 #include "core/perf/perf_json.h"
 #include "core/perf/preflight.h"
 #include "core/perf/verdict.h"
-#include "core/torch/perf_module_api.h"
+#include "core/runtime/perf_module_api.h"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // the median of the trials is the figure. Sizes sweep from min_bytes to max_bytes by fours; the figure is judged at
 // the largest (core/perf/verdict.h). Copies go through libtorch (copy-engine memcpy for contiguous copies; a kernel
 // for a strided destination), so the same code runs on CUDA and ROCm builds.
-#include "core/torch/perf_module_api.h"
+#include "core/runtime/perf_module_api.h"
 
 #include "core/torch/module_strings.h"
 #include "core/torch/probe_collectives.h"

@@ -1,7 +1,7 @@
 // The op probes of the catalogue (core/probes/probe_catalogue.cpp), run inside the torch module:
 // each runs one op on a device and compares it with a float64 CPU reference.
 #include "core/torch/module_strings.h"
-#include "core/torch/probe_module_api.h"
+#include "core/runtime/probe_module_api.h"
 #include "core/torch/probe_checks.h"
 #include "core/torch/probe_collectives.h"
 #include "core/torch/probe_runtime.h"

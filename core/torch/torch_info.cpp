@@ -1,6 +1,6 @@
 // libtorch module: what libtorch is loaded (version, build, BLAS backend), reported as JSON.
 #include "core/torch/module_strings.h"
-#include "core/torch/torch_module_api.h"
+#include "core/runtime/torch_module_api.h"
 
 #include <ATen/Context.h>
 #include <ATen/Version.h>

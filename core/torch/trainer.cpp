@@ -1,7 +1,7 @@
 // The libtorch trainer: an MLP (Linear, LayerNorm, SiLU, optional Dropout) trained with Adam on flat
 // parameter buffers, one device per process, data parallel over processes through c10d (trainer_dist.h),
 // CUDA-graphed where libtorch allows.
-#include "core/torch/trainer_api.h"
+#include "core/runtime/trainer_api.h"
 
 #include "core/torch/flight_recorder.h"
 #include "core/torch/probe_runtime.h"

@@ -1,5 +1,5 @@
 // libtorch baseline for `bench vpoc`: the same per-session volume profiles built with index_add_ or bincount.
-#include "core/torch/vpoc_torch_api.h"
+#include "core/runtime/vpoc_torch_api.h"
 
 #include <torch/cuda.h>
 #include <torch/torch.h>

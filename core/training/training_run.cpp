@@ -5,7 +5,7 @@
 #include "core/runtime/dynamic_library.h"
 #include "core/inspect/runtime_sources.h"
 #include "core/runtime/torch_module.h"
-#include "core/torch/trainer_api.h"
+#include "core/runtime/trainer_api.h"
 #include "core/training/training_events.h"
 #include "core/training/training_launch.h"
 #include "core/training/output_lock.h"

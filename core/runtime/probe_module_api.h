@@ -1,7 +1,7 @@
 // The C entry points of the op probes inside StackScope's libtorch module (libstackscope_torch.so).
 #pragma once
 
-#include "core/torch/torch_module_api.h"
+#include "core/runtime/torch_module_api.h"
 
 extern "C" {
 // Runs one probe (or lists devices) in this process and returns a JSON object the caller frees

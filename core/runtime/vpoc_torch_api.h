@@ -1,7 +1,7 @@
 // The C entry points of the libtorch VPOC baseline inside libstackscope_torch.so (for `bench vpoc`).
 #pragma once
 
-#include "core/torch/torch_module_api.h"
+#include "core/runtime/torch_module_api.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 // The C entry point of the libtorch trainer inside libstackscope_torch.so (`train`, the Training page).
 #pragma once
 
-#include "core/torch/torch_module_api.h"
+#include "core/runtime/torch_module_api.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 // The C entry point of the bandwidth and compute suite inside StackScope's libtorch module.
 #pragma once
 
-#include "core/torch/torch_module_api.h"
+#include "core/runtime/torch_module_api.h"
 
 #define STACKSCOPE_TORCH_PERF_ABI 1
 
