@@ -1,6 +1,8 @@
 // The Probes page: one click runs the grid in child processes; cells, chart and findings fill in live.
 #include "ui/probes/probes_page.h"
 
+#include "core/probes/probe_figures.h"
+
 #include "core/probes/probe_variants.h"
 #include "ui/probes/outcome_chart.h"
 #include "ui/system/snapshot_controller.h"
@@ -339,8 +341,17 @@ void ProbesPage::showRecords(const std::vector<ProbeRecord>& records, const QStr
     updateMachineLabel();
 }
 
-void ProbesPage::onRecord(const ProbeRecord& record)
+void ProbesPage::onRecord(const ProbeRecord& arrived)
 {
+    // A copy probe's GB/s gets its expected value and verdict as `probe --json` gives it (core/perf, against this
+    // machine's links): the report written from this page carries the same figure.
+    ProbeRecord record = arrived;
+    const auto snapshot = m_snapshots && m_snapshots->isThisMachine() ? m_snapshots->snapshot() : nullptr;
+    if (snapshot && probeFigure(record)) {
+        std::vector<ProbeRecord> one {record};
+        judgeCopyProbes(one, *snapshot);
+        record = std::move(one.front());
+    }
     m_grid->addRecord(record);
     m_counts.add(record);
     if (!m_chartTimer->isActive())
