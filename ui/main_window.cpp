@@ -1,7 +1,7 @@
 // Main window wiring: pages, menus, status line.
 #include "ui/main_window.h"
 
-#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/machine_diagnosis.h"
 
 #include "core/snapshot/stack_rows.h"
 #include "core/util/build_info.h"
@@ -117,8 +117,10 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_snapshots, &SnapshotController::busyChanged, m_systemPage, &SystemPage::setBusy);
     connect(m_snapshots, &SnapshotController::busyChanged, this, [this](bool busy) {
-        if (busy)
-            m_status->setText(tr("Inspecting %1…").arg(m_snapshots->inspectingText()));
+        if (!busy)
+            return;
+        m_status->setText(tr("Inspecting %1…").arg(m_snapshots->inspectingText()));
+        m_systemPage->showInspecting(m_snapshots->inspectingText());
     });
     connect(m_snapshots, &SnapshotController::errorOccurred, this, &MainWindow::showError);
     connect(m_systemPage, &SystemPage::refreshRequested, m_snapshots, &SnapshotController::refresh);

@@ -2,9 +2,9 @@
 // logs state) and logs read as bounded streams.
 #include "app/cli/command.h"
 
-#include "core/diagnosis/diagnosis.h"
-#include "core/diagnosis/log_facts.h"
+#include "core/archscan/snapshot_coverage.h"
 #include "core/diagnosis/log_reader.h"
+#include "core/diagnosis/machine_diagnosis.h"
 #include "core/inspect/inspector.h"
 #include "core/snapshot/snapshot_json.h"
 
@@ -41,10 +41,7 @@ std::string safe(std::string_view s)
     return out;
 }
 
-struct ReadLog {
-    std::string origin;
-    LogReadResult read;
-};
+using ReadLog = ReadLogText;
 
 // Closes the descriptor it holds.
 struct FdCloser {
@@ -101,20 +98,6 @@ ReadLog readLog(const std::string& path)
     return {path, std::move(r)};
 }
 
-// Evidence lines refer to the kept text; give them the original line numbers.
-void remapLines(std::vector<Finding>& findings, const std::vector<ReadLog>& logs)
-{
-    for (auto& f : findings) {
-        for (auto& e : f.evidence) {
-            for (const auto& l : logs) {
-                if (e.source == "log" && e.origin == l.origin && e.line && *e.line >= 1
-                    && static_cast<std::size_t>(*e.line) <= l.read.lineNumbers.size())
-                    e.line = static_cast<int>(l.read.lineNumbers[static_cast<std::size_t>(*e.line) - 1]);
-            }
-        }
-    }
-}
-
 const char* triState(const std::optional<bool>& b, const char* yes, const char* no, const char* unknown)
 {
     return b ? (*b ? yes : no) : unknown;
@@ -143,9 +126,21 @@ void printFinding(const Finding& f)
     std::cout << fmt::format("  sources: {}\n\n", fmt::join(f.sources, "; "));
 }
 
-void printText(const std::vector<Finding>& findings, const std::string& snapshotOrigin,
-               const std::vector<ReadLog>& logs, const std::vector<std::string>& facts)
+// What could not be checked, with why and how to check it by hand: unknown, never ok.
+void printNotChecked(const std::vector<NotChecked>& notChecked)
 {
+    if (notChecked.empty())
+        return;
+    std::cout << "Not checked (unknown):\n";
+    for (const auto& n : notChecked)
+        std::cout << fmt::format("  {}: {}\n    why: {}\n    to check: {}\n", n.id, n.what, n.why, n.check);
+    std::cout << "\n";
+}
+
+void printText(const MachineDiagnosis& d, const std::string& snapshotOrigin, const std::vector<ReadLog>& logs)
+{
+    const auto& findings = d.findings;
+    const auto& facts = d.logFacts;
     std::cout << fmt::format("StackScope diagnosis: snapshot {}, {} log{}\n", safe(snapshotOrigin), logs.size(),
                              logs.size() == 1 ? "" : "s");
     for (const auto& l : logs) {
@@ -159,7 +154,8 @@ void printText(const std::vector<Finding>& findings, const std::string& snapshot
         for (const auto& f : facts)
             std::cout << "  " << safe(f) << "\n";
     }
-    std::cout << "\n";
+    std::cout << fmt::format("\nVerdict: {}\n\n", verdictStateName(d.verdict));
+    printNotChecked(d.notChecked);
     const bool claims = std::any_of(findings.begin(), findings.end(), [](const auto& f) { return f.severity != Severity::Info; });
     if (!claims)
         std::cout << (logs.empty() ? "No rule matched.\n\n"
@@ -171,12 +167,16 @@ void printText(const std::vector<Finding>& findings, const std::string& snapshot
 
 struct Options {
     std::string snapshot;
+    std::string root;
+    bool noArchscan = false;
     std::vector<std::string> logs;
     bool json = false;
     bool logOnly = false;
 };
 
-Snapshot loadOrInspect(const Options& o, const std::vector<ReadLog>& logs, std::vector<std::string>& facts, std::string& origin)
+// The machine to diagnose: a snapshot file, a recorded root or this machine, inspected as the GUI does (the machine,
+// then the kernel coverage scan); null with --log-only (the facts the logs state stand in).
+std::optional<Snapshot> loadOrInspect(const Options& o, std::string& origin)
 {
     if (!o.snapshot.empty()) {
         std::error_code ec;
@@ -190,17 +190,33 @@ Snapshot loadOrInspect(const Options& o, const std::vector<ReadLog>& logs, std::
             throw UsageError(fmt::format("--snapshot: {}", safe(e.what())));
         }
     }
-    std::string all;
-    for (const auto& l : logs)
-        all += l.read.text;
-    auto stated = extractLogFacts(NormalizedText(all));
-    facts = std::move(stated.lines);
     if (o.logOnly) {
         origin = "from the facts the logs state";
-        return std::move(stated.snapshot);
+        return std::nullopt;
     }
-    origin = "of this machine";
-    return inspectMachine(InspectOptions {});
+    InspectOptions options;
+    if (!o.root.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(o.root, ec))
+            throw UsageError(fmt::format("--root {}: not a folder; give the folder of a recorded machine "
+                                         "(see packaging/record-root.sh)", safe(o.root)));
+        options.root = o.root;
+        origin = "of the recorded root " + o.root;
+    } else {
+        origin = "of this machine";
+    }
+    Snapshot s = inspectMachine(options);
+    if (!o.noArchscan)
+        archscan::addArchCoverage(s);
+    return s;
+}
+
+nlohmann::json notCheckedJson(const std::vector<NotChecked>& notChecked)
+{
+    auto out = nlohmann::json::array();
+    for (const auto& n : notChecked)
+        out.push_back({{"id", n.id}, {"what", n.what}, {"why", n.why}, {"check", n.check}});
+    return out;
 }
 
 void addDiagnoseCommand(CLI::App& app, CommandContext& ctx)
@@ -209,31 +225,34 @@ void addDiagnoseCommand(CLI::App& app, CommandContext& ctx)
     auto opts = std::make_shared<Options>();
     cmd->add_option("--snapshot", opts->snapshot,
                     "Snapshot JSON (stackscope-cli inspect --json, or --out) to diagnose; default: inspect this machine");
+    cmd->add_option("--root", opts->root,
+                    "Diagnose the recorded machine under DIR (as `inspect --root DIR` and `stackscope --root DIR`)");
+    cmd->add_flag("--no-archscan", opts->noArchscan,
+                  "Skip the kernel coverage scan of the inspected machine (its ARCH_NOT_COVERED findings then absent)");
     cmd->add_option("--log", opts->logs, "A log to scan (repeatable; - reads stdin): Python tracebacks, probe stderr, dmesg ...");
     cmd->add_flag("--log-only", opts->logOnly,
                   "Do not inspect this machine: use the facts the logs state (GPUs, torch, ROCm, env) as the snapshot");
-    cmd->add_flag("--json", opts->json, "Print {\"findings\": [...], \"facts\": [...], \"logs\": [...]} as JSON");
+    cmd->add_flag("--json", opts->json,
+                  "Print {\"verdict\": ..., \"findings\": [...], \"not_checked\": [...], \"facts\": [...], \"logs\": [...]} as JSON");
     cmd->callback([opts, &ctx] {
-        if (opts->logOnly && (opts->logs.empty() || !opts->snapshot.empty()))
-            throw UsageError("--log-only needs at least one --log and no --snapshot");
+        if (opts->logOnly && (opts->logs.empty() || !opts->snapshot.empty() || !opts->root.empty()))
+            throw UsageError("--log-only needs at least one --log and no --snapshot or --root");
+        if (!opts->snapshot.empty() && !opts->root.empty())
+            throw UsageError("--snapshot and --root both name the machine to diagnose; give one of them");
         std::vector<ReadLog> logs; // logs first: a wrong path should fail at once, not after inspecting the machine
         for (const auto& path : opts->logs)
             logs.push_back(readLog(path));
-        std::vector<std::string> facts;
         std::string origin;
-        const Snapshot snapshot = loadOrInspect(*opts, logs, facts, origin);
-        DiagnosisInput input;
-        input.snapshot = &snapshot; // host extras (Secure Boot, dkms, kernel log ...) included
-
-        for (const auto& l : logs)
-            input.logs.push_back({l.origin, l.read.text});
-        if (auto kernelLog = snapshotKernelLog(snapshot))
-            input.logs.push_back(std::move(*kernelLog));
-        auto findings = diagnose(input);
-        remapLines(findings, logs);
+        const std::optional<Snapshot> snapshot = loadOrInspect(*opts, origin);
+        MachineDiagnosisInput input;
+        input.snapshot = snapshot ? &*snapshot : nullptr;
+        input.logs = logs;
+        const MachineDiagnosis d = diagnoseMachine(input);
         if (opts->json) {
-            auto j = findingsToJson(findings);
-            j["facts"] = facts;
+            auto j = findingsToJson(d.findings);
+            j["verdict"] = verdictStateName(d.verdict);
+            j["not_checked"] = notCheckedJson(d.notChecked);
+            j["facts"] = d.logFacts;
             j["logs"] = nlohmann::json::array();
             for (const auto& l : logs)
                 j["logs"].push_back({{"origin", l.origin}, {"lines_read", l.read.linesRead}, {"bytes_read", l.read.bytesRead},
@@ -243,7 +262,7 @@ void addDiagnoseCommand(CLI::App& app, CommandContext& ctx)
                                      {"decoded", l.read.encodingNote()}});
             std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         } else {
-            printText(findings, origin, logs, facts);
+            printText(d, origin, logs);
         }
         ctx.exitCode = ExitOk;
     });

@@ -1,7 +1,7 @@
 // `stackscope-cli inspect`: the snapshot of this machine (or of a recorded root) as text or JSON.
 #include "app/cli/command.h"
 
-#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/machine_diagnosis.h"
 
 #include "core/archscan/snapshot_coverage.h"
 #include "core/inspect/inspector.h"
@@ -131,8 +131,13 @@ void printText(const Snapshot& s)
         printGpuExtras(g);
     }
     printLinkExpectations(s);
+    // The checks and what the rules say about this snapshot (the one diagnosis): the System page shows the same.
+    MachineDiagnosisInput input;
+    input.snapshot = &s;
+    const MachineDiagnosis d = diagnoseMachine(input);
+    const auto& findings = d.findings;
     std::cout << "\nStack\n";
-    for (const auto& r : stackRows(s)) {
+    for (const auto& r : stackRows(s, findings)) {
         std::cout << fmt::format("  {:<18} {:<28} {:<8} {}{}\n", r.component, r.version, stackStatusName(r.status),
                                  r.location, r.note.empty() ? "" : "  (" + r.note + ")");
     }
@@ -141,21 +146,22 @@ void printText(const Snapshot& s)
     auto node = [](const DeviceNode& n) {
         if (!n.exists)
             return fmt::format("  {} absent\n", n.path);
-        return fmt::format("  {} mode {} group {} read-write {}\n", n.path, n.mode.value_or("?"), n.group.value_or("?"),
+        return fmt::format("  {} mode {} group {} read-write {}\n", n.path, n.mode.value_or("unknown"), n.group.value_or("unknown"),
                            n.readWrite ? (*n.readWrite ? "yes" : "NO") : "unknown");
     };
     std::cout << node(s.access.kfd);
     for (const auto& r : s.access.renderNodes)
         std::cout << node(r);
-    std::cout << fmt::format("  user {} in groups: {}\n", s.access.user.value_or("?"), fmt::join(s.access.userGroups, ", "));
+    if (s.access.user)
+        std::cout << fmt::format("  user {} in groups: {}\n", *s.access.user, fmt::join(s.access.userGroups, ", "));
+    else
+        std::cout << fmt::format("  user and groups unknown ({})\n", s.root ? "not recorded: .stackscope/id" : "could not be read");
     std::cout << "\nEnvironment (GPU-related, set)\n";
     if (s.env.empty())
         std::cout << "  none set\n";
     for (const auto& [k, v] : s.env)
         std::cout << fmt::format("  {}={}\n", escapeControl(k), escapeControl(v));
     printPythonEnvs(s.pythonEnvs);
-    // The checks and what the rules say about this snapshot: the System page shows the same list.
-    const auto findings = machineFindings(s);
     std::cout << "\nFindings\n";
     if (findings.empty())
         std::cout << "  none\n";
@@ -163,6 +169,11 @@ void printText(const Snapshot& s)
         std::cout << fmt::format("  [{}] {}: {}\n      {}\n      Fix: {}\n      Sources: {}\n", severityName(f.severity), f.id,
                                  f.title, f.detail, firstFix(f), fmt::join(f.sources, "; "));
     }
+    if (!d.notChecked.empty())
+        std::cout << "\nNot checked (unknown)\n";
+    for (const auto& n : d.notChecked)
+        std::cout << fmt::format("  {}: {}\n      why: {}\n      to check: {}\n", n.id, n.what, n.why, n.check);
+    std::cout << fmt::format("\nVerdict: {}\n", verdictStateName(d.verdict));
     std::cout << "\n" << stackSummary(s, findings) << "\n";
 }
 

@@ -712,23 +712,4 @@ std::optional<LogText> snapshotKernelLog(const Snapshot& s)
     return LogText {"kernel log (amdgpu/KFD/NVIDIA lines)", std::move(text)};
 }
 
-std::vector<Finding> diagnoseSnapshot(const Snapshot& s, const DiagnosisRules& rules)
-{
-    DiagnosisInput input;
-    input.snapshot = &s;
-    if (auto log = snapshotKernelLog(s))
-        input.logs.push_back(std::move(*log));
-    return diagnose(input, rules);
-}
-
-std::vector<Finding> machineFindings(const Snapshot& s, const DiagnosisRules& rules)
-{
-    std::vector<Finding> all = s.findings;
-    for (auto& f : diagnoseSnapshot(s, rules)) {
-        if (std::none_of(all.begin(), all.end(), [&](const Finding& g) { return g.id == f.id; }))
-            all.push_back(std::move(f));
-    }
-    return all;
-}
-
 } // namespace stackscope

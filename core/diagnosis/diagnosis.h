@@ -45,14 +45,6 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
 // The texts a snapshot carries that rules read like logs: its kernel-log lines (amdgpu/KFD/NVIDIA), when any.
 std::optional<LogText> snapshotKernelLog(const Snapshot& s);
 
-// What the rules say about a snapshot alone (its facts and its kernel-log lines): the one call behind the System
-// page's verdict and `stackscope-cli diagnose --snapshot` without logs, so both show the same findings.
-std::vector<Finding> diagnoseSnapshot(const Snapshot& s, const DiagnosisRules& rules = DiagnosisRules::builtIn());
-
-// The snapshot's own findings (the system checks), then diagnoseSnapshot's that they do not already name: what the
-// System page, its status line and `inspect`'s summary count.
-std::vector<Finding> machineFindings(const Snapshot& s, const DiagnosisRules& rules = DiagnosisRules::builtIn());
-
 // "gfx90a:sramecc+:xnack-" -> "gfx90a"; the whole token is compared, so gfx110 never matches gfx1100.
 std::string archToken(const std::string& gcnArchName);
 

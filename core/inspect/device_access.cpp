@@ -80,8 +80,9 @@ void parseId(const std::string& text, AccessInfo& a)
     }
 }
 
-// Read/write permission from the recorded mode and group (the user or root may open it).
-bool recordedReadWrite(const RecordedStat& st, const AccessInfo& a)
+// Read/write permission from the recorded mode and group (the user or root may open it); unknown where the mode
+// cannot be read, or where only the user's groups could decide and no user was recorded.
+std::optional<bool> recordedReadWrite(const RecordedStat& st, const AccessInfo& a)
 {
     if (a.user && *a.user == "root")
         return true;
@@ -89,10 +90,14 @@ bool recordedReadWrite(const RecordedStat& st, const AccessInfo& a)
     try {
         mode = static_cast<unsigned>(std::stoul(st.mode, nullptr, 8));
     } catch (const std::exception&) {
-        return false;
+        return std::nullopt;
     }
+    if ((mode & 06) == 06)
+        return true;
+    if (!a.user)
+        return std::nullopt;
     const bool inGroup = std::find(a.userGroups.begin(), a.userGroups.end(), st.group) != a.userGroups.end();
-    return ((mode & 06) == 06) || (inGroup && (mode & 060) == 060);
+    return inGroup && (mode & 060) == 060;
 }
 
 DeviceNode recordedNode(const SystemRoot& root, const std::string& path,

@@ -114,6 +114,13 @@ std::pair<int, int> majorMinor(const std::string& v)
 
 void addNoGpuFinding(Snapshot& s, const CheckCatalogue& c, bool live)
 {
+    // Under WSL the GPU is reached through /dev/dxg: the Linux advice (lsmod, --device) does not apply there.
+    if (s.gpus.empty() && s.hostExtras.wsl.value_or(false)) {
+        s.findings.push_back(c.make("NO_GPU_VISIBLE_WSL", live
+            ? "This is WSL (/dev/dxg): no runtime StackScope loaded (HIP, rocm_smi, NVML) reported a GPU through it."
+            : "This is WSL (/dev/dxg); the recorded files show no GPU, and a recorded machine's runtimes are not loaded."));
+        return;
+    }
     if (s.gpus.empty()) {
         s.findings.push_back(c.make("NO_GPU_VISIBLE", live
             ? "No source reported a GPU: sysfs (/sys/class/drm), the KFD topology, /proc/driver/nvidia, the HIP runtime, rocm_smi and NVML."
@@ -128,7 +135,9 @@ void addDeviceAccessFindings(Snapshot& s, const CheckCatalogue& c, bool amd)
         if (amd)
             s.findings.push_back(c.make("KFD_MISSING", "An AMD GPU is listed in sysfs but /dev/kfd does not exist, so ROCm cannot use it."));
         else
-            s.findings.push_back(c.make("KFD_ABSENT", "/dev/kfd does not exist; HIP and PyTorch's ROCm build will see no device here."));
+            s.findings.push_back(c.make("KFD_ABSENT", s.hostExtras.wsl.value_or(false)
+                ? "/dev/kfd does not exist, as under any WSL: ROCm reaches the GPU through /dev/dxg there."
+                : "/dev/kfd does not exist; HIP and PyTorch's ROCm build will see no device here."));
     } else if (s.access.kfd.readWrite && !*s.access.kfd.readWrite) {
         s.findings.push_back(c.make("KFD_PERMISSION", fmt::format(
             "/dev/kfd (mode {}, group {}) is not readable and writable by {}; your groups: {}.",

@@ -4,7 +4,7 @@
 #include "core/report/report_bandwidth.h"
 #include "core/report/report_json_access.h"
 
-#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/machine_diagnosis.h"
 #include "core/inspect/inspector.h"
 #include "core/probes/probe_document.h"
 #include "core/snapshot/snapshot_json.h"
@@ -136,9 +136,13 @@ void addOnce(std::vector<T>& list, const T& value)
 
 } // namespace
 
-json recomputeFindings(const Snapshot& snapshot, const json& probes, const std::vector<std::string>& logLines)
+namespace {
+
+// The one diagnosis (diagnoseMachine, as the System page, the log dialog and `diagnose` make it) over the report's
+// snapshot, probe results and logs.
+MachineDiagnosis reportDiagnosis(const Snapshot& snapshot, const json& probes, const std::vector<std::string>& logLines)
 {
-    DiagnosisInput input;
+    MachineDiagnosisInput input;
     input.snapshot = &snapshot;
     for (auto& r : recordsOf(probes))
         input.probes.push_back(std::move(r.outcome));
@@ -146,12 +150,24 @@ json recomputeFindings(const Snapshot& snapshot, const json& probes, const std::
         std::string text;
         for (const auto& l : logLines)
             text += l + "\n";
-        input.logs.push_back({"report logs", std::move(text)});
+        input.logs.push_back(readLogText(text, "report logs"));
     }
-    // The snapshot's kernel-log lines, as `diagnose --snapshot` and the System page read them (diagnoseSnapshot).
-    if (auto kernelLog = snapshotKernelLog(snapshot))
-        input.logs.push_back(std::move(*kernelLog));
-    return findingsToJson(diagnose(input))["findings"];
+    return diagnoseMachine(input);
+}
+
+json notCheckedJson(const std::vector<NotChecked>& notChecked)
+{
+    json out = json::array();
+    for (const auto& n : notChecked)
+        out.push_back({{"id", n.id}, {"what", n.what}, {"why", n.why}, {"check", n.check}});
+    return out;
+}
+
+} // namespace
+
+json recomputeFindings(const Snapshot& snapshot, const json& probes, const std::vector<std::string>& logLines)
+{
+    return findingsToJson(reportDiagnosis(snapshot, probes, logLines).findings)["findings"];
 }
 
 ProbeSet probeSetOf(const json& probes)
@@ -182,7 +198,9 @@ json buildReport(const ReportInputs& in, Redactor* redactor)
 
     // Findings come from the unredacted facts (rules may match a path), then go through the redactor.
     const auto logs = trimLogs(in.logLines);
-    json findings = recomputeFindings(in.snapshot, in.probes, logs);
+    const MachineDiagnosis diagnosis = reportDiagnosis(in.snapshot, in.probes, logs);
+    json findings = findingsToJson(diagnosis.findings)["findings"];
+    json notChecked = notCheckedJson(diagnosis.notChecked);
 
     json snapshot = toJson(in.snapshot);
     json probes = in.probes.is_null() ? json(nullptr) : in.probes;
@@ -203,12 +221,15 @@ json buildReport(const ReportInputs& in, Redactor* redactor)
         training = redactor->redact(training);
         telemetry = redactor->redact(telemetry);
         findings = redactor->redact(findings);
+        notChecked = redactor->redact(notChecked);
         probesNote = redactor->redact(probesNote);
     }
     r["snapshot"] = snapshot;
     r["probes"] = probes;
     r["probes_note"] = probesNote;
     r["findings"] = findings;
+    r["verdict"] = verdictStateName(diagnosis.verdict);
+    r["not_checked"] = notChecked;
     r["arch_coverage"] = snapshot.is_object() && snapshot.contains("arch_coverage") ? snapshot["arch_coverage"] : json(nullptr);
     r["vpoc"] = vpoc;
     r["training"] = training;

@@ -54,7 +54,8 @@ struct ReportImage {
 // With a redactor everything is redacted (snapshot, probes, logs, vpoc, training, findings) and
 // "redaction" lists what was replaced; null (--no-redact) keeps everything and says so.
 // Keys: schema, version, created_at, redaction {enabled, replaced[]}, snapshot, probes, probes_note,
-// findings, arch_coverage, vpoc, training, telemetry, logs.
+// findings (the checks and the rules, diagnoseMachine), verdict ("ok", "problem", "no_gpu", "unknown"), not_checked
+// [{id, what, why, check}], arch_coverage, vpoc, training, telemetry, logs.
 nlohmann::json buildReport(const ReportInputs& inputs, Redactor* redactor);
 
 // Findings with the current rules, from a report's (or a snapshot's) facts: the GUI's replay.

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace stackscope::report {
 
 using nlohmann::json;
@@ -67,7 +69,9 @@ std::string cell(const std::string& s)
 
 // The rows both renderings share (label, value): the System page's stack table (core/snapshot/stack_rows.h) of the
 // report's snapshot, one line per row; a snapshot that cannot be read is one row saying why.
-std::vector<std::pair<std::string, std::string>> stackTable(const json& s)
+// The report's findings mark the rows their cause lies in, as on the System page (a list that cannot be read marks
+// none: the findings section says why).
+std::vector<std::pair<std::string, std::string>> stackTable(const json& s, const json& findingsJson)
 {
     std::vector<std::pair<std::string, std::string>> rows;
     Snapshot snapshot;
@@ -77,7 +81,13 @@ std::vector<std::pair<std::string, std::string>> stackTable(const json& s)
         rows.emplace_back("Snapshot", std::string("could not be read: ") + e.what());
         return rows;
     }
-    for (const auto& r : stackRows(snapshot)) {
+    std::vector<Finding> findings;
+    try {
+        findings = findingsFromJson(findingsJson, "findings");
+    } catch (const SnapshotError&) {
+        findings.clear();
+    }
+    for (const auto& r : stackRows(snapshot, findings)) {
         std::string value = r.version;
         if (!r.location.empty() && r.location != "-")
             value += " (" + r.location + ")";
@@ -125,7 +135,11 @@ ReportFindings reportFindings(const json& report)
     ReportFindings out;
     try {
         out.diagnosis = findingsFromJson(at(report, "findings"), "findings");
-        out.checks = findingsFromJson(at(at(report, "snapshot"), "findings"), "snapshot.findings");
+        // A report written since the one diagnosis (diagnoseMachine) holds the checks in its findings too.
+        for (auto& check : findingsFromJson(at(at(report, "snapshot"), "findings"), "snapshot.findings")) {
+            if (std::none_of(out.diagnosis.begin(), out.diagnosis.end(), [&](const Finding& f) { return f.id == check.id; }))
+                out.checks.push_back(std::move(check));
+        }
     } catch (const SnapshotError& e) {
         out.problem = fmt::format("The findings cannot be read: {}.", e.what());
     }
@@ -197,6 +211,30 @@ std::string markdownFinding(const Finding& f)
     return md;
 }
 
+// The report's "not_checked" (what the diagnosis could not check, with why): unknown, never ok. Reports from before
+// have none.
+std::vector<std::pair<std::string, std::string>> notCheckedLines(const json& report)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto& list = at(report, "not_checked");
+    if (!list.is_array())
+        return out;
+    for (const auto& n : list)
+        out.emplace_back(str(n, "what", "?"), fmt::format("{}. To check: {}", str(n, "why", "?"), str(n, "check", "?")));
+    return out;
+}
+
+std::string markdownNotChecked(const json& report)
+{
+    const auto lines = notCheckedLines(report);
+    if (lines.empty())
+        return {};
+    std::string md = "\n### Not checked (unknown)\n\n";
+    for (const auto& [what, why] : lines)
+        md += fmt::format("- **{}**: {}\n", what, why);
+    return md;
+}
+
 std::string markdownFindings(const json& report)
 {
     std::string md = "### Findings\n\n";
@@ -209,7 +247,7 @@ std::string markdownFindings(const json& report)
         for (const auto& f : *list)
             md += markdownFinding(f);
     }
-    return md;
+    return md + markdownNotChecked(report);
 }
 
 } // namespace
@@ -233,7 +271,7 @@ std::string reportMarkdown(const json& report)
         md += "\n";
     }
     md += "### Stack\n\n";
-    for (const auto& [label, value] : stackTable(s))
+    for (const auto& [label, value] : stackTable(s, at(report, "findings")))
         md += fmt::format("- **{}**: {}\n", label, value);
     md += markdownProbes(report);
     md += markdownBandwidth(report);
@@ -271,7 +309,7 @@ std::string htmlHead(const json& report)
     return h;
 }
 
-std::string htmlMachine(const json& s)
+std::string htmlMachine(const json& s, const json& findings)
 {
     std::string h = "<h2>GPUs</h2>\n<table><tr><th>#</th><th>GPU</th><th>arch</th><th>VRAM</th><th>driver</th><th>PCI</th></tr>\n";
     if (at(s, "gpus").is_array()) {
@@ -282,7 +320,7 @@ std::string htmlMachine(const json& s)
                              esc(str(g, "pci_bus", "-")));
     }
     h += "</table>\n<h2>Stack</h2>\n<table>\n";
-    for (const auto& [label, value] : stackTable(s))
+    for (const auto& [label, value] : stackTable(s, findings))
         h += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", esc(label), esc(value));
     return h + "</table>\n";
 }
@@ -336,6 +374,13 @@ std::string htmlFindings(const json& report)
         h += "<h3>System checks</h3>\n";
     for (const auto& f : found.checks)
         h += htmlFinding(f);
+    const auto notChecked = notCheckedLines(report);
+    if (!notChecked.empty())
+        h += "<h3>Not checked (unknown)</h3>\n<ul>\n";
+    for (const auto& [what, why] : notChecked)
+        h += fmt::format("<li><b>{}</b>: {}</li>\n", esc(what), esc(why));
+    if (!notChecked.empty())
+        h += "</ul>\n";
     return h;
 }
 
@@ -377,7 +422,7 @@ std::string htmlLogs(const json& report)
 std::string reportHtml(const json& report, const std::vector<ReportImage>& images)
 {
     const auto& s = at(report, "snapshot");
-    std::string h = htmlHead(report) + htmlMachine(s) + htmlProbes(report) + htmlBandwidth(report) + htmlFindings(report) + htmlScreenshots(images);
+    std::string h = htmlHead(report) + htmlMachine(s, at(report, "findings")) + htmlProbes(report) + htmlBandwidth(report) + htmlFindings(report) + htmlScreenshots(images);
     for (const auto& [title, key] : {std::pair {"Architecture coverage", "arch_coverage"}, std::pair {"Last VPOC run", "vpoc"},
                                      std::pair {"Last training run", "training"}, std::pair {"Telemetry", "telemetry"}})
         h += htmlJsonSection(report, title, key);

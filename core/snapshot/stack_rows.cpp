@@ -16,6 +16,7 @@ const char* stackStatusName(StackStatus s)
     case StackStatus::Missing: return "missing";
     case StackStatus::Failed: return "failed";
     case StackStatus::NotApplicable: return "n/a";
+    case StackStatus::Unknown: return "unknown";
     }
     return "?";
 }
@@ -47,8 +48,11 @@ StackRow libraryRow(const Snapshot& s, const std::string& component, const std::
     r.version = version.empty() ? "-" : version;
     const auto* l = findLibrary(s, component);
     if (!l) {
-        r.status = StackStatus::NotApplicable;
+        r.status = StackStatus::Unknown;
         r.location = s.root ? "not queried (recorded machine)" : "not queried";
+        r.note = s.root ? "a recorded machine's libraries are not loaded here; run `stackscope-cli inspect` on that "
+                          "machine to check them"
+                        : "this snapshot has no record of loading it";
         return r;
     }
     if (!l->loaded) {
@@ -68,21 +72,44 @@ std::string yesNo(const std::optional<bool>& v, const char* yes, const char* no)
     return v ? (*v ? yes : no) : "-";
 }
 
-// Whether this user can open the AMD compute device: /dev/kfd and the user's groups (ROCm's device access needs
-// both /dev/kfd and the GPU's render node read-write).
+// "user alice, groups [alice render]"; what is not known says so and why.
+std::string userText(const Snapshot& s)
+{
+    if (!s.access.user)
+        return s.root ? "user and groups not recorded (.stackscope/id)" : "user and groups unknown (could not be read)";
+    return fmt::format("user {}, groups [{}]", *s.access.user, fmt::join(s.access.userGroups, " "));
+}
+
+// Whether this user can open the AMD compute device: /dev/kfd and the render nodes read-write (ROCm needs both).
+// A node whose permission could not be worked out makes the row unknown, never ok.
 StackRow accessRow(const Snapshot& s)
 {
     const bool amd = std::any_of(s.gpus.begin(), s.gpus.end(), [](const GpuInfo& g) { return g.vendor == "amd"; });
     StackRow r;
     r.component = "GPU access";
-    r.version = fmt::format("user {}, groups [{}]", s.access.user.value_or("?"), fmt::join(s.access.userGroups, " "));
+    r.version = userText(s);
     r.location = s.access.kfd.path.empty() ? "/dev/kfd" : s.access.kfd.path;
+    std::vector<std::string> blocked, unknown;
+    const auto sort = [&](const DeviceNode& n) {
+        if (n.exists && n.readWrite == false)
+            blocked.push_back(n.path);
+        else if (n.exists && !n.readWrite)
+            unknown.push_back(n.path);
+    };
+    sort(s.access.kfd);
+    for (const auto& n : s.access.renderNodes)
+        sort(n);
     if (!s.access.kfd.exists) {
         r.status = amd ? StackStatus::Missing : StackStatus::NotApplicable;
         r.note = amd ? "/dev/kfd does not exist" : "";
-    } else if (s.access.kfd.readWrite == false) {
+    } else if (!blocked.empty()) {
         r.status = StackStatus::Failed;
-        r.note = "/dev/kfd is not read-write for this user";
+        r.note = fmt::format("not read-write for this user: {}", fmt::join(blocked, ", "));
+    } else if (!unknown.empty()) {
+        r.status = StackStatus::Unknown;
+        r.note = fmt::format("whether this user can open {} read-write is not known: {}", fmt::join(unknown, ", "),
+                             s.root ? "the recording has no modes and groups (.stackscope/dev-stat) or no user (.stackscope/id)"
+                                    : "their permissions could not be read");
     }
     return r;
 }
@@ -90,11 +117,13 @@ StackRow accessRow(const Snapshot& s)
 // The host facts (docs/snapshot-host-facts.md): Secure Boot, WSL, command line, DKMS builds, kernel log.
 void addHostExtraRows(const HostExtras& h, std::vector<StackRow>& rows)
 {
-    const auto known = [](bool k) { return k ? StackStatus::Ok : StackStatus::NotApplicable; };
-    rows.push_back({"Secure Boot", yesNo(h.secureBoot, "enabled", "disabled"), "efivars SecureBoot", known(h.secureBoot.has_value()), {}});
+    const auto known = [](bool k) { return k ? StackStatus::Ok : StackStatus::Unknown; };
+    rows.push_back({"Secure Boot", yesNo(h.secureBoot, "enabled", "disabled"), "efivars SecureBoot", known(h.secureBoot.has_value()),
+                    h.secureBoot ? "" : "no SecureBoot variable could be read under /sys/firmware/efi/efivars"});
     if (h.wsl.value_or(false))
         rows.push_back({"WSL", "yes", "/dev/dxg, /proc/version", StackStatus::Ok, {}});
-    rows.push_back({"Kernel command line", h.kernelCmdline.value_or("-"), "/proc/cmdline", known(h.kernelCmdline.has_value()), {}});
+    rows.push_back({"Kernel command line", h.kernelCmdline.value_or("-"), "/proc/cmdline", known(h.kernelCmdline.has_value()),
+                    h.kernelCmdline ? "" : "/proc/cmdline could not be read"});
     for (const auto& d : h.dkms)
         rows.push_back({"amdgpu DKMS", d.version, "/var/lib/dkms/amdgpu", d.status.rfind("broken", 0) == 0 ? StackStatus::Failed : StackStatus::Ok,
                         fmt::format("{}{}", d.status, d.kernel.empty() ? "" : " for " + d.kernel)});
@@ -102,7 +131,8 @@ void addHostExtraRows(const HostExtras& h, std::vector<StackRow>& rows)
         rows.push_back({"Kernel log", fmt::format("{} amdgpu/KFD/NVIDIA lines", h.kernelLogGpuLines.size()), *h.kernelLogSource,
                         StackStatus::Ok, h.kernelLogNote.value_or("")});
     else
-        rows.push_back({"Kernel log", "-", "/dev/kmsg, /var/log/kern.log", StackStatus::NotApplicable, h.kernelLogNote.value_or("")});
+        rows.push_back({"Kernel log", "-", "/dev/kmsg, /var/log/kern.log", StackStatus::Unknown,
+                        h.kernelLogNote.value_or("no kernel log could be read")});
 }
 
 // Per GPU: firmware versions and the narrowest PCIe link on its path.
@@ -131,17 +161,60 @@ void addGpuExtraRows(const Snapshot& s, std::vector<StackRow>& rows)
     }
 }
 
+// The rows a finding's cause lies in (by component), and what the row then says.
+struct RowCause {
+    const char* findingId;
+    const char* component;
+    const char* note;
+};
+
+constexpr RowCause kRowCauses[] = {
+    {"SECURE_BOOT_DKMS", "Secure Boot", "keeps the unsigned amdgpu DKMS module from loading (SECURE_BOOT_DKMS)"},
+    {"SECURE_BOOT_DKMS", "amdgpu driver", "not loaded: Secure Boot rejects the DKMS module (SECURE_BOOT_DKMS)"},
+    {"KFD_MISSING", "GPU access", "an AMD GPU is listed but /dev/kfd is missing (KFD_MISSING)"},
+    {"KFD_PERMISSION", "GPU access", "this user cannot open /dev/kfd read-write (KFD_PERMISSION)"},
+    {"RENDER_NODE_PERMISSION", "GPU access", "this user cannot open a render node read-write (RENDER_NODE_PERMISSION)"},
+};
+
+// An error finding marks its rows failed; the row keeps its own note after the finding's.
+void markRowsOfFindings(const std::vector<Finding>& findings, std::vector<StackRow>& rows)
+{
+    for (const auto& f : findings) {
+        if (f.severity != Severity::Error)
+            continue;
+        for (const auto& cause : kRowCauses) {
+            if (f.id != cause.findingId)
+                continue;
+            for (auto& r : rows) {
+                if (r.component != cause.component || r.note.find(cause.findingId) != std::string::npos)
+                    continue;
+                r.status = StackStatus::Failed;
+                r.note = r.note.empty() ? cause.note : std::string(cause.note) + "; " + r.note;
+            }
+        }
+    }
+}
+
 } // namespace
 
-std::vector<StackRow> stackRows(const Snapshot& s)
+std::vector<StackRow> stackRows(const Snapshot& s, const std::vector<Finding>& findings)
 {
     std::vector<StackRow> rows;
-    rows.push_back({"Operating system", s.host.os.value_or("-"), "/etc/os-release",
-                    s.host.os ? StackStatus::Ok : StackStatus::Missing, {}});
-    rows.push_back({"Kernel", s.host.kernel.value_or("-"), "/proc/sys/kernel/osrelease",
-                    s.host.kernel ? StackStatus::Ok : StackStatus::Missing, {}});
+    // A recorded machine whose files lack a fact: unknown (not recorded), not missing from the machine.
+    const auto fileFact = [&](const std::optional<std::string>& v) {
+        return v ? StackStatus::Ok : s.root ? StackStatus::Unknown : StackStatus::Missing;
+    };
+    const auto fileNote = [&](const std::optional<std::string>& v) {
+        return v || !s.root ? std::string() : std::string("not in the recorded files");
+    };
+    rows.push_back({"Operating system", s.host.os.value_or("-"), "/etc/os-release", fileFact(s.host.os), fileNote(s.host.os)});
+    rows.push_back({"Kernel", s.host.kernel.value_or("-"), "/proc/sys/kernel/osrelease", fileFact(s.host.kernel),
+                    fileNote(s.host.kernel)});
+    // With an AMD GPU listed the module must be there: a version that cannot be read is unknown, not "n/a".
+    const bool amd = std::any_of(s.gpus.begin(), s.gpus.end(), [](const GpuInfo& g) { return g.vendor == "amd"; });
     rows.push_back({"amdgpu driver", s.rocm.amdgpuDriverVersion.value_or("-"), "/sys/module/amdgpu",
-                    s.rocm.amdgpuDriverVersion ? StackStatus::Ok : StackStatus::NotApplicable, {}});
+                    s.rocm.amdgpuDriverVersion ? StackStatus::Ok : amd ? StackStatus::Unknown : StackStatus::NotApplicable,
+                    s.rocm.amdgpuDriverVersion || !amd ? "" : "an AMD GPU is listed but /sys/module/amdgpu gives no version"});
     if (s.rocm.installs.empty())
         rows.push_back({"ROCm install", "-", "$ROCM_PATH, /opt/rocm, /opt/rocm-*, /usr", StackStatus::Missing, "none found"});
     for (const auto& i : s.rocm.installs) {
@@ -173,6 +246,7 @@ std::vector<StackRow> stackRows(const Snapshot& s)
     rows.push_back(accessRow(s));
     addHostExtraRows(s.hostExtras, rows);
     addGpuExtraRows(s, rows);
+    markRowsOfFindings(findings, rows);
     return rows;
 }
 
@@ -196,7 +270,8 @@ std::string stackSummary(const Snapshot& s, const std::vector<Finding>& findings
     if (s.cuda.driverVersion)
         parts.push_back("NVIDIA " + *s.cuda.driverVersion + (s.cuda.cudaDriverVersion ? " (CUDA " + *s.cuda.cudaDriverVersion + ")" : ""));
     parts.push_back(s.torch.version ? fmt::format("torch {} ({})", *s.torch.version, s.torch.backend.value_or("?"))
-                                    : std::string("torch not loaded"));
+                    : s.root && s.libraries.empty() ? std::string("torch not queried (recorded machine)")
+                                                    : std::string("torch not loaded"));
     const auto errors = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::Error; });
     const auto warnings = std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.severity == Severity::Warning; });
     parts.push_back(fmt::format("{} error{}, {} warning{}", errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s"));

@@ -1,5 +1,6 @@
 // The support report's export: redaction on planted data through every file, the zip and the grabbed pages' texts,
 // the export off the GUI thread, the summary card, `stackscope --report`, the VPOC and training runs in the report.
+#include "core/inspect/inspector.h"
 #include "tests/report_gui/report_gui_fixtures.h"
 
 class TestReportGui : public QObject {
@@ -114,6 +115,31 @@ private Q_SLOTS:
         QCOMPARE(d.findings[0].severity, Severity::Error);
         const std::size_t all = 1 + doc["snapshot"]["findings"].size();
         QCOMPARE(d.findings.size() + std::size_t(d.moreFindings), all);
+    }
+
+    // The card's three states (issue 35): what could not be checked reads UNKNOWN with why, never "No rule matched";
+    // the checks the report's findings already hold are not counted twice.
+    void summaryCardNotChecked()
+    {
+        InspectOptions o;
+        o.root = STACKSCOPE_TEST_FIXTURES "/roots/kfd-only-2x7900xt";
+        ReportRequest r;
+        r.snapshot = std::make_shared<const Snapshot>(inspectMachine(o));
+        r.redact = false;
+        const auto doc = ReportExporter::buildDocument(r);
+        QCOMPARE(doc["verdict"].get<std::string>(), std::string("unknown"));
+        const auto d = ui::summaryCardData(doc);
+        QCOMPARE(int(d.notChecked.size()), int(doc["not_checked"].size()));
+        QVERIFY(!d.notChecked.empty());
+        QVERIFY2(d.notChecked[0].contains(QStringLiteral("whether this user can open /dev/kfd")), qPrintable(d.notChecked[0]));
+        QCOMPARE(d.findings.size() + std::size_t(d.moreFindings), doc["findings"].size());
+        ui::SummaryCard card;
+        card.setData(d);
+        QStringList texts;
+        for (auto* label : card.findChildren<QLabel*>())
+            texts << label->text();
+        QVERIFY2(texts.contains(QStringLiteral("UNKNOWN")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY(!texts.join(QLatin1Char('|')).contains(QStringLiteral("No rule matched")));
     }
 
     // What redaction cannot be sure of (a 3-letter host name, a user named like a common word) is shown on

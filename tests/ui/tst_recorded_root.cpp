@@ -1,6 +1,6 @@
 // `stackscope --root DIR` and SnapshotController::inspectRoot: the GUI shows the recorded machine that
 // `stackscope-cli inspect --root DIR` reads, with the same snapshot, stack rows and findings (issue 35).
-#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/machine_diagnosis.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
 #include "tests/common/cli_process.h"

@@ -2,6 +2,7 @@
 // machines, and machines seen only through the KFD topology (a GPU card each, what is unknown marked).
 #include "core/inspect/inspector.h"
 #include "ui/main_window.h"
+#include "ui/models/stack_model.h"
 #include "ui/system/fix_command.h"
 #include "ui/system/system_page.h"
 #include "ui/system/verdict_panel.h"
@@ -10,6 +11,7 @@
 #include <QClipboard>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QtTest>
 
 using namespace stackscope;
@@ -66,21 +68,38 @@ private Q_SLOTS:
         QCOMPARE(fixHtml(fix), html);
     }
 
-    // The verdict is the first thing under the title: blocking problems with their command, or all good.
+    // The verdict is the first thing under the title, in one of its states: problems with their command, no GPU and
+    // why, what could not be checked and how to check it, or all good.
     void verdict_data()
     {
         QTest::addColumn<QString>("root");
-        QTest::addColumn<int>("blocking");
-        QTest::addColumn<QString>("command");
-        QTest::newRow("2x7900xt: no /dev/kfd access") << "ubuntu2204-2x7900xt" << 2 << "sudo usermod -aG render,video $USER";
-        QTest::newRow("rocm7: healthy") << "ubuntu2404-rocm7" << 0 << "";
-        // No GPU at all is not "all good" for GPU work (it said "All good: nothing blocks GPU work here" before).
-        QTest::newRow("no GPU") << "debian12-nogpu" << 0 << "";
+        QTest::addColumn<int>("state");
+        QTest::addColumn<QStringList>("rows"); // the ids of the verdict's rows (problems, no-GPU reasons or unknowns)
+        QTest::addColumn<QString>("command");  // the first command offered
+        QTest::newRow("2x7900xt: no /dev/kfd access") << "ubuntu2204-2x7900xt" << int(VerdictState::Problem)
+                                                      << QStringList {"KFD_PERMISSION", "RENDER_NODE_PERMISSION"}
+                                                      << "sudo usermod -aG render,video $USER";
+        // Was only "No GPU visible" with lsmod advice, while `diagnose` named Secure Boot.
+        QTest::newRow("secure boot + dkms") << "ubuntu2404-secureboot-dkms" << int(VerdictState::Problem)
+                                            << QStringList {"SECURE_BOOT_DKMS"} << "sudo mokutil --import /var/lib/dkms/mok.pub";
+        // Was the Linux lsmod/--device advice with nothing about WSL.
+        QTest::newRow("wsl2") << "wsl2-ubuntu2204" << int(VerdictState::NoGpu) << QStringList {"NO_GPU_VISIBLE_WSL"}
+                              << "amdgpu-install -y --usecase=wsl,rocm --no-dkms";
+        // Was "All good" with the access rows unknown.
+        QTest::newRow("KFD only, access unknown") << "kfd-only-2x7900xt" << int(VerdictState::Unknown)
+                                                  << QStringList {"GPU_ACCESS_UNKNOWN", "RUNTIME_NOT_QUERIED"}
+                                                  << "ls -l /dev/kfd /dev/dri/render*; id";
+        // Healthy in its files; a recorded machine's runtime libraries were not loaded: not "all good" either.
+        QTest::newRow("rocm7: healthy files") << "ubuntu2404-rocm7" << int(VerdictState::Unknown)
+                                              << QStringList {"RUNTIME_NOT_QUERIED"} << "stackscope-cli inspect";
+        QTest::newRow("no GPU") << "debian12-nogpu" << int(VerdictState::NoGpu) << QStringList {"NO_GPU_VISIBLE"}
+                                << "lsmod | grep -E 'amdgpu|nvidia'";
     }
     void verdict()
     {
         QFETCH(QString, root);
-        QFETCH(int, blocking);
+        QFETCH(int, state);
+        QFETCH(QStringList, rows);
         QFETCH(QString, command);
         const auto snapshot = std::make_shared<const Snapshot>(inspectRoot(fixtureRoot(root)));
         MainWindow window;
@@ -89,24 +108,25 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         VerdictPanel* verdict = window.systemPage()->verdict();
-        QCOMPARE(verdict->itemCount(), blocking);
-        if (blocking == 0) {
-            const bool gpus = !snapshot->gpus.empty();
-            QVERIFY2(verdict->headline().contains(gpus ? QStringLiteral("All good") : QStringLiteral("No GPU visible")),
-                     qPrintable(verdict->headline()));
-            QCOMPARE(verdict->headline().contains(QStringLiteral("All good")), gpus);
-            QVERIFY(verdict->findChildren<QPushButton*>(QStringLiteral("copyFix")).isEmpty());
-        } else {
-            QVERIFY(verdict->headline().contains(QStringLiteral("%1 problems block").arg(blocking)));
-            QVERIFY(verdict->commands().contains(command));
-            // One Copy button per distinct command: both permission problems share the group fix.
-            QCOMPARE(verdict->findChildren<QPushButton*>(QStringLiteral("copyFix")).size(), int(verdict->commands().size()));
-            QCOMPARE(int(verdict->commands().size()), 1);
+        QCOMPARE(int(verdict->state()), state);
+        QStringList shown;
+        for (const auto& item : verdict->view().items)
+            shown << item.id;
+        QCOMPARE(shown, rows);
+        const QString headline = verdict->headline();
+        const char* expected[] = {"All good", "block GPU work", "No GPU visible", "could not be made"};
+        QVERIFY2(headline.contains(QLatin1String(expected[state])) || (state == int(VerdictState::Problem) && headline.contains(QStringLiteral("blocks GPU work"))),
+                 qPrintable(headline));
+        QVERIFY2(!headline.contains(QStringLiteral("All good")) || state == int(VerdictState::Ok), qPrintable(headline));
+        if (!command.isEmpty()) {
+            QVERIFY2(verdict->commands().value(0) == command, qPrintable(verdict->commands().join(QStringLiteral(" | "))));
             auto* copy = verdict->findChild<QPushButton*>(QStringLiteral("copyFix"));
             QVERIFY(copy && copy->isVisible());
             copy->click();
             QCOMPARE(QApplication::clipboard()->text(), command);
         }
+        // One Copy button per distinct command: both permission problems share the group fix.
+        QCOMPARE(verdict->findChildren<QPushButton*>(QStringLiteral("copyFix")).size(), int(verdict->commands().size()));
         // Above the fold at 1280x720: the whole verdict inside the window, above the GPU cards.
         const QRect inWindow(verdict->mapTo(&window, QPoint(0, 0)), verdict->size());
         QVERIFY2(window.rect().contains(inWindow), qPrintable(QStringLiteral("verdict at y %1..%2").arg(inWindow.top()).arg(inWindow.bottom())));
@@ -115,6 +135,65 @@ private Q_SLOTS:
             QVERIFY(card->mapTo(&window, QPoint(0, 0)).y() > inWindow.bottom());
         QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
         QVERIFY(window.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/verdict-") + root + QStringLiteral(".png")));
+    }
+
+    // Three states in the stack table and the access rows: ok, a problem, or unknown with why; "?" never stands for
+    // what is not known, and unknown is never green.
+    void accessAndStackStates_data()
+    {
+        QTest::addColumn<QString>("root");
+        QTest::addColumn<QString>("component");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<QString>("accessHas");
+        QTest::newRow("KFD only: access unknown") << "kfd-only-2x7900xt" << "GPU access" << "unknown"
+                                                  << "/dev/kfd: <span style='color:#5e35b1'><b>unknown</b></span> (mode and group not recorded)";
+        QTest::newRow("KFD only: user unknown") << "kfd-only-2x7900xt" << "HIP runtime" << "unknown" << "User and groups: ";
+        QTest::newRow("2x7900xt: no access") << "ubuntu2204-2x7900xt" << "GPU access" << "failed" << "<b>no access</b>";
+        QTest::newRow("rocm7: read-write") << "ubuntu2404-rocm7" << "GPU access" << "ok" << ">read-write</span>";
+        // Secure Boot "enabled" was a green "ok" beside SECURE_BOOT_DKMS.
+        QTest::newRow("secure boot blocks dkms") << "ubuntu2404-secureboot-dkms" << "Secure Boot" << "failed" << "absent";
+        QTest::newRow("secure boot: amdgpu not loaded") << "ubuntu2404-secureboot-dkms" << "amdgpu driver" << "failed" << "absent";
+    }
+    void accessAndStackStates()
+    {
+        QFETCH(QString, root);
+        QFETCH(QString, component);
+        QFETCH(QString, status);
+        QFETCH(QString, accessHas);
+        MainWindow window;
+        window.snapshots()->setSnapshot(std::make_shared<const Snapshot>(inspectRoot(fixtureRoot(root))), QString());
+        auto* stack = window.systemPage()->stackModel();
+        int row = -1;
+        for (int r = 0; r < stack->rowCount(); ++r) {
+            if (stack->index(r, StackModel::ComponentColumn).data().toString() == component)
+                row = r;
+        }
+        QVERIFY2(row >= 0, qPrintable(component));
+        QCOMPARE(stack->index(row, StackModel::StatusColumn).data().toString(), status);
+        QLabel* access = nullptr;
+        for (auto* label : window.systemPage()->findChildren<QLabel*>()) {
+            if (label->text().contains(QStringLiteral("GPU environment:")))
+                access = label;
+        }
+        QVERIFY(access);
+        QVERIFY2(access->text().contains(accessHas), qPrintable(access->text()));
+        QVERIFY2(!access->text().contains(QStringLiteral("?")), qPrintable(access->text()));
+    }
+
+    // While `--root DIR` is read the verdict says so (it said "Inspecting this machine…" there).
+    void inspectingSaysWhat()
+    {
+        MainWindow window;
+        QVERIFY(!window.systemPage()->verdict()->headline().contains(QStringLiteral("Inspecting")));
+        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
+        QVERIFY(window.snapshots()->inspectRoot(fixtureRoot(QStringLiteral("ubuntu2404-rocm7"))));
+        const QString reading = window.systemPage()->verdict()->headline();
+        QVERIFY2(reading.contains(QStringLiteral("Inspecting the recorded root")) && reading.contains(QStringLiteral("ubuntu2404-rocm7"))
+                     && !reading.contains(QStringLiteral("this machine")),
+                 qPrintable(reading));
+        QVERIFY(changed.wait(60000));
+        QVERIFY2(!window.systemPage()->verdict()->headline().contains(QStringLiteral("Inspecting")),
+                 qPrintable(window.systemPage()->verdict()->headline()));
     }
 
     // A recorded root with KFD topology GPU nodes and no /sys/class/drm: each node is a GPU.

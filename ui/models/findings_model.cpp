@@ -107,7 +107,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
             sources << qs(s);
         return sources;
     }
-    case Qt::ToolTipRole: return qs(f.detail);
+    case Qt::ToolTipRole: // a title cut in a narrow column is whole here
+        return index.column() == TitleColumn ? qs(f.title) + QStringLiteral("\n\n") + qs(f.detail) : qs(f.detail);
     case Qt::ForegroundRole:
         if (index.column() == SeverityColumn)
             return severityColor(f.severity);

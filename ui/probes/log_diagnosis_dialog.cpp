@@ -1,7 +1,8 @@
-// The paste-a-log dialog: text in, core diagnose() on a worker thread, findings and fixes out.
+// The paste-a-log dialog: text in, the one diagnosis (diagnoseMachine) on a worker thread, facts, findings and fixes
+// out.
 #include "ui/probes/log_diagnosis_dialog.h"
 
-#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/machine_diagnosis.h"
 #include "ui/models/findings_model.h"
 #include "ui/system/fix_command.h"
 #include "ui/widgets/status_colors.h"
@@ -13,11 +14,14 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace stackscope::ui {
 
@@ -25,8 +29,19 @@ namespace {
 
 struct Outcome {
     std::vector<Finding> findings;
+    QStringList facts;
+    int fromText = 0; // findings with evidence in the text (the rest are about the machine)
     QString error;
 };
+
+// How many findings the text itself supports: evidence from the log with this origin.
+int findingsFromText(const std::vector<Finding>& findings, const std::string& origin)
+{
+    return static_cast<int>(std::count_if(findings.begin(), findings.end(), [&](const Finding& f) {
+        return std::any_of(f.evidence.begin(), f.evidence.end(),
+                           [&](const Evidence& e) { return e.source == "log" && e.origin == origin; });
+    }));
+}
 
 QString fixLine(const FixAdvice& fix)
 {
@@ -50,12 +65,16 @@ LogDiagnosisDialog::LogDiagnosisDialog(SnapshotPtr snapshot, QWidget* parent)
     , m_text(new QPlainTextEdit(this))
     , m_diagnose(new QPushButton(tr("&Diagnose"), this))
     , m_summary(new QLabel(this))
+    , m_factsLabel(new QLabel(this))
+    , m_factsArea(new QScrollArea(this))
     , m_model(new FindingsModel(this))
     , m_table(new QTableView(this))
     , m_detail(new QTextBrowser(this))
 {
     setWindowTitle(tr("Paste a log or error"));
-    resize(900, 600);
+    // Most of the window it belongs to (1024x640, the smallest supported, leaves it about 940x600), at most 1200x820.
+    const QSize room = parent ? parent->window()->size() : QSize(980, 640);
+    resize(std::min(1200, room.width() * 92 / 100), std::min(820, room.height() * 94 / 100));
     m_text->setObjectName(QStringLiteral("logText"));
     m_text->setPlaceholderText(tr("Paste a Python traceback, an error message or a whole log here, then press Diagnose "
                                   "(Ctrl+Return). You can also drop a text file on the main window."));
@@ -69,23 +88,11 @@ LogDiagnosisDialog::LogDiagnosisDialog(SnapshotPtr snapshot, QWidget* parent)
     connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, m_diagnose, &QPushButton::click);
     m_summary->setObjectName(QStringLiteral("logSummary"));
     m_summary->setWordWrap(true);
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setTabKeyNavigation(false);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showFinding(current.row()); });
-    m_detail->setOpenExternalLinks(true);
-    auto* results = new QSplitter(Qt::Horizontal, this);
-    results->addWidget(m_table);
-    results->addWidget(m_detail);
-    results->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_text);
-    split->addWidget(results);
+    split->addWidget(createResults());
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addButton(m_diagnose, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -93,6 +100,81 @@ LogDiagnosisDialog::LogDiagnosisDialog(SnapshotPtr snapshot, QWidget* parent)
     layout->addWidget(split, 1);
     layout->addWidget(m_summary);
     layout->addWidget(buttons);
+}
+
+// The facts the text states above the findings list, beside the selected finding. The list gets the width: severity
+// and fix status fit their short texts, the title takes the rest, cut in the middle with the whole title (and the
+// cause) in its tooltip; the rule id is in the detail.
+QWidget* LogDiagnosisDialog::createResults()
+{
+    m_factsLabel->setObjectName(QStringLiteral("logFacts"));
+    m_factsLabel->setWordWrap(true);
+    m_factsLabel->setTextFormat(Qt::RichText);
+    m_factsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_factsLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_table->setObjectName(QStringLiteral("logFindings"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setColumnHidden(FindingsModel::IdColumn, true);
+    auto* header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(FindingsModel::SeverityColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(FindingsModel::TitleColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(FindingsModel::VerifiedColumn, QHeaderView::ResizeToContents);
+    m_table->setTabKeyNavigation(false);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showFinding(current.row()); });
+    m_detail->setObjectName(QStringLiteral("logFindingDetail"));
+    m_detail->setOpenExternalLinks(true);
+    m_detail->setPlaceholderText(tr("Select a finding for its cause, the lines that matched and the fixes."));
+    // A log that states many facts (collect_env) scrolls them in at most about eight lines: the list keeps its room.
+    auto* facts = m_factsArea;
+    facts->setObjectName(QStringLiteral("logFactsArea"));
+    facts->setWidget(m_factsLabel);
+    facts->setWidgetResizable(true);
+    facts->setFrameShape(QFrame::NoFrame);
+    facts->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(facts);
+    leftLayout->addWidget(m_table, 1);
+    auto* results = new QSplitter(Qt::Horizontal, this);
+    results->setObjectName(QStringLiteral("logResults"));
+    results->addWidget(left);
+    results->addWidget(m_detail);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 2);
+    results->setChildrenCollapsible(false);
+    left->setMinimumWidth(360);
+    showFacts({}, QString());
+    return results;
+}
+
+void LogDiagnosisDialog::showFacts(const QStringList& facts, const QString& against)
+{
+    m_facts = facts;
+    QString html = tr("<b>Facts the text states</b>");
+    if (facts.isEmpty()) {
+        html += tr(": none (no GPU, architecture or version named)");
+    } else {
+        html += QStringLiteral("<ul style='margin:0 0 0 -20px'>");
+        for (const auto& f : facts)
+            html += QStringLiteral("<li>%1</li>").arg(f.toHtmlEscaped());
+        html += QStringLiteral("</ul>");
+    }
+    if (!against.isEmpty())
+        html += tr("<br/>Diagnosed against %1.").arg(against.toHtmlEscaped());
+    m_factsLabel->setText(html);
+    // As tall as the facts need, up to about eight lines (then they scroll); the list below takes the rest.
+    const int width = std::max(m_table->width(), 360) - 16;
+    const int maxHeight = m_factsLabel->fontMetrics().lineSpacing() * 8 + 8;
+    m_factsArea->setFixedHeight(std::min(m_factsLabel->heightForWidth(width) + 4, maxHeight));
 }
 
 void LogDiagnosisDialog::diagnoseText(const QString& text, const QString& origin)
@@ -126,30 +208,45 @@ void LogDiagnosisDialog::run()
     m_summary->setText(tr("Diagnosing…"));
     m_diagnose->setEnabled(false);
     Q_EMIT logKept(m_origin, m_text->toPlainText());
+    // The machine the rules check against: the one shown (this machine, a file, a recorded root, a report), else the
+    // facts the text states, as `diagnose --log-only` does.
+    const QString against = !m_snapshot ? tr("the facts the text states (no machine inspected yet)")
+                          : m_snapshot->root ? tr("the recorded root %1").arg(QString::fromStdString(*m_snapshot->root))
+                                             : tr("the machine shown on the System page");
     m_jobs.run(
         [text, origin = m_origin.toStdString(), snapshot = m_snapshot](const JobControl&) {
             Outcome out;
-            DiagnosisInput input;
+            MachineDiagnosisInput input;
             input.snapshot = snapshot.get();
-            input.logs.push_back({origin, text});
+            input.logs.push_back(readLogText(text, origin));
             try {
-                out.findings = diagnose(input);
+                auto d = diagnoseMachine(input);
+                // Without a machine the snapshot is the facts the text states: every finding comes from the text.
+                out.fromText = snapshot ? findingsFromText(d.findings, origin) : static_cast<int>(d.findings.size());
+                out.findings = std::move(d.findings);
+                for (const auto& f : d.logFacts)
+                    out.facts << QString::fromStdString(f);
             } catch (const std::exception& e) {
                 out.error = QString::fromStdString(e.what());
             }
             return out;
         },
-        [this](Outcome out) {
+        [this, against](Outcome out) {
             m_diagnose->setEnabled(true);
             m_model->setFindings(std::move(out.findings));
+            showFacts(out.facts, against);
             const int n = m_model->rowCount();
+            const int machine = n - out.fromText;
+            const QString kept = tr("The text is kept for the support report (Report page).");
+            const QString aboutMachine = machine == 1 ? tr("1 finding about the machine") : tr("%1 findings about the machine").arg(machine);
+            const QString fromText = out.fromText == 1 ? tr("1 finding from this text") : tr("%1 findings from this text").arg(out.fromText);
             m_summary->setText(!out.error.isEmpty() ? tr("The diagnosis failed: %1").arg(out.error)
                                : n == 0 ? tr("No known problem matches this text. It is kept for the support report: export "
                                              "the report on the Report page so someone can read it.")
-                               : n == 1 ? tr("1 finding; select it for the cause, the lines that matched and the fixes. The "
-                                             "text is kept for the support report (Report page).")
-                                        : tr("%1 findings; select one for the cause, the lines that matched and the fixes. The "
-                                             "text is kept for the support report (Report page).").arg(n));
+                               : out.fromText == 0 ? tr("No known problem matches this text; %1 listed. %2").arg(aboutMachine, kept)
+                               : machine == 0 ? tr("%1; select one for the cause, the lines that matched and the fixes. %2").arg(fromText, kept)
+                                              : tr("%1, %2; select one for the cause, the lines that matched and the fixes. %3")
+                                                    .arg(fromText, aboutMachine, kept));
             if (n > 0)
                 m_table->selectRow(0);
             else
@@ -189,9 +286,15 @@ void LogDiagnosisDialog::showFinding(int row)
         if (url.startsWith(QStringLiteral("http")))
             sources += QStringLiteral("<li><a href=\"%1\">%1</a></li>").arg(url);
     }
-    m_detail->setHtml(tr("<h3 style='color:%1'>%2</h3><p>%3</p><h4>Fixes, in order</h4><ol>%4</ol>"
-                         "<h4>Lines that matched</h4><ul>%5</ul><h4>Sources</h4><ul>%6</ul>")
+    // A system check (about the machine, not the text) has one fix and no matched lines.
+    if (!f->fix.empty())
+        fixes = QStringLiteral("<li>%1</li>").arg(fixHtml(QString::fromStdString(f->fix))) + fixes;
+    if (evidence.isEmpty())
+        evidence = tr("<li>none in the text: this finding is about the machine</li>");
+    m_detail->setHtml(tr("<h3 style='color:%1'>%2</h3><p><code>%3</code> · %4</p><p>%5</p><h4>Fixes, in order</h4><ol>%6</ol>"
+                         "<h4>Lines that matched</h4><ul>%7</ul><h4>Sources</h4><ul>%8</ul>")
                           .arg(severityColor(f->severity).name(), QString::fromStdString(f->title).toHtmlEscaped(),
+                               QString::fromStdString(f->id).toHtmlEscaped(), QString::fromLatin1(severityName(f->severity)),
                                QString::fromStdString(f->detail).toHtmlEscaped(), fixes, evidence, sources));
 }
 

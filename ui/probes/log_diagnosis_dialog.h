@@ -1,5 +1,6 @@
-// "Paste a log or error": the diagnosis rules (the same call as `stackscope-cli diagnose --log`) over
-// pasted or dropped text, with the findings, their evidence lines and their fixes.
+// "Paste a log or error": the one diagnosis (diagnoseMachine, the call behind `stackscope-cli diagnose --log`) over
+// pasted or dropped text and the machine shown, with the facts the text states, the findings, their evidence lines
+// and their fixes.
 #pragma once
 
 #include "ui/jobs/job_tracker.h"
@@ -10,6 +11,7 @@
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QScrollArea;
 class QTableView;
 class QTextBrowser;
 
@@ -33,6 +35,9 @@ public:
 
     FindingsModel* findingsModel() const { return m_model; }
     QString summary() const;
+    // The facts the text states (GPU, arch, versions), one per line, as `diagnose` prints them.
+    QStringList facts() const { return m_facts; }
+    QTableView* findingsView() const { return m_table; }
     bool isRunning() const { return m_jobs.isRunning(); }
 
 Q_SIGNALS:
@@ -41,7 +46,9 @@ Q_SIGNALS:
     void logKept(const QString& origin, const QString& text);
 
 private:
+    QWidget* createResults();
     void run();
+    void showFacts(const QStringList& facts, const QString& against);
     void showFinding(int row);
 
     SnapshotPtr m_snapshot;
@@ -49,6 +56,9 @@ private:
     QPlainTextEdit* m_text;
     QPushButton* m_diagnose;
     QLabel* m_summary;
+    QLabel* m_factsLabel;
+    QScrollArea* m_factsArea;
+    QStringList m_facts;
     FindingsModel* m_model;
     QTableView* m_table;
     QTextBrowser* m_detail;

@@ -162,7 +162,11 @@ void addFindings(SummaryCardData& d, const json& report, const std::vector<Findi
     } catch (const std::exception& e) {
         d.findings.push_back({Severity::Warning, QObject::tr("Findings unreadable: %1").arg(qs(e.what()))});
     }
-    all.insert(all.end(), checks.begin(), checks.end());
+    // A report written since the one diagnosis (diagnoseMachine) holds the checks in its findings already.
+    for (const auto& check : checks) {
+        if (std::none_of(all.begin(), all.end(), [&](const Finding& f) { return f.id == check.id; }))
+            all.push_back(check);
+    }
     std::stable_sort(all.begin(), all.end(),
                      [](const auto& a, const auto& b) { return static_cast<int>(a.severity) > static_cast<int>(b.severity); });
     for (const auto& f : all) {
@@ -171,6 +175,15 @@ void addFindings(SummaryCardData& d, const json& report, const std::vector<Findi
         else
             ++d.moreFindings;
     }
+}
+
+void addNotChecked(SummaryCardData& d, const json& report)
+{
+    const auto& list = member(report, "not_checked");
+    if (!list.is_array())
+        return;
+    for (const auto& n : list)
+        d.notChecked.push_back(QObject::tr("%1 (%2)").arg(str(n, "what"), str(n, "why")));
 }
 
 void addRedaction(SummaryCardData& d, const json& report)
@@ -203,6 +216,7 @@ SummaryCardData summaryCardData(const nlohmann::json& report)
     const bool haveSnapshot = addMachine(d, report, s);
     addProbeCounts(d, report);
     addFindings(d, report, haveSnapshot ? s.findings : std::vector<Finding> {});
+    addNotChecked(d, report);
     addRedaction(d, report);
     return d;
 }
@@ -365,8 +379,10 @@ void SummaryCard::addProbes()
 void SummaryCard::addFindings()
 {
     m_layout->addWidget(label(tr("TOP FINDINGS"), "section", this));
-    if (m_data.findings.empty())
+    if (m_data.findings.empty() && m_data.notChecked.empty())
         m_layout->addWidget(label(tr("✓ No rule matched"), "meta", this));
+    else if (m_data.findings.empty())
+        m_layout->addWidget(label(tr("No rule matched, but not everything could be checked:"), "meta", this));
     for (const auto& f : m_data.findings) {
         auto* line = new QHBoxLayout;
         line->setSpacing(6);
@@ -382,6 +398,19 @@ void SummaryCard::addFindings()
     }
     if (m_data.moreFindings > 0)
         m_layout->addWidget(label(tr("+ %n more in the report", nullptr, m_data.moreFindings), "meta", this));
+    for (const auto& n : m_data.notChecked) {
+        auto* line = new QHBoxLayout;
+        line->setSpacing(6);
+        auto* tag = label(tr("UNKNOWN"), "chip", this);
+        tag->setFixedWidth(70);
+        tag->setAlignment(Qt::AlignCenter);
+        tag->setStyleSheet(QStringLiteral("background: %1; font-size: 10px;").arg(hexColor(unknownColor())));
+        line->addWidget(tag, 0, Qt::AlignTop);
+        auto* text = label(tr("Not checked: %1").arg(n), "", this);
+        text->setWordWrap(true);
+        line->addWidget(text, 1);
+        m_layout->addLayout(line);
+    }
 }
 
 void SummaryCard::addFooter()

@@ -36,6 +36,8 @@ struct SummaryCardData {
     QString probesNote;                // why there are none
     std::vector<Line> findings;        // the most severe first, at most kMaxFindings
     int moreFindings = 0;              // left out
+    // What the diagnosis could not check (the report's "not_checked"): shown as unknown, never as ok.
+    std::vector<QString> notChecked;
     QString redaction;                 // "Private data redacted: ..." or "Not redacted"
     bool redacted = false;
 

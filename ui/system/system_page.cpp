@@ -1,7 +1,7 @@
 // System page layout and how it shows a snapshot.
 #include "ui/system/system_page.h"
 
-#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/machine_diagnosis.h"
 #include "core/snapshot/stack_rows.h"
 #include "ui/models/coverage_model.h"
 #include "ui/models/findings_model.h"
@@ -44,28 +44,52 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
     return view;
 }
 
-QString accessText(const Snapshot& s)
+// One device node: read-write (ok), no access (a problem) or unknown, with what could not be read.
+QString nodeText(const Snapshot& s, const DeviceNode& n)
 {
-    auto node = [](const DeviceNode& n) {
-        if (!n.exists)
-            return QStringLiteral("%1: <i>absent</i>").arg(QString::fromStdString(n.path).toHtmlEscaped());
-        const QString rw = !n.readWrite ? QStringLiteral("unknown")
-            : *n.readWrite ? QStringLiteral("<span style='color:%1'>read-write</span>").arg(okColor().name())
-                           : QStringLiteral("<span style='color:%1'><b>no access</b></span>").arg(errorColor().name());
-        return QStringLiteral("%1: %2 (mode %3, group %4)")
-            .arg(QString::fromStdString(n.path).toHtmlEscaped(), rw,
-                 QString::fromStdString(n.mode.value_or("?")).toHtmlEscaped(),
-                 QString::fromStdString(n.group.value_or("?")).toHtmlEscaped());
+    const QString path = QString::fromStdString(n.path).toHtmlEscaped();
+    if (!n.exists)
+        return QObject::tr("%1: <i>absent</i>").arg(path);
+    const auto known = [](const std::optional<std::string>& v) {
+        return v ? QString::fromStdString(*v).toHtmlEscaped() : QObject::tr("<i>not known</i>");
     };
-    QStringList lines;
-    lines << node(s.access.kfd);
-    for (const auto& r : s.access.renderNodes)
-        lines << node(r);
+    const QString details = QObject::tr("(mode %1, group %2)").arg(known(n.mode), known(n.group));
+    if (n.readWrite) {
+        return *n.readWrite
+            ? QObject::tr("%1: <span style='color:%2'>read-write</span> %3").arg(path, okColor().name(), details)
+            : QObject::tr("%1: <span style='color:%2'><b>no access</b></span> %3").arg(path, errorColor().name(), details);
+    }
+    // Unknown says what could not be read, in place of the mode and group it would show.
+    const QString why = !n.mode ? (s.root ? QObject::tr("mode and group not recorded") : QObject::tr("mode and group could not be read"))
+                                : QObject::tr("%1; the user %2").arg(details.mid(1, details.size() - 2),
+                                                                     s.root ? QObject::tr("was not recorded") : QObject::tr("could not be read"));
+    return QObject::tr("%1: <span style='color:%2'><b>unknown</b></span> (%3)").arg(path, unknownColor().name(), why);
+}
+
+// The user and groups line; an unknown user says what is not known and why, never "?".
+QString userText(const Snapshot& s)
+{
+    if (!s.access.user) {
+        return QObject::tr("User and groups: <span style='color:%1'><b>unknown</b></span> (%2)")
+            .arg(unknownColor().name(), s.root ? QObject::tr("the recording has no <code>id</code> output, .stackscope/id")
+                                               : QObject::tr("they could not be read"));
+    }
     QStringList groups;
     for (const auto& g : s.access.userGroups)
         groups << QString::fromStdString(g).toHtmlEscaped();
     // Bold, so a user named "user" does not read as "User user in groups".
-    lines << QObject::tr("User <b>%1</b> is in the groups: %2").arg(QString::fromStdString(s.access.user.value_or("?")).toHtmlEscaped(), groups.join(QStringLiteral(", ")));
+    return QObject::tr("User <b>%1</b> is in the groups: %2")
+        .arg(QString::fromStdString(*s.access.user).toHtmlEscaped(),
+             groups.isEmpty() ? QObject::tr("<i>none listed</i>") : groups.join(QStringLiteral(", ")));
+}
+
+QString accessText(const Snapshot& s)
+{
+    QStringList lines;
+    lines << nodeText(s, s.access.kfd);
+    for (const auto& r : s.access.renderNodes)
+        lines << nodeText(s, r);
+    lines << userText(s);
     QStringList env;
     // A container's image constraints (NVIDIA_REQUIRE_CUDA) run to kilobytes: long values are cut in the middle here,
     // whole in the snapshot JSON and the report.
@@ -79,17 +103,6 @@ QString accessText(const Snapshot& s)
     }
     lines << QObject::tr("GPU environment: %1").arg(env.isEmpty() ? QObject::tr("none set") : env.join(QStringLiteral(" ")));
     return lines.join(QStringLiteral("<br/>"));
-}
-
-QString allGoodText(const std::vector<Finding>& findings)
-{
-    int warnings = 0;
-    for (const auto& f : findings)
-        warnings += f.severity == Severity::Warning ? 1 : 0;
-    if (warnings == 0)
-        return QObject::tr("nothing blocks GPU work here.");
-    return warnings == 1 ? QObject::tr("nothing blocks GPU work here; 1 warning is in the table below.")
-                         : QObject::tr("nothing blocks GPU work here; %1 warnings are in the table below.").arg(warnings);
 }
 
 } // namespace
@@ -163,13 +176,14 @@ QHBoxLayout* SystemPage::createTopBar()
 QScrollArea* SystemPage::createCardsScroll()
 {
     m_cardsLayout->setContentsMargins(0, 0, 0, 0);
-    auto* cardsScroll = new QScrollArea(this);
-    cardsScroll->setWidget(m_cards);
-    cardsScroll->setWidgetResizable(true);
-    cardsScroll->setFrameShape(QFrame::NoFrame);
-    cardsScroll->setMinimumHeight(170);
-    cardsScroll->setMaximumHeight(200);
-    return cardsScroll;
+    m_cardsScroll = new QScrollArea(this);
+    m_cardsScroll->setObjectName(QStringLiteral("gpuCards"));
+    m_cardsScroll->setWidget(m_cards);
+    m_cardsScroll->setWidgetResizable(true);
+    m_cardsScroll->setFrameShape(QFrame::NoFrame);
+    m_cardsScroll->setMinimumHeight(170);
+    m_cardsScroll->setMaximumHeight(200);
+    return m_cardsScroll;
 }
 
 QGroupBox* SystemPage::createAccessBox()
@@ -279,6 +293,11 @@ void SystemPage::setBusy(bool busy)
     setCursor(busy ? Qt::BusyCursor : Qt::ArrowCursor);
 }
 
+void SystemPage::showInspecting(const QString& what)
+{
+    m_verdict->showInspecting(what);
+}
+
 void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
 {
     Q_ASSERT(QThread::currentThread() == thread());
@@ -292,22 +311,20 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
         m_banner->setText(tr("<b>Not this machine:</b> showing %1, captured %2.").arg(what.toHtmlEscaped(), QString::fromStdString(s.capturedAt)));
         m_banner->show();
     }
+    // The one diagnosis (as `stackscope-cli diagnose` makes it): the page only renders it.
+    MachineDiagnosisInput input;
+    input.snapshot = &s;
+    const MachineDiagnosis diagnosis = diagnoseMachine(input);
     rebuildGpuCards(s);
     m_access->setText(accessText(s));
-    m_stackModel->setRows(stackRows(s));
+    m_stackModel->setRows(stackRows(s, diagnosis.findings));
     m_stackDetail->clear();
     m_coverageModel->setCoverage(s.archCoverage);
     m_coverageNote->setText(m_coverageModel->rowCount() == 0
         ? m_coverageModel->emptyReason()
         : tr("Select a cell for what it means and the fix. Red: the library has no code for that GPU."));
-    const auto findings = machineFindings(s);
-    m_findingsModel->setFindings(findings, FindingsModel::Order::ErrorsFirst);
-    const auto blocking = blockingItems(findings);
-    if (blocking.isEmpty() && s.gpus.empty())
-        m_verdict->showNoGpu(tr("GPU work cannot run here; the CPU probes and CPU training can. Where StackScope "
-                                "looked for a GPU is in the findings below."));
-    else
-        m_verdict->setItems(blocking, allGoodText(findings));
+    m_findingsModel->setFindings(diagnosis.findings, FindingsModel::Order::AsGiven);
+    m_verdict->showDiagnosis(diagnosis);
     m_findingDetail->clear();
     if (m_findingsModel->rowCount() > 0)
         m_findingsView->selectRow(0);
@@ -319,13 +336,8 @@ void SystemPage::rebuildGpuCards(const Snapshot& s)
         delete item->widget();
         delete item;
     }
-    if (s.gpus.empty()) {
-        auto* none = new QLabel(tr("<b>No GPU visible.</b><br/>See the findings below for why and what to check."), m_cards);
-        none->setObjectName(QStringLiteral("noGpuLabel"));
-        none->setFrameShape(QFrame::StyledPanel);
-        none->setMargin(12);
-        m_cardsLayout->addWidget(none);
-    }
+    // No GPU: the verdict says so and why; the room goes to the tables instead of an empty card.
+    m_cardsScroll->setVisible(!s.gpus.empty());
     for (const auto& g : s.gpus)
         m_cardsLayout->addWidget(new GpuCard(g, m_cards));
     m_cardsLayout->addStretch(1);

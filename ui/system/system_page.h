@@ -36,6 +36,8 @@ public:
 public Q_SLOTS:
     void showSnapshot(stackscope::ui::SnapshotPtr snapshot, const QString& origin);
     void setBusy(bool busy);
+    // An inspection started: the verdict says what is being read (this machine, the recorded root DIR).
+    void showInspecting(const QString& what);
 
 Q_SIGNALS:
     void refreshRequested();
@@ -55,6 +57,7 @@ private:
     QLabel* m_banner;
     VerdictPanel* m_verdict;
     LinksPanel* m_links = nullptr;
+    QScrollArea* m_cardsScroll = nullptr;
     QWidget* m_cards;
     QHBoxLayout* m_cardsLayout;
     QLabel* m_access;

@@ -1,4 +1,5 @@
-// The verdict panel: one row per blocking problem (title, the fix in one line, its command with Copy).
+// The verdict panel: a headline for the diagnosis's state, then one row per problem, no-GPU reason or unknown (title,
+// the fix or the way to check in one line, its command with Copy).
 #include "ui/system/verdict_panel.h"
 
 #include "ui/system/fix_command.h"
@@ -24,18 +25,57 @@ QString firstSentence(const QString& text)
     return end < 0 ? text : text.left(end + 1);
 }
 
+VerdictItem findingItem(const Finding& f)
+{
+    const QString fix = QString::fromStdString(firstFix(f));
+    return { QString::fromStdString(f.id), f.severity, false, QString::fromStdString(f.title), fix, fixCommand(fix) };
+}
+
+VerdictItem notCheckedItem(const NotChecked& n)
+{
+    const QString check = QString::fromStdString(n.check);
+    const QString what = QString::fromStdString(n.what);
+    return { QString::fromStdString(n.id), Severity::Warning, true, QObject::tr("Unknown: %1").arg(what),
+        QObject::tr("Not known because %1. %2").arg(QString::fromStdString(n.why), check), fixCommand(check) };
+}
+
+QString headlineHtml(const QColor& color, const QString& mark, const QString& bold, const QString& rest)
+{
+    return QStringLiteral("<span style='color:%1; font-size:15px'><b>%2 %3</b></span> %4")
+        .arg(color.name(), mark, bold.toHtmlEscaped(), rest.toHtmlEscaped());
+}
+
+QString warningsText(int warnings)
+{
+    if (warnings == 0)
+        return QObject::tr("nothing blocks GPU work here.");
+    return warnings == 1
+        ? QObject::tr("nothing blocks GPU work here; 1 warning is in the table below.")
+        : QObject::tr("nothing blocks GPU work here; %1 warnings are in the table below.").arg(warnings);
+}
+
 } // namespace
 
-QList<VerdictItem> blockingItems(const std::vector<Finding>& findings)
+VerdictView verdictView(const MachineDiagnosis& d)
 {
-    QList<VerdictItem> items;
-    for (const auto& f : findings) {
-        if (f.severity != Severity::Error)
-            continue;
-        const QString fix = QString::fromStdString(firstFix(f));
-        items.append({f.severity, QString::fromStdString(f.title), fix, fixCommand(fix)});
+    VerdictView v;
+    v.state = d.verdict;
+    QList<VerdictItem> unknowns;
+    for (const auto& n : d.notChecked)
+        unknowns.append(notCheckedItem(n));
+    for (const auto& f : d.findings) {
+        v.warnings += f.severity == Severity::Warning ? 1 : 0;
+        const bool shown = d.verdict == VerdictState::Problem ? f.severity == Severity::Error
+            : d.verdict == VerdictState::NoGpu                ? f.severity == Severity::Warning
+                                                              : false;
+        if (shown)
+            v.items.append(findingItem(f));
     }
-    return items;
+    if (d.verdict == VerdictState::Unknown)
+        v.items = unknowns;
+    else if (d.verdict == VerdictState::Problem || d.verdict == VerdictState::NoGpu)
+        v.notChecked = unknowns;
+    return v;
 }
 
 VerdictPanel::VerdictPanel(QWidget* parent)
@@ -54,7 +94,8 @@ VerdictPanel::VerdictPanel(QWidget* parent)
     layout->setContentsMargins(10, 6, 10, 8);
     layout->addWidget(m_headline);
     layout->addLayout(m_rows);
-    m_headline->setText(tr("Inspecting this machine…"));
+    m_headline->setText(
+        tr("No machine shown yet: View > Refresh inspects this machine; File > Open shows a snapshot or a report."));
 }
 
 void VerdictPanel::clearRows()
@@ -65,20 +106,45 @@ void VerdictPanel::clearRows()
     }
 }
 
-void VerdictPanel::setItems(const QList<VerdictItem>& items, const QString& allGood)
+void VerdictPanel::showInspecting(const QString& what)
 {
-    m_items = items;
+    m_view = VerdictView {};
     clearRows();
-    if (items.isEmpty()) {
-        m_headline->setText(tr("<span style='color:%1; font-size:15px'><b>\u2714 All good:</b></span> %2")
-                                .arg(okColor().name(), allGood.toHtmlEscaped()));
-        return;
+    m_headline->setText(tr("Inspecting %1…").arg(what).toHtmlEscaped());
+}
+
+void VerdictPanel::showDiagnosis(const MachineDiagnosis& d)
+{
+    m_view = verdictView(d);
+    clearRows();
+    const int n = m_view.items.size();
+    switch (m_view.state) {
+    case VerdictState::Ok:
+        m_headline->setText(
+            headlineHtml(okColor(), QStringLiteral("\u2714"), tr("All good:"), warningsText(m_view.warnings)));
+        break;
+    case VerdictState::Problem:
+        m_headline->setText(headlineHtml(errorColor(), QStringLiteral("\u2716"),
+            n == 1 ? tr("1 problem blocks GPU work here.") : tr("%1 problems block GPU work here.").arg(n),
+            tr("Fix these first; every finding is in the table below.")));
+        break;
+    case VerdictState::NoGpu:
+        m_headline->setText(headlineHtml(warningColor(), QStringLiteral("\u26a0"), tr("No GPU visible:"),
+            tr("GPU work cannot run here; the CPU probes and CPU training can.")));
+        break;
+    case VerdictState::Unknown:
+        m_headline->setText(headlineHtml(unknownColor(), QStringLiteral("?"),
+            n == 1 ? tr("1 check could not be made.") : tr("%1 checks could not be made.").arg(n),
+            tr("Nothing found blocks GPU work, but this is not \u201call good\u201d until these are known.")));
+        break;
     }
-    const QString count = items.size() == 1 ? tr("1 problem blocks GPU work here.")
-                                             : tr("%1 problems block GPU work here.").arg(items.size());
-    m_headline->setText(tr("<span style='color:%1; font-size:15px'><b>\u2716 %2</b></span> "
-                           "Fix these first; every finding is in the table below.")
-                            .arg(errorColor().name(), count));
+    addRows(m_view.items);
+    if (!m_view.notChecked.isEmpty())
+        addRows(m_view.notChecked);
+}
+
+void VerdictPanel::addRows(const QList<VerdictItem>& items)
+{
     for (int i = 0; i < items.size() && i < kMaxShown; ++i) {
         // Two problems with one fix (kfd and render nodes: the same group command) get one command box.
         VerdictItem item = items[i];
@@ -93,25 +159,17 @@ void VerdictPanel::setItems(const QList<VerdictItem>& items, const QString& allG
     }
 }
 
-void VerdictPanel::showNoGpu(const QString& text)
-{
-    m_items.clear();
-    clearRows();
-    m_headline->setText(tr("<span style='color:%1; font-size:15px'><b>\u26a0 No GPU visible:</b></span> %2")
-                            .arg(warningColor().name(), text.toHtmlEscaped()));
-}
-
 QWidget* VerdictPanel::makeRow(const VerdictItem& item)
 {
     auto* row = new QWidget(this);
     auto* layout = new QVBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
+    const QColor color = item.notChecked ? unknownColor() : severityColor(item.severity);
     auto* title = new QLabel(QStringLiteral("<b style='color:%1'>%2</b> — %3")
-                                 .arg(severityColor(item.severity).name(), item.title.toHtmlEscaped(),
-                                      fixHtml(firstSentence(item.fix))),
-                             row);
-    title->setObjectName(QStringLiteral("verdictItem"));
+                                 .arg(color.name(), item.title.toHtmlEscaped(), fixHtml(firstSentence(item.fix))),
+        row);
+    title->setObjectName(item.notChecked ? QStringLiteral("verdictUnknown") : QStringLiteral("verdictItem"));
     title->setWordWrap(true);
     title->setToolTip(fixPlain(item.fix));
     title->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -143,9 +201,11 @@ QString VerdictPanel::headline() const
 QStringList VerdictPanel::commands() const
 {
     QStringList out;
-    for (int i = 0; i < m_items.size() && i < kMaxShown; ++i) {
-        if (!m_items[i].command.isEmpty() && !out.contains(m_items[i].command))
-            out << m_items[i].command;
+    for (const auto* list : { &m_view.items, &m_view.notChecked }) {
+        for (int i = 0; i < list->size() && i < kMaxShown; ++i) {
+            if (!(*list)[i].command.isEmpty() && !out.contains((*list)[i].command))
+                out << (*list)[i].command;
+        }
     }
     return out;
 }

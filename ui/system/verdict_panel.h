@@ -1,13 +1,12 @@
-// The verdict at the top of the System page: what blocks GPU work, each with its fix as a command to
-// copy, or "all good"; the detail table stays below it.
+// The verdict at the top of the System page, rendered from the one diagnosis (diagnoseMachine): what blocks GPU work
+// with its fix as a command to copy; no GPU visible and why; what could not be checked and how to check it; or
+// "all good". The detail table stays below it.
 #pragma once
 
-#include "core/snapshot/snapshot.h"
+#include "core/diagnosis/machine_diagnosis.h"
 
 #include <QFrame>
 #include <QList>
-
-#include <vector>
 
 class QLabel;
 class QVBoxLayout;
@@ -15,14 +14,23 @@ class QVBoxLayout;
 namespace stackscope::ui {
 
 struct VerdictItem {
+    QString id; // the finding's or the unknown's (GPU_ACCESS_UNKNOWN)
     Severity severity = Severity::Error;
+    bool notChecked = false; // a check that could not be made (unknown), not a finding
     QString title;
-    QString fix;     // the fix text, `command` spans included
-    QString command; // what the Copy button copies; empty when the fix has no command
+    QString fix; // the fix (or, for an unknown, why and how to check), `command` spans included
+    QString command; // what the Copy button copies; empty when the text has no command
 };
 
-// The blocking findings (errors) of a snapshot, in their order.
-QList<VerdictItem> blockingItems(const std::vector<Finding>& findings);
+// What the panel shows for a diagnosis: its state, the rows (the errors; for no GPU the warnings that say why; what
+// could not be checked) and the line under the headline.
+struct VerdictView {
+    VerdictState state = VerdictState::Unknown;
+    QList<VerdictItem> items;
+    QList<VerdictItem> notChecked; // also shown, below the problems, when something blocks GPU work
+    int warnings = 0;
+};
+VerdictView verdictView(const MachineDiagnosis& d);
 
 class VerdictPanel : public QFrame {
     Q_OBJECT
@@ -31,22 +39,25 @@ public:
 
     explicit VerdictPanel(QWidget* parent = nullptr);
 
-    // items empty: "all good" with allGood as the line under it.
-    void setItems(const QList<VerdictItem>& items, const QString& allGood);
-    // No blocking problem but no GPU either: not "all good" for GPU work; `text` says what can run and where to look.
-    void showNoGpu(const QString& text);
+    void showDiagnosis(const MachineDiagnosis& d);
+    // While an inspection runs: "Inspecting <what>…" (this machine, the recorded root DIR).
+    void showInspecting(const QString& what);
+    VerdictState state() const { return m_view.state; }
+    const VerdictView& view() const { return m_view; }
     QString headline() const;
-    int itemCount() const { return m_items.size(); }
+    // The rows shown (problems, no-GPU reasons or unknowns), not counting those past kMaxShown.
+    int itemCount() const { return m_view.items.size(); }
     // The commands offered with a Copy button, in order.
     QStringList commands() const;
 
 private:
     QWidget* makeRow(const VerdictItem& item);
+    void addRows(const QList<VerdictItem>& items);
     void clearRows();
 
     QLabel* m_headline;
     QVBoxLayout* m_rows;
-    QList<VerdictItem> m_items;
+    VerdictView m_view;
 };
 
 } // namespace stackscope::ui

@@ -1,4 +1,4 @@
-// The few colours that carry meaning across pages (ok / missing / failed; error / warning / info).
+// The few colours that carry meaning across pages (ok / missing / failed / unknown; error / warning / info).
 #pragma once
 
 #include "core/snapshot/probe_outcome.h"
@@ -13,6 +13,8 @@ inline QColor okColor() { return QColor(0x2e, 0x7d, 0x32); }
 inline QColor warningColor() { return QColor(0xb2, 0x6a, 0x00); }
 inline QColor errorColor() { return QColor(0xc6, 0x28, 0x28); }
 inline QColor mutedColor() { return QColor(0x75, 0x75, 0x75); }
+// Could not be checked: neither ok nor a problem.
+inline QColor unknownColor() { return QColor(0x5e, 0x35, 0xb1); }
 
 inline QColor statusColor(StackStatus s)
 {
@@ -21,6 +23,7 @@ inline QColor statusColor(StackStatus s)
     case StackStatus::Missing: return warningColor();
     case StackStatus::Failed: return errorColor();
     case StackStatus::NotApplicable: return mutedColor();
+    case StackStatus::Unknown: return unknownColor();
     }
     return mutedColor();
 }

@@ -1,0 +1,142 @@
+// The paste-a-log dialog (issue 35 item 8): the findings list gets the width at 1024x640 and 1920x1080, titles cut in
+// the middle with the whole title in the tooltip; the facts the text states are shown; and the findings are the ones
+// `stackscope-cli diagnose --log FILE --json` gives for the same machine (the one diagnosis, diagnoseMachine).
+#include "tests/common/cli_process.h"
+#include "ui/main_window.h"
+#include "ui/models/findings_model.h"
+#include "ui/probes/log_diagnosis_dialog.h"
+
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QtTest>
+
+using namespace stackscope;
+using namespace stackscope::ui;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(STACKSCOPE_TEST_FIXTURES);
+
+QStringList guiFindings(const FindingsModel* model)
+{
+    QStringList out;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const auto index = model->index(r, 0);
+        const auto severity = static_cast<Severity>(index.data(FindingsModel::SeverityRole).toInt());
+        out << QStringLiteral("%1 %2").arg(
+            QLatin1String(severityName(severity)), index.data(FindingsModel::IdRole).toString());
+    }
+    return out;
+}
+
+QStringList jsonStrings(const QJsonArray& list, const QString& key = {})
+{
+    QStringList out;
+    for (const auto& v : list)
+        out << (key.isEmpty() ? v.toString() : v.toObject().value(key).toString());
+    return out;
+}
+
+} // namespace
+
+class TestLogDialogLayout : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (qEnvironmentVariableIsEmpty("STACKSCOPE_CLI"))
+            QSKIP("STACKSCOPE_CLI is not set (run through ctest)");
+    }
+
+    void sameAsCliAndUsable_data()
+    {
+        QTest::addColumn<QString>("root"); // empty: no machine shown (the facts the text states stand in)
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("fact"); // a fact the dialog must list
+        const QString igpuReport = kFixtures + QStringLiteral("/reports/01_igpu_rx6600_ryzen3400g/report.txt");
+        const QString roots = kFixtures + QStringLiteral("/roots/");
+        for (const QSize size : { QSize(1024, 640), QSize(1920, 1080) }) {
+            const QString at = QStringLiteral(" %1x%2").arg(size.width()).arg(size.height());
+            QTest::newRow(qPrintable(QStringLiteral("iGPU report, no machine") + at))
+                << QString() << igpuReport << size << QStringLiteral("gfx1032");
+            QTest::newRow(qPrintable(QStringLiteral("iGPU report, secure boot root") + at)) << roots
+                    + QStringLiteral("ubuntu2404-secureboot-dkms") << igpuReport << size << QStringLiteral("gfx1032");
+            QTest::newRow(qPrintable(QStringLiteral("HIP log, KFD-only root") + at))
+                << roots + QStringLiteral("kfd-only-2x7900xt")
+                << kFixtures + QStringLiteral("/diagnosis/logs/NO_CODE_OBJECT_FOR_GPU/match-no-binary-for-gpu.log")
+                << size << QString();
+        }
+    }
+
+    void sameAsCliAndUsable()
+    {
+        QFETCH(QString, root);
+        QFETCH(QString, log);
+        QFETCH(QSize, size);
+        QFETCH(QString, fact);
+        QStringList args { QStringLiteral("diagnose"), QStringLiteral("--log"), log, QStringLiteral("--json") };
+        args << (root.isEmpty() ? QStringList { QStringLiteral("--log-only") }
+                                : QStringList { QStringLiteral("--root"), root });
+        const auto cli = test::runCli(args);
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(cli.out).object();
+
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (!root.isEmpty()) {
+            QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
+            QVERIFY(window.snapshots()->inspectRoot(root));
+            QVERIFY(changed.wait(60000));
+        }
+        auto* dialog = window.openLogDiagnosis();
+        QSignalSpy done(dialog, &LogDiagnosisDialog::diagnosed);
+        QVERIFY(dialog->diagnoseFile(log));
+        QVERIFY(done.wait(30000));
+        QTest::qWait(100); // the layout takes the new texts' sizes
+
+        // The same findings, in the same order, and the same facts as the CLI.
+        QStringList cliFindings;
+        for (const auto& f : doc.value(QStringLiteral("findings")).toArray())
+            cliFindings << QStringLiteral("%1 %2").arg(f.toObject().value(QStringLiteral("severity")).toString(),
+                f.toObject().value(QStringLiteral("id")).toString());
+        QCOMPARE(guiFindings(dialog->findingsModel()), cliFindings);
+        QCOMPARE(dialog->facts(), jsonStrings(doc.value(QStringLiteral("facts")).toArray()));
+        auto* factsLabel = dialog->findChild<QLabel*>(QStringLiteral("logFacts"));
+        QVERIFY(factsLabel && factsLabel->isVisible());
+        if (!fact.isEmpty())
+            QVERIFY2(factsLabel->text().contains(fact), qPrintable(factsLabel->text()));
+
+        // Usable at this size: the dialog inside the window, the findings list at least half its width with no
+        // sideways scrolling, the title column the widest, every title whole in its tooltip.
+        QVERIFY(dialog->width() <= size.width() && dialog->height() <= size.height());
+        QTableView* view = dialog->findingsView();
+        QVERIFY(view->isVisible());
+        QVERIFY2(view->width() * 2 >= dialog->width(),
+            qPrintable(QStringLiteral("list %1 of %2 px").arg(view->width()).arg(dialog->width())));
+        QVERIFY(!view->horizontalScrollBar()->isVisible());
+        const int title = view->columnWidth(FindingsModel::TitleColumn);
+        QVERIFY2(title >= 280, qPrintable(QStringLiteral("title column %1 px").arg(title)));
+        for (int r = 0; r < dialog->findingsModel()->rowCount(); ++r) {
+            const auto index = dialog->findingsModel()->index(r, FindingsModel::TitleColumn);
+            QVERIFY(index.data(Qt::ToolTipRole).toString().startsWith(index.data().toString()));
+        }
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        const QString name = QStringLiteral("log-dialog-%1-%2x%3.png")
+                                 .arg(root.isEmpty() ? QStringLiteral("no-machine") : QFileInfo(root).fileName())
+                                 .arg(size.width())
+                                 .arg(size.height());
+        QVERIFY(dialog->grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/") + name));
+    }
+};
+
+QTEST_MAIN(TestLogDialogLayout)
+#include "tst_log_dialog_layout.moc"
