@@ -211,7 +211,7 @@ QWidget* SystemPage::createStackTab()
     m_stackView->setTextElideMode(Qt::ElideMiddle);
     m_stackDetail->setObjectName(QStringLiteral("stackDetail"));
     m_stackDetail->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere); // a path has no spaces to wrap at
-    m_stackDetail->setPlaceholderText(tr("Select a row for its whole value, where it was found and why it is missing or failed."));
+    m_stackDetail->setPlaceholderText(tr("Select a row for its whole value, where it was found and why it is missing, failed or unknown."));
     // About four lines; longer values scroll inside.
     m_stackDetail->setFixedHeight(m_stackDetail->fontMetrics().lineSpacing() * 4 + 12);
     connect(m_stackView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
