@@ -158,9 +158,10 @@ void addTrainOptions(CLI::App* cmd, TrainCliOptions& o)
     cmd->add_option("--nproc", c.processes, "Processes (ranks) to start here: 0 = one per GPU of --device; N > 1 "
                                             "with --device cpu (or one GPU) runs N Gloo ranks")
         ->capture_default_str();
-    cmd->add_option("--dist-backend", c.distBackend, "Collectives between processes: auto (nccl on GPUs, gloo on "
-                                                     "the CPU), nccl or gloo")
-        ->capture_default_str();
+    cmd->add_option_function<std::string>(
+           "--dist-backend", [&c](const std::string& text) { c.distBackend = training::parseDistBackend(text); },
+           "Collectives between processes: auto (nccl on GPUs, gloo on the CPU), nccl or gloo")
+        ->default_str(training::distBackendName(c.distBackend));
     cmd->add_option("--dist-timeout", c.distTimeoutS, "Seconds any collective may wait for the other ranks before "
                                                       "the run stops with the rank and the collective")
         ->capture_default_str();

@@ -38,6 +38,26 @@ std::vector<std::string> splitCommas(const std::string& text)
 
 } // namespace
 
+const char* distBackendName(DistBackend backend)
+{
+    for (const auto& [b, name] : kDistBackends) {
+        if (b == backend)
+            return name;
+    }
+    return "auto";
+}
+
+DistBackend parseDistBackend(const std::string& text, const char* option)
+{
+    std::string choices;
+    for (const auto& [b, name] : kDistBackends) {
+        if (text == name)
+            return b;
+        choices += (choices.empty() ? "" : ", ") + std::string(name);
+    }
+    throw ConfigError(fmt::format("{} '{}': use {}", option, text, choices));
+}
+
 std::vector<int> parseDevices(const std::string& device)
 {
     if (device == "cpu")
@@ -116,8 +136,6 @@ void validate(const TrainingConfig& c)
         parseDevices(c.device);
     if (c.processes < 0 || c.processes > 1024)
         throw ConfigError(fmt::format("--nproc {}: use 1 to 1024 processes (0: one per GPU of --device)", c.processes));
-    if (c.distBackend != "auto" && c.distBackend != "nccl" && c.distBackend != "gloo")
-        throw ConfigError(fmt::format("--dist-backend '{}': use auto, nccl or gloo", c.distBackend));
     if (!(c.distTimeoutS >= 1.0 && c.distTimeoutS <= 86400.0))
         throw ConfigError(fmt::format("--dist-timeout {}: use 1 to 86400 seconds", c.distTimeoutS));
     if (!(c.distBucketMb > 0 && c.distBucketMb <= 4096))
@@ -164,7 +182,7 @@ nlohmann::json toJson(const TrainingConfig& c)
             {"step_interval", c.stepInterval},
             {"device_fallback", c.deviceFallback},
             {"processes", c.processes},
-            {"dist_backend", c.distBackend},
+            {"dist_backend", distBackendName(c.distBackend)},
             {"dist_timeout_s", c.distTimeoutS},
             {"dist_bucket_mb", c.distBucketMb},
             {"notes", c.notes}};
@@ -198,7 +216,7 @@ TrainingConfig configFromJson(const nlohmann::json& j)
         c.deviceFallback = j.value("device_fallback", false);
         c.resume = j.value("resume", false);
         c.processes = j.value("processes", 0);
-        c.distBackend = j.value("dist_backend", std::string("auto"));
+        c.distBackend = parseDistBackend(j.value("dist_backend", std::string("auto")), "dist_backend");
         c.distTimeoutS = j.value("dist_timeout_s", 300.0);
         c.distBucketMb = j.value("dist_bucket_mb", 4.0);
         c.notes = j.value("notes", std::vector<std::string> {});

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stackscope::training {
@@ -20,6 +21,15 @@ public:
     {
     }
 };
+
+// The c10d backend between processes: Auto is NCCL (RCCL on ROCm) on GPUs and Gloo on the CPU.
+enum class DistBackend { Auto, Nccl, Gloo };
+// Every backend with the name the CLI, the form and the run's JSON use, in the order the form offers them.
+inline constexpr std::pair<DistBackend, const char*> kDistBackends[] = {
+    {DistBackend::Auto, "auto"}, {DistBackend::Nccl, "nccl"}, {DistBackend::Gloo, "gloo"}};
+const char* distBackendName(DistBackend backend);
+// "auto", "nccl" or "gloo"; anything else is a ConfigError naming `option` and the choices.
+DistBackend parseDistBackend(const std::string& text, const char* option = "--dist-backend");
 
 struct TrainingConfig {
     std::string input;  // market data CSV (bars), as `vpoc` reads it
@@ -53,7 +63,7 @@ struct TrainingConfig {
     bool resume = false;
     bool deviceFallback = false; // a GPU asked for by an alias (--device_ids) may fall back to the CPU
     int processes = 0;               // ranks to start here (--nproc); 0: one per GPU of --device
-    std::string distBackend = "auto"; // auto | nccl | gloo: the c10d backend between processes
+    DistBackend distBackend = DistBackend::Auto; // the c10d backend between processes
     double distTimeoutS = 300;        // the longest any collective may wait for the other ranks
     double distBucketMb = 4;          // gradient bucket size: all-reduce overlapped with backward per bucket
 

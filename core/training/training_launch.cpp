@@ -191,7 +191,7 @@ RankProcess spawnRank(int rank, int world, int port, const LaunchFolder& dir, co
     const std::vector<std::string> argv {cliProgram(), kTrainRankEntry, "--config",
                                          dir.file("config.json")};
     int rc = 0;
-    p.pid = spawnInOwnGroup(argv, mergedEnvironment(rankEnv(rank, world, port, p.statusFile, config.distBackend)),
+    p.pid = spawnInOwnGroup(argv, mergedEnvironment(rankEnv(rank, world, port, p.statusFile, distBackendName(config.distBackend))),
                             out[1], err[1], rc);
     ::close(out[1]);
     ::close(err[1]);
@@ -456,7 +456,7 @@ nlohmann::json agreementJson(const TrainingConfig& config, const Dataset& data, 
 void checkWorldFits(const TrainingConfig& config, const RankEnvironment& env)
 {
     const bool hostsStore = env.rank == 0 && !env.agentStore;
-    const bool mesh = config.distBackend != "nccl"; // auto may be Gloo
+    const bool mesh = config.distBackend != DistBackend::Nccl; // auto may be Gloo
     rlimit r {};
     if ((!hostsStore && !mesh) || ::getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY)
         return;
@@ -485,7 +485,7 @@ nlohmann::json distJson(const TrainingConfig& config, const RankEnvironment& env
             {"local_rank", env.localRank},
             {"master_addr", env.masterAddr},
             {"master_port", env.masterPort},
-            {"backend", config.distBackend},
+            {"backend", distBackendName(config.distBackend)},
             {"timeout_s", config.distTimeoutS},
             {"bucket_bytes", static_cast<int64_t>(config.distBucketMb * 1e6)},
             {"status_file", env.statusFile},

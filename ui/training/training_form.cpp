@@ -101,6 +101,8 @@ QGroupBox* TrainingForm::buildDataBox()
     m_inputNote = new QLabel(dataBox);
     m_inputNote->setWordWrap(true);
     m_inputNote->setObjectName(QStringLiteral("trainingInputNote"));
+    // A wrapped label asks for ~280 px by itself: it wraps to whatever the buttons below leave.
+    m_inputNote->setMinimumWidth(120);
     m_output = new QLineEdit(dataBox);
     m_output->setObjectName(QStringLiteral("trainingOutput"));
     m_output->setToolTip(tr("Folder for model.pt, checkpoint.pt and model_metadata.json (--output)"));
@@ -189,8 +191,8 @@ QGroupBox* TrainingForm::buildDeviceBox(const training::TrainingConfig& defaults
                                "sharing one GPU (--nproc)"));
     m_distBackend = new QComboBox(whereBox);
     m_distBackend->setObjectName(QStringLiteral("trainingDistBackend"));
-    for (const char* b : {"auto", "nccl", "gloo"})
-        m_distBackend->addItem(QString::fromLatin1(b));
+    for (const auto& [backend, name] : training::kDistBackends)
+        m_distBackend->addItem(QString::fromLatin1(name), static_cast<int>(backend));
     m_distBackend->setToolTip(tr("Collectives between processes: auto is nccl (RCCL on ROCm) on GPUs, gloo on the "
                                  "CPU (--dist-backend)"));
     m_resume = new QCheckBox(tr("Resume from its checkpoint"), whereBox);
@@ -344,7 +346,7 @@ training::TrainingConfig TrainingForm::config() const
     c.precision = m_precision->currentText().toStdString();
     c.stepInterval = m_stepInterval->value();
     c.processes = m_processes->value();
-    c.distBackend = m_distBackend->currentText().toStdString();
+    c.distBackend = static_cast<training::DistBackend>(m_distBackend->currentData().toInt());
     c.resume = m_resume->isChecked();
     return c;
 }
@@ -370,7 +372,7 @@ void TrainingForm::setConfig(const training::TrainingConfig& c)
     m_precision->setCurrentText(QString::fromStdString(c.precision));
     m_stepInterval->setValue(c.stepInterval);
     m_processes->setValue(c.processes);
-    m_distBackend->setCurrentText(QString::fromStdString(c.distBackend));
+    m_distBackend->setCurrentIndex(m_distBackend->findData(static_cast<int>(c.distBackend)));
     m_resume->setChecked(c.resume);
 }
 
