@@ -57,7 +57,10 @@ JudgedRun judgeRecordedRun(SuiteRun run, const Snapshot* snapshot, const std::st
     judgeRun(run.figures, *snapshot);
     out.run = std::move(run);
     out.rejudged = true;
-    out.note = "judged against " + label + " (the machine that ran it) by this StackScope";
+    out.note = out.run.host.empty() && out.run.gpuNames.empty()
+                   ? "judged against " + label + " by this StackScope, taken to be the machine that ran it: the run "
+                         "does not name its machine (recorded before runs did), so check that it is that machine"
+                   : "judged against " + label + " (the machine that ran it) by this StackScope";
     return out;
 }
 

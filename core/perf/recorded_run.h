@@ -19,8 +19,9 @@ struct JudgedRun {
 // The GPU indices a run measured (sources, peers, a collective's ranks), ascending.
 std::vector<int> measuredGpus(const SuiteRun& run);
 
-// Why `snapshot` is not the machine that ran `run` ("" when it is): a GPU the run measured is not in it, or has
-// another name than the run recorded, or the host names differ where both are known.
+// Why `snapshot` is not the machine that ran `run` ("" when it is, or may be): a GPU the run measured is not in it, or
+// has another name than the run recorded, or the host names differ where both are known. A run recorded before runs
+// named their machine cannot be told apart: it is taken to be the snapshot's, and the note says so.
 std::string whyNotItsMachine(const SuiteRun& run, const Snapshot& snapshot);
 
 // Judges `run` again (judgeRun, the one judge) against `snapshot` when it is the run's machine; `label` names the

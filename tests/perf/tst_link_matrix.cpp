@@ -192,6 +192,8 @@ private Q_SLOTS:
         QTest::newRow("another GPU model") << "name" << false << "was 'NVIDIA H200'";
         QTest::newRow("another host") << "host" << false << "host 'vm'";
         QTest::newRow("no snapshot") << "null" << false << "no snapshot";
+        // Recorded before runs named their machine: taken to be the snapshot's, and said so.
+        QTest::newRow("a run that does not name its machine") << "unnamed" << true << "does not name its machine";
     }
     void judgedOnlyBesideItsMachine()
     {
@@ -208,6 +210,10 @@ private Q_SLOTS:
             s.gpus[1].name = "NVIDIA A100-SXM4-80GB";
         else if (change == QLatin1String("host"))
             s.host.hostname = "other";
+        else if (change == QLatin1String("unnamed")) {
+            run.host.clear();
+            run.gpuNames.clear();
+        }
         const auto recordedVerdict = run.figures.back().verdict; // reduce_scatter: degraded by the recording's model
         const auto judged = judgeRecordedRun(run, change == QLatin1String("null") ? nullptr : &s, "the snapshot shown");
         QCOMPARE(judged.rejudged, rejudged);
