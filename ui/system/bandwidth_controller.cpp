@@ -175,7 +175,7 @@ QString machineText(const perf::JudgedRun& judged, const Snapshot* snapshot)
         std::vector<std::string> names;
         for (const auto& g : snapshot->gpus)
             names.push_back(g.name);
-        machine << QString::fromStdString(snapshot->host.hostname.value_or("")) << gpuNamesText(names) + QObject::tr(" (the snapshot's: the run does not name its machine)");
+        machine << QString::fromStdString(snapshot->host.hostname.value_or("")) << gpuNamesText(names) + QObject::tr(" (from the snapshot)");
         machine.removeAll(QString());
     }
     return machine.join(QStringLiteral(", "));
