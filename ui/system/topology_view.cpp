@@ -68,10 +68,10 @@ TopologyView::TopologyView(QWidget* parent)
     matrixCaption->setWordWrap(true);
     auto* left = new QVBoxLayout;
     left->addWidget(matrixCaption);
-    left->addWidget(m_matrix);
+    left->addWidget(m_matrix, 0, Qt::AlignLeft);
     left->addStretch(1);
     auto* right = new QVBoxLayout;
-    right->addWidget(m_figures);
+    right->addWidget(m_figures, 0, Qt::AlignLeft);
     right->addWidget(m_allFigures);
     right->addStretch(1);
     m_body->addLayout(left);
