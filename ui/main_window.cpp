@@ -7,6 +7,8 @@
 #include "core/util/build_info.h"
 #include "ui/bandwidth_wiring.h"
 #include "ui/probes/log_diagnosis_dialog.h"
+#include "ui/help_documentation.h"
+#include "ui/recorded_pages.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/compare_dialog.h"
 #include "ui/report/replay_banner.h"
@@ -16,6 +18,7 @@
 #include "ui/system/system_page.h"
 #include "ui/training/training_page.h"
 #include "ui/vpoc/vpoc_page.h"
+#include "ui/widgets/file_dialogs.h"
 #include "ui/widgets/gui_message.h"
 #ifdef STACKSCOPE_HAVE_MONITOR
 #include "ui/monitor/monitor_dock.h"
@@ -26,7 +29,6 @@
 #include <QApplication>
 #include <QDropEvent>
 #include <QMimeData>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeySequence>
@@ -127,6 +129,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_systemPage, &SystemPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
     connect(m_reportPage, &ReportPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
     createMenus();
+    installRecordedPages({m_snapshots, m_replay, m_vpocPage, m_trainingPage, m_pages, m_systemPage});
     m_bandwidth = installBandwidth({m_snapshots, m_systemPage, m_replay, m_reportPage,
                                     menuBar()->actions().isEmpty() ? nullptr : menuBar()->actions().first()->menu(), this},
                                    [this](const QString& message) { showError(message); });
@@ -182,19 +185,38 @@ void MainWindow::createMenus()
     auto* save = file->addAction(tr("&Save snapshot…"), this, &MainWindow::saveSnapshot);
     save->setShortcut(QKeySequence::Save);
     file->addSeparator();
-    file->addAction(tr("Open &report…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open report"), QString(),
-                                                          tr("StackScope report (report.json *.zip *.json);;All files (*)"));
+    auto* openReport = file->addAction(tr("Open &report…"), this, [this] {
+        const QString path = openFileInLastFolder(this, tr("Open report"),
+                                                  tr("StackScope report (report.json *.zip *.json);;All files (*)"));
         if (!path.isEmpty())
             m_replay->open(path);
     });
+    openReport->setObjectName(QStringLiteral("openReportAction"));
+    // An exported report is a folder too (beside its .zip): a file dialog cannot pick a folder, so a second entry.
+    auto* openReportFolder = file->addAction(tr("Open report &folder…"), this, [this] {
+        const QString dir = folderInLastFolder(this, tr("Open report folder (the one holding report.json)"));
+        if (!dir.isEmpty())
+            m_replay->open(dir);
+    });
+    openReportFolder->setObjectName(QStringLiteral("openReportFolderAction"));
     // A place holder: the Run menu's export action (with Ctrl+E) takes its place, so both menus show the key.
     file->addAction(tr("&Export support report…"))->setObjectName(QStringLiteral("fileExportPlace"));
-    file->addAction(tr("&Compare…"), this, [this] {
+    // Compare starts with A = the report (or snapshot file) shown, B = this machine as last inspected here.
+    auto lastHere = std::make_shared<SnapshotPtr>();
+    connect(m_snapshots, &SnapshotController::snapshotChanged, this, [this, lastHere](SnapshotPtr s, const QString&) {
+        if (m_snapshots->isThisMachine())
+            *lastHere = std::move(s);
+    });
+    file->addAction(tr("&Compare…"), this, [this, lastHere] {
         auto* dialog = new CompareDialog(this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
+        const QString shown = m_replay->loaded() ? QString::fromStdString(m_replay->loaded()->source)
+                              : m_snapshots->isThisMachine() ? QString()
+                                                             : m_snapshots->origin();
+        dialog->setFiles(shown);
+        dialog->setThisMachineAsB(*lastHere);
         dialog->show();
-    });
+    })->setObjectName(QStringLiteral("compareAction"));
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
@@ -214,6 +236,9 @@ void MainWindow::createMenus()
     createRunMenu();
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    auto* docs = help->addAction(tr("&Documentation"), this, [this] { openDocumentation(this); });
+    docs->setObjectName(QStringLiteral("documentationAction"));
+    docs->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About StackScope"), this, [this] {
         QMessageBox::about(this, tr("About StackScope"),
                            tr("<b>StackScope %1</b><p>A console for PyTorch on ROCm and CUDA GPUs.</p><p>Build: %2</p>")
@@ -241,6 +266,14 @@ void MainWindow::createRunMenu()
     auto* start = run->addAction(tr("&Run this page (probes, VPOC, training; inspect on System)"), this, &MainWindow::runCurrentPage);
     start->setObjectName(QStringLiteral("runAction"));
     start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    auto* resume = run->addAction(tr("Re&sume training"), this, [this] {
+        showPage(tr("Training"));
+        m_trainingPage->resume();
+    });
+    resume->setObjectName(QStringLiteral("resumeAction"));
+    resume->setToolTip(tr("Continue the stopped training run from its checkpoint"));
+    resume->setEnabled(m_trainingPage->canResume());
+    connect(m_trainingPage, &TrainingPage::resumableChanged, resume, &QAction::setEnabled);
     auto* cancel = run->addAction(tr("&Cancel the run"), this, &MainWindow::cancelCurrentPage);
     cancel->setObjectName(QStringLiteral("cancelAction"));
     cancel->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -302,15 +335,15 @@ void MainWindow::cancelCurrentPage()
 
 void MainWindow::openSnapshot()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open snapshot"), QString(), tr("StackScope snapshot (*.json);;All files (*)"));
+    const QString path = openFileInLastFolder(this, tr("Open snapshot"), tr("StackScope snapshot (*.json);;All files (*)"));
     if (!path.isEmpty())
         m_snapshots->openFile(path);
 }
 
 void MainWindow::saveSnapshot()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save snapshot"), QStringLiteral("stackscope-snapshot.json"),
-                                                tr("StackScope snapshot (*.json)"));
+    QString path = saveFileInLastFolder(this, tr("Save snapshot"), QStringLiteral("stackscope-snapshot.json"),
+                                        tr("StackScope snapshot (*.json)"));
     if (path.isEmpty())
         return;
     if (m_snapshots->saveFile(path))

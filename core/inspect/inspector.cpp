@@ -4,6 +4,7 @@
 #include "core/inspect/file_facts.h"
 #include "core/inspect/host_extras_reader.h"
 #include "core/inspect/system_checks.h"
+#include "core/snapshot/gpu_sku.h"
 
 #include <algorithm>
 #include <chrono>
@@ -126,6 +127,16 @@ Snapshot inspectMachine(const InspectOptions& options, std::vector<std::unique_p
             src->collect(s); // appends to s.gpus
     }
     s.gpus = mergeGpus(s.gpus);
+    // No driver library said the architecture (a recorded machine, NVML not loaded): the name tells it for the parts
+    // the table knows, and the source says where it came from.
+    for (auto& g : s.gpus) {
+        if (g.vendor == "nvidia" && !g.arch) {
+            if (auto arch = nvidiaArchFromName(g.name)) {
+                g.arch = std::move(arch);
+                g.source += "+name";
+            }
+        }
+    }
     for (auto& g : s.gpus) {
         if (g.vendor == "amd" && !g.driverVersion)
             g.driverVersion = s.rocm.amdgpuDriverVersion;

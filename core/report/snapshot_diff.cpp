@@ -118,6 +118,16 @@ void addLibraryFacts(Facts& l, const Snapshot& s)
     }
 }
 
+// What a side without the fact reads: a recorded machine (inspect --root) loads no library and no torch, so its
+// libraries and torch facts were not asked for, which is not the same as missing.
+std::string absent(const Snapshot& s, const std::string& area, const std::string& item)
+{
+    const bool recorded = s.root && s.libraries.empty();
+    if (recorded && (area == "libraries" || (area == "versions" && item.rfind("torch ", 0) == 0)))
+        return kNotQueried;
+    return kNone;
+}
+
 void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
 {
     addVersionFacts(areas["versions"], s);
@@ -139,7 +149,13 @@ void addFacts(std::map<std::string, Facts>& areas, const Snapshot& s)
         a[n.path] = nodeText(n);
 
     addCoverageFacts(areas["coverage"], s);
+    // A recorded machine's unknowns read as such, not as "(none)" (see absent()).
+    for (auto& [area, facts] : areas)
+        for (auto& [item, value] : facts)
+            if (value == kNone)
+                value = absent(s, area, item);
 }
+
 
 } // namespace
 
@@ -162,8 +178,8 @@ std::vector<DiffRow> diffSnapshots(const Snapshot& a, const Snapshot& b)
         for (const auto& item : items) {
             const auto ix = x.find(item);
             const auto iy = y.find(item);
-            const std::string va = ix == x.end() ? kNone : ix->second;
-            const std::string vb = iy == y.end() ? kNone : iy->second;
+            const std::string va = ix == x.end() ? absent(a, area, item) : ix->second;
+            const std::string vb = iy == y.end() ? absent(b, area, item) : iy->second;
             if (va != vb)
                 rows.push_back({area, item, va, vb});
         }

@@ -10,7 +10,8 @@
 
 namespace stackscope::report {
 
-// One fact that differs; a side that lacks it reads "(none)".
+// One fact that differs; a side that lacks it reads "(none)", or "not queried (recorded machine)" where that side is
+// a recorded machine whose libraries and torch were never loaded (its files were read), so absent is not missing.
 struct DiffRow {
     std::string area; // "versions", "gpus", "libraries", "environment", "access", "coverage", "host"
     std::string item; // "ROCm /opt/rocm-6.2.4", "torch.version", "GPU 0 arch", "HSA_OVERRIDE_GFX_VERSION" ...
@@ -19,6 +20,7 @@ struct DiffRow {
 };
 
 inline constexpr const char* kNone = "(none)";
+inline constexpr const char* kNotQueried = "not queried (recorded machine)";
 
 // Compared: ROCm installs, HIP runtime/driver, amdgpu driver, CUDA driver/runtime, torch version,
 // backend, built-with, arch list, BLAS backend; GPUs (count, names, archs, VRAM total, driver); the

@@ -1,6 +1,8 @@
 // Recorded machines replayed with --root: GPUs, installs, drivers, access and findings.
 #include "core/inspect/inspector.h"
 
+#include "core/snapshot/gpu_sku.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -41,7 +43,8 @@ private Q_SLOTS:
                                       << QStringList {"0000:03:00.0", "0000:07:00.0", "0000:7a:00.0"};
         QTest::newRow("rocm7") << "ubuntu2404-rocm7" << QStringList {"AMD Radeon RX 9070 XT"} << QStringList {"gfx1201"}
                                << QStringList {"0000:03:00.0"};
-        QTest::newRow("nvidia-h100") << "ubuntu2404-h100" << QStringList {"NVIDIA H100 80GB HBM3"} << QStringList {""}
+        // No NVML on a recorded machine: the architecture from the name (source "procfs+name"), not "unknown".
+        QTest::newRow("nvidia-h100") << "ubuntu2404-h100" << QStringList {"NVIDIA H100 80GB HBM3"} << QStringList {"sm_90"}
                                      << QStringList {"0000:00:06.0"};
         QTest::newRow("no-gpu") << "debian12-nogpu" << QStringList {} << QStringList {} << QStringList {};
     }
@@ -66,6 +69,33 @@ private Q_SLOTS:
         QVERIFY(!s.torch.version);
         QVERIFY(!s.rocm.hipRuntimeVersion);
         QVERIFY(s.libraries.empty());
+    }
+
+    // The name table: data-centre parts by their SKU word, GeForce/RTX by series, unknown names stay unknown.
+    void nvidiaArchFromNames_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("arch");
+        QTest::newRow("H100 SXM") << "NVIDIA H100 80GB HBM3" << "sm_90";
+        QTest::newRow("H200") << "NVIDIA H200" << "sm_90";
+        QTest::newRow("GH200") << "NVIDIA GH200 480GB" << "sm_90";
+        QTest::newRow("A100 not A10") << "NVIDIA A100-SXM4-40GB" << "sm_80";
+        QTest::newRow("A10G") << "NVIDIA A10G" << "sm_86";
+        QTest::newRow("L40S") << "NVIDIA L40S" << "sm_89";
+        QTest::newRow("T4") << "Tesla T4" << "sm_75";
+        QTest::newRow("V100") << "Tesla V100-SXM2-16GB" << "sm_70";
+        QTest::newRow("RTX 4090") << "NVIDIA GeForce RTX 4090" << "sm_89";
+        QTest::newRow("RTX 3060 Ti") << "NVIDIA GeForce RTX 3060 Ti" << "sm_86";
+        QTest::newRow("RTX A6000") << "NVIDIA RTX A6000" << "sm_86";
+        QTest::newRow("RTX 6000 Ada") << "NVIDIA RTX 6000 Ada Generation" << "sm_89";
+        QTest::newRow("unknown GTX 1080") << "NVIDIA GeForce GTX 1080" << "";
+        QTest::newRow("generic") << "NVIDIA GPU" << "";
+    }
+    void nvidiaArchFromNames()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, arch);
+        QCOMPARE(QString::fromStdString(nvidiaArchFromName(name.toStdString()).value_or("")), arch);
     }
 
     void amdDetails()

@@ -80,6 +80,37 @@ private Q_SLOTS:
         QTest::newRow("coverage errors") << F([](Snapshot& s) { s.archCoverage->libraries[0].errors = {"truncated"}; })
                                          << "coverage" << "/opt/rocm/lib/librocblas.so errors" << "[\"truncated\"]";
     }
+    // A recorded machine (inspect --root) loads no library and no torch: its side reads "not queried", not "(none)";
+    // a machine inspected here that lacks a library still reads "(none)".
+    void recordedMachineNotQueried_data()
+    {
+        QTest::addColumn<bool>("recorded");
+        QTest::addColumn<QString>("library");
+        QTest::addColumn<QString>("torch");
+        QTest::newRow("recorded root") << true << QString::fromLatin1(kNotQueried) << QString::fromLatin1(kNotQueried);
+        QTest::newRow("inspected here") << false << QString::fromLatin1(kNone) << QString::fromLatin1(kNone);
+    }
+    void recordedMachineNotQueried()
+    {
+        QFETCH(bool, recorded);
+        QFETCH(QString, library);
+        QFETCH(QString, torch);
+        Snapshot a = base();
+        a.libraries.clear();
+        a.torch = {};
+        if (recorded)
+            a.root = "/recorded/machine";
+        const auto rows = diffSnapshots(a, base());
+        auto valueOf = [&](const char* item) {
+            for (const auto& r : rows)
+                if (r.item == item)
+                    return QString::fromStdString(r.a);
+            return QStringLiteral("no row");
+        };
+        QCOMPARE(valueOf("HIP runtime"), library);
+        QCOMPARE(valueOf("torch version"), torch);
+    }
+
     void oneRowPerChange()
     {
         QFETCH(std::function<void(Snapshot&)>, change);

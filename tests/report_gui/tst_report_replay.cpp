@@ -1,6 +1,12 @@
 // Opening a report: replay under the banner with "Run these probes here", the File menu, copy summary, bad reports
 // refused with a message, and the Compare dialog.
 #include "tests/report_gui/report_gui_fixtures.h"
+#include "core/report/snapshot_diff.h"
+#include "ui/training/epoch_table_model.h"
+#include "ui/training/training_page.h"
+#include "ui/vpoc/session_model.h"
+
+#include <QScrollBar>
 
 class TestReportReplay : public QObject {
     Q_OBJECT
@@ -90,6 +96,162 @@ private Q_SLOTS:
         QVERIFY(!refuse.isAccepted());
     }
 
+    // A report with a VPOC and a training run fills those pages too (issue 35 item 7): the sessions with their levels,
+    // the epochs in the table and charts, each page saying where they come from; the banner lists what was filled; the
+    // System page's "Not this machine" line does not stack under the banner; every page is back at its top; closing
+    // the report takes the runs off.
+    void replayFillsRunPages_data()
+    {
+        QTest::addColumn<bool>("asFolder");
+        QTest::newRow("zip") << false;
+        QTest::newRow("folder") << true;
+    }
+    void replayFillsRunPages()
+    {
+        QFETCH(bool, asFolder);
+        QTemporaryDir dir;
+        const QString bars = dir.filePath(QStringLiteral("bars.csv")), vpoc = dir.filePath(QStringLiteral("vpoc.json"));
+        const QString snapshot = dir.filePath(QStringLiteral("snapshot.json")), training = dir.filePath(QStringLiteral("model_metadata.json"));
+        QCOMPARE(runCliToFile({QStringLiteral("sample-data"), QStringLiteral("--out"), bars}, dir.filePath(QStringLiteral("sample.log"))), QString());
+        QCOMPARE(runCliToFile({QStringLiteral("vpoc"), QStringLiteral("--input"), bars, QStringLiteral("--json")}, vpoc), QString());
+        {
+            QFile f(snapshot);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(toJson(plantedSnapshot()).dump()));
+        }
+        {
+            nlohmann::json m = {{"schema", "stackscope.training/1"}, {"status", "finished"}, {"best_epoch", 2},
+                                {"best_val_loss", 1.1449}, {"devices", {"CPU"}}};
+            m["epochs"] = nlohmann::json::array();
+            for (int e = 1; e <= 3; ++e)
+                m["epochs"].push_back({{"epoch", e}, {"train_loss", 1.0 - 0.01 * e}, {"val_loss", 1.15 - 0.002 * e},
+                                       {"samples_per_s", 750000.0 + e}, {"seconds", 0.03}});
+            QFile f(training);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(m.dump()));
+        }
+        const auto r = stackscope::test::runCli({QStringLiteral("report"), QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
+                                                 QStringLiteral("--snapshot"), snapshot, QStringLiteral("--vpoc"), vpoc,
+                                                 QStringLiteral("--training"), training, QStringLiteral("--no-archscan"),
+                                                 QStringLiteral("--no-telemetry")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QString folder, zip;
+        for (const QString& line : QString::fromUtf8(r.out).split(QLatin1Char('\n'))) {
+            if (line.startsWith(QStringLiteral("folder: ")))
+                folder = line.mid(8).trimmed();
+            if (line.startsWith(QStringLiteral("zip: ")))
+                zip = line.mid(5).trimmed();
+        }
+        QVERIFY2(!folder.isEmpty() && !zip.isEmpty(), r.out.constData());
+
+        MainWindow window;
+        window.resize(1024, 640);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.snapshots()->setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("before.json"));
+        auto* systemScroll = window.findChild<QScrollArea*>(QStringLiteral("SystemScroll"));
+        QVERIFY(systemScroll);
+        QTest::qWait(100);
+        systemScroll->verticalScrollBar()->setValue(systemScroll->verticalScrollBar()->maximum());
+        QVERIFY(window.replay()->open(asFolder ? folder : zip));
+
+        QVERIFY(window.vpocPage()->showsRecordedRun());
+        QVERIFY(window.vpocPage()->sessionModel()->rowCount() >= 5);
+        QVERIFY(window.vpocPage()->statusText().contains(QStringLiteral("from report")));
+        QVERIFY(window.trainingPage()->showsRecordedRun());
+        QCOMPARE(window.trainingPage()->epochModel()->rowCount(), 3);
+        QVERIFY(window.trainingPage()->statusText().contains(QStringLiteral("best epoch 2")));
+        auto* banner = window.findChild<ReplayBanner*>();
+        QVERIFY(banner->text().contains(QStringLiteral("Training (3 epochs)")));
+        QVERIFY2(banner->text().contains(QStringLiteral("VPOC (")), qPrintable(banner->text()));
+        auto* notThisMachine = window.systemPage()->findChild<QWidget*>(QStringLiteral("snapshotBanner"));
+        QVERIFY(notThisMachine && !notThisMachine->isVisible()); // one banner area
+        QCOMPARE(systemScroll->verticalScrollBar()->value(), 0); // the verdict in view
+        for (const QString& page : {QStringLiteral("VPOC"), QStringLiteral("Training")}) {
+            QVERIFY(window.showPage(page));
+            QTest::qWait(150);
+            save(window, QStringLiteral("replay-%1-%2").arg(page.toLower(), asFolder ? QStringLiteral("folder") : QStringLiteral("zip")));
+        }
+
+        // Compare opens with A = the report and B = this machine.
+        auto* compareAction = window.findChild<QAction*>(QStringLiteral("compareAction"));
+        QVERIFY(compareAction);
+        compareAction->trigger();
+        auto* dialog = window.findChild<CompareDialog*>();
+        QVERIFY(dialog);
+        auto edits = dialog->findChildren<QLineEdit*>();
+        QStringList texts;
+        for (auto* e : edits)
+            texts << e->text();
+        QVERIFY2(texts.contains(asFolder ? QDir::cleanPath(folder) + QLatin1Char('/') : zip) || texts.contains(asFolder ? folder : zip),
+                 qPrintable(texts.join(QStringLiteral(" | "))));
+        QVERIFY(texts.contains(CompareDialog::thisMachineText()));
+        dialog->close();
+
+        window.replay()->close();
+        QVERIFY(!window.vpocPage()->showsRecordedRun());
+        QVERIFY(!window.trainingPage()->showsRecordedRun());
+        QCOMPARE(window.trainingPage()->epochModel()->rowCount(), 0);
+        QCOMPARE(window.vpocPage()->sessionModel()->rowCount(), 0);
+    }
+
+    // A new export does not leave the previous one's folder under "Written to" while it runs.
+    void writtenToClearsDuringExport()
+    {
+        QTemporaryDir dir;
+        SnapshotController snapshots;
+        snapshots.setSnapshot(std::make_shared<const Snapshot>(plantedSnapshot()), QStringLiteral("planted"));
+        ProbesPage probes(&snapshots);
+        ReportPage page(&snapshots, &probes);
+        QVERIFY2(exportAndWait(page, dir.path()), qPrintable(page.statusText()));
+        const QString first = page.writtenToText();
+        QVERIFY(first.contains(page.lastResult().folder));
+        QVERIFY(page.exportTo(dir.path()));
+        QVERIFY2(page.writtenToText().startsWith(QStringLiteral("Writing a new report")), qPrintable(page.writtenToText()));
+        QVERIFY(!page.writtenToText().contains(page.lastResult().folder));
+        QSignalSpy done(&page, &ReportPage::exported);
+        QVERIFY(done.wait(180000));
+        QVERIFY(page.writtenToText().contains(page.lastResult().folder));
+    }
+
+    // Compare with a recorded machine: what it never loaded reads "not queried", not "(none)"; Tab goes A -> B.
+    void compareNotQueriedAndTabOrder()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("h100.json"));
+        QCOMPARE(runCliToFile({QStringLiteral("inspect"), QStringLiteral("--json"), QStringLiteral("--root"),
+                               QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2404-h100"), QStringLiteral("--no-archscan")},
+                              a),
+                 QString());
+        Snapshot here = plantedSnapshot(); // a machine inspected here: libraries loaded or not
+        here.root.reset();
+        CompareDialog dialog;
+        dialog.setFiles(a);
+        dialog.setThisMachineAsB(std::make_shared<const Snapshot>(here));
+        QVERIFY2(dialog.model()->rowCount() > 0, qPrintable(dialog.statusText()));
+        bool notQueried = false;
+        for (const auto& r : dialog.model()->rows()) {
+            if (r.area == "libraries") {
+                QVERIFY2(r.a != stackscope::report::kNone, r.item.c_str());
+                notQueried = notQueried || r.a == stackscope::report::kNotQueried;
+            }
+        }
+        QVERIFY(notQueried);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto edits = dialog.findChildren<QLineEdit*>();
+        QLineEdit* fieldA = nullptr;
+        for (auto* e : edits)
+            if (e->text() == a)
+                fieldA = e;
+        QVERIFY(fieldA);
+        fieldA->setFocus();
+        QTest::keyClick(fieldA, Qt::Key_Tab);
+        auto* focused = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+        QVERIFY(focused);
+        QCOMPARE(focused->text(), CompareDialog::thisMachineText());
+        save(dialog, QStringLiteral("compare-not-queried"));
+    }
 
     void fileMenu()
     {
@@ -97,7 +259,8 @@ private Q_SLOTS:
         QStringList texts;
         for (auto* a : window.findChildren<QAction*>())
             texts << a->text();
-        for (const char* t : {"Open &report…", "&Export support report…", "&Compare…"})
+        for (const char* t : {"Open &report…", "Open report &folder…", "&Export support report…", "&Compare…",
+                              "&Documentation", "Re&sume training"})
             QVERIFY2(texts.contains(QString::fromUtf8(t)), t);
         QVERIFY(window.showPage(QStringLiteral("Report")));
     }

@@ -10,7 +10,9 @@
 #include "ui/vpoc/vpoc_page.h"
 
 #include <QAbstractItemModelTester>
+#include <cmath>
 #include <QCategoryAxis>
+#include <QValueAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -95,6 +97,16 @@ private Q_SLOTS:
         QVERIFY(!page.profileView()->profile().volume.empty());
         const auto& s = page.sessionModel()->result()->sessions.back();
         QCOMPARE(page.profileView()->profile().pocTick, s.pocTick);
+        // The price axis sits on the 0.25 grid: its anchor, step and ends are whole ticks, labels with two decimals.
+        auto* priceAxis = page.priceChart()->findChild<QValueAxis*>(QStringLiteral("priceAxis"));
+        if (!priceAxis)
+            for (auto* axis : page.priceChart()->axes(Qt::Vertical))
+                priceAxis = qobject_cast<QValueAxis*>(axis);
+        QVERIFY(priceAxis);
+        for (double v : {priceAxis->tickAnchor(), priceAxis->tickInterval(), priceAxis->min(), priceAxis->max()})
+            QVERIFY2(std::fabs(v / 0.25 - std::round(v / 0.25)) < 1e-9, qPrintable(QString::number(v, 'f', 6)));
+        QCOMPARE(priceAxis->labelFormat(), QStringLiteral("%.2f"));
+        QTRY_VERIFY(page.profileView()->scaleStep() > 0); // the volume-by-price chart has its scale
 
         const QString png = m_dir.filePath(QStringLiteral("charts.png"));
         const QString csv = m_dir.filePath(QStringLiteral("sessions.csv"));
@@ -434,6 +446,59 @@ private Q_SLOTS:
         }
         QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
         page.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/vpoc-aligned-%1.png").arg(size.width()));
+    }
+
+    // Price labels on the tick grid (ES 0.25: 5095.75, never 5095.81), a round step that is whole ticks.
+    void priceTicks_data()
+    {
+        QTest::addColumn<int>("low");
+        QTest::addColumn<int>("high");
+        QTest::addColumn<double>("tick");
+        QTest::addColumn<int>("intervals");
+        QTest::addColumn<double>("stepPrice");
+        QTest::newRow("ES session, 6 intervals") << 20345 << 20420 << 0.25 << 6 << 5.0;
+        QTest::newRow("ES narrow") << 20345 << 20349 << 0.25 << 4 << 1.0;
+        QTest::newRow("tick 0.1") << 49000 << 49300 << 0.1 << 5 << 10.0;
+        QTest::newRow("tick 0.03125 (ZN)") << 3500 << 3540 << 0.03125 << 6 << 0.25;
+        QTest::newRow("odd tick 0.3") << 100 << 130 << 0.3 << 4 << 6.0;
+    }
+    void priceTicks()
+    {
+        QFETCH(int, low);
+        QFETCH(int, high);
+        QFETCH(double, tick);
+        QFETCH(int, intervals);
+        QFETCH(double, stepPrice);
+        const PriceTicks t = priceAxisTicks(low, high, tick, intervals);
+        QVERIFY(t.lowTick <= low - 2 && t.highTick >= high + 2);
+        QVERIFY(t.stepTicks >= 1);
+        QCOMPARE(t.lowTick % t.stepTicks, 0);
+        QCOMPARE(t.highTick % t.stepTicks, 0);
+        QVERIFY((t.highTick - t.lowTick) / t.stepTicks <= intervals);
+        QCOMPARE(double(t.stepTicks) * tick, stepPrice);
+    }
+
+    void volumeTicks_data()
+    {
+        QTest::addColumn<qulonglong>("peak");
+        QTest::addColumn<int>("intervals");
+        QTest::addColumn<qulonglong>("step");
+        QTest::newRow("12,345 in 4") << qulonglong(12345) << 4 << qulonglong(5000);
+        QTest::newRow("80 in 5") << qulonglong(80) << 5 << qulonglong(20);
+        QTest::newRow("1 in 3") << qulonglong(1) << 3 << qulonglong(1);
+        QTest::newRow("2.4M in 3") << qulonglong(2400000) << 3 << qulonglong(1000000);
+    }
+    void volumeTicks()
+    {
+        QFETCH(qulonglong, peak);
+        QFETCH(int, intervals);
+        QFETCH(qulonglong, step);
+        const VolumeTicks t = volumeAxisTicks(peak, intervals);
+        QCOMPARE(qulonglong(t.step), step);
+        QVERIFY(t.top >= peak && t.top % t.step == 0 && t.top / t.step <= qulonglong(intervals));
+        QCOMPARE(VolumeProfileView::volumeText(25000), QStringLiteral("25k"));
+        QCOMPARE(VolumeProfileView::volumeText(1500000), QStringLiteral("1.5M"));
+        QCOMPARE(VolumeProfileView::volumeText(800), QStringLiteral("800"));
     }
 
     void alignedArea_data()

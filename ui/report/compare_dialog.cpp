@@ -2,10 +2,13 @@
 #include "ui/report/compare_dialog.h"
 #include "ui/widgets/file_dialogs.h"
 
+#include "core/archscan/snapshot_coverage.h"
+#include "core/inspect/inspector.h"
 #include "core/report/report_loader.h"
 #include "ui/report/diff_model.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -62,6 +65,7 @@ CompareDialog::CompareDialog(QWidget* parent)
     , m_model(new DiffModel(this))
     , m_proxy(new DiffFilter(this))
     , m_view(new QTableView(this))
+    , m_jobs(this)
 {
     setWindowTitle(tr("Compare snapshots or reports"));
     resize(1100, 640);
@@ -118,6 +122,10 @@ CompareDialog::CompareDialog(QWidget* parent)
     layout->addLayout(filters);
     layout->addWidget(m_view, 1);
 
+    // Tab goes from A to B (it went to A's File… button), then Compare, then the filter.
+    setTabOrder(m_a, m_b);
+    setTabOrder(m_b, compareButton);
+    setTabOrder(compareButton, m_filter);
     connect(compareButton, &QPushButton::clicked, this, &CompareDialog::compare);
     connect(m_filter, &QLineEdit::textChanged, this, &CompareDialog::applyFilter);
     connect(m_area, qOverload<int>(&QComboBox::currentIndexChanged), this, &CompareDialog::applyFilter);
@@ -155,6 +163,40 @@ void CompareDialog::setArea(const QString& area)
     m_area->setCurrentIndex(i < 0 ? 0 : i);
 }
 
+QString CompareDialog::thisMachineText()
+{
+    return tr("this machine");
+}
+
+void CompareDialog::setThisMachineAsB(std::shared_ptr<const Snapshot> known)
+{
+    m_b->setText(thisMachineText());
+    m_b->setToolTip(tr("This machine as the window last inspected it; type a path to compare with a file instead"));
+    m_thisMachine = std::move(known);
+    if (m_thisMachine) {
+        if (!m_a->text().trimmed().isEmpty())
+            compare();
+        return;
+    }
+    m_status->setText(tr("Inspecting this machine for B…"));
+    m_jobs.run(
+        [](const JobControl&) {
+            Snapshot s = inspectMachine(InspectOptions {});
+            archscan::addArchCoverage(s);
+            return std::make_shared<const Snapshot>(std::move(s));
+        },
+        [this](std::shared_ptr<const Snapshot> s) {
+            m_thisMachine = std::move(s);
+            if (!m_a->text().trimmed().isEmpty() && m_b->text() == thisMachineText())
+                compare();
+            else
+                m_status->setText(tr("This machine inspected for B; give A and press Compare."));
+        },
+        [this](const QString& error) {
+            m_status->setText(tr("Could not inspect this machine for B: %1. Give a snapshot file for B instead.").arg(error));
+        });
+}
+
 bool CompareDialog::compare()
 {
     const QString a = m_a->text().trimmed(), b = m_b->text().trimmed();
@@ -164,6 +206,16 @@ bool CompareDialog::compare()
     }
     report::LoadedReport ra, rb;
     for (auto [path, out] : {std::pair {a, &ra}, std::pair {b, &rb}}) {
+        if (path == thisMachineText()) {
+            if (!m_thisMachine) {
+                m_status->setText(m_jobs.isRunning() ? tr("Inspecting this machine for B…")
+                                                     : tr("This machine has not been inspected: press Refresh (F5) in the "
+                                                          "window, or give a snapshot file for B."));
+                return false;
+            }
+            out->snapshot = *m_thisMachine;
+            continue;
+        }
         try {
             *out = report::loadReport(path.toStdString());
         } catch (const std::exception& e) {
@@ -177,7 +229,10 @@ bool CompareDialog::compare()
         }
     }
     auto rows = report::diffSnapshots(ra.snapshot, rb.snapshot);
-    m_model->setHeaders(tr("A: %1").arg(QFileInfo(a).fileName()), tr("B: %1").arg(QFileInfo(b).fileName()));
+    auto label = [](const QString& side) {
+        return side == thisMachineText() ? side : QFileInfo(QDir::cleanPath(side)).fileName();
+    };
+    m_model->setHeaders(tr("A: %1").arg(label(a)), tr("B: %1").arg(label(b)));
     std::set<std::string> areas;
     for (const auto& r : rows)
         areas.insert(r.area);

@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScreen>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -47,7 +48,11 @@ ProbeSideBySide::ProbeSideBySide(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
     layout->addLayout(grids, 1);
-    resize(1200, 640);
+    // Never larger than the screen it opens on (1200x640 was taller than a 1024x640 screen with its panel and frame).
+    QSize size(1200, 640);
+    if (const QScreen* s = screen())
+        size = size.boundedTo(s->availableGeometry().size() - QSize(40, 80));
+    resize(size);
 }
 
 void ProbeSideBySide::setReport(const std::vector<ProbeRecord>& records, const QString& title)
@@ -81,13 +86,28 @@ QString ProbeSideBySide::differenceText() const
     for (const auto& r : m_report->records())
         report[{r.outcome.probeId, r.outcome.device, r.outcome.variant}] = r.outcome.outcome;
     int same = 0, differ = 0;
+    QStringList named; // the first few differences, so the one that matters is pointed out
     for (const auto& r : m_here->records()) {
         auto it = report.find({r.outcome.probeId, r.outcome.device, r.outcome.variant});
         if (it == report.end())
             continue;
-        (it->second == r.outcome.outcome ? same : differ) += 1;
+        if (it->second == r.outcome.outcome) {
+            ++same;
+            continue;
+        }
+        ++differ;
+        if (named.size() < 3)
+            named << tr("%1 on %2 (%3): %4 in the report, %5 here")
+                         .arg(QString::fromStdString(r.outcome.probeId), QString::fromStdString(r.outcome.device),
+                              QString::fromStdString(r.outcome.variant), QString::fromLatin1(probeResultName(it->second)),
+                              QString::fromLatin1(probeResultName(r.outcome.outcome)));
     }
-    return (same == 1 ? tr("1 cell with the same outcome, %1 different.").arg(differ) : tr("%1 cells with the same outcome, %2 different.").arg(same).arg(differ));
+    QString text = same == 1 ? tr("1 cell with the same outcome, %1 different.").arg(differ)
+                             : tr("%1 cells with the same outcome, %2 different.").arg(same).arg(differ);
+    if (!named.isEmpty())
+        text += QLatin1Char(' ') + tr("Different: %1%2.").arg(named.join(QStringLiteral("; ")),
+                                                              differ > named.size() ? tr("; …") : QString());
+    return text;
 }
 
 } // namespace stackscope::ui

@@ -35,13 +35,20 @@ ReplayBanner::ReplayBanner(QWidget* parent)
 
 void ReplayBanner::showReport(const QString& host, const QString& capturedAt, const QString& source, bool hasProbes)
 {
-    m_text->setText(tr("<b>Viewing a report from %1</b>, captured %2. Findings recomputed with this version's rules."
-                       "<br/><span style='color:#e1bee7'>%3</span>")
-                        .arg(host.toHtmlEscaped(), capturedAt.toHtmlEscaped(), source.toHtmlEscaped()));
+    m_main = tr("<b>Viewing a report from %1</b>, captured %2. Findings recomputed with this version's rules."
+                "<br/><span style='color:#e1bee7'>%3</span>")
+                 .arg(host.toHtmlEscaped(), capturedAt.toHtmlEscaped(), source.toHtmlEscaped());
+    m_text->setText(m_main);
     m_runHere->setEnabled(hasProbes);
     m_runHere->setToolTip(hasProbes ? tr("Runs the report's probes and variants on this machine and shows both grids side by side")
                                     : tr("This report has no probe results to repeat"));
     show();
+}
+
+void ReplayBanner::setPagesNote(const QString& note)
+{
+    m_text->setText(note.isEmpty() ? m_main
+                                   : m_main + tr("<br/><span style='color:#e1bee7'>Also shown: %1</span>").arg(note.toHtmlEscaped()));
 }
 
 QString ReplayBanner::text() const

@@ -16,6 +16,8 @@ public:
     // "Viewing a report from <host>, captured <time>. ..." and shows the bar.
     void showReport(const QString& host, const QString& capturedAt, const QString& source, bool hasProbes);
     QString text() const;
+    // A second line saying what the other pages got from the report ("VPOC (20 sessions) · Training (3 epochs)").
+    void setPagesNote(const QString& note);
     QPushButton* runHereButton() const { return m_runHere; }
 
 Q_SIGNALS:
@@ -24,6 +26,7 @@ Q_SIGNALS:
 
 private:
     QLabel* m_text;
+    QString m_main; // the first lines, set by showReport
     QPushButton* m_runHere;
     QPushButton* m_close;
 };

@@ -351,12 +351,12 @@ void ReportPage::refreshPreview()
         const auto doc = ReportExporter::buildDocument(r, &red);
         m_card->setReport(doc);
         m_card->adjustSize();
+        arrangeColumns(); // below the controls the card's column is as tall as the card
         showRedactions(red ? red->replaced() : std::vector<report::RedactionEntry> {},
                        red ? red->uncertainties() : std::vector<std::string> {}, r.redact);
         if (m_last.folder.isEmpty())
             setStatus(r.redact ? tr("Ready. Private data will be replaced by placeholders in every file and screenshot.")
                                : tr("Redaction is OFF: the report will contain user and host names, paths and addresses."),
-        arrangeColumns(); // below the controls the card's column is as tall as the card
                       !r.redact);
     } catch (const std::exception& e) {
         setStatus(tr("The preview could not be built: %1").arg(QString::fromUtf8(e.what())), true);
@@ -410,11 +410,19 @@ bool ReportPage::exportTo(const QString& parentDir)
     if (m_exporter.isRunning())
         return false;
     setStatus(tr("Writing the report…"), false);
+    // The previous export's folder must not stand here as if it were this one's.
+    m_where->setText(tr("Writing a new report into %1…").arg(parentDir.isEmpty() ? tr("the chosen folder") : parentDir));
+    m_openFolder->setEnabled(false);
     setExportRunning(true);
     m_exporter.start(
         request(), parentDir, [this](ReportResult result) { onExported(std::move(result)); },
         [this, parentDir](const QString& message) { onExportFailed(parentDir, message); });
     return true;
+}
+
+QString ReportPage::writtenToText() const
+{
+    return m_where->text();
 }
 
 bool ReportPage::isExporting() const
@@ -446,6 +454,12 @@ void ReportPage::onExported(ReportResult result)
 void ReportPage::onExportFailed(const QString& parentDir, const QString& reason)
 {
     setExportRunning(false);
+    if (m_last.folder.isEmpty()) {
+        m_where->setText(tr("Not exported yet (the last try failed: see above)."));
+    } else {
+        m_where->setText(tr("The new report was not written; the last one written:\n%1\n%2").arg(m_last.folder, m_last.zip));
+        m_openFolder->setEnabled(true);
+    }
     // The reason says what to do (core's messages name the file or folder that failed); the folder chosen is said too.
     const QString message = parentDir.isEmpty() ? tr("The report was not written: %1").arg(reason)
                                                 : tr("The report was not written into %1: %2").arg(parentDir, reason);

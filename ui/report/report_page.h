@@ -41,6 +41,8 @@ public:
     ReportExporter& exporter() { return m_exporter; }
     // The logs pasted or dropped in this session (the window adds them); each export writes them into the report.
     SessionLogModel* sessionLogs() const { return m_logs; }
+    // The "Written to" box's text (tests): the last export's folder and zip, or what is being written.
+    QString writtenToText() const;
     SummaryCard* summaryCard() const { return m_card; }
     bool redactionEnabled() const;
     void setRedactionEnabled(bool on);
@@ -70,14 +72,14 @@ Q_SIGNALS:
     // An export started (true) or ended, written or not (false): its button and action are off meanwhile.
     void exportRunningChanged(bool running);
 
-private:
-    void configureWidgets();
 protected:
     // Side by side where the card fits beside the controls, else the card below them (1024x640: no sideways scroll).
     void resizeEvent(QResizeEvent* event) override;
 
-    QLayout* buildControlsColumn();
+private:
     void arrangeColumns();
+    void configureWidgets();
+    QLayout* buildControlsColumn();
     QLayout* buildCardColumn();
     QWidget* buildLogsBox();
     void connectSignals();
@@ -95,11 +97,11 @@ protected:
     std::function<QString()> m_trainingFolder;
     std::function<std::optional<perf::SuiteRun>()> m_bandwidth;
     ReportExporter m_exporter;
+    QBoxLayout* m_columns = nullptr;
+    QScrollArea* m_cardArea = nullptr;
     ReportResult m_last;
     QPushButton* m_export;
     QCheckBox* m_redact;
-    QBoxLayout* m_columns = nullptr;
-    QScrollArea* m_cardArea = nullptr;
     QPushButton* m_copy;
     QLabel* m_status;
     QLabel* m_where;

@@ -26,6 +26,7 @@ public:
 
     bool isOpen() const { return m_loaded.has_value(); }
     const report::LoadedReport* loaded() const { return m_loaded ? &*m_loaded : nullptr; }
+    ReplayBanner* banner() const { return m_banner; }
     // Null until "Run these probes here" was used.
     ProbeSideBySide* sideBySide() const { return m_sideBySide; }
     // The options "Run these probes here" uses: the report's probe ids and variants, every device here.

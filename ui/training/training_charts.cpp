@@ -324,6 +324,19 @@ void TrainingCharts::addEpoch(int epoch, double valLoss, double samplesPerS)
     m_lastX = std::max(m_lastX, static_cast<double>(epoch));
 }
 
+void TrainingCharts::showRecordedEpochs(const std::vector<training::EpochMetrics>& epochs, int plannedEpochs)
+{
+    clear();
+    setPlannedEpochs(plannedEpochs);
+    for (const auto& e : epochs) {
+        m_trainLoss.append(e.epoch, e.trainLoss); // an epoch's figure at its end, like the validation loss
+        addEpoch(e.epoch, e.valLoss, e.samplesPerS);
+    }
+    m_sawStep = !epochs.empty();
+    m_memoryNoteText = tr("Not in the report:\nit keeps each epoch's loss\nand speed, not memory.");
+    refresh();
+}
+
 void TrainingCharts::setLogScale(bool on)
 {
     if (on == m_logScale)

@@ -42,6 +42,9 @@ public:
     void truncateAfterEpoch(int epoch);
     void addStep(const training::TrainingProgress& step);
     void addEpoch(int epoch, double valLoss, double samplesPerS);
+    // A recorded run (a report's model_metadata.json): each epoch's training and validation loss and samples/s; the
+    // memory chart says that a report keeps no memory figures.
+    void showRecordedEpochs(const std::vector<training::EpochMetrics>& epochs, int plannedEpochs);
     void refresh();
 
     void setLogScale(bool on);

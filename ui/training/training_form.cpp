@@ -1,5 +1,6 @@
 // TrainingForm: widgets to TrainingConfig and back; the Device box follows the snapshot's GPUs.
 #include "ui/training/training_form.h"
+#include "ui/widgets/app_paths.h"
 #include "ui/widgets/file_dialogs.h"
 
 #include <QCheckBox>
@@ -15,7 +16,6 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QVBoxLayout>
 
 
@@ -27,7 +27,7 @@ namespace {
 
 QString appData()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return appDataFolder();
 }
 
 QSpinBox* spin(QWidget* parent, int lo, int hi, int value)
@@ -176,12 +176,12 @@ QGroupBox* TrainingForm::buildDeviceBox(const training::TrainingConfig& defaults
     // As narrow as a short name: a GPU's long name in the closed box pushed the form past the window at 1024x640
     // (the list shows whole names).
     m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_device->setMinimumContentsLength(14);
+    m_device->setMinimumContentsLength(10);
     m_precision = new QComboBox(whereBox);
     m_precision->addItem(QStringLiteral("fp32"));
     m_precision->addItem(QStringLiteral("bf16"));
     m_precision->setToolTip(tr("bf16 autocast needs a GPU with bf16 arithmetic (--precision)"));
-    m_stepInterval = spin(whereBox, 1, 1000000, defaults.stepInterval);
+    m_stepInterval = spin(whereBox, 1, 100000, defaults.stepInterval); // "100,000 steps" sets the column's width
     m_stepInterval->setSuffix(tr(" steps"));
     m_stepInterval->setToolTip(tr("Steps between progress reports; each report waits for the GPU once (--step-interval)"));
     m_processes = spin(whereBox, 0, 1024, defaults.processes);

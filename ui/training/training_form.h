@@ -27,10 +27,10 @@ public:
     // Fills every field from `config` (tests; a run's saved options).
     void setConfig(const training::TrainingConfig& config);
 
-    // The synthetic sample data file (AppDataLocation/sample-es-1min-bars.csv), the default input; the run
+    // The synthetic sample data file (appDataFolder()/sample-es-1min-bars.csv), the default input; the run
     // writes it on first use.
     static QString sampleDataPath();
-    // A new timestamped folder under AppDataLocation/training (nothing is created until a run starts).
+    // A new timestamped folder under appDataFolder()/training (nothing is created until a run starts).
     static QString newDefaultOutput();
     bool inputIsSample() const;
     // True while the output field holds a generated default (a new run then takes a fresh timestamp).

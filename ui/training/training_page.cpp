@@ -328,8 +328,17 @@ void TrainingPage::setRunning(bool running)
     m_form->setEditable(!running);
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
-    m_resume->setEnabled(!running && m_lastStatus == training::TrainingStatus::Stopped && m_checkpointEpoch > 0);
+    const bool resumable = !running && canResume();
+    if (m_resume->isEnabled() != resumable) {
+        m_resume->setEnabled(resumable);
+        Q_EMIT resumableChanged(resumable);
+    }
     markResults();
+}
+
+bool TrainingPage::canResume() const
+{
+    return m_lastStatus == training::TrainingStatus::Stopped && m_checkpointEpoch > 0;
 }
 
 // The form's configuration, validated; on a bad one the error is shown, the run counts as failed, and none is
@@ -364,6 +373,7 @@ void TrainingPage::resetForRun(const training::TrainingConfig& config)
     }
     m_shownOutput = config.output;
     m_shownConfig = config;
+    m_recordedOrigin.clear();
     m_staleBanner->update({}, {}, {});
     m_tableDirty = false;
     m_plannedEpochs = config.epochs;
@@ -688,6 +698,70 @@ void TrainingPage::onRunEnded(RunOutcome out)
     m_openFolder->setEnabled(true);
     setRunning(false);
     Q_EMIT runEnded();
+}
+
+bool TrainingPage::showRecordedRun(const nlohmann::json& metadata, const QString& origin)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (m_jobs.isRunning())
+        return false; // a run here is not replaced by a report's
+    const EpochTable table = metadata.is_object() ? tableFromMetadata(metadata) : EpochTable {};
+    if (table.epochs.empty()) {
+        clearRecordedRun();
+        return false;
+    }
+    std::optional<training::TrainingConfig> config;
+    if (const auto c = metadata.find("config"); c != metadata.end()) {
+        try {
+            config = training::configFromJson(*c);
+        } catch (const std::exception&) {
+            // An older report's config: the epochs still show; the form keeps its options.
+        }
+    }
+    m_recordedOrigin = origin;
+    m_table = table;
+    m_epochModel->setData(m_table);
+    m_charts->setDevices(QString());
+    m_charts->showRecordedEpochs(m_table.epochs, config ? config->epochs : m_table.epochs.back().epoch);
+    m_shownConfig.reset(); // not run with this form: nothing to mark out of date
+    m_shownOutput.clear();
+    m_finishedOutput.clear();
+    m_checkpointEpoch = 0;
+    m_lastStatus.reset();
+    const QString status = QString::fromStdString(metadata.value("status", std::string("unknown")));
+    QStringList devices;
+    for (const auto& d : metadata.value("devices", nlohmann::json::array()))
+        devices << (d.is_string() ? QString::fromStdString(d.get<std::string>()) : QString::fromStdString(d.dump()));
+    m_status->setText(tr("Training run from %1: %2 epochs, status %3, best epoch %4. Press Start to train here.")
+                          .arg(origin)
+                          .arg(m_table.epochs.size())
+                          .arg(status)
+                          .arg(m_table.bestEpoch > 0 ? QString::number(m_table.bestEpoch) : tr("unknown")));
+    m_details->setText(config ? tr("Computed with %1%2").arg(trainingOptionsSummary(*config),
+                                                             devices.isEmpty() ? QString() : tr(" on %1").arg(devices.join(QStringLiteral(", "))))
+                              : tr("The report does not say which options the run had."));
+    m_outputLabel->setText(tr("Output folder: not on this machine (the run is %1's).").arg(origin));
+    m_openFolder->setEnabled(false);
+    m_progress->setFraction(1);
+    setRunning(false);
+    return true;
+}
+
+void TrainingPage::clearRecordedRun()
+{
+    if (m_recordedOrigin.isEmpty())
+        return;
+    m_recordedOrigin.clear();
+    m_table = {};
+    m_epochModel->setData(EpochTable {});
+    m_charts->clear();
+    m_charts->refresh();
+    m_progress->setFraction(0);
+    m_details->clear();
+    m_status->setText(tr("Set the options and press Start. Training runs in the background; the page stays "
+                         "responsive and Stop keeps the last finished epoch."));
+    m_outputLabel->setText(tr("Output folder: appears here when a run ends."));
+    setRunning(false);
 }
 
 void TrainingPage::markResults()

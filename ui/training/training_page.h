@@ -52,6 +52,8 @@ public:
     QString lastStatus() const;
     // The epoch whose checkpoint the output folder holds after the last run (0: none).
     int checkpointEpoch() const { return m_checkpointEpoch; }
+    // A stopped run with a checkpoint can be continued (Resume, Run > Resume training).
+    bool canResume() const;
     // The folder the last run wrote, once it ended; empty otherwise.
     QString outputFolder() const { return m_finishedOutput; }
     // The longest the page's own progress handling and chart/table update took on the GUI thread during the
@@ -62,6 +64,14 @@ public:
     {
         m_stepObserver = std::move(observer);
     }
+
+    // Shows a recorded run (a report's "training", model_metadata.json's shape): the epoch table and the charts, the
+    // status line saying where it comes from; the form gets the run's options. Returns false, with the status saying
+    // why, when `metadata` has no epochs to show. A run started here replaces it.
+    bool showRecordedRun(const nlohmann::json& metadata, const QString& origin);
+    // Empties the page of a recorded run (the report was closed); a run made here stays.
+    void clearRecordedRun();
+    bool showsRecordedRun() const { return !m_recordedOrigin.isEmpty(); }
 
 public Q_SLOTS:
     void start();
@@ -74,6 +84,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     // After every run; lastStatus() says how it ended.
     void runEnded();
+    // Whether Resume can continue a run changed (the window's Run > Resume training follows it).
+    void resumableChanged(bool resumable);
 
 private:
     std::optional<training::TrainingConfig> validatedConfig();
@@ -115,6 +127,7 @@ private:
     QString m_finishedOutput;
     std::string m_shownOutput; // the folder of the run the charts and the table show
     std::optional<training::TrainingConfig> m_shownConfig; // the options of the run shown
+    QString m_recordedOrigin; // "report ..." while a recorded run is shown
 
     TrainingForm* m_form = nullptr;
     QPushButton* m_start = nullptr;

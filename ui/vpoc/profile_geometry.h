@@ -4,6 +4,7 @@
 #include <QRectF>
 
 #include <cstdint>
+#include <cmath>
 #include <vector>
 
 namespace stackscope::ui {
@@ -42,6 +43,24 @@ struct PriceFrame {
 QRectF alignedProfileArea(const ProfileInput& in, const PriceFrame& frame, double left, double width);
 // The frame's y of a price given in ticks.
 double frameY(const PriceFrame& frame, double tick);
+
+// The price axis on the instrument's tick grid: both ends and every label a whole number of ticks (ES 0.25: 5095.75,
+// never 5095.81), the step a round price (0.25, 0.5, 1, 2.5, 5, 10, 25, ...) that is a whole number of ticks, at most
+// `maxIntervals` intervals, and two ticks of room above the high and below the low.
+struct PriceTicks {
+    int64_t lowTick = 0;  // the axis' bottom, in ticks
+    int64_t highTick = 1; // its top
+    int64_t stepTicks = 1;
+};
+PriceTicks priceAxisTicks(int32_t lowTick, int32_t highTick, double tick, int maxIntervals);
+
+// A volume axis of round numbers (1, 2, 5 x 10^k) from 0 to at least `peak`, at most `maxIntervals` intervals: the
+// volume-by-price chart's scale.
+struct VolumeTicks {
+    uint64_t step = 1;
+    uint64_t top = 1; // a whole number of steps, >= peak
+};
+VolumeTicks volumeAxisTicks(uint64_t peak, int maxIntervals);
 
 // Price level (tick) under a y coordinate, or nullopt-like `false` when outside the levels.
 bool tickAtY(const ProfileInput& in, const QRectF& area, double y, int32_t* tick);

@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace stackscope::ui {
@@ -30,6 +31,12 @@ void VolumeProfileView::setProfile(ProfileInput profile, std::function<QString(i
 {
     m_profile = std::move(profile);
     m_priceText = std::move(priceText);
+    update();
+}
+
+void VolumeProfileView::setEmptyText(const QString& text)
+{
+    m_emptyText = text;
     update();
 }
 
@@ -65,7 +72,8 @@ void VolumeProfileView::paintEvent(QPaintEvent*)
     p.drawText(QRectF(0, 2, width(), 20), Qt::AlignCenter, tr("Volume by price"));
     if (m_profile.volume.empty()) {
         p.setPen(Qt::gray);
-        p.drawText(rect(), Qt::AlignCenter, tr("Select a session"));
+        p.drawText(rect().adjusted(8, 0, -8, 0), Qt::AlignCenter | Qt::TextWordWrap,
+                   m_emptyText.isEmpty() ? tr("Select a session") : m_emptyText);
         return;
     }
     const QRectF area = plotArea();
@@ -94,8 +102,9 @@ void VolumeProfileView::paintEvent(QPaintEvent*)
     label(m_profile.vahTick, vahColor());
     label(m_profile.valTick, valColor());
     label(m_profile.pocTick, kPoc);
+    const double axisBottom = drawVolumeScale(p, area);
     double x = area.left();
-    const double y = std::min<double>(area.bottom() + 6, height() - 20);
+    const double y = std::min<double>(axisBottom + 4, height() - 20);
     for (const auto& [colour, text] : {std::pair {kValueArea, tr("value area")}, std::pair {kPoc, tr("POC")},
                                        std::pair {kOutside, tr("outside")}}) {
         p.fillRect(QRectF(x, y + 3, 10, 10), colour);
@@ -104,6 +113,43 @@ void VolumeProfileView::paintEvent(QPaintEvent*)
         p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, text);
         x += 14 + p.fontMetrics().horizontalAdvance(text) + 14;
     }
+}
+
+QString VolumeProfileView::volumeText(uint64_t v)
+{
+    if (v >= 1'000'000 && v % 100'000 == 0)
+        return QString::number(double(v) / 1e6, 'g', 4) + QStringLiteral("M");
+    if (v >= 1'000 && v % 100 == 0)
+        return QString::number(double(v) / 1e3, 'g', 4) + QStringLiteral("k");
+    return QString::number(v);
+}
+
+// The volume scale under the bars: 0 to the largest level at round steps, the unit at its right; returns the y below it.
+double VolumeProfileView::drawVolumeScale(QPainter& p, const QRectF& area) const
+{
+    const uint64_t peak = *std::max_element(m_profile.volume.begin(), m_profile.volume.end());
+    if (peak == 0)
+        return area.bottom();
+    const QFontMetrics fm = p.fontMetrics();
+    const QString unit = tr("contracts");
+    const double room = area.width() - fm.horizontalAdvance(unit) - 8;
+    const int intervals = std::clamp(static_cast<int>(room / (fm.horizontalAdvance(QStringLiteral("000k")) + 16)), 1, 5);
+    const VolumeTicks ticks = volumeAxisTicks(peak, intervals);
+    const double y = area.bottom() + 2;
+    p.setPen(Qt::darkGray);
+    p.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
+    for (uint64_t v = 0; v <= peak; v += ticks.step) {
+        const double x = area.left() + area.width() * double(v) / double(peak);
+        p.drawLine(QPointF(x, y), QPointF(x, y + 3));
+        const QString text = volumeText(v);
+        const double w = fm.horizontalAdvance(text);
+        p.drawText(QRectF(std::max(area.left() - 2, x - w / 2), y + 3, w + 2, fm.height()), Qt::AlignCenter, text);
+    }
+    p.drawText(QRectF(area.right() - fm.horizontalAdvance(unit), y + 3 + fm.height(), fm.horizontalAdvance(unit) + 2,
+                      fm.height()),
+               Qt::AlignRight, unit);
+    m_scaleStep = ticks.step;
+    return y + 3 + 2 * fm.height();
 }
 
 void VolumeProfileView::mouseMoveEvent(QMouseEvent* event)

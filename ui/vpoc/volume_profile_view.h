@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+class QPainter;
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -19,6 +21,8 @@ public:
     // `priceText` formats a tick as a price ("5123.25").
     void setProfile(ProfileInput profile, std::function<QString(int32_t)> priceText);
     void clear();
+    // What the empty view says ("Select a session" until set).
+    void setEmptyText(const QString& text);
     // Share the price chart's axis: levels are drawn at the chart's pixel rows. nullopt: own layout.
     void setPriceFrame(std::optional<PriceFrame> frame);
     const std::optional<PriceFrame>& priceFrame() const { return m_frame; }
@@ -29,15 +33,23 @@ public:
     static QColor pocColor();
     const ProfileInput& profile() const { return m_profile; }
     QSize sizeHint() const override { return {320, 420}; }
+    // The volume scale's step as last drawn (tests); 0 before a profile is drawn.
+    uint64_t scaleStep() const { return m_scaleStep; }
+    // "25k", "1.5M", "800": the scale's labels.
+    static QString volumeText(uint64_t volume);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
+    double drawVolumeScale(QPainter& p, const QRectF& area) const;
+
     ProfileInput m_profile;
     std::optional<PriceFrame> m_frame;
     std::function<QString(int32_t)> m_priceText;
+    QString m_emptyText;
+    mutable uint64_t m_scaleStep = 0;
 };
 
 } // namespace stackscope::ui

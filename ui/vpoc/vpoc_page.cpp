@@ -1,11 +1,13 @@
 // VPOC page: the form, the job, the results and the exports.
 #include "ui/vpoc/vpoc_page.h"
+#include "ui/widgets/app_paths.h"
 #include "ui/widgets/file_dialogs.h"
 
 #include "core/util/atomic_file.h"
 #include "core/vpoc/sample_data.h"
 #include "core/vpoc/vpoc_output.h"
 #include "ui/vpoc/option_changes.h"
+#include "ui/vpoc/profile_geometry.h"
 #include "ui/vpoc/session_model.h"
 #include "ui/vpoc/session_time_axis.h"
 #include "ui/vpoc/volume_profile_view.h"
@@ -38,7 +40,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -335,6 +336,17 @@ void VpocPage::markResults()
     }
     const QString file = QFileInfo(m_resultsInput).fileName();
     const QString ran = vpocOptionsSummary(result->options);
+    if (!m_recordedOrigin.isEmpty()) {
+        // Not computed with this form: nothing to mark out of date; the line says whose run it is.
+        m_staleBanner->hide();
+        m_stale = false;
+        m_exportPng->setEnabled(true);
+        m_exportCsv->setEnabled(true);
+        m_resultsFor->setStyleSheet(QString());
+        m_resultsFor->setText(tr("From %1 (%2): %3. A report keeps the sessions' levels, not their profiles.")
+                                  .arg(m_recordedOrigin, file.isEmpty() ? tr("input not named") : file, ran));
+        return;
+    }
     const bool sameInput = m_input->text().trimmed() == m_resultsInput;
     QStringList changes;
     try {
@@ -361,8 +373,38 @@ void VpocPage::markResults()
     m_stale = stale;
 }
 
+bool VpocPage::showRecordedRun(std::shared_ptr<const vpoc::VpocResult> result, const QString& origin)
+{
+    if (m_jobs.isRunning() || !result)
+        return false;
+    m_recordedOrigin = origin;
+    m_sessions->setResult(result);
+    m_resultsInput = QString::fromStdString(result->options.input);
+    markResults();
+    setStatus(tr("%1 from %2 (%3 rows, %4). Press Run to compute them here.")
+                  .arg(result->sessions.size() == 1 ? tr("1 session") : tr("%1 sessions").arg(result->sessions.size()))
+                  .arg(origin)
+                  .arg(result->rows)
+                  .arg(QString::fromStdString(result->backend)),
+              {});
+    if (m_sessions->rowCount() > 0) {
+        m_table->selectRow(m_sessions->rowCount() - 1);
+        m_table->scrollToBottom();
+    }
+    return true;
+}
+
+void VpocPage::clearRecordedRun()
+{
+    if (m_recordedOrigin.isEmpty())
+        return;
+    clearResults();
+    setStatus(tr("Choose a file or the sample data, then Run."), {});
+}
+
 void VpocPage::clearResults()
 {
+    m_recordedOrigin.clear();
     m_sessions->setResult(nullptr);
     m_profile->clear();
     m_priceChart->removeAllSeries();
@@ -377,7 +419,7 @@ void VpocPage::clearResults()
 
 QString VpocPage::useSampleData()
 {
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    const QString dir = appDataFolder();
     const QString path = dir + QStringLiteral("/sample-es-1min-bars.csv");
     if (!QFileInfo::exists(path)) {
         try {
@@ -482,6 +524,7 @@ void VpocPage::onJobEnded(JobOutcome out)
         return;
     }
     m_progress->setValue(1000);
+    m_recordedOrigin.clear();
     m_sessions->setResult(out.result);
     m_resultsInput = QString::fromStdString(out.result->options.input);
     markResults();
@@ -573,6 +616,9 @@ void VpocPage::selectSession(int row)
         return;
     }
     const auto& s = result->sessions[static_cast<size_t>(row)];
+    m_profile->setEmptyText(s.profile.empty() && !m_recordedOrigin.isEmpty()
+                                ? tr("A report keeps no profiles: run VPOC on the data to see this session's")
+                                : QString());
     ProfileInput in;
     in.volume = s.profile;
     in.lowTick = s.lowTick;
@@ -612,9 +658,18 @@ void VpocPage::updatePriceChart(int row)
         line->append(static_cast<double>(s.lastUs / 1000), value * tick);
         return line;
     };
-    QList<QLineSeries*> all {close, developing, level(tr("POC"), s.pocTick, VolumeProfileView::pocColor()),
+    QList<QLineSeries*> all {level(tr("POC"), s.pocTick, VolumeProfileView::pocColor()),
                              level(tr("VAH"), s.vahTick, VolumeProfileView::vahColor()),
                              level(tr("VAL"), s.valTick, VolumeProfileView::valColor())};
+    // The price lines only where there are points: a legend entry for an empty line reads like missing data.
+    const bool priceLine = close->count() > 0;
+    if (priceLine) {
+        all.prepend(developing);
+        all.prepend(close);
+    } else {
+        delete close;
+        delete developing;
+    }
     // Labels at whole hours of the session's own zone (a globex day reads 18:00 to 17:00 New York time).
     const QString zoneName = QString::fromStdString(result->options.sessionTimeZone);
     const QTimeZone zone(zoneName.toUtf8());
@@ -629,8 +684,16 @@ void VpocPage::updatePriceChart(int row)
     m_chartRow = row;
     for (const auto& [ms, label] : sessionTimeTicks(s.firstUs / 1000, s.lastUs / 1000, zone.isValid() ? zone : QTimeZone::utc(), maxLabels))
         x->append(label, static_cast<double>(ms));
+    // Prices on the instrument's tick grid (ES 0.25: 5095.75, not 5095.81), labels with the tick's decimals.
+    const auto& tickSize = result->options.read.tick;
+    const int intervals = std::clamp(m_priceView->height() / 45, 2, 8);
+    const PriceTicks grid = priceAxisTicks(s.lowTick, s.highTick, tickSize.value, intervals);
     auto* y = new QValueAxis;
-    y->setLabelFormat(QStringLiteral("%.2f"));
+    y->setObjectName(QStringLiteral("priceAxis"));
+    y->setLabelFormat(QStringLiteral("%.%1f").arg(tickSize.decimals));
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(double(grid.lowTick) * tick);
+    y->setTickInterval(double(grid.stepTicks) * tick);
     m_priceChart->addAxis(x, Qt::AlignBottom);
     m_priceChart->addAxis(y, Qt::AlignLeft);
     for (auto* series : all) {
@@ -639,11 +702,16 @@ void VpocPage::updatePriceChart(int row)
         series->attachAxis(y);
     }
     x->setRange(static_cast<double>(s.firstUs / 1000), static_cast<double>(s.lastUs / 1000));
-    y->setRange((s.lowTick - 2) * tick, (s.highTick + 2) * tick);
-    m_axisTicks = {double(s.lowTick - 2), double(s.highTick + 2)};
+    y->setRange(double(grid.lowTick) * tick, double(grid.highTick) * tick);
+    m_axisTicks = {double(grid.lowTick), double(grid.highTick)};
     m_priceChart->setTitle(tr("Session %1").arg(m_sessions->index(row, SessionModel::DateColumn).data().toString()));
-    if (close->count() == 0)
-        m_priceChart->setTitle(m_priceChart->title() + tr(" (turn on developing values for the price line)"));
+    // Short (the title is cut at ~300 px); the tooltip says why there is no price line.
+    if (!priceLine)
+        m_priceChart->setTitle(m_priceChart->title() + tr(" · no price line"));
+    m_priceView->setToolTip(priceLine ? QString()
+                            : m_recordedOrigin.isEmpty() ? tr("Turn on Developing POC/VAH/VAL and run again for the price line")
+                                                         : tr("A report keeps the sessions' levels, not their prices: run VPOC "
+                                                              "on the data for the price line"));
     alignProfile(); // the plot area may not move (then no plotAreaChanged), but the price range did
 }
 

@@ -60,6 +60,13 @@ public:
     // The progress bar and status line for one report from the job (the engine's, or a recorded one in tests).
     void showProgress(const vpoc::VpocProgress& p);
 
+    // Shows a recorded run (a report's "vpoc": sessions and their levels, no profiles or price line) under a line
+    // saying where it comes from; a run here replaces it. False, with the status saying why, when it cannot be read.
+    bool showRecordedRun(std::shared_ptr<const vpoc::VpocResult> result, const QString& origin);
+    // Empties the page of a recorded run (the report was closed); a run made here stays.
+    void clearRecordedRun();
+    bool showsRecordedRun() const { return !m_recordedOrigin.isEmpty(); }
+
 public Q_SLOTS:
     void run();
     void cancel();
@@ -134,6 +141,7 @@ private:
     QLabel* m_staleBanner = nullptr;
     bool m_stale = false;
     QString m_resultsInput; // the input the shown results came from
+    QString m_recordedOrigin; // "report ..." while a recorded run is shown
     QString m_detailText;
     std::pair<double, double> m_axisTicks {0, 0}; // the price chart's y range in ticks
 };

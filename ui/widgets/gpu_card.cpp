@@ -1,6 +1,7 @@
 // GPU card layout.
 #include "ui/widgets/gpu_card.h"
 
+#include "core/snapshot/gpu_sku.h"
 #include "core/snapshot/stack_rows.h"
 
 #include <QLabel>
@@ -42,8 +43,17 @@ GpuCard::GpuCard(const GpuInfo& gpu, QWidget* parent)
     }
     m_vram->setTextVisible(true);
 
+    // No library said the architecture: an NVIDIA part's name tells it (snapshots made before inspect did this
+    // itself), and the card says that it came from the name.
+    std::optional<std::string> arch = gpu.arch;
+    bool fromName = gpu.source.find("+name") != std::string::npos;
+    if (!arch && gpu.vendor == "nvidia") {
+        arch = nvidiaArchFromName(gpu.name);
+        fromName = arch.has_value();
+    }
+    const QString archText = arch ? QString::fromStdString(*arch) + (fromName ? tr(" (from the name)") : QString()) : tr("unknown");
     m_details->setText(tr("Architecture: <b>%1</b><br/>Driver: %2<br/>PCI bus: %3<br/><span style='color:gray'>Source: %4</span>")
-                           .arg(QString::fromStdString(gpu.arch.value_or("unknown")),
+                           .arg(archText.toHtmlEscaped(),
                                 QString::fromStdString(gpu.driverVersion.value_or("unknown")),
                                 QString::fromStdString(gpu.pciBus.value_or("unknown")),
                                 QString::fromStdString(gpu.source)));

@@ -1,0 +1,30 @@
+// The window's side of report replay beyond System and Probes: an opened report's VPOC and training runs shown on
+// their pages (and taken off when the report closes), what was filled said in the replay banner, and every page
+// scrolled to its top when another machine or report is shown (the verdict first, not the old scroll position).
+#pragma once
+
+class QStackedWidget;
+class QWidget;
+
+namespace stackscope::ui {
+
+class ReportReplay;
+class SnapshotController;
+class TrainingPage;
+class VpocPage;
+
+struct RecordedPages {
+    SnapshotController* snapshots;
+    ReportReplay* replay;
+    VpocPage* vpoc;
+    TrainingPage* training;
+    QStackedWidget* pages; // the window's page stack: each page in its own scroll area
+    QWidget* systemPage;   // its "Not this machine" line gives way to the replay banner (one banner area)
+};
+
+void installRecordedPages(const RecordedPages& w);
+
+// Each page's scroll area back to its top left.
+void scrollPagesToTop(QStackedWidget* pages);
+
+} // namespace stackscope::ui
