@@ -12,31 +12,6 @@ namespace stackscope::perf {
 
 namespace {
 
-int rank(Verdict v)
-{
-    switch (v) {
-    case Verdict::AsExpected: return 0;
-    case Verdict::Unknown: return 1;
-    case Verdict::Degraded: return 2;
-    case Verdict::Broken: return 3;
-    }
-    return 1;
-}
-
-Verdict cellVerdict(const std::vector<Figure>& figures)
-{
-    bool judged = false;
-    Verdict worst = Verdict::AsExpected;
-    for (const auto& f : figures) {
-        if (f.test == Test::HostMemcpy) // a reference: the cell says unknown unless something else is judged
-            continue;
-        judged = true;
-        if (rank(f.verdict) > rank(worst))
-            worst = f.verdict;
-    }
-    return judged ? worst : Verdict::Unknown;
-}
-
 // Peer copies first (copy engine, kernel, both ways), as nvbandwidth lists them.
 int order(Test t)
 {
@@ -96,7 +71,7 @@ LinkMatrix linkMatrix(const std::vector<Figure>& run, const std::vector<int>& al
         for (auto& cell : row) {
             std::stable_sort(cell.figures.begin(), cell.figures.end(),
                              [](const Figure& a, const Figure& b) { return order(a.test) < order(b.test); });
-            cell.verdict = cellVerdict(cell.figures);
+            cell.verdict = worstVerdict(cell.figures);
         }
     m.others = std::move(collectives);
     m.others.insert(m.others.end(), rest.begin(), rest.end());

@@ -95,13 +95,16 @@ std::string verdictSummary(const std::vector<Figure>& run)
 
 Verdict worstVerdict(const std::vector<Figure>& run)
 {
-    if (run.empty())
-        return Verdict::Unknown;
+    bool judged = false;
     Verdict worst = Verdict::AsExpected;
-    for (const auto& f : run)
-        if (f.test != Test::HostMemcpy && rank(f.verdict) > rank(worst))
+    for (const auto& f : run) {
+        if (f.test == Test::HostMemcpy) // a reference, never judged
+            continue;
+        judged = true;
+        if (rank(f.verdict) > rank(worst))
             worst = f.verdict;
-    return worst;
+    }
+    return judged ? worst : Verdict::Unknown;
 }
 
 } // namespace stackscope::perf

@@ -30,7 +30,8 @@ void judgeRun(std::vector<Figure>& run, const Snapshot& s);
 // How many figures have each verdict; "12 as expected, 1 degraded, 2 unknown".
 std::string verdictSummary(const std::vector<Figure>& run);
 
-// The worst verdict of a run (broken > degraded > unknown > as expected); Unknown for an empty run.
+// The worst verdict of a run (broken > degraded > unknown > as expected); Unknown when nothing in it is judged (an
+// empty run, or only the host memcpy, which is a reference).
 Verdict worstVerdict(const std::vector<Figure>& run);
 
 } // namespace stackscope::perf

@@ -7,6 +7,8 @@
 #include "core/report/report.h"
 #include "core/report/report_json_access.h"
 
+#include "core/util/text_escape.h"
+
 #include <fmt/format.h>
 
 namespace stackscope::report {
@@ -46,21 +48,6 @@ std::string mdCell(std::string s)
         if (c == '|' || c == '\n')
             c = ' ';
     return s;
-}
-
-std::string esc(const std::string& s)
-{
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
 }
 
 // The run of the report, or why it cannot be shown ("" with a run).
@@ -149,21 +136,21 @@ std::string htmlBandwidth(const json& report)
     std::string problem;
     const auto run = shownRun(report, problem);
     if (!problem.empty())
-        return h + fmt::format("<p class=\"error\">{}</p>\n", esc(problem));
+        return h + fmt::format("<p class=\"error\">{}</p>\n", escapeHtml(problem));
     if (!run)
-        return h + fmt::format("<p>{}</p>\n", esc(doc::str(report, "bandwidth_note", "Not measured.")));
+        return h + fmt::format("<p>{}</p>\n", escapeHtml(doc::str(report, "bandwidth_note", "Not measured.")));
     h += fmt::format("<p>{}</p>\n<table><tr><th>test</th><th>where</th><th>measured</th><th>expected</th><th>ratio</th>"
                      "<th>verdict</th><th>why</th></tr>\n",
-                     esc(header(*run, report)));
+                     escapeHtml(header(*run, report)));
     for (const auto& r : rows(*run)) {
         const char* cls = r.verdict.find("degraded") != std::string::npos || r.verdict.find("broken") != std::string::npos
                               ? " class=\"error\""
                               : "";
         h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{}>{}</td><td>{}</td></tr>\n",
-                         esc(r.test), esc(r.where), esc(r.measured), esc(r.expected), esc(r.ratio), cls, esc(r.verdict),
-                         esc(r.rule));
+                         escapeHtml(r.test), escapeHtml(r.where), escapeHtml(r.measured), escapeHtml(r.expected), escapeHtml(r.ratio), cls, escapeHtml(r.verdict),
+                         escapeHtml(r.rule));
     }
-    return h + fmt::format("</table>\n<p>{}</p>\n", esc(perf::verdictRuleText()));
+    return h + fmt::format("</table>\n<p>{}</p>\n", escapeHtml(perf::verdictRuleText()));
 }
 
 } // namespace stackscope::report

@@ -8,6 +8,8 @@
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
 
+#include "core/util/text_escape.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -33,23 +35,6 @@ std::string bytesText(const json& v)
     if (!v.is_number())
         return "?";
     return fmt::format("{:.1f} GiB", v.get<double>() / (1024.0 * 1024.0 * 1024.0));
-}
-
-std::string escapeHtml(const std::string& s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
-        }
-    }
-    return out;
 }
 
 // Markdown table cells: pipes and newlines would break the table.

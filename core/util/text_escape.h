@@ -14,4 +14,7 @@ std::string escapeControl(std::string_view text);
 // The same for a whole message that may hold several lines: newlines are kept, other control bytes escaped.
 std::string escapeMessage(std::string_view text);
 
+// Text for HTML element content or a quoted attribute: & < > " ' become entities (the report's HTML pages).
+std::string escapeHtml(std::string_view text);
+
 } // namespace stackscope
