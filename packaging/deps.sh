@@ -11,7 +11,10 @@ required=(build-essential cmake ninja-build pkg-config
 # Optional parts: a missing one disables its feature, never the build.
 # python3-torch: Debian's PyTorch (1.13, CPU) is a real Python environment for the Python probe tests (tests/python).
 # libgloo-dev: the headers c10d's Gloo process group includes (training over several CPU processes).
-optional=(ccache libtorch-dev libgloo-dev hipcc libamdhip64-dev rocm-device-libs librocm-smi-dev clang libclang-rt-dev python3-torch)
+# xvfb openbox xdotool imagemagick x11-utils: the GUI walkthrough under a real X server and window manager
+# (tests/gui, ctest -L xvfb); without them it is skipped.
+optional=(ccache libtorch-dev libgloo-dev hipcc libamdhip64-dev rocm-device-libs librocm-smi-dev clang libclang-rt-dev python3-torch
+          xvfb openbox xdotool imagemagick x11-utils)
 
 missing() {
   local p out=()

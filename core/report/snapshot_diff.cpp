@@ -123,7 +123,10 @@ void addLibraryFacts(Facts& l, const Snapshot& s)
 std::string absent(const Snapshot& s, const std::string& area, const std::string& item)
 {
     const bool recorded = s.root && s.libraries.empty();
-    if (recorded && (area == "libraries" || (area == "versions" && item.rfind("torch ", 0) == 0)))
+    // The versions only a loaded library tells (the HIP and CUDA runtimes, NVML's CUDA version, torch).
+    const bool fromLibrary = item.rfind("torch ", 0) == 0 || item == "HIP runtime" || item == "HIP driver" ||
+                             item == "CUDA (driver)" || item == "CUDA runtime";
+    if (recorded && (area == "libraries" || (area == "versions" && fromLibrary)))
         return kNotQueried;
     return kNone;
 }

@@ -109,6 +109,8 @@ private Q_SLOTS:
         };
         QCOMPARE(valueOf("HIP runtime"), library);
         QCOMPARE(valueOf("torch version"), torch);
+        // Files still tell a recorded machine's ROCm install: that stays a real difference, not "not queried".
+        QVERIFY(valueOf("GPU 0 name") != QString::fromLatin1(kNotQueried));
     }
 
     void oneRowPerChange()

@@ -17,6 +17,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -68,7 +69,11 @@ CompareDialog::CompareDialog(QWidget* parent)
     , m_jobs(this)
 {
     setWindowTitle(tr("Compare snapshots or reports"));
-    resize(1100, 640);
+    // Never larger than the screen (1100x640 cut Compare and the area box off a 1024x640 screen).
+    QSize size(1100, 640);
+    if (const QScreen* s = screen())
+        size = size.boundedTo(s->availableGeometry().size() - QSize(40, 80));
+    resize(size);
     for (auto* edit : {m_a, m_b})
         edit->setPlaceholderText(tr("snapshot .json, report.json, a report folder or its .zip"));
     auto* files = new QGridLayout;

@@ -37,6 +37,8 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
@@ -92,15 +94,29 @@ VpocPage::VpocPage(QWidget* parent)
 
 QWidget* VpocPage::createForm()
 {
-    auto* form = new QWidget(this);
-    form->setMaximumWidth(360);
+    // The options scroll on their own; Run, the progress and the status line stay in view below them (at 1024x640
+    // with a report's banner the form's rows were squeezed and an error line fell below the window).
+    auto* column = new QWidget(this);
+    column->setMaximumWidth(360);
+    auto* form = new QWidget(column);
     auto* v = new QVBoxLayout(form);
     v->setContentsMargins(0, 0, 0, 0);
     v->addWidget(createInputBox(form));
     v->addWidget(createOptionsBox(form));
-    addRunControls(form, v);
     v->addStretch(1);
-    return form;
+    auto* scroll = new QScrollArea(column);
+    scroll->setObjectName(QStringLiteral("vpocFormScroll"));
+    scroll->setWidget(form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(form->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+    scroll->setMinimumHeight(120);
+    auto* c = new QVBoxLayout(column);
+    c->setContentsMargins(0, 0, 0, 0);
+    c->addWidget(scroll, 1);
+    addRunControls(column, c);
+    return column;
 }
 
 // The market data file: typed, browsed, dropped on the page, or the sample data.
@@ -405,6 +421,7 @@ void VpocPage::clearRecordedRun()
 void VpocPage::clearResults()
 {
     m_recordedOrigin.clear();
+    m_profile->setEmptyText(QString());
     m_sessions->setResult(nullptr);
     m_profile->clear();
     m_priceChart->removeAllSeries();
