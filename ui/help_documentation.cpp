@@ -40,12 +40,13 @@ void openDocumentation(QWidget* parent)
         return;
     const QString where = documentationCandidates().join(QStringLiteral("\n"));
     QMessageBox box(QMessageBox::Warning, QObject::tr("Documentation"),
-                    file.isEmpty() ? QObject::tr("The README was not found beside this StackScope.")
-                                   : QObject::tr("No program here opens %1: open it by hand.").arg(file),
-                    QMessageBox::Ok, parent);
-    box.setInformativeText(QObject::tr("Looked in:\n%1\n\n`man stackscope` and `stackscope --help` describe the options; "
-                                       "`stackscope-cli COMMAND --help` each command.")
-                               .arg(where));
+        file.isEmpty() ? QObject::tr("The README was not found beside this StackScope.")
+                       : QObject::tr("No program here opens %1: open it by hand.").arg(file),
+        QMessageBox::Ok, parent);
+    box.setInformativeText(
+        QObject::tr("Looked in:\n%1\n\n`man stackscope` and `stackscope --help` describe the options; "
+                    "`stackscope-cli COMMAND --help` each command.")
+            .arg(where));
     box.exec();
 }
 

@@ -74,8 +74,8 @@ void installRecordedPages(const RecordedPages& w)
         // The folder's or file's name: the banner above gives the whole path.
         const QString name = QFileInfo(QDir::cleanPath(source)).fileName();
         const QString origin = QObject::tr("report %1").arg(name.isEmpty() ? source : name);
-        const QStringList filled {fillVpoc(w.vpoc, loaded->report.value("vpoc", json()), origin),
-                                  fillTraining(w.training, loaded->report.value("training", json()), origin)};
+        const QStringList filled { fillVpoc(w.vpoc, loaded->report.value("vpoc", json()), origin),
+            fillTraining(w.training, loaded->report.value("training", json()), origin) };
         w.replay->banner()->setPagesNote(filled.join(QStringLiteral(" · ")));
         // One banner area: the purple replay banner already says whose machine this is, so the System page's yellow
         // "Not this machine" line does not stack under it (it comes back with the next snapshot shown).
@@ -87,7 +87,8 @@ void installRecordedPages(const RecordedPages& w)
         w.training->clearRecordedRun();
     });
     // A new machine or report shown: every page starts at its top, where its verdict or status is.
-    QObject::connect(w.snapshots, &SnapshotController::snapshotChanged, w.pages, [pages = w.pages] { scrollPagesToTop(pages); });
+    QObject::connect(
+        w.snapshots, &SnapshotController::snapshotChanged, w.pages, [pages = w.pages] { scrollPagesToTop(pages); });
 }
 
 } // namespace stackscope::ui

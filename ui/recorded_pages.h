@@ -19,7 +19,7 @@ struct RecordedPages {
     VpocPage* vpoc;
     TrainingPage* training;
     QStackedWidget* pages; // the window's page stack: each page in its own scroll area
-    QWidget* systemPage;   // its "Not this machine" line gives way to the replay banner (one banner area)
+    QWidget* systemPage; // its "Not this machine" line gives way to the replay banner (one banner area)
 };
 
 void installRecordedPages(const RecordedPages& w);

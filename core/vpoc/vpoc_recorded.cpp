@@ -59,8 +59,8 @@ SessionResult session(const json& s, const Tick& tick)
     out.pocTick = ticks(s, "poc", tick);
     out.vahTick = ticks(s, "vah", tick);
     out.valTick = ticks(s, "val", tick);
-    if (const auto p = s.find("profile"); p != s.end() && p->is_array() &&
-                                          p->size() == static_cast<size_t>(out.highTick - out.lowTick + 1)) {
+    if (const auto p = s.find("profile");
+        p != s.end() && p->is_array() && p->size() == static_cast<size_t>(out.highTick - out.lowTick + 1)) {
         for (const auto& v : *p)
             out.profile.push_back(v.is_number_unsigned() ? v.get<uint64_t>() : 0);
     }
@@ -91,8 +91,8 @@ VpocResult recordedVpocRun(const json& run)
     opt.input = text(o, "input", "");
     try {
         const auto tick = o.find("tick");
-        opt.read.tick = Tick::parse(tick != o.end() && tick->is_number() ? fmt::format("{}", tick->get<double>())
-                                                                          : std::string("0.25"));
+        opt.read.tick = Tick::parse(
+            tick != o.end() && tick->is_number() ? fmt::format("{}", tick->get<double>()) : std::string("0.25"));
     } catch (const std::invalid_argument& e) {
         throw RecordedRunError(fmt::format("VPOC run: 'tick': {}", e.what()));
     }
@@ -113,10 +113,10 @@ VpocResult recordedVpocRun(const json& run)
     }
     opt.profile.method = text(o, "va_method", "dual") == "single" ? ValueAreaMethod::Single : ValueAreaMethod::Dual;
     opt.developing = false; // reports keep no developing values
-    r.rows = run.value("rows", int64_t {0});
-    r.outsideSessions = run.value("outside_sessions", int64_t {0});
+    r.rows = run.value("rows", int64_t { 0 });
+    r.outsideSessions = run.value("outside_sessions", int64_t { 0 });
     if (const auto& skipped = run.find("skipped"); skipped != run.end() && skipped->is_object()) {
-        r.skipped.count = skipped->value("count", int64_t {0});
+        r.skipped.count = skipped->value("count", int64_t { 0 });
         if (const auto first = skipped->find("first"); first != skipped->end() && first->is_array())
             for (const auto& line : *first)
                 if (line.is_string())

@@ -50,13 +50,13 @@ stackscope::test::XvfbSession* g_x = nullptr;
 
 QSize runSize()
 {
-    const QStringList wh = qEnvironmentVariable("STACKSCOPE_XVFB_SIZE", QStringLiteral("1920x1080")).split(QLatin1Char('x'));
+    const QStringList wh
+        = qEnvironmentVariable("STACKSCOPE_XVFB_SIZE", QStringLiteral("1920x1080")).split(QLatin1Char('x'));
     return wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1920, 1080);
 }
 
 // Every widget of `root` of type T whose text is `text`.
-template <typename T>
-T* byText(QWidget* root, const QString& text)
+template <typename T> T* byText(QWidget* root, const QString& text)
 {
     for (auto* w : root->findChildren<T*>())
         if (w->text() == text)
@@ -100,31 +100,32 @@ void TestXvfbWalkthrough::initTestCase()
     // A report with a VPOC run and a training run (the CLI writes it from its own outputs).
     const QString bars = m_dir.filePath(QStringLiteral("bars.csv")), vpoc = m_dir.filePath(QStringLiteral("vpoc.json"));
     const QString training = m_dir.filePath(QStringLiteral("model_metadata.json"));
-    QCOMPARE(stackscope::test::runCli({QStringLiteral("sample-data"), QStringLiteral("--out"), bars}).exitCode, 0);
-    const auto v = stackscope::test::runCli({QStringLiteral("vpoc"), QStringLiteral("--input"), bars, QStringLiteral("--json")});
+    QCOMPARE(stackscope::test::runCli({ QStringLiteral("sample-data"), QStringLiteral("--out"), bars }).exitCode, 0);
+    const auto v = stackscope::test::runCli(
+        { QStringLiteral("vpoc"), QStringLiteral("--input"), bars, QStringLiteral("--json") });
     QCOMPARE(v.exitCode, 0);
     QFile vf(vpoc);
     QVERIFY(vf.open(QIODevice::WriteOnly));
     vf.write(v.out);
     vf.close();
-    nlohmann::json m = {{"schema", "stackscope.training/1"}, {"status", "finished"}, {"best_epoch", 2}, {"devices", {"CPU"}}};
+    nlohmann::json m = { { "schema", "stackscope.training/1" }, { "status", "finished" }, { "best_epoch", 2 },
+        { "devices", { "CPU" } } };
     m["epochs"] = nlohmann::json::array();
     for (int e = 1; e <= 3; ++e)
-        m["epochs"].push_back({{"epoch", e}, {"train_loss", 1.0 - 0.01 * e}, {"val_loss", 1.153 - 0.002 * e},
-                               {"samples_per_s", 12345.0 * e}, {"seconds", 1234.5}});
+        m["epochs"].push_back({ { "epoch", e }, { "train_loss", 1.0 - 0.01 * e }, { "val_loss", 1.153 - 0.002 * e },
+            { "samples_per_s", 12345.0 * e }, { "seconds", 1234.5 } });
     QFile tf(training);
     QVERIFY(tf.open(QIODevice::WriteOnly));
     tf.write(QByteArray::fromStdString(m.dump()));
     tf.close();
     const QString snapshot = m_dir.filePath(QStringLiteral("h100.json"));
-    const auto s = stackscope::test::runCli({QStringLiteral("inspect"), QStringLiteral("--root"),
-                                             QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2404-h100"),
-                                             QStringLiteral("--out"), snapshot, QStringLiteral("--no-archscan")});
+    const auto s = stackscope::test::runCli({ QStringLiteral("inspect"), QStringLiteral("--root"),
+        QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2404-h100"), QStringLiteral("--out"), snapshot,
+        QStringLiteral("--no-archscan") });
     QVERIFY2(s.exitCode == 0, s.err.constData());
-    const auto r = stackscope::test::runCli({QStringLiteral("report"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("out")),
-                                             QStringLiteral("--snapshot"), snapshot, QStringLiteral("--vpoc"), vpoc,
-                                             QStringLiteral("--training"), training, QStringLiteral("--no-archscan"),
-                                             QStringLiteral("--no-telemetry")});
+    const auto r = stackscope::test::runCli({ QStringLiteral("report"), QStringLiteral("--out"),
+        m_dir.filePath(QStringLiteral("out")), QStringLiteral("--snapshot"), snapshot, QStringLiteral("--vpoc"), vpoc,
+        QStringLiteral("--training"), training, QStringLiteral("--no-archscan"), QStringLiteral("--no-telemetry") });
     QVERIFY2(r.exitCode == 0, r.err.constData());
     for (const QString& line : QString::fromUtf8(r.out).split(QLatin1Char('\n')))
         if (line.startsWith(QStringLiteral("folder: ")))
@@ -161,28 +162,39 @@ void TestXvfbWalkthrough::walkthrough_data()
     QTest::addColumn<QString>("check");
     const QString activate = QStringLiteral("xdotool windowactivate --sync {win}\nsleep 0.3\n");
     QTest::newRow("01 window fits the screen") << activate << "windowFits";
-    QTest::newRow("02 item 5 Training form no sideways scroll") << activate + QStringLiteral("xdotool key ctrl+4\nsleep 0.8") << "trainingFits";
-    QTest::newRow("03 item 5 Monitor dock compact") << activate + QStringLiteral("xdotool key ctrl+m\nsleep 1.2") << "monitorCompact";
-    QTest::newRow("04 item 5 Monitor closed again") << activate + QStringLiteral("xdotool key ctrl+m\nsleep 0.6") << "monitorClosed";
-    QTest::newRow("05 item 5 Probes legend whole") << activate + QStringLiteral("xdotool key ctrl+2\nsleep 1.0") << "probesLegend";
-    QTest::newRow("06 item 7 File > Open report folder") << activate + QStringLiteral("xdotool key ctrl+1\nsleep 0.3\n"
-                                                                                   "xdotool key alt+f\nsleep 0.6\nxdotool key f\nsleep 1.5\n"
-                                                                                   "xdotool key ctrl+a\nxdotool type --delay 5 '{report}'\n"
-                                                                                   "sleep 0.3\nxdotool key Return\nsleep 1.5")
-                                                          << "reportOpen";
-    QTest::newRow("07 item 7 VPOC shows the report's run") << activate + QStringLiteral("xdotool key ctrl+3\nsleep 1.0") << "vpocRecorded";
-    QTest::newRow("08 item 7 Training shows the report's run") << activate + QStringLiteral("xdotool key ctrl+4\nsleep 1.0") << "trainingRecorded";
-    QTest::newRow("09 item 10 Compare pre-filled, Tab A to B")
-        << activate + QStringLiteral("xdotool key alt+f\nsleep 0.6\nxdotool key c\nsleep 1.5\nxdotool key Tab\nsleep 0.5") << "compareDialog";
-    QTest::newRow("10 item 10 Help Documentation, Run Resume")
-        << activate + QStringLiteral("xdotool key alt+h\nsleep 0.8\nimport -window root '{shot}'\nxdotool key Escape\nsleep 0.3\n"
-                                     "xdotool key alt+r\nsleep 0.8\nimport -window root '{shot}.run.png'\nxdotool key Escape\nsleep 0.3")
-        << "menus";
-    QTest::newRow("11 item 9 VPOC non-CSV message")
-        << activate + QStringLiteral("xdotool key ctrl+3\nsleep 0.6\nxdotool mousemove {vpocInput} click 1\nsleep 0.2\nxdotool key ctrl+a\n"
-                                     "xdotool type --delay 5 '{nonCsv}'\nsleep 0.2\nxdotool key ctrl+Return\nsleep 2.0")
-        << "vpocNotCsv";
-    QTest::newRow("12 item 7 Close report") << activate + QStringLiteral("xdotool mousemove {closeReport} click 1\nsleep 1.5") << "reportClosed";
+    QTest::newRow("02 item 5 Training form no sideways scroll")
+        << activate + QStringLiteral("xdotool key ctrl+4\nsleep 0.8") << "trainingFits";
+    QTest::newRow("03 item 5 Monitor dock compact")
+        << activate + QStringLiteral("xdotool key ctrl+m\nsleep 1.2") << "monitorCompact";
+    QTest::newRow("04 item 5 Monitor closed again")
+        << activate + QStringLiteral("xdotool key ctrl+m\nsleep 0.6") << "monitorClosed";
+    QTest::newRow("05 item 5 Probes legend whole")
+        << activate + QStringLiteral("xdotool key ctrl+2\nsleep 1.0") << "probesLegend";
+    QTest::newRow("06 item 7 File > Open report folder") << activate
+            + QStringLiteral("xdotool key ctrl+1\nsleep 0.3\n"
+                             "xdotool key alt+f\nsleep 0.6\nxdotool key f\nsleep 1.5\n"
+                             "xdotool key ctrl+a\nxdotool type --delay 5 '{report}'\n"
+                             "sleep 0.3\nxdotool key Return\nsleep 1.5")
+                                                         << "reportOpen";
+    QTest::newRow("07 item 7 VPOC shows the report's run")
+        << activate + QStringLiteral("xdotool key ctrl+3\nsleep 1.0") << "vpocRecorded";
+    QTest::newRow("08 item 7 Training shows the report's run")
+        << activate + QStringLiteral("xdotool key ctrl+4\nsleep 1.0") << "trainingRecorded";
+    QTest::newRow("09 item 10 Compare pre-filled, Tab A to B") << activate
+            + QStringLiteral("xdotool key alt+f\nsleep 0.6\nxdotool key c\nsleep 1.5\nxdotool key Tab\nsleep 0.5")
+                                                               << "compareDialog";
+    QTest::newRow("10 item 10 Help Documentation, Run Resume") << activate
+            + QStringLiteral(
+                "xdotool key alt+h\nsleep 0.8\nimport -window root '{shot}'\nxdotool key Escape\nsleep 0.3\n"
+                "xdotool key alt+r\nsleep 0.8\nimport -window root '{shot}.run.png'\nxdotool key Escape\nsleep 0.3")
+                                                               << "menus";
+    QTest::newRow("11 item 9 VPOC non-CSV message") << activate
+            + QStringLiteral(
+                "xdotool key ctrl+3\nsleep 0.6\nxdotool mousemove {vpocInput} click 1\nsleep 0.2\nxdotool key ctrl+a\n"
+                "xdotool type --delay 5 '{nonCsv}'\nsleep 0.2\nxdotool key ctrl+Return\nsleep 2.0")
+                                                    << "vpocNotCsv";
+    QTest::newRow("12 item 7 Close report")
+        << activate + QStringLiteral("xdotool mousemove {closeReport} click 1\nsleep 1.5") << "reportClosed";
     QTest::newRow("13 the stackscope program fits the screen") << QString() << "programFits";
 }
 
@@ -192,7 +204,8 @@ void TestXvfbWalkthrough::walkthrough()
     QFETCH(QString, check);
     ++m_row;
     const QString shot = shotPath(QString::fromLatin1(QTest::currentDataTag()));
-    for (const QString& old : {shot, shot + QStringLiteral(".run.png"), shot + QStringLiteral(".id"), shot + QStringLiteral(".geometry")})
+    for (const QString& old :
+        { shot, shot + QStringLiteral(".run.png"), shot + QStringLiteral(".id"), shot + QStringLiteral(".geometry") })
         QFile::remove(old); // a row's pictures are this run's, never an earlier run's
     if (!script.isEmpty()) {
         const QString failed = runScript(substitute(script, shot));
@@ -205,7 +218,7 @@ void TestXvfbWalkthrough::walkthrough()
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("DISPLAY"), g_x->display());
         import.setProcessEnvironment(env);
-        import.start(QStringLiteral("import"), {QStringLiteral("-window"), QStringLiteral("root"), shot});
+        import.start(QStringLiteral("import"), { QStringLiteral("-window"), QStringLiteral("root"), shot });
         QVERIFY(import.waitForFinished(20000));
     }
     QVERIFY2(problem.isEmpty(), qPrintable(problem + QStringLiteral(" (screenshot: ") + shot + QLatin1Char(')')));
@@ -234,10 +247,12 @@ QString TestXvfbWalkthrough::substitute(QString script, const QString& shot) con
     if (script.contains(QStringLiteral("{vpocInput}"))) {
         m_window->showPage(QStringLiteral("VPOC"));
         QTest::qWait(300);
-        script.replace(QStringLiteral("{vpocInput}"), centre(m_window->vpocPage()->findChild<QLineEdit*>(QStringLiteral("vpocInput"))));
+        script.replace(QStringLiteral("{vpocInput}"),
+            centre(m_window->vpocPage()->findChild<QLineEdit*>(QStringLiteral("vpocInput"))));
     }
     if (script.contains(QStringLiteral("{closeReport}")))
-        script.replace(QStringLiteral("{closeReport}"), centre(byText<QPushButton>(m_window.get(), QStringLiteral("Close report"))));
+        script.replace(QStringLiteral("{closeReport}"),
+            centre(byText<QPushButton>(m_window.get(), QStringLiteral("Close report"))));
     return script;
 }
 
@@ -267,7 +282,12 @@ QString TestXvfbWalkthrough::check(const QString& name)
         const QRect frame = w.frameGeometry();
         if (!screen.contains(frame))
             return QStringLiteral("the window's frame %1,%2 %3x%4 is not inside the screen %5x%6")
-                .arg(frame.x()).arg(frame.y()).arg(frame.width()).arg(frame.height()).arg(screen.width()).arg(screen.height());
+                .arg(frame.x())
+                .arg(frame.y())
+                .arg(frame.width())
+                .arg(frame.height())
+                .arg(screen.width())
+                .arg(screen.height());
         return {};
     }
     if (name == QStringLiteral("trainingFits")) {
@@ -294,7 +314,10 @@ QString TestXvfbWalkthrough::check(const QString& name)
         for (int c = 0; c < table->model()->columnCount(); ++c) {
             const QString h = table->model()->headerData(c, Qt::Horizontal).toString();
             if (table->columnWidth(c) < fm.horizontalAdvance(h))
-                return QStringLiteral("the epoch table's header \"%1\" is cut (%2 px for %3)").arg(h).arg(table->columnWidth(c)).arg(fm.horizontalAdvance(h));
+                return QStringLiteral("the epoch table's header \"%1\" is cut (%2 px for %3)")
+                    .arg(h)
+                    .arg(table->columnWidth(c))
+                    .arg(fm.horizontalAdvance(h));
         }
         return {};
     }
@@ -308,15 +331,21 @@ QString TestXvfbWalkthrough::check(const QString& name)
         auto* page = w.findChild<QScrollArea*>(QStringLiteral("TrainingScroll"));
         const int limit = dock->chartsCollapsed() ? 160 : w.height() * 45 / 100;
         if (dock->height() > limit)
-            return QStringLiteral("the Monitor takes %1 px of a %2 px window (at most %3)").arg(dock->height()).arg(w.height()).arg(limit);
+            return QStringLiteral("the Monitor takes %1 px of a %2 px window (at most %3)")
+                .arg(dock->height())
+                .arg(w.height())
+                .arg(limit);
         if (page->viewport()->height() < w.height() / 2)
-            return QStringLiteral("the page keeps only %1 px of %2 with the Monitor open").arg(page->viewport()->height()).arg(w.height());
+            return QStringLiteral("the page keeps only %1 px of %2 with the Monitor open")
+                .arg(page->viewport()->height())
+                .arg(w.height());
         if (dock->chartsCollapsed() && !dock->messageText().startsWith(QStringLiteral("No GPU samples")))
             return QStringLiteral("the collapsed Monitor says \"%1\"").arg(dock->messageText());
         return {};
     }
     if (name == QStringLiteral("monitorClosed"))
-        return w.monitorDock() && w.monitorDock()->isVisible() ? QStringLiteral("Ctrl+M did not close the Monitor") : QString();
+        return w.monitorDock() && w.monitorDock()->isVisible() ? QStringLiteral("Ctrl+M did not close the Monitor")
+                                                               : QString();
     if (name == QStringLiteral("probesLegend")) {
         auto* chart = w.probesPage()->findChild<OutcomeChart*>();
         if (!chart || !chart->isVisible())
@@ -324,10 +353,12 @@ QString TestXvfbWalkthrough::check(const QString& name)
         auto* legend = chart->chart()->legend();
         const QFontMetrics fm(legend->font());
         int widest = 0;
-        for (const char* label : {"ok", "error", "crash", "hang", "wrong"})
+        for (const char* label : { "ok", "error", "crash", "hang", "wrong" })
             widest = std::max(widest, fm.horizontalAdvance(QString::fromLatin1(label)));
         if (legend->geometry().width() < widest + fm.height())
-            return QStringLiteral("the legend is %1 px wide; \"crash\"/\"wrong\" need %2").arg(legend->geometry().width()).arg(widest + fm.height());
+            return QStringLiteral("the legend is %1 px wide; \"crash\"/\"wrong\" need %2")
+                .arg(legend->geometry().width())
+                .arg(widest + fm.height());
         return {};
     }
     if (name == QStringLiteral("reportOpen")) {
@@ -353,7 +384,8 @@ QString TestXvfbWalkthrough::check(const QString& name)
         return {};
     }
     if (name == QStringLiteral("trainingRecorded"))
-        return w.trainingPage()->epochModel()->rowCount() == 3 ? QString() : QStringLiteral("the report's 3 epochs are not shown");
+        return w.trainingPage()->epochModel()->rowCount() == 3 ? QString()
+                                                               : QStringLiteral("the report's 3 epochs are not shown");
     if (name == QStringLiteral("compareDialog")) {
         auto* dialog = w.findChild<CompareDialog*>();
         if (!dialog || !dialog->isVisible())
@@ -366,7 +398,9 @@ QString TestXvfbWalkthrough::check(const QString& name)
         const QRect frame = dialog->frameGeometry();
         dialog->close();
         if (!screen.contains(frame))
-            return QStringLiteral("the Compare window (%1x%2) does not fit the screen").arg(frame.width()).arg(frame.height());
+            return QStringLiteral("the Compare window (%1x%2) does not fit the screen")
+                .arg(frame.width())
+                .arg(frame.height());
         if (!texts.contains(CompareDialog::thisMachineText()))
             return QStringLiteral("B is not this machine: %1").arg(texts.join(QStringLiteral(" | ")));
         bool haveA = false;
@@ -377,7 +411,7 @@ QString TestXvfbWalkthrough::check(const QString& name)
         return tabToB ? QString() : QStringLiteral("Tab from A did not go to B");
     }
     if (name == QStringLiteral("menus")) {
-        for (const char* action : {"documentationAction", "resumeAction", "openReportFolderAction"})
+        for (const char* action : { "documentationAction", "resumeAction", "openReportFolderAction" })
             if (!w.findChild<QAction*>(QString::fromLatin1(action)))
                 return QStringLiteral("no %1").arg(QString::fromLatin1(action));
         return {};
@@ -390,13 +424,15 @@ QString TestXvfbWalkthrough::check(const QString& name)
             QTest::qWait(50);
         if (!vpoc->statusIsError() || !vpoc->statusText().contains(QStringLiteral("not market data")))
             return QStringLiteral("the VPOC page says \"%1\"").arg(vpoc->statusText());
-        if (!vpoc->statusText().contains(QStringLiteral("give a CSV whose header has")) || !vpoc->detailText().isEmpty())
+        if (!vpoc->statusText().contains(QStringLiteral("give a CSV whose header has"))
+            || !vpoc->detailText().isEmpty())
             return QStringLiteral("the hint is not on the page");
         return {};
     }
     if (name == QStringLiteral("reportClosed"))
-        return !w.replay()->isOpen() && !w.trainingPage()->showsRecordedRun() ? QString()
-                                                                              : QStringLiteral("Close report left the report's runs");
+        return !w.replay()->isOpen() && !w.trainingPage()->showsRecordedRun()
+            ? QString()
+            : QStringLiteral("Close report left the report's runs");
     if (name == QStringLiteral("programFits")) {
         const QString program = qEnvironmentVariable("STACKSCOPE_GUI_PROGRAM");
         if (program.isEmpty())
@@ -409,41 +445,50 @@ QString TestXvfbWalkthrough::check(const QString& name)
         env.insert(QStringLiteral("DISPLAY"), g_x->display());
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
         gui.setProcessEnvironment(env);
-        gui.start(program, {QStringLiteral("--root"), QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2404-h100"),
-                            QStringLiteral("--page"), QStringLiteral("Training")});
+        gui.start(program,
+            { QStringLiteral("--root"), QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2404-h100"),
+                QStringLiteral("--page"), QStringLiteral("Training") });
         if (!gui.waitForStarted(10000))
             return QStringLiteral("%1 did not start").arg(program);
-        const QString script = QStringLiteral("xdotool search --sync --onlyvisible --pid %1 --name '^StackScope$' | head -1 > '%2.id'\n"
-                                              "sleep 2\nxwininfo -id $(cat '%2.id') > '%2.geometry'\n"
-                                              "import -window root '%2'")
-                                   .arg(gui.processId())
-                                   .arg(shotPath(QStringLiteral("13 the stackscope program fits the screen")));
+        const QString script
+            = QStringLiteral("xdotool search --sync --onlyvisible --pid %1 --name '^StackScope$' | head -1 > '%2.id'\n"
+                             "sleep 2\nxwininfo -id $(cat '%2.id') > '%2.geometry'\n"
+                             "import -window root '%2'")
+                  .arg(gui.processId())
+                  .arg(shotPath(QStringLiteral("13 the stackscope program fits the screen")));
         const QString failed = runScript(script, 40000);
         gui.terminate();
         if (!gui.waitForFinished(5000))
             gui.kill();
         if (!failed.isEmpty())
             return failed;
-        QFile geometry(shotPath(QStringLiteral("13 the stackscope program fits the screen")) + QStringLiteral(".geometry"));
+        QFile geometry(
+            shotPath(QStringLiteral("13 the stackscope program fits the screen")) + QStringLiteral(".geometry"));
         if (!geometry.open(QIODevice::ReadOnly))
             return QStringLiteral("no geometry of the program's window");
-        // xwininfo's "Absolute upper-left X:  5" lines (xdotool's geometry adds the frame's offset twice under openbox).
+        // xwininfo's "Absolute upper-left X:  5" lines (xdotool's geometry adds the frame's offset twice under
+        // openbox).
         QMap<QString, int> g;
         for (const QByteArray& line : geometry.readAll().split('\n')) {
             const QString text = QString::fromLatin1(line).trimmed();
-            for (const auto& [key, label] : {std::pair {"X", "Absolute upper-left X:"}, std::pair {"Y", "Absolute upper-left Y:"},
-                                              std::pair {"WIDTH", "Width:"}, std::pair {"HEIGHT", "Height:"}})
+            for (const auto& [key, label] :
+                { std::pair { "X", "Absolute upper-left X:" }, std::pair { "Y", "Absolute upper-left Y:" },
+                    std::pair { "WIDTH", "Width:" }, std::pair { "HEIGHT", "Height:" } })
                 if (text.startsWith(QString::fromLatin1(label)))
                     g[QString::fromLatin1(key)] = text.mid(int(qstrlen(label))).trimmed().toInt();
         }
         if (g.size() != 4)
             return QStringLiteral("xwininfo did not give the program's window geometry");
-        if (g.value(QStringLiteral("X")) < 0 || g.value(QStringLiteral("Y")) < 0 ||
-            g.value(QStringLiteral("X")) + g.value(QStringLiteral("WIDTH")) > screen.width() ||
-            g.value(QStringLiteral("Y")) + g.value(QStringLiteral("HEIGHT")) > screen.height())
+        if (g.value(QStringLiteral("X")) < 0 || g.value(QStringLiteral("Y")) < 0
+            || g.value(QStringLiteral("X")) + g.value(QStringLiteral("WIDTH")) > screen.width()
+            || g.value(QStringLiteral("Y")) + g.value(QStringLiteral("HEIGHT")) > screen.height())
             return QStringLiteral("the program's window %1,%2 %3x%4 does not fit the %5x%6 screen")
-                .arg(g.value(QStringLiteral("X"))).arg(g.value(QStringLiteral("Y"))).arg(g.value(QStringLiteral("WIDTH")))
-                .arg(g.value(QStringLiteral("HEIGHT"))).arg(screen.width()).arg(screen.height());
+                .arg(g.value(QStringLiteral("X")))
+                .arg(g.value(QStringLiteral("Y")))
+                .arg(g.value(QStringLiteral("WIDTH")))
+                .arg(g.value(QStringLiteral("HEIGHT")))
+                .arg(screen.width())
+                .arg(screen.height());
         return {};
     }
     return QStringLiteral("no check named %1").arg(name);

@@ -10,16 +10,16 @@
 #include <QString>
 #include <QStringList>
 
+#include <chrono>
 #include <csignal>
-#include <fcntl.h>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
+#include <spawn.h>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
-#include <chrono>
-#include <spawn.h>
 #include <unistd.h>
 #include <vector>
 
@@ -31,14 +31,15 @@ namespace stackscope::test {
 inline QString missingXvfbTools()
 {
     QStringList missing;
-    for (const char* tool : {"Xvfb", "openbox", "xdotool", "import", "xwininfo", "xprop"}) {
+    for (const char* tool : { "Xvfb", "openbox", "xdotool", "import", "xwininfo", "xprop" }) {
         if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty())
             missing << QString::fromLatin1(tool);
     }
-    return missing.isEmpty() ? QString()
-                             : QStringLiteral("%1 not found: install them (apt-get install xvfb openbox xdotool imagemagick x11-utils) "
-                                              "to run the walkthrough under a window manager")
-                                   .arg(missing.join(QStringLiteral(", ")));
+    return missing.isEmpty()
+        ? QString()
+        : QStringLiteral("%1 not found: install them (apt-get install xvfb openbox xdotool imagemagick x11-utils) "
+                         "to run the walkthrough under a window manager")
+              .arg(missing.join(QStringLiteral(", ")));
 }
 
 class XvfbSession {
@@ -48,7 +49,7 @@ public:
         : m_size(size)
     {
         for (int n = 60; n < 100 && m_display.isEmpty(); ++n) {
-            struct stat st {};
+            struct stat st { };
             const std::string lock = "/tmp/.X" + std::to_string(n) + "-lock";
             const std::string socket = "/tmp/.X11-unix/X" + std::to_string(n);
             if (stat(lock.c_str(), &st) != 0 && stat(socket.c_str(), &st) != 0)
@@ -59,20 +60,20 @@ public:
             return;
         }
         const std::string screen = std::to_string(size.width()) + "x" + std::to_string(size.height()) + "x24";
-        m_xvfb = spawn({"Xvfb", m_display.toStdString(), "-screen", "0", screen, "-nolisten", "tcp"}, false);
+        m_xvfb = spawn({ "Xvfb", m_display.toStdString(), "-screen", "0", screen, "-nolisten", "tcp" }, false);
         const std::string socket = "/tmp/.X11-unix/X" + m_display.mid(1).toStdString();
-        struct stat st {};
+        struct stat st { };
         for (int i = 0; i < 100 && stat(socket.c_str(), &st) != 0; ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         if (m_xvfb <= 0 || stat(socket.c_str(), &st) != 0) {
             m_error = QStringLiteral("Xvfb %1 did not start in 10 s").arg(m_display);
             return;
         }
-        m_wm = spawn({"openbox"}, true);
+        m_wm = spawn({ "openbox" }, true);
         // openbox announces itself on the root window; xprop says when (up to 5 s).
         for (int i = 0; i < 50; ++i) {
-            const std::string cmd = "DISPLAY=" + m_display.toStdString() +
-                                    " xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id'";
+            const std::string cmd = "DISPLAY=" + m_display.toStdString()
+                + " xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id'";
             if (std::system(cmd.c_str()) == 0)
                 break;
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -80,7 +81,7 @@ public:
     }
     ~XvfbSession()
     {
-        for (pid_t pid : {m_wm, m_xvfb}) {
+        for (pid_t pid : { m_wm, m_xvfb }) {
             if (pid > 0) {
                 kill(pid, SIGTERM);
                 waitpid(pid, nullptr, 0);
@@ -103,7 +104,7 @@ public:
         env.insert(QStringLiteral("DISPLAY"), m_display);
         p->setProcessEnvironment(env);
         p->setProcessChannelMode(QProcess::MergedChannels);
-        p->start(QStringLiteral("sh"), {QStringLiteral("-ec"), script});
+        p->start(QStringLiteral("sh"), { QStringLiteral("-ec"), script });
         return p;
     }
 

@@ -1,7 +1,7 @@
 // Results know their inputs on the Training page: the summary of a run's options and the options changed since, and
 // the page's out-of-date banner after a change (shown, then cleared by the same value back).
-#include "ui/training/training_option_changes.h"
 #include "ui/training/training_form.h"
+#include "ui/training/training_option_changes.h"
 #include "ui/training/training_page.h"
 
 #include <QtTest>
@@ -22,17 +22,22 @@ private Q_SLOTS:
         QTest::addColumn<F>("change");
         QTest::addColumn<QStringList>("expected");
         QTest::newRow("nothing") << F([](training::TrainingConfig&) {}) << QStringList {};
-        QTest::newRow("epochs") << F([](training::TrainingConfig& c) { c.epochs = 20; }) << QStringList {"epochs 20"};
-        QTest::newRow("learning rate and seed") << F([](training::TrainingConfig& c) { c.learningRate = 3e-4; c.seed = 7; })
-                                                << QStringList {"learning rate 0.0003", "seed 7"};
-        QTest::newRow("hidden") << F([](training::TrainingConfig& c) { c.hidden = {64}; }) << QStringList {"hidden 64"};
+        QTest::newRow("epochs") << F([](training::TrainingConfig& c) { c.epochs = 20; }) << QStringList { "epochs 20" };
+        QTest::newRow("learning rate and seed") << F([](training::TrainingConfig& c) {
+            c.learningRate = 3e-4;
+            c.seed = 7;
+        }) << QStringList { "learning rate 0.0003", "seed 7" };
+        QTest::newRow("hidden") << F([](training::TrainingConfig& c) { c.hidden = { 64 }; })
+                                << QStringList { "hidden 64" };
         QTest::newRow("another file of the same name")
-            << F([](training::TrainingConfig& c) { c.input = "/elsewhere/bars.csv"; }) << QStringList {"data bars.csv"};
-        QTest::newRow("output folder does not count") << F([](training::TrainingConfig& c) { c.output = "/tmp/other"; })
-                                                      << QStringList {};
-        QTest::newRow("progress interval does not count") << F([](training::TrainingConfig& c) { c.stepInterval = 5; })
-                                                          << QStringList {};
-        QTest::newRow("device") << F([](training::TrainingConfig& c) { c.device = "cpu"; }) << QStringList {"device cpu"};
+            << F([](training::TrainingConfig& c) { c.input = "/elsewhere/bars.csv"; })
+            << QStringList { "data bars.csv" };
+        QTest::newRow("output folder does not count")
+            << F([](training::TrainingConfig& c) { c.output = "/tmp/other"; }) << QStringList {};
+        QTest::newRow("progress interval does not count")
+            << F([](training::TrainingConfig& c) { c.stepInterval = 5; }) << QStringList {};
+        QTest::newRow("device") << F([](training::TrainingConfig& c) { c.device = "cpu"; })
+                                << QStringList { "device cpu" };
     }
     void changes()
     {

@@ -14,14 +14,15 @@ private Q_SLOTS:
         QTest::addColumn<double>("timeout");
         QTest::addColumn<bool>("variants");
         QTest::addColumn<QStringList>("expected");
-        QTest::newRow("same") << QStringList {"libtorch", "python:/usr/bin/python3"} << 30.0 << false << QStringList {};
-        QTest::newRow("an environment off") << QStringList {"libtorch"} << 30.0 << false
-                                            << QStringList {"environments libtorch"};
-        QTest::newRow("timeout") << QStringList {"libtorch", "python:/usr/bin/python3"} << 10.0 << false
-                                 << QStringList {"timeout 10 s"};
-        QTest::newRow("variants on") << QStringList {"libtorch", "python:/usr/bin/python3"} << 30.0 << true
-                                     << QStringList {"with the rules' fix variants"};
-        QTest::newRow("none checked") << QStringList {} << 30.0 << false << QStringList {"no environment"};
+        QTest::newRow("same") << QStringList { "libtorch", "python:/usr/bin/python3" } << 30.0 << false
+                              << QStringList {};
+        QTest::newRow("an environment off")
+            << QStringList { "libtorch" } << 30.0 << false << QStringList { "environments libtorch" };
+        QTest::newRow("timeout") << QStringList { "libtorch", "python:/usr/bin/python3" } << 10.0 << false
+                                 << QStringList { "timeout 10 s" };
+        QTest::newRow("variants on") << QStringList { "libtorch", "python:/usr/bin/python3" } << 30.0 << true
+                                     << QStringList { "with the rules' fix variants" };
+        QTest::newRow("none checked") << QStringList {} << 30.0 << false << QStringList { "no environment" };
     }
     void changes()
     {
@@ -29,10 +30,11 @@ private Q_SLOTS:
         QFETCH(double, timeout);
         QFETCH(bool, variants);
         QFETCH(QStringList, expected);
-        const ProbeRunChoice ran {{"libtorch", "python:/usr/bin/python3"}, 30, false};
-        QCOMPARE(probeChoiceChanges(ran, {environments, timeout, variants}), expected);
-        QCOMPARE(probeChoiceSummary(ran), QStringLiteral("environments libtorch, Python /usr/bin/python3; timeout 30 s; "
-                                                         "without the rules' fix variants"));
+        const ProbeRunChoice ran { { "libtorch", "python:/usr/bin/python3" }, 30, false };
+        QCOMPARE(probeChoiceChanges(ran, { environments, timeout, variants }), expected);
+        QCOMPARE(probeChoiceSummary(ran),
+            QStringLiteral("environments libtorch, Python /usr/bin/python3; timeout 30 s; "
+                           "without the rules' fix variants"));
     }
 };
 

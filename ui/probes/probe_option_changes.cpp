@@ -12,7 +12,8 @@ QString environments(const ProbeRunChoice& c)
     QStringList names;
     for (const QString& e : c.environments)
         names << (e.startsWith(QLatin1String("python:")) ? QObject::tr("Python %1").arg(e.mid(7)) : e);
-    return names.isEmpty() ? QObject::tr("no environment") : QObject::tr("environments %1").arg(names.join(QStringLiteral(", ")));
+    return names.isEmpty() ? QObject::tr("no environment")
+                           : QObject::tr("environments %1").arg(names.join(QStringLiteral(", ")));
 }
 
 QString timeout(const ProbeRunChoice& c)
@@ -22,10 +23,11 @@ QString timeout(const ProbeRunChoice& c)
 
 QString variants(const ProbeRunChoice& c)
 {
-    return c.ruleVariants ? QObject::tr("with the rules' fix variants") : QObject::tr("without the rules' fix variants");
+    return c.ruleVariants ? QObject::tr("with the rules' fix variants")
+                          : QObject::tr("without the rules' fix variants");
 }
 
-constexpr QString (*kParts[])(const ProbeRunChoice&) = {environments, timeout, variants};
+constexpr QString (*kParts[])(const ProbeRunChoice&) = { environments, timeout, variants };
 
 } // namespace
 

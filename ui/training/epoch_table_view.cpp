@@ -28,7 +28,7 @@ std::vector<int> fitColumnWidths(const std::vector<int>& needs, int available)
 namespace {
 // Measuring every row of a long run on each new epoch would cost O(epochs); the recent rows show the widths.
 constexpr int kMeasuredRows = 200;
-constexpr int kCellPadding = 10;   // the style's cell margins (2 x 3 px) and a little air
+constexpr int kCellPadding = 10; // the style's cell margins (2 x 3 px) and a little air
 constexpr int kHeaderPadding = 12; // the header section's margins (no sort indicator: the table does not sort)
 } // namespace
 
@@ -87,7 +87,7 @@ QSize EpochTableView::minimumSizeHint() const
     // Wide enough for every header and cell where the layout can give it; the rest scrolls.
     const auto needs = columnNeeds();
     const int columns = std::accumulate(needs.begin(), needs.end(), 0);
-    return {columns + 2 * frameWidth(), QTableView::minimumSizeHint().height()};
+    return { columns + 2 * frameWidth(), QTableView::minimumSizeHint().height() };
 }
 
 void EpochTableView::resizeEvent(QResizeEvent* event)

@@ -23,16 +23,46 @@ QString layers(const std::vector<int>& hidden)
     return parts.join(QLatin1Char(','));
 }
 
-QString data(const TrainingConfig& c) { return QObject::tr("data %1").arg(QFileInfo(QString::fromStdString(c.input)).fileName()); }
-QString epochs(const TrainingConfig& c) { return QObject::tr("epochs %1").arg(c.epochs); }
-QString batch(const TrainingConfig& c) { return QObject::tr("batch %1").arg(c.batchSize); }
-QString rate(const TrainingConfig& c) { return QObject::tr("learning rate %1").arg(number(c.learningRate)); }
-QString hidden(const TrainingConfig& c) { return QObject::tr("hidden %1").arg(layers(c.hidden)); }
-QString dropout(const TrainingConfig& c) { return QObject::tr("dropout %1").arg(number(c.dropout)); }
-QString seed(const TrainingConfig& c) { return QObject::tr("seed %1").arg(c.seed); }
-QString patience(const TrainingConfig& c) { return QObject::tr("patience %1").arg(c.patience); }
-QString device(const TrainingConfig& c) { return QObject::tr("device %1").arg(QString::fromStdString(c.device)); }
-QString precision(const TrainingConfig& c) { return QObject::tr("precision %1").arg(QString::fromStdString(c.precision)); }
+QString data(const TrainingConfig& c)
+{
+    return QObject::tr("data %1").arg(QFileInfo(QString::fromStdString(c.input)).fileName());
+}
+QString epochs(const TrainingConfig& c)
+{
+    return QObject::tr("epochs %1").arg(c.epochs);
+}
+QString batch(const TrainingConfig& c)
+{
+    return QObject::tr("batch %1").arg(c.batchSize);
+}
+QString rate(const TrainingConfig& c)
+{
+    return QObject::tr("learning rate %1").arg(number(c.learningRate));
+}
+QString hidden(const TrainingConfig& c)
+{
+    return QObject::tr("hidden %1").arg(layers(c.hidden));
+}
+QString dropout(const TrainingConfig& c)
+{
+    return QObject::tr("dropout %1").arg(number(c.dropout));
+}
+QString seed(const TrainingConfig& c)
+{
+    return QObject::tr("seed %1").arg(c.seed);
+}
+QString patience(const TrainingConfig& c)
+{
+    return QObject::tr("patience %1").arg(c.patience);
+}
+QString device(const TrainingConfig& c)
+{
+    return QObject::tr("device %1").arg(QString::fromStdString(c.device));
+}
+QString precision(const TrainingConfig& c)
+{
+    return QObject::tr("precision %1").arg(QString::fromStdString(c.precision));
+}
 QString processes(const TrainingConfig& c)
 {
     return c.processes == 0 ? QObject::tr("processes one per GPU") : QObject::tr("processes %1").arg(c.processes);
@@ -46,10 +76,17 @@ struct OptionText {
 };
 // The options that change the epochs' numbers, in the order they are said.
 constexpr OptionText kOptions[] {
-    {data, InSummary::Always},           {epochs, InSummary::Always},       {batch, InSummary::Always},
-    {rate, InSummary::Always},           {hidden, InSummary::Always},       {dropout, InSummary::Always},
-    {seed, InSummary::Always},           {patience, InSummary::NotDefault}, {device, InSummary::NotDefault},
-    {precision, InSummary::NotDefault},  {processes, InSummary::NotDefault},
+    { data, InSummary::Always },
+    { epochs, InSummary::Always },
+    { batch, InSummary::Always },
+    { rate, InSummary::Always },
+    { hidden, InSummary::Always },
+    { dropout, InSummary::Always },
+    { seed, InSummary::Always },
+    { patience, InSummary::NotDefault },
+    { device, InSummary::NotDefault },
+    { precision, InSummary::NotDefault },
+    { processes, InSummary::NotDefault },
 };
 
 } // namespace

@@ -25,7 +25,7 @@ bool StaleBanner::update(const QString& computedWith, const QStringList& changes
     if (m_stale)
         setText(tr("<b>Out of date:</b> computed with %1; options changed since (now %2): %3.")
                     .arg(computedWith.toHtmlEscaped(), changes.join(QStringLiteral(", ")).toHtmlEscaped(),
-                         action.toHtmlEscaped()));
+                        action.toHtmlEscaped()));
     setVisible(m_stale);
     return m_stale;
 }
