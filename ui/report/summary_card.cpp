@@ -21,6 +21,15 @@ using nlohmann::json;
 
 namespace {
 
+// A severity chip as wide as its text in its bold small font (known once polished), at least 70 px so that a column
+// of chips lines up ("UNKNOWN" read "JNKNOWN" in a fixed 70 px).
+void fitChip(QLabel* chip)
+{
+    chip->ensurePolished();
+    chip->setFixedWidth(std::max(70, chip->sizeHint().width()));
+    chip->setAlignment(Qt::AlignCenter);
+}
+
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString str(const json& j, const char* key)
@@ -387,9 +396,8 @@ void SummaryCard::addFindings()
         auto* line = new QHBoxLayout;
         line->setSpacing(6);
         auto* tag = label(QString::fromLatin1(severityName(f.severity)).toUpper(), "chip", this);
-        tag->setFixedWidth(70);
-        tag->setAlignment(Qt::AlignCenter);
         tag->setStyleSheet(QStringLiteral("background: %1; font-size: 10px;").arg(hexColor(severityColor(f.severity))));
+        fitChip(tag);
         line->addWidget(tag, 0, Qt::AlignTop);
         auto* text = label(f.text, "", this);
         text->setWordWrap(true);
@@ -402,9 +410,8 @@ void SummaryCard::addFindings()
         auto* line = new QHBoxLayout;
         line->setSpacing(6);
         auto* tag = label(tr("UNKNOWN"), "chip", this);
-        tag->setFixedWidth(70);
-        tag->setAlignment(Qt::AlignCenter);
         tag->setStyleSheet(QStringLiteral("background: %1; font-size: 10px;").arg(hexColor(unknownColor())));
+        fitChip(tag);
         line->addWidget(tag, 0, Qt::AlignTop);
         auto* text = label(tr("Not checked: %1").arg(n), "", this);
         text->setWordWrap(true);
