@@ -5,6 +5,7 @@
 #include "core/perf/recorded_run.h"
 #include "core/perf/suite_run.h"
 #include "core/snapshot/snapshot_json.h"
+#include "tests/common/bandwidth_fixture.h"
 
 #include <QtTest>
 
@@ -16,22 +17,14 @@ using namespace stackscope::perf;
 
 namespace {
 
-const std::string kDir = std::string(STACKSCOPE_TEST_FIXTURES) + "/bandwidth/h200x2-20261127/";
-
-nlohmann::json readJson(const std::string& path)
-{
-    std::ifstream in(path);
-    return nlohmann::json::parse(in);
-}
-
 Snapshot machine()
 {
-    return snapshotFromJson(readJson(kDir + "inspect.json"));
+    return test::bandwidthMachine();
 }
 
 SuiteRun recorded(const QString& file)
 {
-    return suiteRunFromJson(readJson(kDir + file.toStdString()));
+    return suiteRunFromJson(test::bandwidthFixture(file.toStdString()));
 }
 
 // The cell of `from` -> `to` ("host" or a GPU index as text).

@@ -7,6 +7,7 @@
 #include "core/perf/suite_run.h"
 #include "core/perf/verdict.h"
 #include "core/snapshot/snapshot_json.h"
+#include "tests/common/bandwidth_fixture.h"
 
 #include <QtTest>
 
@@ -17,23 +18,15 @@ using namespace stackscope::perf;
 
 namespace {
 
-const std::string kDir = std::string(STACKSCOPE_TEST_FIXTURES) + "/bandwidth/h200x2-20261127/";
-
-nlohmann::json readJson(const std::string& path)
-{
-    std::ifstream in(path);
-    return nlohmann::json::parse(in);
-}
-
 Snapshot machine()
 {
-    return snapshotFromJson(readJson(kDir + "inspect.json"));
+    return test::bandwidthMachine();
 }
 
 // The recorded figures judged again by today's model (the file's own verdicts are ignored).
 std::vector<Figure> rejudged(const std::string& file, const Snapshot& s)
 {
-    auto run = suiteRunFromJson(readJson(kDir + file)).figures;
+    auto run = suiteRunFromJson(test::bandwidthFixture(file)).figures;
     for (auto& f : run) {
         f.verdict = Verdict::Unknown;
         f.expected.reset();
