@@ -97,6 +97,12 @@ private Q_SLOTS:
         QVERIFY(!page.profileView()->profile().volume.empty());
         const auto& s = page.sessionModel()->result()->sessions.back();
         QCOMPARE(page.profileView()->profile().pocTick, s.pocTick);
+        // Counts with thousands separators, whatever the system's locale ("1,234,567").
+        const auto* sessions = page.sessionModel();
+        const QString volume = sessions->index(sessions->rowCount() - 1, SessionModel::VolumeColumn).data().toString();
+        QVERIFY(s.volume >= 1000);
+        QVERIFY2(volume.contains(QLatin1Char(',')), qPrintable(volume));
+        QCOMPARE(QString(volume).remove(QLatin1Char(',')), QString::number(qulonglong(s.volume)));
         // The price axis sits on the 0.25 grid: its anchor, step and ends are whole ticks, labels with two decimals.
         auto* priceAxis = page.priceChart()->findChild<QValueAxis*>(QStringLiteral("priceAxis"));
         if (!priceAxis)

@@ -2,9 +2,25 @@
 #include "ui/vpoc/session_model.h"
 
 #include <QDateTime>
+#include <QLocale>
 #include <QTimeZone>
 
 namespace stackscope::ui {
+
+namespace {
+
+// The C locale with thousands separators ("1,234,567"): counts read the same on every system.
+const QLocale& grouped()
+{
+    static const QLocale locale = [] {
+        QLocale l = QLocale::c();
+        l.setNumberOptions(QLocale::DefaultNumberOptions);
+        return l;
+    }();
+    return locale;
+}
+
+} // namespace
 
 void SessionModel::setResult(std::shared_ptr<const vpoc::VpocResult> result)
 {
@@ -64,8 +80,8 @@ QVariant SessionModel::data(const QModelIndex& index, int role) const
     case DateColumn: return QDate(1970, 1, 1).addDays(s.day).toString(Qt::ISODate);
     case FirstColumn: return utc(s.firstUs);
     case LastColumn: return utc(s.lastUs);
-    case BarsColumn: return QLocale::c().toString(qlonglong(s.bars));
-    case VolumeColumn: return QLocale::c().toString(qulonglong(s.volume));
+    case BarsColumn: return grouped().toString(qlonglong(s.bars));
+    case VolumeColumn: return grouped().toString(qulonglong(s.volume));
     case LowColumn: return priceText(s.lowTick);
     case HighColumn: return priceText(s.highTick);
     case PocColumn: return priceText(s.pocTick);
