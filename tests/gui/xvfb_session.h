@@ -61,14 +61,16 @@ public:
                                      "fails: run `Xvfb :60` to see why)");
             return;
         }
-        m_wm = spawn({ "openbox" }, true);
-        // openbox announces itself on the root window; xprop says when. 30 s: it took under 1 s alone and a few
-        // seconds with the whole suite on two cores.
+        // The socket can be there before the server answers; a window manager started then cannot connect and
+        // exits. So: wait until the server answers, then start openbox, again whenever it exits, until it announces
+        // itself on the root window. 30 s: it took under 1 s alone, a few seconds with the suite on two cores.
+        const std::string xprop = "DISPLAY=" + m_display.toStdString() + " xprop -root";
         for (int i = 0; i < 300; ++i) {
-            const std::string cmd = "DISPLAY=" + m_display.toStdString()
-                + " xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id'";
-            if (std::system(cmd.c_str()) == 0)
+            if (std::system((xprop + " _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id'").c_str()) == 0)
                 return;
+            const bool answers = std::system((xprop + " >/dev/null 2>&1").c_str()) == 0;
+            if (answers && (m_wm <= 0 || waitpid(m_wm, nullptr, WNOHANG) == m_wm))
+                m_wm = spawn({ "openbox" }, true);
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
         m_error = QStringLiteral("openbox did not announce itself on %1 within 30 s (run `DISPLAY=%1 openbox` to see "
