@@ -13,6 +13,7 @@
 #include "ui/system/links_panel.h"
 #include "ui/system/system_page.h"
 #include "ui/system/topology_view.h"
+#include "tests/common/bandwidth_fixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -32,17 +33,11 @@ using namespace stackscope::ui;
 
 namespace {
 
-const QString kDir = QStringLiteral(STACKSCOPE_TEST_FIXTURES "/bandwidth/h200x2-20261127/");
-
-nlohmann::json readJson(const QString& name)
-{
-    std::ifstream in((kDir + name).toStdString());
-    return nlohmann::json::parse(in);
-}
+const QString kDir = QString::fromStdString(test::kBandwidthFixtures);
 
 SnapshotPtr machine()
 {
-    return std::make_shared<const Snapshot>(snapshotFromJson(readJson(QStringLiteral("inspect.json"))));
+    return std::make_shared<const Snapshot>(snapshotFromJson(test::bandwidthFixture("inspect.json")));
 }
 
 // The window's controller pair: the recorded machine shown as "this machine" (no origin), so Measure links may run.
@@ -251,7 +246,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         report::ReportInputs in;
         in.snapshot = *machine();
-        in.bandwidth = perf::suiteRunFromJson(readJson(QStringLiteral("bw-p2p-disabled.json")));
+        in.bandwidth = perf::suiteRunFromJson(test::bandwidthFixture("bw-p2p-disabled.json"));
         const auto written = report::writeReport(dir.path().toStdString(), report::buildReport(in, nullptr), {},
                                                  std::chrono::system_clock::now());
         MainWindow window;

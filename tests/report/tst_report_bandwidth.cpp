@@ -11,6 +11,7 @@
 #include "core/report/report_writer.h"
 #include "core/snapshot/snapshot_json.h"
 #include "tests/common/cli_process.h"
+#include "tests/common/bandwidth_fixture.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -22,19 +23,13 @@ using namespace stackscope::report;
 
 namespace {
 
-const QString kDir = QStringLiteral(STACKSCOPE_TEST_FIXTURES "/bandwidth/h200x2-20261127/");
-
-nlohmann::json readJson(const QString& name)
-{
-    std::ifstream in((kDir + name).toStdString());
-    return nlohmann::json::parse(in);
-}
+const QString kDir = QString::fromStdString(test::kBandwidthFixtures);
 
 ReportInputs inputs(const QString& run)
 {
     ReportInputs in;
-    in.snapshot = snapshotFromJson(readJson(QStringLiteral("inspect.json")));
-    in.bandwidth = perf::suiteRunFromJson(readJson(run));
+    in.snapshot = snapshotFromJson(test::bandwidthFixture("inspect.json"));
+    in.bandwidth = perf::suiteRunFromJson(test::bandwidthFixture(run.toStdString()));
     return in;
 }
 
@@ -117,7 +112,7 @@ private Q_SLOTS:
     void withoutRunSaysWhy()
     {
         ReportInputs in;
-        in.snapshot = snapshotFromJson(readJson(QStringLiteral("inspect.json")));
+        in.snapshot = snapshotFromJson(test::bandwidthFixture("inspect.json"));
         const auto doc = buildReport(in, nullptr);
         QVERIFY(doc["bandwidth"].is_null());
         QVERIFY(doc["bandwidth_note"].get<std::string>().find("bench bandwidth") != std::string::npos);

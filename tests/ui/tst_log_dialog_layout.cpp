@@ -5,6 +5,7 @@
 #include "ui/main_window.h"
 #include "ui/models/findings_model.h"
 #include "ui/probes/log_diagnosis_dialog.h"
+#include "tests/common/findings_rows.h"
 
 #include <QHeaderView>
 #include <QJsonArray>
@@ -22,18 +23,6 @@ using namespace stackscope::ui;
 namespace {
 
 const QString kFixtures = QStringLiteral(STACKSCOPE_TEST_FIXTURES);
-
-QStringList guiFindings(const FindingsModel* model)
-{
-    QStringList out;
-    for (int r = 0; r < model->rowCount(); ++r) {
-        const auto index = model->index(r, 0);
-        const auto severity = static_cast<Severity>(index.data(FindingsModel::SeverityRole).toInt());
-        out << QStringLiteral("%1 %2").arg(
-            QLatin1String(severityName(severity)), index.data(FindingsModel::IdRole).toString());
-    }
-    return out;
-}
 
 QStringList jsonStrings(const QJsonArray& list, const QString& key = {})
 {
@@ -108,7 +97,7 @@ private Q_SLOTS:
         for (const auto& f : doc.value(QStringLiteral("findings")).toArray())
             cliFindings << QStringLiteral("%1 %2").arg(f.toObject().value(QStringLiteral("severity")).toString(),
                 f.toObject().value(QStringLiteral("id")).toString());
-        QCOMPARE(guiFindings(dialog->findingsModel()), cliFindings);
+        QCOMPARE(test::guiFindings(dialog->findingsModel()), cliFindings);
         QCOMPARE(dialog->facts(), jsonStrings(doc.value(QStringLiteral("facts")).toArray()));
         auto* factsLabel = dialog->findChild<QLabel*>(QStringLiteral("logFacts"));
         QVERIFY(factsLabel && factsLabel->isVisible());

@@ -7,6 +7,7 @@
 #include "ui/models/findings_model.h"
 #include "ui/system/system_page.h"
 #include "ui/system/verdict_panel.h"
+#include "tests/common/findings_rows.h"
 
 #include <QDirIterator>
 #include <QJsonArray>
@@ -21,19 +22,6 @@ using namespace stackscope::ui;
 namespace {
 
 const QString kFixtures = QStringLiteral(STACKSCOPE_TEST_FIXTURES);
-
-// "error KFD_PERMISSION" per finding, in the order shown.
-QStringList guiFindings(const FindingsModel* model)
-{
-    QStringList out;
-    for (int r = 0; r < model->rowCount(); ++r) {
-        const auto index = model->index(r, 0);
-        const auto severity = static_cast<Severity>(index.data(FindingsModel::SeverityRole).toInt());
-        out << QStringLiteral("%1 %2").arg(
-            QLatin1String(severityName(severity)), index.data(FindingsModel::IdRole).toString());
-    }
-    return out;
-}
 
 QStringList cliFindings(const QJsonObject& doc)
 {
@@ -122,7 +110,7 @@ private Q_SLOTS:
         QVERIFY(changed.size() == 1 || changed.wait(60000));
 
         SystemPage* page = window.systemPage();
-        const QStringList gui = guiFindings(page->findingsModel());
+        const QStringList gui = test::guiFindings(page->findingsModel());
         QCOMPARE(gui, cliFindings(doc));
         QCOMPARE(QString::fromLatin1(verdictStateName(page->verdict()->state())),
             doc.value(QStringLiteral("verdict")).toString());
