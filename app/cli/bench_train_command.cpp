@@ -80,12 +80,12 @@ std::shared_ptr<const training::TrainingResult> trainStackScope(const BenchTrain
     c.output = o.work + "/stackscope";
     c.epochs = o.epochs;
     c.batchSize = o.batchSize;
-    c.device = o.device;
     c.patience = 0;
     c.cudaGraphs = !o.noGraphs;
     c.fusedStep = !o.noFused;
     c.stepInterval = 1000;
     try {
+        c.device = training::parseDevices(o.device);
         return training::runTraining(c);
     } catch (const training::ConfigError& e) {
         throw UsageError(e.what());

@@ -5,6 +5,7 @@
 #include "core/util/sha256.h"
 #include "core/vpoc/market_source.h"
 #include "core/vpoc/sessions.h"
+#include "core/vpoc/time_zones.h"
 #include "core/vpoc/volume_profile.h"
 
 #include <fmt/format.h>
@@ -24,9 +25,17 @@ struct Levels {
     int32_t poc = 0, vah = 0, val = 0;
 };
 
-void checkCancel(const std::atomic<bool>* cancel)
+// The VPOC parsers' messages name the option already ("--session 9-5: write ..."); one that does not gets it in front.
+std::string namingOption(const std::string& option, const std::string& message)
 {
-    if (cancel && cancel->load(std::memory_order_relaxed))
+    const bool named = message.rfind(option, 0) == 0 && message.size() > option.size() &&
+                       (message[option.size()] == ' ' || message[option.size()] == ':');
+    return named ? message : option + ": " + message;
+}
+
+void checkCancel(const CancelToken& cancel)
+{
+    if (cancel.isCancelled())
         throw DatasetCancelled();
 }
 
@@ -38,20 +47,25 @@ struct SessionBars {
     std::vector<std::string> extraNames;
 };
 
-SessionBars readSessionBars(const TrainingConfig& config, Dataset& out, const std::atomic<bool>* cancel)
+SessionBars readSessionBars(const TrainingConfig& config, Dataset& out, const CancelToken& cancel)
 {
     vpoc::ReadOptions read;
     try {
         read.tick = vpoc::Tick::parse(config.tick);
     } catch (const std::invalid_argument& e) {
-        throw ConfigError(fmt::format("--tick: {}", e.what()));
+        throw ConfigError(namingOption("--tick", e.what()));
+    }
+    try {
+        vpoc::findTimeZone(config.timeZone); // before the session, whose rule needs the zone
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(namingOption("--tz", e.what()));
     }
     read.timeZone = config.timeZone;
     vpoc::SessionRule rule;
     try {
         rule = vpoc::SessionRule::parse(config.session, config.timeZone);
     } catch (const std::invalid_argument& e) {
-        throw ConfigError(fmt::format("--session: {}", e.what()));
+        throw ConfigError(namingOption("--session", e.what()));
     }
     const auto source = vpoc::openMarketFile(config.input, read); // CSV, DBN, SCID, NinjaTrader: by content
     vpoc::SessionClock clock(rule);
@@ -206,7 +220,7 @@ void checkFinite(const TrainingConfig& config, const Dataset& out)
 
 } // namespace
 
-Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* cancel)
+Dataset buildDataset(const TrainingConfig& config, const CancelToken& cancel)
 {
     Dataset out;
     out.inputSha256 = sha256File(config.input);

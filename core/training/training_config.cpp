@@ -2,7 +2,10 @@
 #include "core/training/training_config.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
@@ -10,15 +13,15 @@ namespace stackscope::training {
 
 namespace {
 
-int parsePositive(const std::string& item, const char* option, const std::string& whole)
+// A whole number from 0 to 2^20 in a comma list; `example` is what the person could write instead of `whole`.
+int parseCount(const std::string& item, const char* option, const std::string& whole, const char* what,
+               const char* example)
 {
     char* end = nullptr;
     errno = 0;
     const long v = std::strtol(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || errno != 0 || v < 0 || v > 1 << 20)
-        throw ConfigError(fmt::format("{} '{}': '{}' is not a whole number; write numbers separated by commas, "
-                                      "for example 32,16",
-                                      option, whole, item));
+        throw ConfigError(fmt::format("{} '{}': '{}' is not {}; {}", option, whole, item, what, example));
     return static_cast<int>(v);
 }
 
@@ -37,6 +40,15 @@ std::vector<std::string> splitCommas(const std::string& text)
 }
 
 } // namespace
+
+std::string ConfigError::option() const
+{
+    const std::string text = what();
+    if (text.rfind("--", 0) != 0)
+        return {};
+    const size_t end = text.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_", 2);
+    return text.substr(0, end);
+}
 
 const char* distBackendName(DistBackend backend)
 {
@@ -58,32 +70,43 @@ DistBackend parseDistBackend(const std::string& text, const char* option)
     throw ConfigError(fmt::format("{} '{}': use {}", option, text, choices));
 }
 
-std::vector<int> parseDevices(const std::string& device)
+std::string DeviceSelection::toString() const
 {
-    if (device == "cpu")
+    switch (kind) {
+    case Kind::Auto: return "auto";
+    case Kind::Cpu: return "cpu";
+    case Kind::Gpus: break;
+    }
+    return fmt::format("gpu:{}", fmt::join(gpus, ","));
+}
+
+DeviceSelection parseDevices(const std::string& text, const char* option)
+{
+    if (text == "auto")
         return {};
-    if (device.rfind("gpu:", 0) != 0 && device.rfind("cuda:", 0) != 0)
-        throw ConfigError(fmt::format("--device '{}': use cpu, gpu:N or gpu:N,M (for example gpu:0, or gpu:0,1 for "
+    if (text == "cpu")
+        return DeviceSelection::cpu();
+    if (text.rfind("gpu:", 0) != 0 && text.rfind("cuda:", 0) != 0)
+        throw ConfigError(fmt::format("{} '{}': use cpu, gpu:N or gpu:N,M (for example gpu:0, or gpu:0,1 for "
                                       "data parallel on two GPUs)",
-                                      device));
-    const std::string list = device.substr(device.find(':') + 1);
+                                      option, text));
     std::vector<int> gpus;
-    for (const auto& item : splitCommas(list)) {
-        const int index = parsePositive(item, "--device", device);
-        for (int seen : gpus) {
-            if (seen == index)
-                throw ConfigError(fmt::format("--device '{}': GPU {} is named twice; name each GPU once", device, index));
-        }
+    for (const auto& item : splitCommas(text.substr(text.find(':') + 1))) {
+        const int index = parseCount(item, option, text, "a GPU index",
+                                     "write gpu: and GPU indices separated by commas, for example gpu:0 or gpu:0,1");
+        if (std::find(gpus.begin(), gpus.end(), index) != gpus.end())
+            throw ConfigError(fmt::format("{} '{}': GPU {} is named twice; name each GPU once", option, text, index));
         gpus.push_back(index);
     }
-    return gpus;
+    return DeviceSelection::onGpus(std::move(gpus));
 }
 
 std::vector<int> parseLayerList(const std::string& text, const char* option)
 {
     std::vector<int> out;
     for (const auto& item : splitCommas(text)) {
-        const int v = parsePositive(item, option, text);
+        const int v = parseCount(item, option, text, "a whole number",
+                                 "write numbers separated by commas, for example 32,16");
         if (v == 0)
             throw ConfigError(fmt::format("{} '{}': a hidden layer of 0 units cannot learn; give every layer at least 1 "
                                           "unit (the default is 32,16)",
@@ -132,19 +155,16 @@ void validate(const TrainingConfig& c)
         throw ConfigError(fmt::format("--precision '{}': use fp32 or bf16", c.precision));
     if (c.stepInterval < 1)
         throw ConfigError(fmt::format("--step-interval {}: use 1 or more steps", c.stepInterval));
-    if (c.device != "auto")
-        parseDevices(c.device);
     if (c.processes < 0 || c.processes > 1024)
         throw ConfigError(fmt::format("--nproc {}: use 1 to 1024 processes (0: one per GPU of --device)", c.processes));
     if (!(c.distTimeoutS >= 1.0 && c.distTimeoutS <= 86400.0))
         throw ConfigError(fmt::format("--dist-timeout {}: use 1 to 86400 seconds", c.distTimeoutS));
     if (!(c.distBucketMb > 0 && c.distBucketMb <= 4096))
         throw ConfigError(fmt::format("--dist-bucket-mb {}: use more than 0 and at most 4096 MB", c.distBucketMb));
-    if (c.processes > 1 && c.device != "auto" && parseDevices(c.device).size() > 1 &&
-        parseDevices(c.device).size() != static_cast<size_t>(c.processes))
+    if (c.processes > 1 && c.device.gpus.size() > 1 && c.device.gpus.size() != static_cast<size_t>(c.processes))
         throw ConfigError(fmt::format("--nproc {} with --device {}: name one GPU per process, or one GPU for all "
                                       "(or leave --nproc out: one process per GPU)",
-                                      c.processes, c.device));
+                                      c.processes, c.device.toString()));
 }
 
 nlohmann::json moduleConfigJson(const TrainingConfig& c, const std::vector<int>& gpus)
@@ -175,7 +195,7 @@ nlohmann::json toJson(const TrainingConfig& c)
             {"seed", c.seed},
             {"clip_norm", c.clipNorm},
             {"patience", c.patience},
-            {"device", c.device},
+            {"device", c.device.toString()},
             {"precision", c.precision},
             {"cuda_graphs", c.cudaGraphs},
             {"fused_step", c.fusedStep},
@@ -209,7 +229,7 @@ TrainingConfig configFromJson(const nlohmann::json& j)
         j.at("seed").get_to(c.seed);
         j.at("clip_norm").get_to(c.clipNorm);
         j.at("patience").get_to(c.patience);
-        j.at("device").get_to(c.device);
+        c.device = parseDevices(j.at("device").get<std::string>(), "device");
         j.at("precision").get_to(c.precision);
         j.at("cuda_graphs").get_to(c.cudaGraphs);
         j.at("step_interval").get_to(c.stepInterval);

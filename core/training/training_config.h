@@ -20,6 +20,9 @@ public:
         : Error(what, ErrorKind::Input)
     {
     }
+    // The option the message starts with, as the CLI spells it ("--lr" of "--lr 0: use ..."); empty when it names
+    // none (a rank's environment, a saved run). The GUI turns it into the field to correct.
+    std::string option() const;
 };
 
 // The c10d backend between processes: Auto is NCCL (RCCL on ROCm) on GPUs and Gloo on the CPU.
@@ -30,6 +33,23 @@ inline constexpr std::pair<DistBackend, const char*> kDistBackends[] = {
 const char* distBackendName(DistBackend backend);
 // "auto", "nccl" or "gloo"; anything else is a ConfigError naming `option` and the choices.
 DistBackend parseDistBackend(const std::string& text, const char* option = "--dist-backend");
+
+// Where a run trains, as --device names it: auto (the first GPU libtorch sees, else the CPU), the CPU, or GPUs by
+// index (one process per GPU when there are several). Parsed once from text (parseDevices) where the configuration
+// comes in: the CLI, the form, a rank's JSON; everything after reads the typed value.
+struct DeviceSelection {
+    enum class Kind { Auto, Cpu, Gpus };
+    Kind kind = Kind::Auto;
+    std::vector<int> gpus; // Gpus: at least one index, each once, in the order given; empty otherwise
+
+    static DeviceSelection cpu() { return {Kind::Cpu, {}}; }
+    static DeviceSelection onGpus(std::vector<int> indices) { return {Kind::Gpus, std::move(indices)}; }
+    bool isAuto() const { return kind == Kind::Auto; }
+    // "auto", "cpu" or "gpu:N,M": what --device takes, the run's JSON and the form's list hold.
+    std::string toString() const;
+    bool operator==(const DeviceSelection& o) const { return kind == o.kind && gpus == o.gpus; }
+    bool operator!=(const DeviceSelection& o) const { return !(*this == o); }
+};
 
 struct TrainingConfig {
     std::string input;  // market data CSV (bars), as `vpoc` reads it
@@ -55,7 +75,7 @@ struct TrainingConfig {
     int patience = 5;      // epochs without a better validation loss; 0 = never stop early
 
     // Where and how
-    std::string device = "auto"; // auto | cpu | gpu:N | gpu:N,M,...
+    DeviceSelection device;          // auto | cpu | gpu:N | gpu:N,M,...
     std::string precision = "fp32"; // fp32 | bf16
     bool cudaGraphs = true;          // capture the training step as a CUDA graph where possible
     bool fusedStep = true;           // small models on one GPU: the fused step kernel (core/torch/fused_mlp.h)
@@ -70,8 +90,9 @@ struct TrainingConfig {
     std::vector<std::string> notes; // what the seed's aliases were mapped to, fallbacks taken
 };
 
-// The devices `device` names: empty for the CPU, GPU indices otherwise. Throws ConfigError.
-std::vector<int> parseDevices(const std::string& device);
+// "auto", "cpu", "gpu:N" or "gpu:N,M,..." ("cuda:" is read as "gpu:"); anything else is a ConfigError naming
+// `option` and what to write.
+DeviceSelection parseDevices(const std::string& text, const char* option = "--device");
 // Parses "32,16"; throws ConfigError on a zero, a negative or a non-number.
 std::vector<int> parseLayerList(const std::string& text, const char* option);
 

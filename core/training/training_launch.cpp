@@ -271,7 +271,7 @@ constexpr double kGraceAfterFailureS = 5.0;
 
 // Polls the ranks' pipes and exits until all have ended; after the first failure the rest get a short grace.
 bool supervise(std::vector<RankProcess>& ranks, RunObserver& observer, const TrainingConfig& config,
-               const std::atomic<bool>* cancel)
+               const CancelToken& cancel)
 {
     bool cancelSent = false, killed = false;
     std::optional<Clock::time_point> deadline;
@@ -290,7 +290,7 @@ bool supervise(std::vector<RankProcess>& ranks, RunObserver& observer, const Tra
                     drain(*owner[i], fds[i].fd, observer);
         for (auto& p : ranks)
             reap(p);
-        if (cancel && cancel->load() && !cancelSent) { // the ranks agree to stop at their next loss report
+        if (cancel.isCancelled() && !cancelSent) { // the ranks agree to stop at their next loss report
             for (auto& p : ranks)
                 if (p.running)
                     ::kill(p.pid, SIGTERM);
@@ -415,25 +415,23 @@ int processesFor(const TrainingConfig& config)
 {
     if (config.processes > 0)
         return config.processes;
-    if (config.device == "auto")
-        return 1;
-    return std::max<int>(1, static_cast<int>(parseDevices(config.device).size()));
+    return std::max<int>(1, static_cast<int>(config.device.gpus.size()));
 }
 
 std::vector<int> rankDevices(const TrainingConfig& config, const RankEnvironment& env, bool& fallback)
 {
     fallback = config.deviceFallback;
-    if (config.device == "auto") {
+    if (config.device.isAuto()) {
         fallback = true;
         return {env.localRank};
     }
-    const auto gpus = parseDevices(config.device);
+    const auto& gpus = config.device.gpus;
     if (gpus.size() <= 1)
         return gpus; // the CPU, or one GPU every rank shares
     if (env.localRank >= static_cast<int>(gpus.size()))
         throw ConfigError(fmt::format("LOCAL_RANK {} but --device {} names {} GPUs; name one GPU per process on this "
                                       "node (or one GPU for all)",
-                                      env.localRank, config.device, gpus.size()));
+                                      env.localRank, config.device.toString(), gpus.size()));
     return {gpus[static_cast<size_t>(env.localRank)]};
 }
 
@@ -493,7 +491,7 @@ nlohmann::json distJson(const TrainingConfig& config, const RankEnvironment& env
 }
 
 std::shared_ptr<const TrainingResult> launchRanks(const TrainingConfig& config, const TrainingProgressCallback& progress,
-                                                  const std::atomic<bool>* cancel)
+                                                  const CancelToken& cancel)
 {
     const int world = processesFor(config);
     LaunchFolder dir;

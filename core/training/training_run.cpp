@@ -135,7 +135,7 @@ Dataset datasetFor(const TrainingConfig& config, int64_t* trainRows)
 }
 
 std::shared_ptr<const TrainingResult> runTraining(const TrainingConfig& config, const TrainingProgressCallback& progress,
-                                                  const std::atomic<bool>* cancel)
+                                                  const CancelToken& cancel)
 {
     validate(config);
     // Several processes (--device gpu:0,1, --nproc N) unless a launcher already made this process one of them.
@@ -172,7 +172,7 @@ int callTrainer(const TrainerModule& module, const nlohmann::json& moduleConfig,
 // A rank other than 0 trains its shard and leaves the output folder, the lock, the metadata and the events to
 // rank 0 (it may be on another node, without that folder).
 std::shared_ptr<const TrainingResult> trainAsOtherRank(const TrainingConfig& config, Dataset raw,
-                                                       const RankEnvironment& env, const std::atomic<bool>* cancel)
+                                                       const RankEnvironment& env, const CancelToken& cancel)
 {
     const int64_t trainRows = checkedTrainingRows(config, raw);
     normalise(raw, fitNormalisation(raw, trainRows));
@@ -281,7 +281,7 @@ private:
 
 std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& config, Dataset raw,
                                                      const TrainingProgressCallback& progress,
-                                                     const std::atomic<bool>* cancel)
+                                                     const CancelToken& cancel)
 {
     validate(config);
     const auto rankEnv = rankEnvironment();
@@ -293,8 +293,8 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
     bool fallback = true;
     if (rankEnv) {
         gpus = rankDevices(config, *rankEnv, fallback);
-    } else if (config.device != "auto") {
-        gpus = parseDevices(config.device);
+    } else if (!config.device.isAuto()) {
+        gpus = config.device.gpus;
         fallback = config.deviceFallback;
     }
     const std::string metadataPath = config.output + "/model_metadata.json";

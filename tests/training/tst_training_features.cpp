@@ -186,6 +186,10 @@ private Q_SLOTS:
         QTest::newRow("hidden not a number") << "hidden" << "32,x" << "not a whole number";
         QTest::newRow("unknown device") << "device" << "tpu:0" << "gpu:N";
         QTest::newRow("device twice") << "device" << "gpu:0,0" << "twice";
+        // The device's own example, not the hidden layers' (it said "for example 32,16").
+        QTest::newRow("device index not a number") << "device" << "gpu:x" << "'x' is not a GPU index; write gpu: and GPU indices separated by commas, for example gpu:0 or gpu:0,1";
+        QTest::newRow("device list empty") << "device" << "gpu:" << "'' is not a GPU index";
+        QTest::newRow("nproc against the GPUs") << "nproc" << "3" << "--nproc 3 with --device gpu:0,1";
         QTest::newRow("precision") << "precision" << "fp8" << "fp32 or bf16";
         QTest::newRow("epochs") << "epochs" << "0" << "--epochs";
         QTest::newRow("batch") << "batch" << "0" << "--batch-size";
@@ -207,7 +211,11 @@ private Q_SLOTS:
             if (field == "hidden")
                 c.hidden = parseLayerList(v, "--hidden");
             else if (field == "device")
-                c.device = v;
+                c.device = parseDevices(v);
+            else if (field == "nproc") {
+                c.device = parseDevices("gpu:0,1");
+                c.processes = std::stoi(v);
+            }
             else if (field == "precision")
                 c.precision = v;
             else if (field == "epochs")
@@ -230,18 +238,66 @@ private Q_SLOTS:
     void devices_data()
     {
         QTest::addColumn<QString>("spec");
+        QTest::addColumn<int>("kind");
         QTest::addColumn<QList<int>>("gpus");
-        QTest::newRow("cpu") << "cpu" << QList<int> {};
-        QTest::newRow("one") << "gpu:1" << QList<int> {1};
-        QTest::newRow("two") << "gpu:0,1" << QList<int> {0, 1};
-        QTest::newRow("cuda spelling") << "cuda:0" << QList<int> {0};
+        QTest::addColumn<QString>("written"); // what the run's JSON and the form hold
+        using Kind = DeviceSelection::Kind;
+        QTest::newRow("auto") << "auto" << int(Kind::Auto) << QList<int> {} << "auto";
+        QTest::newRow("cpu") << "cpu" << int(Kind::Cpu) << QList<int> {} << "cpu";
+        QTest::newRow("one") << "gpu:1" << int(Kind::Gpus) << QList<int> {1} << "gpu:1";
+        QTest::newRow("two") << "gpu:0,1" << int(Kind::Gpus) << QList<int> {0, 1} << "gpu:0,1";
+        QTest::newRow("order kept") << "gpu:3,1,2" << int(Kind::Gpus) << QList<int> {3, 1, 2} << "gpu:3,1,2";
+        QTest::newRow("cuda spelling") << "cuda:0" << int(Kind::Gpus) << QList<int> {0} << "gpu:0";
     }
     void devices()
     {
         QFETCH(QString, spec);
+        QFETCH(int, kind);
         QFETCH(QList<int>, gpus);
+        QFETCH(QString, written);
         const auto got = parseDevices(spec.toStdString());
-        QCOMPARE(QList<int>(got.begin(), got.end()), gpus);
+        QCOMPARE(int(got.kind), kind);
+        QCOMPARE(QList<int>(got.gpus.begin(), got.gpus.end()), gpus);
+        QCOMPARE(QString::fromStdString(got.toString()), written);
+        QCOMPARE(parseDevices(got.toString()), got); // the written form reads back as the same selection
+    }
+
+    // A run's JSON (what a launched rank and --resume read) keeps the device as the CLI wrote it.
+    void deviceRoundTripsThroughJson_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::newRow("auto") << "auto";
+        QTest::newRow("cpu") << "cpu";
+        QTest::newRow("two GPUs") << "gpu:0,1";
+    }
+    void deviceRoundTripsThroughJson()
+    {
+        QFETCH(QString, spec);
+        TrainingConfig c;
+        c.input = "x.csv";
+        c.output = "out";
+        c.device = parseDevices(spec.toStdString());
+        const auto j = toJson(c);
+        QCOMPARE(QString::fromStdString(j.at("device").get<std::string>()), spec);
+        QCOMPARE(configFromJson(j).device, c.device);
+    }
+
+    void configErrorNamesItsOption_data()
+    {
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QString>("option");
+        QTest::newRow("flag and value") << "--lr 0: use a positive learning rate" << "--lr";
+        QTest::newRow("flag and colon") << "--hidden: give at least one hidden layer" << "--hidden";
+        QTest::newRow("dashed flag") << "--batch-size 9 is larger than the 3 training rows" << "--batch-size";
+        QTest::newRow("no flag") << "the rank's configuration is incomplete" << "";
+        QTest::newRow("environment") << "RANK=3 but WORLD_SIZE is 2" << "";
+    }
+    void configErrorNamesItsOption()
+    {
+        QFETCH(QString, message);
+        QFETCH(QString, option);
+        QCOMPARE(QString::fromStdString(ConfigError(message.toStdString()).option()), option);
+        QCOMPARE(ConfigError(message.toStdString()).kind(), ErrorKind::Input);
     }
 
     void sha256KnownValues_data()

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 using namespace stackscope::training;
+using stackscope::CancelToken;
 using stackscope::sha256File;
 
 namespace {
@@ -49,7 +50,7 @@ TrainingConfig config(const QTemporaryDir& dir, const char* name)
     TrainingConfig c;
     c.input = "synthetic";
     c.output = dir.filePath(QString::fromUtf8(name)).toStdString();
-    c.device = "cpu";
+    c.device = DeviceSelection::cpu();
     c.hidden = {32, 16};
     c.epochs = 4;
     c.batchSize = 32;
@@ -144,11 +145,11 @@ private Q_SLOTS:
         // Stopped part way through epoch 3: the checkpoint of epoch 2 stays; resuming redoes epoch 3.
         auto c = config(dir, "parts");
         c.stepInterval = 1;
-        std::atomic<bool> cancel {false};
+        CancelToken cancel;
         const auto first = trainOnDataset(c, synthetic(800), [&cancel](const TrainingProgress& p) {
             if (p.kind == TrainingProgress::Kind::Step && p.epoch == 3 && p.step == 4)
-                cancel = true; // the trainer asks before every step
-        }, &cancel);
+                cancel.cancel(); // the trainer asks before every step
+        }, cancel);
         QCOMPARE(trainingStatusName(first->status), "stopped");
         QCOMPARE(first->epochs.size(), size_t {2});
         const auto saved = readMetadata(c.output + "/model_metadata.json");
@@ -223,7 +224,7 @@ private Q_SLOTS:
         if (what == "batch")
             c.batchSize = 100000;
         else
-            c.device = "gpu:7";
+            c.device = DeviceSelection::onGpus({7});
         QString message;
         try {
             trainOnDataset(c, synthetic(400));

@@ -36,7 +36,7 @@ private Q_SLOTS:
             << F([](training::TrainingConfig& c) { c.output = "/tmp/other"; }) << QStringList {};
         QTest::newRow("progress interval does not count")
             << F([](training::TrainingConfig& c) { c.stepInterval = 5; }) << QStringList {};
-        QTest::newRow("device") << F([](training::TrainingConfig& c) { c.device = "cpu"; })
+        QTest::newRow("device") << F([](training::TrainingConfig& c) { c.device = training::DeviceSelection::cpu(); })
                                 << QStringList { "device cpu" };
     }
     void changes()

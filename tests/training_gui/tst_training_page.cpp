@@ -48,7 +48,7 @@ private:
         training::TrainingConfig c;
         c.input = m_sample.toStdString();
         c.output = m_dir.filePath(name).toStdString();
-        c.device = device().toStdString();
+        c.device = training::parseDevices(device().toStdString());
         c.epochs = 4;
         c.batchSize = 64;
         c.stepInterval = 4;
@@ -112,7 +112,7 @@ private Q_SLOTS:
         QVERIFY(note);
         QVERIFY(note->text().contains(QStringLiteral("Synthetic")));
         const auto c = page.form()->config();
-        QCOMPARE(c.device, std::string("auto"));
+        QVERIFY(c.device.isAuto());
         QCOMPARE(c.hidden, (std::vector<int> {32, 16}));
         QVERIFY(!c.resume);
     }
@@ -141,7 +141,7 @@ private Q_SLOTS:
                                     QStringLiteral("gpu:1"), QStringLiteral("gpu:0,1")}));
         QVERIFY(box->itemText(2).contains(QStringLiteral("NVIDIA H200 (150 GiB)")));
         box->setCurrentIndex(3);
-        QCOMPARE(page.form()->config().device, std::string("gpu:1"));
+        QCOMPARE(page.form()->config().device, training::DeviceSelection::onGpus({1}));
         // A new snapshot keeps the choice when that GPU is still there.
         snapshots.setSnapshot(s, QStringLiteral("again"));
         QCOMPARE(box->currentData().toString(), QStringLiteral("gpu:1"));

@@ -342,7 +342,7 @@ training::TrainingConfig TrainingForm::config() const
     c.dropout = m_dropout->value();
     c.seed = static_cast<uint64_t>(m_seed->value());
     c.patience = m_patience->value();
-    c.device = m_device->currentData().toString().toStdString();
+    c.device = training::parseDevices(m_device->currentData().toString().toStdString()); // the list's own text
     c.precision = m_precision->currentText().toStdString();
     c.stepInterval = m_stepInterval->value();
     c.processes = m_processes->value();
@@ -362,7 +362,7 @@ void TrainingForm::setConfig(const training::TrainingConfig& c)
     m_dropout->setValue(c.dropout);
     m_seed->setValue(static_cast<int>(std::min<uint64_t>(c.seed, INT_MAX)));
     m_patience->setValue(c.patience);
-    const QString device = QString::fromStdString(c.device);
+    const QString device = QString::fromStdString(c.device.toString());
     int index = m_device->findData(device);
     if (index < 0) {
         m_device->addItem(device, device);

@@ -57,7 +57,7 @@ QString patience(const TrainingConfig& c)
 }
 QString device(const TrainingConfig& c)
 {
-    return QObject::tr("device %1").arg(QString::fromStdString(c.device));
+    return QObject::tr("device %1").arg(QString::fromStdString(c.device.toString()));
 }
 QString precision(const TrainingConfig& c)
 {
