@@ -118,8 +118,8 @@ void matchSignatures(const DiagnosisRule& rule, const std::vector<std::uint32_t>
             if (!hits.inFlat[literal])
                 continue;
             const std::string& flat = st.text.flat();
-            for (auto pos = flat.find(sig.normalizedText); pos != std::string::npos;
-                 pos = flat.find(sig.normalizedText, pos + 1)) {
+            for (auto pos = SignatureIndex::findExactText(flat, sig.normalizedText); pos != std::string::npos;
+                 pos = SignatureIndex::findExactText(flat, sig.normalizedText, pos + 1)) {
                 const auto first = st.text.lineIndexAt(pos);
                 const auto last = st.text.lineIndexAt(pos + sig.normalizedText.size() - 1);
                 std::string shown;

@@ -90,6 +90,14 @@ public:
         return out;
     }
 
+    // One string, or an array of them ("family": a cause may belong to two families).
+    std::vector<std::string> stringOrStrings(const std::string& key)
+    {
+        if (const json* v = get(key); v && v->is_string())
+            return {str(key, true)};
+        return strings(key, false);
+    }
+
     std::optional<bool> boolean(const std::string& key)
     {
         const json* v = get(key);
@@ -388,9 +396,10 @@ DiagnosisRule readRule(const json& j, const std::string& origin, std::size_t ind
         r.fail("require", fmt::format("is '{}'; the only value is \"text_and_snapshot\"", require));
     rule.requireTextAndSnapshot = require == "text_and_snapshot";
     rule.catalogue = r.str("catalogue", false);
-    rule.family = r.str("family", false);
-    if (!rule.family.empty() && !isRuleId(rule.family))
-        r.fail("family", "must be UPPER_SNAKE_CASE (a cause id of tests/fixtures/diagnosis/cause-ids.md)");
+    rule.families = r.stringOrStrings("family");
+    for (const auto& family : rule.families)
+        if (!isRuleId(family))
+            r.fail("family", "must be UPPER_SNAKE_CASE (a cause id of tests/fixtures/diagnosis/cause-ids.md)");
     rule.generic = r.boolean("generic").value_or(false);
     r.rejectUnknownKeys();
     if (rule.requireTextAndSnapshot && (rule.signatures.empty() || rule.snapshotTriggers.empty()))
@@ -491,7 +500,7 @@ bool DiagnosisRules::names(const std::string& findingId, const std::string& expe
     if (findingId == expected)
         return true;
     const auto* rule = find(findingId);
-    return rule && rule->family == expected;
+    return rule && std::find(rule->families.begin(), rule->families.end(), expected) != rule->families.end();
 }
 
 DiagnosisRules DiagnosisRules::fromFile(const std::string& path)

@@ -112,11 +112,11 @@ struct DiagnosisRule {
     std::vector<std::string> explains;
     // "text_and_snapshot": raised only when a signature matched and a snapshot trigger held.
     bool requireTextAndSnapshot = false;
-    // Catalogue rules (resources/rules/catalogues/): the catalogue's name, the cause family the entry belongs
-    // to ("NVIDIA_XID": a label naming the family counts for every member), and whether the entry is a
+    // Catalogue rules (resources/rules/catalogues/): the catalogue's name, the cause families the entry belongs
+    // to ("NVIDIA_XID": a label naming a family counts for every member), and whether the entry is a
     // generic wrapper code (ncclSystemError, cudaErrorUnknown) that ranks below specific causes of its severity.
     std::string catalogue;
-    std::string family;
+    std::vector<std::string> families;
     bool generic = false;
 };
 

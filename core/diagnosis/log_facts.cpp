@@ -118,6 +118,7 @@ struct Extractor {
     bool collectEnvCudaNone = false;  // collect_env: "CUDA used to build PyTorch: None"
     std::string pendingGpuCheck;      // "torch.cuda.is_available()" waiting for the next line's answer
     int pendingGpuCheckLine = 0;
+    bool pendingRocmPackage = false;  // apt show: "Package: rocm-libs" waits for its "Version:"
 
     void fact(int line, std::string text) { facts.lines.push_back(fmt::format("{} (line {})", text, line)); }
 
@@ -318,10 +319,33 @@ void Extractor::rocmOnLine(int n, std::string_view s)
                 addInstall("", v, "version line");
         }
     }
-    if (startsWith(s, "ii rocm-core ")) {
-        const auto v = leadingVersion(trim(s.substr(13)));
-        if (!v.empty())
-            addInstall("", v.substr(0, std::min(v.size(), v.find('.', v.find('.', v.find('.') + 1) + 1))), "dpkg rocm-core");
+    // The ROCm meta packages' own version: `dpkg -l` ("ii rocm-libs 6.4.0.60400-47~22.04 amd64") and
+    // `apt show` ("Package: rocm-libs", then "Version: 6.4.0.60400-47~22.04").
+    const auto rocmPackage = [](std::string_view name) {
+        for (std::string_view p : {"rocm", "rocm-core", "rocm-libs", "rocm-dev", "rocm-hip-runtime", "rocm-hip-sdk"})
+            if (name == p)
+                return true;
+        return false;
+    };
+    const auto threeParts = [](const std::string& v) {
+        return v.substr(0, std::min(v.size(), v.find('.', v.find('.', v.find('.') + 1) + 1)));
+    };
+    if (startsWith(s, "ii ")) {
+        const auto rest = trim(s.substr(3));
+        const auto space = rest.find(' ');
+        if (space != std::string::npos && rocmPackage(std::string_view(rest).substr(0, space))) {
+            const auto v = leadingVersion(trim(std::string_view(rest).substr(space + 1)));
+            if (!v.empty())
+                addInstall("", threeParts(v), "dpkg");
+        }
+    }
+    if (startsWith(s, "Package:"))
+        pendingRocmPackage = rocmPackage(trim(s.substr(8)));
+    else if (pendingRocmPackage && startsWith(s, "Version:")) {
+        pendingRocmPackage = false;
+        const auto v = leadingVersion(trim(s.substr(8)));
+        if (v.find('.') != std::string::npos)
+            addInstall("", threeParts(v), "apt show");
     }
     for (std::string_view key : {"HIP runtime version: ", "HIP version: ", "HIP version  : "}) {
         if (const auto k = s.find(key); k != std::string_view::npos && !rocm.hipRuntimeVersion) {

@@ -1,6 +1,7 @@
 // See signature_index.h. Literals are shared between signatures that have the same one.
 #include "core/diagnosis/signature_index.h"
 
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -37,9 +38,39 @@ SignatureIndex::SignatureIndex(const std::vector<DiagnosisRule>& rules)
     m_set = LiteralSet(texts);
 }
 
+namespace {
+
+char lowerAscii(char c)
+{
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
+
+} // namespace
+
+bool SignatureIndex::sameExactText(std::string_view at, std::string_view exact)
+{
+    return at.size() == exact.size() && !exact.empty() && lowerAscii(at[0]) == lowerAscii(exact[0]) &&
+           at.substr(1) == exact.substr(1);
+}
+
+std::size_t SignatureIndex::findExactText(std::string_view flat, std::string_view exact, std::size_t from)
+{
+    if (exact.empty())
+        return std::string_view::npos;
+    for (auto pos = flat.find(exact.substr(1), from + 1); pos != std::string_view::npos;
+         pos = flat.find(exact.substr(1), pos + 1)) {
+        if (pos >= 1 && lowerAscii(flat[pos - 1]) == lowerAscii(exact[0]))
+            return pos - 1;
+    }
+    return std::string_view::npos;
+}
+
 bool SignatureIndex::matchesAt(const Literal& lit, std::string_view text, std::size_t end) const
 {
-    return !lit.caseSensitive || std::memcmp(text.data() + end - lit.text.size(), lit.text.data(), lit.text.size()) == 0;
+    if (!lit.caseSensitive)
+        return true;
+    const std::string_view at = text.substr(end - lit.text.size(), lit.text.size());
+    return lit.onLines ? at == lit.text : sameExactText(at, lit.text);
 }
 
 SignatureIndex::Hits SignatureIndex::find(const NormalizedText& text) const

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stackscope {
@@ -27,6 +28,12 @@ public:
         std::vector<std::vector<std::uint32_t>> lines; // by literal: indexes into NormalizedText::lines(), ascending
     };
     Hits find(const NormalizedText& text) const;
+
+    // Exact texts compare case-sensitively except for their first letter: a message pasted as an issue title or at
+    // the start of a sentence is capitalised ("An illegal memory access was encountered"), and no two library
+    // messages differ only there. findExactText: the first occurrence at or after `from`, or npos.
+    static bool sameExactText(std::string_view at, std::string_view exact);
+    static std::size_t findExactText(std::string_view flat, std::string_view exact, std::size_t from = 0);
 
 private:
     struct Literal {

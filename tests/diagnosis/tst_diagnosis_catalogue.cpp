@@ -79,7 +79,7 @@ private Q_SLOTS:
         QVERIFY(r);
         QCOMPARE(r->severity, Severity::Error); // from the defaults
         QCOMPARE(r->catalogue, std::string("test"));
-        QCOMPARE(r->family, std::string("HSA_STATUS_ERROR"));
+        QCOMPARE(r->families, std::vector<std::string>{"HSA_STATUS_ERROR"});
         QCOMPARE(r->sources, (std::vector<std::string> {"https://example.org/isa", "https://example.org/catalogue"}));
         QCOMPARE(rules.catalogueCodes().size(), std::size_t(1));
         QVERIFY(rules.names("HSA_INVALID_ISA", "HSA_STATUS_ERROR"));
