@@ -117,6 +117,39 @@ std::optional<GpuNameEntry> findGpuName(std::string_view text)
     return best;
 }
 
+const std::vector<AmdPciDevice>& amdPciDeviceTable()
+{
+    // Device ids of vendor 1002 as the PCI ID repository names them, with the gfx target LLVM lists for that chip.
+    static const std::vector<AmdPciDevice> table {
+        // integrated (APU) graphics
+        {0x15dd, "Raven Ridge", "gfx902", true}, {0x1636, "Renoir", "gfx90c", true},
+        {0x1638, "Cezanne", "gfx90c", true}, {0x164c, "Lucienne", "gfx90c", true},
+        {0x1681, "Rembrandt (Radeon 680M)", "gfx1035", true}, {0x164e, "Raphael", "gfx1036", true},
+        {0x1506, "Mendocino", "gfx1037", true}, {0x15bf, "Phoenix1", "gfx1103", true},
+        {0x15c8, "Phoenix2", "gfx1103", true}, {0x150e, "Strix (Radeon 880M / 890M)", "gfx1150", true},
+        {0x1586, "Strix Halo (Radeon 8050S / 8060S)", "gfx1151", true},
+        // discrete
+        {0x67df, "Ellesmere (RX 470/480/570/580)", "gfx803", false}, {0x687f, "Vega 10 (Vega 56/64)", "gfx900", false},
+        {0x66af, "Vega 20 (Radeon VII)", "gfx906", false}, {0x66a1, "Vega 20 (MI50/MI60)", "gfx906", false},
+        {0x738c, "Arcturus (MI100)", "gfx908", false}, {0x740c, "Aldebaran (MI250X/MI250)", "gfx90a", false},
+        {0x740f, "Aldebaran (MI210)", "gfx90a", false}, {0x74a1, "MI300X", "gfx942", false},
+        {0x731f, "Navi 10 (RX 5600/5700)", "gfx1010", false}, {0x7340, "Navi 14 (RX 5500)", "gfx1012", false},
+        {0x73bf, "Navi 21 (RX 6800/6900)", "gfx1030", false}, {0x73df, "Navi 22 (RX 6700)", "gfx1031", false},
+        {0x73ff, "Navi 23 (RX 6600)", "gfx1032", false}, {0x744c, "Navi 31 (RX 7900)", "gfx1100", false},
+        {0x747e, "Navi 32 (RX 7700/7800)", "gfx1101", false}, {0x7480, "Navi 33 (RX 7600)", "gfx1102", false},
+        {0x7550, "Navi 48 (RX 9070)", "gfx1201", false},
+    };
+    return table;
+}
+
+std::optional<AmdPciDevice> findAmdPciDevice(unsigned deviceId)
+{
+    for (const auto& d : amdPciDeviceTable())
+        if (d.deviceId == deviceId)
+            return d;
+    return std::nullopt;
+}
+
 bool isIntegratedArch(const std::string& arch)
 {
     static const std::vector<std::string> archs {"gfx902", "gfx90c", "gfx1035", "gfx1036", "gfx1037",

@@ -23,6 +23,18 @@ const std::vector<GpuNameEntry>& gpuNameTable();
 // or nullopt. Linear in the text for each entry (the table is fixed, about 90 names).
 std::optional<GpuNameEntry> findGpuName(std::string_view text);
 
+// AMD PCI device ids (vendor 1002) as logs print them ("kfd kfd: added device 1002:1636", `lspci -nn`
+// "[1002:744c]"): chip, gfx target and whether it is APU graphics. Sources: the PCI ID repository
+// (https://pci-ids.ucw.cz/read/PC/1002) for the chip, LLVM's processor list for its target.
+struct AmdPciDevice {
+    unsigned deviceId;
+    const char* chip;
+    const char* arch;
+    bool integrated;
+};
+const std::vector<AmdPciDevice>& amdPciDeviceTable();
+std::optional<AmdPciDevice> findAmdPciDevice(unsigned deviceId);
+
 // Architectures of integrated (APU) graphics, from the same table plus the LLVM processor list.
 bool isIntegratedArch(const std::string& arch);
 

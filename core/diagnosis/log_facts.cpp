@@ -171,6 +171,19 @@ void Extractor::gpusOnLine(int n, std::string_view s)
         pendingAgentArch.clear();
         return;
     }
+    // KFD in dmesg: "kfd kfd: added device 1002:1636" (newer kernels: "kfd kfd: amdgpu: added device 1002:744c");
+    // lspci -nn: "VGA compatible controller [0300]: Advanced Micro Devices, Inc. [AMD/ATI] Renoir [1002:1636]".
+    for (std::string_view key : {"added device 1002:", "[1002:"}) {
+        const auto k = s.find(key);
+        if (k == std::string_view::npos || (key[0] == '[' && s.find("controller") == std::string_view::npos))
+            continue;
+        const auto hex = s.substr(k + key.size(), 4);
+        unsigned id = 0;
+        if (hex.size() == 4 && std::all_of(hex.begin(), hex.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
+            id = static_cast<unsigned>(std::stoul(std::string(hex), nullptr, 16));
+        if (const auto d = findAmdPciDevice(id))
+            return addGpu(n, d->chip, d->arch, "amd", fmt::format("PCI id 1002:{}", hex));
+    }
     // llama.cpp: "Device 0: AMD Radeon RX 9070, gfx1201 (0x1201), VMM: no ..."
     if (const auto d = s.find("Device "); d != std::string_view::npos && s.find(", gfx") != std::string_view::npos) {
         const auto colon = s.find(": ", d);

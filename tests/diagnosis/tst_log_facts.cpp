@@ -74,6 +74,14 @@ private Q_SLOTS:
         // fuzz_diagnose_log: ", gfx" only before "Device " made the llama.cpp reader cut at npos (an exception).
         QTest::newRow("gfx before Device") << "MI60 / MI50, gfx906:sramecc+:xnack- (0x906), VRAM:Device 3: AMD Inl" << "amd:gfx906:MI60";
         QTest::newRow("same GPU twice") << "gcnArchName='gfx1201'\nAMD Radeon RX 9070 XT" << "amd:gfx1201:RX 9070 XT";
+        QTest::newRow("kfd dmesg: APU next to dGPU")
+            << "[    3.128554] kfd kfd: added device 1002:7340\n[    4.018420] kfd kfd: added device 1002:1636"
+            << "amd:gfx1012:Navi 14 (RX 5500) | amd:gfx90c:Renoir";
+        QTest::newRow("kfd dmesg, newer kernel") << "kfd kfd: amdgpu: added device 1002:744c" << "amd:gfx1100:Navi 31 (RX 7900)";
+        QTest::newRow("lspci -nn") << "06:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. [AMD/ATI] Phoenix1 [1002:15bf] (rev c1)"
+                                   << "amd:gfx1103:Phoenix1";
+        QTest::newRow("unknown PCI id") << "kfd kfd: added device 1002:ffff" << "";
+        QTest::newRow("PCI id not of a controller line") << "see [1002:1636] in the table" << "";
     }
     void gpusFromText()
     {
@@ -159,6 +167,7 @@ private Q_SLOTS:
         const auto f = factsOf("imac@ai2:~$ rocminfo | head -1\nROCk module version 6.14.14 is loaded\n"
                                "imac@ai2:~$ dkms status\namdgpu/6.14.14-2193512.24.04, 6.14.0-29-generic, x86_64: installed\n"
                                "ii  rocm-core   7.0.0.70000-17~24.04   amd64   ROCm Runtime software stack\n"
+                               "Package: rocm-libs\nVersion: 6.4.0.60400-47~22.04\nPackage: other\nVersion: 9.9.9\n"
                                "/opt/rocm-6.4.3/lib/libhsa-runtime64.so.1(+0x2cce7)\n"
                                "BOOT_IMAGE=/vmlinuz-5.15.0-101-generic root=/dev/mapper/x ro iommu=pt\n"
                                "WSL environment detected.\n");
@@ -170,7 +179,7 @@ private Q_SLOTS:
         QStringList versions;
         for (const auto& i : s.rocm.installs)
             versions << QString::fromStdString(i.version.value_or(""));
-        QCOMPARE(versions, (QStringList {"7.0.0", "6.4.3"}));
+        QCOMPARE(versions, (QStringList {"7.0.0", "6.4.0", "6.4.3"}));
         QVERIFY(f.snapshot.hostExtras.kernelCmdline && f.snapshot.hostExtras.kernelCmdline->find("iommu=pt") != std::string::npos);
         QCOMPARE(f.snapshot.hostExtras.wsl, std::optional<bool>(true));
         QVERIFY(f.lines.size() >= 6);
