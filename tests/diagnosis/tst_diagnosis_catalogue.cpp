@@ -95,7 +95,9 @@ private Q_SLOTS:
         QTest::newRow("longer code") << "HSA_STATUS_ERROR_INVALID_ISA_NAME: the name is invalid" << false;
         QTest::newRow("inside an identifier") << "MY_HSA_STATUS_ERROR_INVALID_ISA" << false;
         QTest::newRow("message wrapped") << "error: The instruction set\narchitecture is invalid." << true;
-        QTest::newRow("message other case") << "the instruction set architecture is invalid." << false;
+        // An issue title or a sentence capitalises a message's first letter: only that letter may differ.
+        QTest::newRow("message, first letter in other case") << "the instruction set architecture is invalid." << true;
+        QTest::newRow("message, other letters in other case") << "The Instruction Set architecture is invalid." << false;
     }
     void codesMatchWholeIdentifiers()
     {
