@@ -5,7 +5,7 @@
 #include "core/runtime/torch_module.h"
 #include "core/vpoc/gpu_profiles.h"
 #include "core/vpoc/synthetic_batch.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -212,7 +212,7 @@ void printBenchVpoc(const nlohmann::json& j, uint32_t sessions, double bytes)
 int benchVpocNow(const BenchVpocOptions& o)
 {
     const uint64_t n = 1ull << o.log2;
-    const unsigned hw = vpoc::usableThreads();
+    const unsigned hw = usableThreads();
     std::string threadsNote;
     const auto threadCounts = parseThreads(o.threads, hw, threadsNote);
     if (!threadsNote.empty())

@@ -7,7 +7,7 @@
 #include "core/vpoc/sample_data.h"
 #include "core/vpoc/sessions.h"
 #include "core/vpoc/vpoc_engine.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -51,7 +51,7 @@ std::vector<std::string> splitList(const std::string& s)
 
 std::vector<unsigned> threadCounts(const std::string& list)
 {
-    const unsigned hw = vpoc::usableThreads();
+    const unsigned hw = usableThreads();
     std::vector<unsigned> out;
     for (const auto& item : splitList(list)) {
         unsigned v = 0;

@@ -22,11 +22,11 @@ namespace stackscope::cli {
 
 namespace {
 
-std::atomic<bool> g_stop {false};
+CancelToken g_stop; // made before main(), so the handler below only sets its flag
 
 extern "C" void requestStop(int)
 {
-    g_stop.store(true);
+    g_stop.cancel();
 }
 
 // The launcher's SIGTERM (its cancel) becomes the run's agreed stop; a launcher that dies takes its ranks along.
@@ -37,7 +37,7 @@ void followLauncher()
     if (const char* pid = std::getenv("STACKSCOPE_LAUNCHER_PID")) {
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (std::to_string(::getppid()) != pid) // it died before prctl took effect
-            g_stop.store(true);
+            g_stop.cancel();
     }
 }
 
@@ -74,7 +74,7 @@ void addTrainRankCommand(CLI::App& app, CommandContext& ctx)
                 throw UsageError("train-rank needs RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT; use `train`");
             training::runTraining(c, env->rank == 0 ? training::TrainingProgressCallback(printEvent)
                                                     : training::TrainingProgressCallback(),
-                                  &g_stop);
+                                  g_stop);
         } catch (const training::ConfigError& e) {
             throw UsageError(e.what());
         } catch (const vpoc::InputError& e) {

@@ -6,7 +6,7 @@
 #include "core/vpoc/csv_reader.h"
 #include "core/vpoc/vpoc_engine.h"
 #include "core/vpoc/vpoc_output.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 
 #include <fmt/format.h>
 
@@ -47,7 +47,7 @@ unsigned parseThreadCount(const std::string& text)
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
         throw UsageError(fmt::format("--threads {}: not a thread count; give a whole number such as 4, or 0 for "
                                      "every hardware thread ({} here)",
-                                     escapeControl(text), vpoc::usableThreads()));
+                                     escapeControl(text), usableThreads()));
     uint64_t v = 0;
     for (char c : text) {
         v = v * 10 + static_cast<uint64_t>(c - '0');

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/training/training_config.h"
+#include "core/util/cancel_token.h"
 
-#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -43,7 +43,7 @@ struct Dataset {
 // Reads the file (bars; a trade file works as one-price bars) and builds the rows. Throws
 // vpoc::InputError (file:line:column), ConfigError (an option, or too few rows to train on),
 // DatasetCancelled and std::runtime_error (I/O). `cancel` is checked between blocks of rows.
-Dataset buildDataset(const TrainingConfig& config, const std::atomic<bool>* cancel = nullptr);
+Dataset buildDataset(const TrainingConfig& config, const CancelToken& cancel = {});
 
 // Per column mean and standard deviation of the training part (rows [0, trainRows)) only.
 struct Normalisation {

@@ -30,10 +30,10 @@ TrainingStatus trainingStatusFromName(const std::string& name)
 }
 
 RunObserver::RunObserver(TrainingMetadata* metadata, const TrainingProgressCallback& progress, int epochs,
-                         const std::atomic<bool>* cancel)
+                         CancelToken cancel)
     : m_metadata(metadata)
     , m_progress(progress)
-    , m_cancel(cancel)
+    , m_cancel(std::move(cancel))
     , m_epochs(epochs)
     , m_start(std::chrono::steady_clock::now())
 {
@@ -59,8 +59,7 @@ void RunObserver::rethrowFailure()
 
 int RunObserver::stopRequested(void* self) noexcept
 {
-    const auto* cancel = static_cast<RunObserver*>(self)->m_cancel;
-    return cancel && cancel->load(std::memory_order_relaxed) ? 1 : 0;
+    return static_cast<RunObserver*>(self)->m_cancel.isCancelled() ? 1 : 0;
 }
 
 void RunObserver::handle(const std::string& text)

@@ -3,7 +3,6 @@
 
 #include "core/training/training_run.h"
 
-#include <atomic>
 #include <chrono>
 #include <exception>
 
@@ -16,7 +15,7 @@ class RunObserver {
 public:
     // `metadata` may be null: a launcher whose rank 0 writes model_metadata.json itself.
     RunObserver(TrainingMetadata* metadata, const TrainingProgressCallback& progress, int epochs,
-                const std::atomic<bool>* cancel);
+                CancelToken cancel);
 
     // The module's callbacks (trainer_api.h): no exception leaves them. A failure to handle an event (a full disk
     // under model_metadata.json, an event this build does not know) is kept and the module told to stop.
@@ -36,7 +35,7 @@ private:
 
     TrainingMetadata* m_metadata;
     TrainingProgressCallback m_progress;
-    const std::atomic<bool>* m_cancel;
+    CancelToken m_cancel;
     int m_epochs;
     int m_firstEpoch = 1;
     int64_t m_stepsPerEpoch = 0;

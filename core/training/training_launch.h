@@ -4,7 +4,6 @@
 
 #include "core/training/training_run.h"
 
-#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +50,6 @@ void checkWorldFits(const TrainingConfig& config, const RankEnvironment& env);
 // A rank that fails: the others get --dist-timeout to end, then are killed; the error names each rank, how it
 // ended and its last collective. ConfigError when rank 0 refused the configuration, runtime_error otherwise.
 std::shared_ptr<const TrainingResult> launchRanks(const TrainingConfig& config, const TrainingProgressCallback& progress,
-                                                  const std::atomic<bool>* cancel);
+                                                  const CancelToken& cancel);
 
 } // namespace stackscope::training

@@ -3,10 +3,10 @@
 
 #include "core/training/features.h"
 #include "core/training/training_config.h"
+#include "core/util/cancel_token.h"
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -87,12 +87,12 @@ struct TrainingResult {
 // vpoc::InputError, std::runtime_error. `cancel` stops within one step, keeping the last epoch's files.
 std::shared_ptr<const TrainingResult> runTraining(const TrainingConfig& config,
                                                   const TrainingProgressCallback& progress = {},
-                                                  const std::atomic<bool>* cancel = nullptr);
+                                                  const CancelToken& cancel = {});
 
 // The same on features already built (unnormalised, in time order): tests, and callers with their own data.
 std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& config, Dataset data,
                                                      const TrainingProgressCallback& progress = {},
-                                                     const std::atomic<bool>* cancel = nullptr);
+                                                     const CancelToken& cancel = {});
 
 // The torch module's trainer entry points, loaded on demand; throws std::runtime_error saying how to get
 // a module (build with libtorch) when there is none.

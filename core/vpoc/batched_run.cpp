@@ -68,7 +68,7 @@ void BatchedRun::runRows()
 
 void BatchedRun::runBlocks(unsigned threads)
 {
-    BlockRuns blocks(m_job.sessions, *m_job.pool, m_job.options.minRowsPerThread);
+    BlockRuns blocks(m_job.sessions, *m_job.runner, m_job.options.minRowsPerThread);
     const Distribution distribution = m_job.options.profile.distribution;
     while (m_job.next(kBlockRowsPerThread * threads)) {
         const BorrowedRows& block = m_job.block;
@@ -298,7 +298,8 @@ void BatchedRun::dispatch()
         out.batch = std::move(b);
         return out;
     };
-    m_inFlight = std::async(std::launch::async, profileBatch, std::move(full));
+    // On a thread of the run's runner of its own (it mostly waits for the device), while this one reads on.
+    m_inFlight = m_job.runner->start([profileBatch, full = std::move(full)]() mutable { return profileBatch(std::move(full)); });
 }
 
 // The session in progress outgrew the GPU path: its elements (with developing values its rows) so far into the CPU

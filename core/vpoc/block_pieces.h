@@ -1,11 +1,11 @@
-// A block of rows cut into pieces, one a task of the job's WorkPool: what the CPU path's profiles (BlockProfiler) and
+// A block of rows cut into pieces, one a task of the job's TaskRunner: what the CPU path's profiles (BlockProfiler) and
 // the GPU path's runs (BlockRuns) share.
 #pragma once
 
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/session_accumulator.h"
 #include "core/vpoc/sessions.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -37,7 +37,7 @@ protected:
     };
 
     // A block is cut into at most pool.threads() x kTasksPerThread pieces of at least `minRows` rows.
-    BlockPieces(const SessionClock& clock, WorkPool& pool, size_t minRows)
+    BlockPieces(const SessionClock& clock, TaskRunner& pool, size_t minRows)
         : m_pool(pool)
         , m_minRows(std::max<size_t>(1, minRows))
         , m_pieces(pool.threads() * kTasksPerThread, Piece {clock, {}, 0, false})
@@ -64,13 +64,13 @@ protected:
             piece.outside = 0;
             piece.tooWide = false;
         }
-        m_pool.run(pieces, [&](size_t i) {
+        m_pool.forEach(pieces, [&](size_t i) {
             f(m_pieces[i], pieceBegin(count, pieces, i), pieceBegin(count, pieces, i + 1));
         });
         return std::none_of(m_pieces.begin(), m_pieces.end(), [](const Piece& p) { return p.tooWide; });
     }
 
-    WorkPool& m_pool;
+    TaskRunner& m_pool;
     size_t m_minRows;
     std::vector<Piece> m_pieces; // one a task; those a small block leaves unused hold no runs
 };

@@ -5,7 +5,7 @@
 
 namespace stackscope::vpoc {
 
-BlockProfiler::BlockProfiler(const SessionClock& clock, const ProfileOptions& options, WorkPool& pool, size_t minRows)
+BlockProfiler::BlockProfiler(const SessionClock& clock, const ProfileOptions& options, TaskRunner& pool, size_t minRows)
     : BlockPieces(clock, pool, minRows)
     , m_options(options)
 {

@@ -5,7 +5,7 @@
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/session_accumulator.h"
 #include "core/vpoc/sessions.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +13,7 @@
 
 namespace stackscope::vpoc {
 
-// Each piece of a block is a task of the job's WorkPool, profiled with its own SessionClock (its cache is not
+// Each piece of a block is a task of the job's TaskRunner, profiled with its own SessionClock (its cache is not
 // thread-safe): its rows' session days, the rows outside every session, and per run of consecutive rows of one
 // session day a SessionAccumulator. Merged in order into the session in progress they give the profiles of the
 // row-by-row path bit for bit (integer volumes summed in another order; the same first and last times, bars,
@@ -21,7 +21,7 @@ namespace stackscope::vpoc {
 class BlockProfiler : public BlockPieces<SessionAccumulator> {
 public:
     // A block is cut into at most pool.threads() x kTasksPerThread pieces of at least `minRows` rows.
-    BlockProfiler(const SessionClock& clock, const ProfileOptions& options, WorkPool& pool, size_t minRows);
+    BlockProfiler(const SessionClock& clock, const ProfileOptions& options, TaskRunner& pool, size_t minRows);
 
     // Profiles rows[0, count). False when a run would span more than kMaxSessionLevels: the caller then
     // takes the block row by row, which reports the row that widens the session.

@@ -48,7 +48,7 @@ void findInPiece(Piece& piece, const MarketRecord* rows, size_t from, size_t to,
 
 } // namespace
 
-BlockRuns::BlockRuns(const SessionClock& clock, WorkPool& pool, size_t minRows)
+BlockRuns::BlockRuns(const SessionClock& clock, TaskRunner& pool, size_t minRows)
     : BlockPieces(clock, pool, minRows)
 {
 }

@@ -5,7 +5,7 @@
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/session_accumulator.h"
 #include "core/vpoc/sessions.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -36,14 +36,14 @@ struct RowRun {
 };
 
 // What BlockProfiler is for the CPU path, with elements in place of profiles: each piece of a block is a task of the
-// job's WorkPool with its own SessionClock (its cache is not thread-safe), which finds the session day of its rows,
+// job's TaskRunner with its own SessionClock (its cache is not thread-safe), which finds the session day of its rows,
 // writes their elements and finds the runs. A piece's elements start at its first row's index, so a piece with rows
 // outside every session leaves a gap after its runs (RowRun::begin says where each run is). The caller then walks the
 // runs in order (O(runs), not O(rows)).
 class BlockRuns : public BlockPieces<RowRun> {
 public:
     // A block is cut into at most pool.threads() x kTasksPerThread pieces of at least `minRows` rows.
-    BlockRuns(const SessionClock& clock, WorkPool& pool, size_t minRows);
+    BlockRuns(const SessionClock& clock, TaskRunner& pool, size_t minRows);
 
     // Makes the elements of rows[0, count) into `sink` and finds their runs. False when a run would span more than
     // kMaxSessionLevels: the caller then takes the block row by row, which reports the row that widens the session.

@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
-namespace stackscope::vpoc {
+namespace stackscope {
+class TaskRunner;
+}
 
-class WorkPool;
+namespace stackscope::vpoc {
 
 enum class DataFormat { Auto, Bars, Trades };
 
@@ -40,8 +42,10 @@ struct ReadOptions {
     bool timeZoneGiven = false; // set when the user chose it: NinjaTrader files are otherwise read as UTC
     bool skipBad = false;
     size_t maxLineBytes = 1 << 16;
-    unsigned threads = 0;    // parallel CSV reading: 0 = every hardware thread
-    std::shared_ptr<WorkPool> pool; // the job's threads, shared with its profiles; null: the reader starts its own
+    // The threads a CSV is parsed on: runVpoc gives its run's runner (sized once from VpocOptions::threads, shared
+    // with the profiles); a reader opened on its own (tests, benchmarks) makes one of `threads` (0 = every usable).
+    std::shared_ptr<TaskRunner> pool;
+    unsigned threads = 0;
     size_t windowBytes = 0;  // bytes read and parsed at once; 0 = 8 MiB a thread, at most 16 MiB (two are held)
 };
 

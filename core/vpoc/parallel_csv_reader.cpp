@@ -59,7 +59,7 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
         m_shown.lineNo = m_lineNo;
         m_shown.consumed = m_consumed;
     }
-    m_pool = options.pool ? options.pool : std::make_shared<WorkPool>(options.threads);
+    m_pool = options.pool ? options.pool : std::make_shared<TaskRunner>(options.threads);
     m_threads = m_pool->threads();
     size_t window = options.windowBytes ? options.windowBytes : std::min(kWindowPerThread * m_threads, kMaxWindow);
     window = std::max(window, 4 * options.maxLineBytes + 4);
@@ -72,8 +72,8 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
 
 ParallelCsvReader::~ParallelCsvReader()
 {
-    // A window being read on a thread writes into the buffers: wait for it (a deferred one never started).
-    if (m_next.valid() && m_next.wait_for(std::chrono::seconds(0)) != std::future_status::deferred)
+    // A window being read on a thread writes into the buffers: wait for it.
+    if (m_next.valid())
         m_next.wait();
 }
 
@@ -171,7 +171,7 @@ size_t ParallelCsvReader::windowBytes(int buffer)
         return ahead.bytes;
     }
     FillPlan plan = planFill(buffer);
-    m_pool->run(plan.pieces, [&](size_t i) { readPiece(plan, i); });
+    m_pool->forEach(plan.pieces, [&](size_t i) { readPiece(plan, i); });
     return finishFill(plan);
 }
 
@@ -225,7 +225,7 @@ void ParallelCsvReader::parseAndReadAhead(int buffer, size_t chunks)
     if (readAhead)
         plan = planFill(next);
     auto& set = m_chunkSets[buffer];
-    m_pool->run(chunks + plan.pieces, [&](size_t i) {
+    m_pool->forEach(chunks + plan.pieces, [&](size_t i) {
         if (i < chunks)
             parseChunk(*set[i], m_layout, m_options);
         else
@@ -413,7 +413,7 @@ void ParallelCsvReader::mergeWindow(const Prepared& p)
     for (size_t i = 0; i < p.chunks; ++i)
         if (!takeWhole(*chunks[i], whole))
             mergeChunk(*chunks[i]);
-    m_pool->run(whole.size(), [&](size_t i) {
+    m_pool->forEach(whole.size(), [&](size_t i) {
         copyChunkRows(*whole[i].chunk, whole[i].at, whole[i].lineBase, m_extraKeep, nExtra, out.rec.data(),
                       out.lines.data(), out.extras.data());
     });
@@ -442,21 +442,19 @@ bool ParallelCsvReader::nextWindow()
     const auto more = [this] {
         return m_fileOffset < m_totalBytes || m_carry != 0 || m_longDropped >= 0 || m_ahead[0].ready || m_ahead[1].ready;
     };
-    if (!m_next.valid()) {
-        if (!more())
-            return false;
-        m_next = std::async(std::launch::deferred, [this, b = 1 - m_filled] { return readAndMerge(b); });
-    }
+    const bool ahead = m_next.valid();
+    if (!ahead && !more())
+        return false;
     try {
-        m_current = m_next.get(); // deferred: the first window is read here; later ones were started on a thread
+        // The first window, and every one with one thread, is read here; later ones were started on a thread.
+        m_current = ahead ? m_next.get() : readAndMerge(m_current < 0 ? 1 - m_filled : 1 - m_current);
     } catch (const FileChanged& e) {
         throw InputError(m_path, m_lineNo + 1, 1, e.message);
     }
     m_readyPos = 0;
     m_shown = m_rows[m_current].after;
-    if (more()) // on a thread of its own unless one thread was asked for
-        m_next = std::async(m_threads > 1 ? std::launch::async : std::launch::deferred,
-                            [this, b = 1 - m_current] { return readAndMerge(b); });
+    if (m_threads > 1 && more()) // on a thread of the runner's own (its pieces on the runner's CPU lane)
+        m_next = m_pool->start([this, b = 1 - m_current] { return readAndMerge(b); });
     return true;
 }
 

@@ -5,7 +5,7 @@
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/market_source.h"
 #include "core/vpoc/unzeroed_array.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 
 #include "core/vpoc/unique_fd.h"
 
@@ -127,7 +127,7 @@ private:
     std::string m_kind = "CSV";
     UniqueFd m_file;
     unsigned m_threads = 1;
-    std::shared_ptr<WorkPool> m_pool;
+    std::shared_ptr<TaskRunner> m_pool;
     uint64_t m_totalBytes = 0;
     int64_t m_mtimeNs = 0;
     uint64_t m_fileOffset = 0; // next byte to read

@@ -1,11 +1,10 @@
 // CPU volume profiles: distribution of bars to ticks, dense histograms, POC and value area, developing values.
 #include "core/vpoc/volume_profile.h"
 
-#include "core/vpoc/work_pool.h" // threadsOrAll
+#include "core/util/task_runner.h"
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 
 namespace stackscope::vpoc {
 
@@ -129,25 +128,27 @@ void buildProfileCpu(const BatchView& batch, size_t session, std::vector<uint64_
                         batch.volume + b, static_cast<size_t>(s.elemEnd - s.elemBegin));
 }
 
-std::vector<SessionResult> computeBatchCpu(const BatchView& batch, const ProfileOptions& options, unsigned threads)
+std::vector<SessionResult> computeBatchCpu(const BatchView& batch, const ProfileOptions& options, TaskRunner& runner)
 {
     std::vector<SessionResult> out(batch.sessionCount);
-    threads = static_cast<unsigned>(std::min<size_t>(threadsOrAll(threads), std::max<size_t>(1, batch.sessionCount)));
+    // One task a thread, each taking the next session as it comes free (sessions differ widely in size), with one
+    // scratch buffer a task.
+    const size_t tasks = std::min<size_t>(runner.threads(), std::max<size_t>(1, batch.sessionCount));
     std::atomic<size_t> next {0};
-    auto work = [&] {
+    runner.forEach(tasks, [&](size_t) {
         std::vector<uint64_t> scratch;
         for (size_t i = next++; i < batch.sessionCount; i = next++) {
             buildProfileCpu(batch, i, scratch);
             out[i] = finishSession(batch.sessions[i], scratch.data(), options);
         }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& t : pool)
-        t.join();
+    });
     return out;
+}
+
+std::vector<SessionResult> computeBatchCpu(const BatchView& batch, const ProfileOptions& options, unsigned threads)
+{
+    TaskRunner runner(static_cast<unsigned>(std::min<size_t>(threadsOrAll(threads), std::max<size_t>(1, batch.sessionCount))));
+    return computeBatchCpu(batch, options, runner);
 }
 
 std::vector<DevelopingPoint> developingValues(const MarketRecord* records, size_t count, const ProfileOptions& options)

@@ -114,7 +114,10 @@ void addElementsToLevels(uint64_t* levels, int32_t shift, const int32_t* offset,
 // Builds one session's profile on the CPU into `scratch` (resized to the session's width).
 void buildProfileCpu(const BatchView& batch, size_t session, std::vector<uint64_t>& scratch);
 
-// Every session of the batch, over `threads` threads (0 = all hardware threads).
+// Every session of the batch, on the runner's CPU lane.
+std::vector<SessionResult> computeBatchCpu(const BatchView& batch, const ProfileOptions& options, TaskRunner& runner);
+// The same on a runner of `threads` threads (0 = all usable threads; no more than the sessions) made for the call:
+// the tests' and benchmarks' reference, and the GPU self-check's.
 std::vector<SessionResult> computeBatchCpu(const BatchView& batch, const ProfileOptions& options, unsigned threads);
 
 // Developing values of one session, causal by construction: point t is computed from bars 0..t.

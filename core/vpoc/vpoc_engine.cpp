@@ -7,12 +7,11 @@
 #include "core/vpoc/market_source.h"
 #include "core/vpoc/session_accumulator.h"
 #include "core/vpoc/vpoc_job.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
-#include <future>
 
 namespace stackscope::vpoc {
 
@@ -81,7 +80,7 @@ void StreamingRun::run(unsigned threads)
         while (m_job.next())
             addRows();
     } else {
-        BlockProfiler blocks(m_job.sessions, m_job.options.profile, *m_job.pool, m_job.options.minRowsPerThread);
+        BlockProfiler blocks(m_job.sessions, m_job.options.profile, *m_job.runner, m_job.options.minRowsPerThread);
         while (m_job.next(kBlockRowsPerThread * threads)) {
             // A session wider than kMaxSessionLevels: row by row, which names the row that widens it.
             if (!blocks.profile(m_job.block.rows, m_job.block.count) || !blocks.fitsAfter(m_session)) {
@@ -133,8 +132,8 @@ struct ChosenBackend {
     BatchCompute compute;
     std::function<void(VpocResult&)> describe;
 };
-// Sets the result's backend and note where it knows them before the run.
-using ChooseBackend = std::function<ChosenBackend(VpocResult&)>;
+// Sets the result's backend and note where it knows them before the run; `runner` is the run's.
+using ChooseBackend = std::function<ChosenBackend(VpocResult&, TaskRunner& runner)>;
 
 std::shared_ptr<GpuProfiler> openGpu(uint64_t budgetBytes)
 {
@@ -148,7 +147,7 @@ std::shared_ptr<GpuProfiler> openGpu(uint64_t budgetBytes)
 }
 
 // The GPU module when the options ask for it, its compute function owning it.
-ChosenBackend chooseGpu(const VpocOptions& options, VpocResult& result)
+ChosenBackend chooseGpu(const VpocOptions& options, VpocResult& result, TaskRunner& runner)
 {
     // auto is the CPU: a run from a file is bound by reading and parsing it, which both backends share. With the
     // elements made in place on the job's threads the GPU backend measured on either side of the CPU at every thread
@@ -164,11 +163,11 @@ ChosenBackend chooseGpu(const VpocOptions& options, VpocResult& result)
     if (options.backend != Backend::Gpu)
         return {};
     // Opening the module starts the device's context, 0.2-0.3 s in a new process (CUDA, H100 host), and allocates
-    // the VRAM budget (0.7-1.0 ms after that): done on its own thread while the first rows are read. The first batch
-    // waits for it and throws its error, which reaches the caller as before, a block or so of reading later.
+    // the VRAM budget (0.7-1.0 ms after that): done on a thread of the run's runner while the first rows are read.
+    // The first batch waits for it and throws its error, which reaches the caller as before, a block or so of reading
+    // later.
     const uint64_t budget = options.vramBudgetMiB << 20;
-    const std::shared_future<std::shared_ptr<GpuProfiler>> gpu =
-        std::async(std::launch::async, [budget] { return openGpu(budget); }).share();
+    const std::shared_future<std::shared_ptr<GpuProfiler>> gpu = runner.start([budget] { return openGpu(budget); }).share();
     return {[gpu](const BatchView& batch, const ProfileOptions& profile) { return gpu.get()->compute(batch, profile); },
             [gpu](VpocResult& r) {
                 r.backend = gpu.get()->vendor();
@@ -178,7 +177,7 @@ ChosenBackend chooseGpu(const VpocOptions& options, VpocResult& result)
 
 // Opens the file, profiles it on the path the backend asks for, and fills in the result.
 std::shared_ptr<const VpocResult> runJob(const VpocOptions& options, const ChooseBackend& chooseBackend,
-                                         const VpocProgressCallback& progress, const std::atomic<bool>* cancel)
+                                         const VpocProgressCallback& progress, const CancelToken& cancel)
 {
     auto result = std::make_shared<VpocResult>();
     result->options = options;
@@ -190,19 +189,20 @@ std::shared_ptr<const VpocResult> runJob(const VpocOptions& options, const Choos
         result->threadsNote = fmt::format("--threads {}: capped at {}, the hardware threads this process may use "
                                           "(more would only queue for the same cores); give at most {}, or 0 for all",
                                           options.threads, cap, cap);
+    // The run's one runner, sized here once: the reader parses on it, the profiles and the GPU module's opening too.
     ReadOptions read = options.read;
-    read.threads = std::min(asked, cap);
-    read.pool = std::make_shared<WorkPool>(read.threads);
-    result->threads = read.pool->threads();
+    read.pool = std::make_shared<TaskRunner>(std::min(asked, cap));
+    TaskRunner& runner = *read.pool;
+    result->threads = runner.threads();
     auto reader = openMarketFile(options.input, read);
     result->format = reader->format();
-    const ChosenBackend backend = chooseBackend(*result);
+    const ChosenBackend backend = chooseBackend(*result, runner);
 
-    Job job {options, *result, *reader, read.pool.get(), SessionClock(rule), progress, cancel};
+    Job job {options, *result, *reader, &runner, SessionClock(rule), progress, cancel};
     if (backend.compute)
-        BatchedRun(job, backend.compute).run(read.pool->threads());
+        BatchedRun(job, backend.compute).run(runner.threads());
     else
-        StreamingRun(job).run(read.pool->threads());
+        StreamingRun(job).run(runner.threads());
     if (backend.describe)
         backend.describe(*result); // a file with no rows in a session sent no batch: the open's error is thrown here
     result->options.developingSink = nullptr; // it refers to the caller's writer: not kept past the run
@@ -224,18 +224,19 @@ std::shared_ptr<const VpocResult> runJob(const VpocOptions& options, const Choos
 } // namespace
 
 std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const VpocProgressCallback& progress,
-                                          const std::atomic<bool>* cancel)
+                                          const CancelToken& cancel)
 {
-    return runJob(options, [&options](VpocResult& result) { return chooseGpu(options, result); }, progress, cancel);
+    return runJob(options, [&options](VpocResult& result, TaskRunner& runner) { return chooseGpu(options, result, runner); },
+                  progress, cancel);
 }
 
 std::shared_ptr<const VpocResult> runVpocBatched(const VpocOptions& options, const BatchCompute& compute,
-                                                 const VpocProgressCallback& progress, const std::atomic<bool>* cancel)
+                                                 const VpocProgressCallback& progress, const CancelToken& cancel)
 {
     if (!compute)
         throw std::invalid_argument("runVpocBatched: no batch computation given; pass computeBatchCpu or the GPU "
                                     "module's compute");
-    return runJob(options, [&compute](VpocResult& result) {
+    return runJob(options, [&compute](VpocResult& result, TaskRunner&) {
         result.backend = "cpu";
         result.backendNote = "the GPU backend's path with batches computed by the caller";
         return ChosenBackend {compute, {}};

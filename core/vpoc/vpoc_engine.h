@@ -1,6 +1,7 @@
 // The VPOC job: reads a market data file in a stream, cuts it into sessions and profiles them on the CPU or GPU.
 #pragma once
 
+#include "core/util/cancel_token.h"
 #include "core/vpoc/market_data.h"
 #include "core/vpoc/sessions.h"
 #include "core/vpoc/volume_profile.h"
@@ -121,16 +122,16 @@ uint32_t percentToBasisPoints(double percent);
 using BatchCompute = std::function<std::vector<SessionResult>(const BatchView&, const ProfileOptions&)>;
 
 // Runs the whole job. Throws InputError (file:line:column), std::invalid_argument (a bad option),
-// std::runtime_error (I/O, GPU), VpocCancelled when `cancel` became true (checked every block of rows).
+// std::runtime_error (I/O, GPU), VpocCancelled when `cancel` was cancelled (checked every block of rows).
 std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const VpocProgressCallback& progress = {},
-                                          const std::atomic<bool>* cancel = nullptr);
+                                          const CancelToken& cancel = {});
 
 // The GPU backend's path (sessions gathered into batches) with another batch computation: tests give it
 // computeBatchCpu, so that the path runs without a GPU. options.backend is not read; the result's backend is "cpu".
 // Throws what runVpoc() throws, and std::invalid_argument when `compute` is empty.
 std::shared_ptr<const VpocResult> runVpocBatched(const VpocOptions& options, const BatchCompute& compute,
                                                  const VpocProgressCallback& progress = {},
-                                                 const std::atomic<bool>* cancel = nullptr);
+                                                 const CancelToken& cancel = {});
 
 const char* distributionName(Distribution d);
 const char* formatName(DataFormat f);

@@ -4,7 +4,8 @@
 #include "core/vpoc/market_source.h"
 #include "core/vpoc/sessions.h"
 #include "core/vpoc/vpoc_engine.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/cancel_token.h"
+#include "core/util/task_runner.h"
 
 #include <fmt/format.h>
 
@@ -24,10 +25,10 @@ struct Job {
     const VpocOptions& options;
     VpocResult& result;
     MarketSource& reader;
-    WorkPool* pool; // the threads the reader parses on, shared with the profiles
+    TaskRunner* runner; // the run's threads: the reader parses on them, the profiles run on them
     SessionClock sessions;
     const VpocProgressCallback& progress;
-    const std::atomic<bool>* cancel;
+    CancelToken cancel;
     std::chrono::steady_clock::time_point lastReport = std::chrono::steady_clock::now();
     BorrowedRows block {}; // the rows in hand: lent by the reader, or in the two vectors below
     std::vector<MarketRecord> rows {};
@@ -85,7 +86,7 @@ struct Job {
     // The next block of rows into `block`; false at the end. Throws VpocCancelled.
     bool next(size_t maxRows = kReadRows)
     {
-        if (cancel && cancel->load(std::memory_order_relaxed))
+        if (cancel.isCancelled())
             throw VpocCancelled();
         report(false);
         if (reader.borrow(maxRows, block, rows, lines))

@@ -44,7 +44,7 @@ int endToEnd(const std::string& file, int64_t maxGpuSessionRows)
         o.developing = true;
         o.profile.keepProfiles = true;
         o.maxGpuSessionRows = maxGpuSessionRows;
-        return runVpoc(o, {}, nullptr);
+        return runVpoc(o);
     };
     const auto cpu = run(Backend::Cpu), gpu = run(Backend::Gpu);
     int bad = cpu->sessions.size() == gpu->sessions.size() ? 0 : static_cast<int>(cpu->sessions.size() + 1);

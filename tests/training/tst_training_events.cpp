@@ -14,7 +14,7 @@ private Q_SLOTS:
     void eventsBecomeTypedValues()
     {
         std::vector<TrainingProgress> seen;
-        RunObserver observer(nullptr, [&](const TrainingProgress& p) { seen.push_back(p); }, 5, nullptr);
+        RunObserver observer(nullptr, [&](const TrainingProgress& p) { seen.push_back(p); }, 5, {});
         observer.handle(R"j({"event":"started","first_epoch":3,"steps_per_epoch":40,"devices":["cuda:1"]})j");
         observer.handle(R"j({"event":"step","epoch":3,"step":20,"steps_per_epoch":40,"loss":0.5,"device":1,
                             "allocated_bytes":1024,"reserved_bytes":2048})j");
@@ -41,7 +41,7 @@ private Q_SLOTS:
     void aStepCarriesEveryRanksMemory()
     {
         TrainingProgress seen;
-        RunObserver observer(nullptr, [&](const TrainingProgress& p) { seen = p; }, 1, nullptr);
+        RunObserver observer(nullptr, [&](const TrainingProgress& p) { seen = p; }, 1, {});
         observer.handle(R"j({"event":"step","epoch":1,"step":5,"loss":0.5,"device":0,"device_used_bytes":3e9,
                             "ranks":[{"rank":0,"device":0,"device_used_bytes":3e9,"allocated_bytes":1e9,"reserved_bytes":2e9},
                                      {"rank":1,"device":1,"device_used_bytes":2.5e9,"allocated_bytes":-1,"reserved_bytes":-1}]})j");
@@ -57,7 +57,7 @@ private Q_SLOTS:
     void aStepWithoutADeviceIsTheCpu()
     {
         TrainingProgress seen;
-        RunObserver observer(nullptr, [&](const TrainingProgress& p) { seen = p; }, 1, nullptr);
+        RunObserver observer(nullptr, [&](const TrainingProgress& p) { seen = p; }, 1, {});
         observer.handle(R"j({"event":"step","epoch":1,"step":1,"loss":0.5})j");
         QCOMPARE(seen.device, -1);
     }
@@ -88,7 +88,7 @@ private Q_SLOTS:
     // and rethrowFailure() hands it to the host after the module returned.
     void theCallbackKeepsTheExceptionForTheHost()
     {
-        RunObserver observer(nullptr, [](const TrainingProgress&) { throw std::runtime_error("disk full"); }, 1, nullptr);
+        RunObserver observer(nullptr, [](const TrainingProgress&) { throw std::runtime_error("disk full"); }, 1, {});
         QCOMPARE(RunObserver::onEvent(&observer, R"j({"event":"note","message":"x"})j"), 1);
         QString rethrown;
         try {
@@ -97,11 +97,11 @@ private Q_SLOTS:
             rethrown = QString::fromUtf8(e.what());
         }
         QCOMPARE(rethrown, QStringLiteral("disk full"));
-        RunObserver badJson(nullptr, {}, 1, nullptr);
+        RunObserver badJson(nullptr, {}, 1, {});
         QCOMPARE(RunObserver::onEvent(&badJson, "not json"), 1);
         QVERIFY_THROWS_EXCEPTION(std::exception, badJson.rethrowFailure());
         observer.rethrowFailure(); // once only
-        RunObserver quiet(nullptr, {}, 1, nullptr);
+        RunObserver quiet(nullptr, {}, 1, {});
         QCOMPARE(RunObserver::onEvent(&quiet, R"j({"event":"note","message":"x"})j"), 0);
         quiet.rethrowFailure(); // nothing kept: no throw
     }
@@ -117,7 +117,7 @@ private Q_SLOTS:
     void anUnknownStatusIsAnError()
     {
         QFETCH(QString, status);
-        RunObserver observer(nullptr, {}, 1, nullptr);
+        RunObserver observer(nullptr, {}, 1, {});
         try {
             observer.handle("{\"event\":\"finished\",\"status\":\"" + status.toStdString() + "\"}");
             QFAIL("no error for an unknown status");

@@ -3,7 +3,7 @@
 // the elements a block's pieces make against the ones appendSession() builds.
 #include "core/vpoc/block_runs.h"
 #include "core/vpoc/vpoc_engine.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 #include "vpoc_test_files.h"
 
 #include <QtTest/QtTest>
@@ -12,6 +12,7 @@
 #include <random>
 
 using namespace stackscope::vpoc;
+using stackscope::TaskRunner;
 using stackscope::vpoc::testing::Shape;
 
 namespace {
@@ -208,7 +209,7 @@ private Q_SLOTS:
         const size_t n = rows.size();
         std::vector<int32_t> tick(n, -7);
         std::vector<uint32_t> span(n, 7), volume(n, 7);
-        WorkPool pool {static_cast<unsigned>(threads)};
+        TaskRunner pool {static_cast<unsigned>(threads)};
         BlockRuns runs(SessionClock(rule), pool, size_t(minRows));
         QVERIFY(runs.find(rows.data(), n, d, {tick.data(), d == Distribution::Uniform ? span.data() : nullptr,
                                                volume.data()}));

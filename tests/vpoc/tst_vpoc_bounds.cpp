@@ -4,7 +4,7 @@
 #include "tests/common/cli_process.h"
 
 #include "core/vpoc/vpoc_engine.h"
-#include "core/vpoc/work_pool.h"
+#include "core/util/task_runner.h"
 
 #include <QtTest/QtTest>
 
@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 
 using namespace stackscope::vpoc;
+using stackscope::usableThreads;
 
 namespace {
 

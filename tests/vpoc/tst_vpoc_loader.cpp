@@ -185,8 +185,9 @@ private Q_SLOTS:
         QVERIFY(calls >= 1);
         QCOMPARE(int(r->sessions.size()), 3);
         QCOMPARE(r->extraColumns, std::vector<std::string> {"vix"});
-        std::atomic<bool> cancel {true};
-        QVERIFY_THROWS_EXCEPTION(VpocCancelled, runVpoc(o, {}, &cancel));
+        stackscope::CancelToken cancel;
+        cancel.cancel();
+        QVERIFY_THROWS_EXCEPTION(VpocCancelled, runVpoc(o, {}, cancel));
     }
 
     void fallBackRepeatedHour()

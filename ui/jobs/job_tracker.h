@@ -1,12 +1,15 @@
 // Runs one background job at a time for an owner object: latest job wins, cancellable, progress and
-// result delivered to the owner's thread with queued calls (after Hotspot's JobTracker).
+// result delivered to the owner's thread with queued calls (after Hotspot's JobTracker). The Qt side of the one task
+// runner: the job runs on a thread of core's TaskRunner::shared() (its waiting lane: a job lasts).
 #pragma once
+
+#include "core/util/cancel_token.h"
+#include "core/util/task_runner.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QThread>
 #include <QString>
-#include <QThreadPool>
 
 #include <atomic>
 #include <functional>
@@ -19,9 +22,9 @@ namespace stackscope::ui {
 // progress to the owner's thread. Copyable; all copies share the job's state.
 class JobControl {
 public:
-    bool isCancelled() const { return m_cancelled->load(std::memory_order_relaxed); }
-    // For core APIs that take a cancel flag.
-    const std::atomic<bool>* cancelFlag() const { return m_cancelled.get(); }
+    bool isCancelled() const { return m_cancel.isCancelled(); }
+    // For core's long jobs, which all take a CancelToken.
+    const CancelToken& cancelToken() const { return m_cancel; }
     // Runs `fn` in the owner's thread, unless the job is no longer the latest by then.
     void post(std::function<void()> fn) const
     {
@@ -38,7 +41,7 @@ public:
 
 private:
     friend class JobTracker;
-    std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
+    CancelToken m_cancel;
     QPointer<QObject> m_owner;
     std::shared_ptr<std::atomic<quint64>> m_current;
     quint64 m_generation = 0;
@@ -57,7 +60,7 @@ public:
 
     bool isRunning() const { return m_running; }
 
-    // Cancels the running job (its result will be dropped) and starts `job(const JobControl&)` on the thread pool.
+    // Cancels the running job (its result will be dropped) and starts `job(const JobControl&)` on the task runner.
     // In the owner's thread, only if this is still the latest job: `apply(result)`, or `fail(message)` when the job
     // threw (the exception's what(); a job never takes the program down with it).
     template <typename Job, typename Apply, typename Fail>
@@ -71,7 +74,7 @@ public:
         control.m_generation = ++*m_current;
         m_control = control;
         m_running = true;
-        QThreadPool::globalInstance()->start(
+        TaskRunner::shared().post(
             [this, control, job = std::move(job), apply = std::move(apply), fail = std::move(fail)]() mutable {
                 using Result = decltype(job(control));
                 std::shared_ptr<Result> result;
@@ -96,13 +99,13 @@ public:
 
     // Asks the running job to stop at its next cancellation check and still delivers its result (a stopped
     // training run reports its last checkpoint); cancel() drops the result instead.
-    void requestStop() { m_control.m_cancelled->store(true); }
+    void requestStop() { m_control.m_cancel.cancel(); }
     bool stopRequested() const { return m_running && m_control.isCancelled(); }
 
     // The running job's result will be dropped; the job itself stops at its next cancellation check.
     void cancel()
     {
-        m_control.m_cancelled->store(true);
+        m_control.m_cancel.cancel();
         ++*m_current;
         m_running = false;
     }

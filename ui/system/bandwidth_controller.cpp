@@ -79,7 +79,7 @@ void BandwidthController::measure()
     setStatus(tr("Measuring links on this machine… (the whole suite takes a few minutes; Stop ends it)"));
     Q_EMIT measuringChanged(true);
     const std::string program = m_program.toStdString();
-    m_jobs.run([program](const JobControl& control) { return measureLinks(control.cancelFlag(), program); },
+    m_jobs.run([program](const JobControl& control) { return measureLinks(control.cancelToken(), program); },
                [this](LinksMeasurement m) {
                    m_tick->stop();
                    Q_EMIT measuringChanged(false);

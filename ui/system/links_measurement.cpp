@@ -29,7 +29,7 @@ std::string lastLine(const std::string& text)
 
 } // namespace
 
-LinksMeasurement measureLinks(const std::atomic<bool>* cancel, const std::string& programIn, std::chrono::milliseconds limit)
+LinksMeasurement measureLinks(const CancelToken& cancel, const std::string& programIn, std::chrono::milliseconds limit)
 {
     const std::string program = programIn.empty() ? cliProgram() : programIn;
     worker::ChildProcess child;
@@ -45,7 +45,7 @@ LinksMeasurement measureLinks(const std::atomic<bool>* cancel, const std::string
     bool outOpen = true, errOpen = true;
     LinksMeasurement m;
     while (outOpen || errOpen || !worker::exitedNow(child)) {
-        if (cancel && cancel->load()) {
+        if (cancel.isCancelled()) {
             worker::killGroup(child.pid);
             worker::reap(child);
             m.stopped = true;

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "core/perf/suite_run.h"
+#include "core/util/cancel_token.h"
 
-#include <atomic>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -27,8 +27,8 @@ struct LinksMeasurement {
 inline constexpr std::chrono::minutes kMeasureLimit {20};
 
 // Runs the suite in `program` (stackscope-cli; empty: cliProgram()) and parses its run. Checks `cancel` every 100 ms:
-// set, the child's group is killed and {stopped = true} comes back. Throws MeasureError.
-LinksMeasurement measureLinks(const std::atomic<bool>* cancel, const std::string& program = {},
+// once cancelled, the child's group is killed and {stopped = true} comes back. Throws MeasureError.
+LinksMeasurement measureLinks(const CancelToken& cancel, const std::string& program = {},
                               std::chrono::milliseconds limit = kMeasureLimit);
 
 } // namespace stackscope::ui

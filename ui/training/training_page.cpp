@@ -441,7 +441,7 @@ RunOutcome TrainingPage::runJob(TrainingPage* self, const training::TrainingConf
             if (post)
                 control.post([self] { self->drain(); });
         };
-        out.result = training::runTraining(config, report, control.cancelFlag());
+        out.result = training::runTraining(config, report, control.cancelToken());
     } catch (const training::ConfigError& e) {
         out.error = TrainingForm::explainError(QString::fromStdString(e.what()));
     } catch (const vpoc::InputError& e) {

@@ -509,7 +509,7 @@ void VpocPage::run()
                 // Progress arrives at most every 100 ms from the core; posted to the GUI thread.
                 out.result = vpoc::runVpoc(o, [this, control](const vpoc::VpocProgress& p) {
                     control.post([this, p] { showProgress(p); });
-                }, control.cancelFlag());
+                }, control.cancelToken());
             } catch (const vpoc::VpocCancelled&) {
                 out.cancelled = true;
             } catch (const std::exception& e) {
