@@ -535,9 +535,14 @@ std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> f
         const auto* rule = rules.find(found[i].second.id);
         generic[i] = rule && rule->generic;
     }
+    // A finding whose condition the facts contradict (applies == false: "HSA_OVERRIDE_GFX_VERSION is not set")
+    // ranks below the others of its severity: its text matched, but the facts point elsewhere.
+    const auto contradicted = [&](std::size_t i) { return found[i].second.applies == std::optional<bool>(false); };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         if (found[a].second.severity != found[b].second.severity)
             return found[a].second.severity > found[b].second.severity;
+        if (contradicted(a) != contradicted(b))
+            return !contradicted(a);
         if (generic[a] != generic[b])
             return !generic[a];
         return position[a] < position[b];
@@ -551,6 +556,8 @@ std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> f
                                fmt::join(f.explains, ", "));
         else if (!explainedBy[order[k]].empty())
             why += fmt::format("; below {}, which explains this message", explainedBy[order[k]]);
+        else if (f.applies == std::optional<bool>(false))
+            why += "; the facts here contradict its condition (see applies): below the others of its severity";
         else if (generic[order[k]])
             why += "; a generic code (the library's wrapper for many causes): below the specific causes of its severity";
         else if (k > 0 && out.back().severity == f.severity)
