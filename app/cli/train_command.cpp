@@ -21,6 +21,7 @@ struct TrainCliOptions {
     training::TrainingConfig config;
     std::string hidden = "32,16";
     std::string returns = "1,5,15";
+    std::string device = training::DeviceSelection().toString(); // parsed with the lists, once
     bool jsonProgress = false;
     bool noGraphs = false;
     bool noFused = false;
@@ -108,10 +109,10 @@ void applySeedAliases(TrainCliOptions& o)
             ids = ids.substr(0, ids.find(','));
             c.notes.push_back(fmt::format("--no_distributed: trained on the first of --device_ids ({}) only", ids));
         }
-        c.device = "gpu:" + ids;
+        c.device = training::parseDevices("gpu:" + ids);
         c.deviceFallback = true;
         c.notes.push_back(fmt::format("--device_ids {} -> --device {} (the CPU when that GPU is not there)",
-                                      o.deviceIds, c.device));
+                                      o.deviceIds, c.device.toString()));
     } else if (o.noDistributed) {
         c.notes.push_back("--no_distributed: StackScope trains in one process unless --device names several GPUs "
                           "or --nproc asks for more; nothing to change");
@@ -152,7 +153,7 @@ void addTrainOptions(CLI::App* cmd, TrainCliOptions& o)
     cmd->add_option("--session", c.session, "globex, rth or HH:MM-HH:MM")->capture_default_str();
     cmd->add_option("--tz", c.timeZone, "Time zone of naive timestamps and of the session")->capture_default_str();
     cmd->add_option("--tick", c.tick, "Price step (ES: 0.25)")->capture_default_str();
-    cmd->add_option("--device", c.device, "auto (GPU 0, else the CPU), cpu, gpu:N or gpu:N,M (one process per GPU, "
+    cmd->add_option("--device", o.device, "auto (GPU 0, else the CPU), cpu, gpu:N or gpu:N,M (one process per GPU, "
                                           "data parallel through c10d)")
         ->capture_default_str();
     cmd->add_option("--nproc", c.processes, "Processes (ranks) to start here: 0 = one per GPU of --device; N > 1 "
@@ -207,6 +208,7 @@ void trainNow(TrainCliOptions& o)
     try {
         c.hidden = training::parseLayerList(o.hidden, "--hidden");
         c.returnHorizons = training::parseLayerList(o.returns, "--returns");
+        c.device = training::parseDevices(o.device);
         c.cudaGraphs = !o.noGraphs;
         c.fusedStep = !o.noFused;
         applySeedAliases(o);

@@ -5,6 +5,7 @@
 #include "core/util/sha256.h"
 #include "core/vpoc/market_source.h"
 #include "core/vpoc/sessions.h"
+#include "core/vpoc/time_zones.h"
 #include "core/vpoc/volume_profile.h"
 
 #include <fmt/format.h>
@@ -23,6 +24,14 @@ struct Bar {
 struct Levels {
     int32_t poc = 0, vah = 0, val = 0;
 };
+
+// The VPOC parsers' messages name the option already ("--session 9-5: write ..."); one that does not gets it in front.
+std::string namingOption(const std::string& option, const std::string& message)
+{
+    const bool named = message.rfind(option, 0) == 0 && message.size() > option.size() &&
+                       (message[option.size()] == ' ' || message[option.size()] == ':');
+    return named ? message : option + ": " + message;
+}
 
 void checkCancel(const CancelToken& cancel)
 {
@@ -44,14 +53,19 @@ SessionBars readSessionBars(const TrainingConfig& config, Dataset& out, const Ca
     try {
         read.tick = vpoc::Tick::parse(config.tick);
     } catch (const std::invalid_argument& e) {
-        throw ConfigError(fmt::format("--tick: {}", e.what()));
+        throw ConfigError(namingOption("--tick", e.what()));
+    }
+    try {
+        vpoc::findTimeZone(config.timeZone); // before the session, whose rule needs the zone
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError(namingOption("--tz", e.what()));
     }
     read.timeZone = config.timeZone;
     vpoc::SessionRule rule;
     try {
         rule = vpoc::SessionRule::parse(config.session, config.timeZone);
     } catch (const std::invalid_argument& e) {
-        throw ConfigError(fmt::format("--session: {}", e.what()));
+        throw ConfigError(namingOption("--session", e.what()));
     }
     const auto source = vpoc::openMarketFile(config.input, read); // CSV, DBN, SCID, NinjaTrader: by content
     vpoc::SessionClock clock(rule);

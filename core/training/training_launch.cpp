@@ -415,25 +415,23 @@ int processesFor(const TrainingConfig& config)
 {
     if (config.processes > 0)
         return config.processes;
-    if (config.device == "auto")
-        return 1;
-    return std::max<int>(1, static_cast<int>(parseDevices(config.device).size()));
+    return std::max<int>(1, static_cast<int>(config.device.gpus.size()));
 }
 
 std::vector<int> rankDevices(const TrainingConfig& config, const RankEnvironment& env, bool& fallback)
 {
     fallback = config.deviceFallback;
-    if (config.device == "auto") {
+    if (config.device.isAuto()) {
         fallback = true;
         return {env.localRank};
     }
-    const auto gpus = parseDevices(config.device);
+    const auto& gpus = config.device.gpus;
     if (gpus.size() <= 1)
         return gpus; // the CPU, or one GPU every rank shares
     if (env.localRank >= static_cast<int>(gpus.size()))
         throw ConfigError(fmt::format("LOCAL_RANK {} but --device {} names {} GPUs; name one GPU per process on this "
                                       "node (or one GPU for all)",
-                                      env.localRank, config.device, gpus.size()));
+                                      env.localRank, config.device.toString(), gpus.size()));
     return {gpus[static_cast<size_t>(env.localRank)]};
 }
 

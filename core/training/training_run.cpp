@@ -293,8 +293,8 @@ std::shared_ptr<const TrainingResult> trainOnDataset(const TrainingConfig& confi
     bool fallback = true;
     if (rankEnv) {
         gpus = rankDevices(config, *rankEnv, fallback);
-    } else if (config.device != "auto") {
-        gpus = parseDevices(config.device);
+    } else if (!config.device.isAuto()) {
+        gpus = config.device.gpus;
         fallback = config.deviceFallback;
     }
     const std::string metadataPath = config.output + "/model_metadata.json";

@@ -50,7 +50,7 @@ TrainingConfig config(const QTemporaryDir& dir, const char* name)
     TrainingConfig c;
     c.input = "synthetic";
     c.output = dir.filePath(QString::fromUtf8(name)).toStdString();
-    c.device = "cpu";
+    c.device = DeviceSelection::cpu();
     c.hidden = {32, 16};
     c.epochs = 4;
     c.batchSize = 32;
@@ -224,7 +224,7 @@ private Q_SLOTS:
         if (what == "batch")
             c.batchSize = 100000;
         else
-            c.device = "gpu:7";
+            c.device = DeviceSelection::onGpus({7});
         QString message;
         try {
             trainOnDataset(c, synthetic(400));
