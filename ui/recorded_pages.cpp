@@ -1,6 +1,7 @@
 // Replay of a report's VPOC and training runs, and pages back at their top after a new snapshot.
 #include "ui/recorded_pages.h"
 
+#include "core/training/training_metadata.h"
 #include "core/vpoc/vpoc_recorded.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/replay_banner.h"
@@ -46,7 +47,7 @@ QString fillTraining(TrainingPage* page, const json& run, const QString& origin)
         page->clearRecordedRun();
         return QObject::tr("Training: none in the report");
     }
-    if (!page->showRecordedRun(run, origin))
+    if (!page->showRecordedRun(training::recordedTrainingRun(run), origin))
         return page->isRunning() ? QObject::tr("Training: not shown (a run is going on here)")
                                  : QObject::tr("Training: no epochs in the report");
     const auto epochs = run.value("epochs", json::array()).size();

@@ -176,4 +176,49 @@ nlohmann::json readMetadata(const std::string& path)
     return j;
 }
 
+namespace {
+
+// A number of the record, or `fallback` where it is missing or not a number.
+template <typename T>
+T numberOr(const nlohmann::json& o, const char* key, T fallback)
+{
+    const auto it = o.find(key);
+    return it != o.end() && it->is_number() ? it->get<T>() : fallback;
+}
+
+} // namespace
+
+RecordedTrainingRun recordedTrainingRun(const nlohmann::json& metadata)
+{
+    RecordedTrainingRun r;
+    if (!metadata.is_object())
+        return r;
+    if (const auto epochs = metadata.find("epochs"); epochs != metadata.end() && epochs->is_array()) {
+        for (const auto& e : *epochs) {
+            if (!e.is_object())
+                continue;
+            r.epochs.push_back({numberOr(e, "epoch", 0), numberOr(e, "train_loss", 0.0), numberOr(e, "val_loss", 0.0),
+                                numberOr(e, "samples_per_s", 0.0), numberOr(e, "seconds", 0.0)});
+        }
+    }
+    if (const auto best = metadata.find("best_epoch"); best != metadata.end() && best->is_number_integer())
+        r.bestEpoch = best->get<int>();
+    if (const auto status = metadata.find("status"); status != metadata.end() && status->is_string())
+        r.status = status->get<std::string>();
+    if (const auto devices = metadata.find("devices"); devices != metadata.end() && devices->is_array()) {
+        for (const auto& d : *devices)
+            r.devices.push_back(d.is_string() ? d.get<std::string>() : d.dump());
+    }
+    if (const auto config = metadata.find("config"); config != metadata.end()) {
+        try {
+            r.config = configFromJson(*config);
+        } catch (const ConfigError&) {
+            // An older record's configuration: the epochs still show, the options stay unknown.
+        } catch (const nlohmann::json::exception&) {
+            // Not an object at all: the same.
+        }
+    }
+    return r;
+}
+
 } // namespace stackscope::training

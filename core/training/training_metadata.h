@@ -4,10 +4,13 @@
 
 #include "core/training/features.h"
 #include "core/training/training_config.h"
+#include "core/training/training_run.h"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace stackscope::training {
 
@@ -36,5 +39,17 @@ private:
 
 // Reads a model_metadata.json; throws ConfigError saying what is wrong with it.
 nlohmann::json readMetadata(const std::string& path);
+
+// What a page shows of a recorded run (model_metadata.json, a report's "training"): the epochs and the best one, the
+// status and devices it names, and its options when they can be read. What it does not say stays unknown.
+struct RecordedTrainingRun {
+    std::vector<EpochMetrics> epochs;
+    int bestEpoch = 0;                    // 0: not recorded
+    std::string status = "unknown";
+    std::vector<std::string> devices;     // as the trainer named them
+    std::optional<TrainingConfig> config; // none when the record has no configuration this version reads
+};
+// Never throws: a record that is not an object, or whose epochs are not there, gives a run without epochs.
+RecordedTrainingRun recordedTrainingRun(const nlohmann::json& metadata);
 
 } // namespace stackscope::training

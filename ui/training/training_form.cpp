@@ -18,8 +18,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-
+#include <algorithm>
 #include <climits>
+#include <utility>
 
 namespace stackscope::ui {
 
@@ -55,6 +56,50 @@ public:
     }
 };
 
+// Each field's label by the CLI option it sets: the form's rows and the messages that name an option use it.
+constexpr std::pair<const char*, const char*> kFieldLabels[] = {
+    {"--input", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Input CSV")},
+    {"--output", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Output folder")},
+    {"--epochs", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Epochs")},
+    {"--batch-size", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Batch size")},
+    {"--lr", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Learning rate")},
+    {"--hidden", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Hidden layers")},
+    {"--dropout", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Dropout")},
+    {"--seed", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Seed")},
+    {"--patience", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Patience")},
+    {"--device", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Device")},
+    {"--precision", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Precision")},
+    {"--step-interval", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Progress every")},
+    {"--nproc", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Processes")},
+    {"--dist-backend", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Collectives")},
+    {"--resume", QT_TRANSLATE_NOOP("stackscope::ui::TrainingForm", "Resume")},
+};
+
+// What the Device box offers: auto, the CPU, each GPU of the snapshot by name and size, and all of them together.
+std::vector<std::pair<QString, training::DeviceSelection>> deviceChoices(const Snapshot* snapshot)
+{
+    std::vector<std::pair<QString, training::DeviceSelection>> out {
+        {TrainingForm::tr("auto (a GPU when libtorch sees one)"), {}},
+        {TrainingForm::tr("cpu"), training::DeviceSelection::cpu()}};
+    std::vector<int> all;
+    for (const auto& gpu : snapshot ? snapshot->gpus : std::vector<GpuInfo> {}) {
+        const auto one = training::DeviceSelection::onGpus({gpu.index});
+        QString label = QStringLiteral("%1 — %2").arg(QString::fromStdString(one.toString()), QString::fromStdString(gpu.name));
+        if (gpu.vramTotalBytes)
+            label += QStringLiteral(" (%1 GiB)").arg(double(*gpu.vramTotalBytes) / double(1ULL << 30), 0, 'f', 0);
+        out.emplace_back(label, one);
+        all.push_back(gpu.index);
+    }
+    if (all.size() > 1) {
+        const auto every = training::DeviceSelection::onGpus(all);
+        out.emplace_back(TrainingForm::tr("%1 — all %2 GPUs, one process each")
+                             .arg(QString::fromStdString(every.toString()))
+                             .arg(all.size()),
+                         every);
+    }
+    return out;
+}
+
 QString joinLayers(const std::vector<int>& layers)
 {
     QStringList parts;
@@ -79,6 +124,11 @@ TrainingForm::TrainingForm(SnapshotController* snapshots, QWidget* parent)
     // buildDataBox listed its fields first.
     m_fields += {m_epochs, m_batch, m_learningRate, m_hidden, m_dropout, m_seed, m_patience, m_device, m_precision,
                  m_stepInterval, m_processes, m_distBackend, m_resume};
+    m_fieldByOption = {{"--input", m_input},       {"--output", m_output},          {"--epochs", m_epochs},
+                       {"--batch-size", m_batch},  {"--lr", m_learningRate},        {"--hidden", m_hidden},
+                       {"--dropout", m_dropout},   {"--seed", m_seed},              {"--patience", m_patience},
+                       {"--device", m_device},     {"--precision", m_precision},    {"--step-interval", m_stepInterval},
+                       {"--nproc", m_processes},   {"--dist-backend", m_distBackend}, {"--resume", m_resume}};
     setOutputFolder(newDefaultOutput());
     m_generatedOutput = m_output->text();
     updateDevices();
@@ -120,12 +170,12 @@ QGroupBox* TrainingForm::buildDataBox()
     });
     connect(m_input, &QLineEdit::textChanged, this, &TrainingForm::updateInputNote);
     auto* dataLayout = new QGridLayout(dataBox);
-    dataLayout->addWidget(new QLabel(tr("Input CSV"), dataBox), 0, 0, 1, 3);
+    dataLayout->addWidget(new QLabel(fieldLabel("--input"), dataBox), 0, 0, 1, 3);
     dataLayout->addWidget(m_input, 1, 0, 1, 3);
     dataLayout->addWidget(m_inputNote, 2, 0, 1, 3);
     dataLayout->addWidget(browseInput, 3, 1);
     dataLayout->addWidget(sample, 3, 2);
-    dataLayout->addWidget(new QLabel(tr("Output folder"), dataBox), 4, 0, 1, 3);
+    dataLayout->addWidget(new QLabel(fieldLabel("--output"), dataBox), 4, 0, 1, 3);
     dataLayout->addWidget(m_output, 5, 0, 1, 3);
     dataLayout->addWidget(browseOutput, 6, 2);
     dataLayout->setColumnStretch(0, 1);
@@ -155,13 +205,13 @@ QGroupBox* TrainingForm::buildModelBox(const training::TrainingConfig& defaults)
     m_patience = spin(modelBox, 0, 100000, defaults.patience);
     m_patience->setSpecialValueText(tr("never stop early"));
     m_patience->setToolTip(tr("Stop after this many epochs without a better validation loss (--patience)"));
-    f->addRow(tr("Epochs"), m_epochs);
-    f->addRow(tr("Batch size"), m_batch);
-    f->addRow(tr("Learning rate"), m_learningRate);
-    f->addRow(tr("Hidden layers"), m_hidden);
-    f->addRow(tr("Dropout"), m_dropout);
-    f->addRow(tr("Seed"), m_seed);
-    f->addRow(tr("Patience"), m_patience);
+    f->addRow(fieldLabel("--epochs"), m_epochs);
+    f->addRow(fieldLabel("--batch-size"), m_batch);
+    f->addRow(fieldLabel("--lr"), m_learningRate);
+    f->addRow(fieldLabel("--hidden"), m_hidden);
+    f->addRow(fieldLabel("--dropout"), m_dropout);
+    f->addRow(fieldLabel("--seed"), m_seed);
+    f->addRow(fieldLabel("--patience"), m_patience);
     return modelBox;
 }
 
@@ -199,11 +249,11 @@ QGroupBox* TrainingForm::buildDeviceBox(const training::TrainingConfig& defaults
     m_resume->setObjectName(QStringLiteral("trainingResume"));
     m_resume->setToolTip(tr("Continue the stopped run in the output folder from its checkpoint, with the same options "
                             "(--resume)"));
-    w->addRow(tr("Device"), m_device);
-    w->addRow(tr("Precision"), m_precision);
-    w->addRow(tr("Progress every"), m_stepInterval);
-    w->addRow(tr("Processes"), m_processes);
-    w->addRow(tr("Collectives"), m_distBackend);
+    w->addRow(fieldLabel("--device"), m_device);
+    w->addRow(fieldLabel("--precision"), m_precision);
+    w->addRow(fieldLabel("--step-interval"), m_stepInterval);
+    w->addRow(fieldLabel("--nproc"), m_processes);
+    w->addRow(fieldLabel("--dist-backend"), m_distBackend);
     w->addRow(m_resume);
     return whereBox;
 }
@@ -282,48 +332,38 @@ void TrainingForm::updateDevices()
 {
     const QString current = m_device->currentData().toString();
     m_device->clear();
-    m_device->addItem(tr("auto (a GPU when libtorch sees one)"), QStringLiteral("auto"));
-    m_device->addItem(tr("cpu"), QStringLiteral("cpu"));
-    const auto snapshot = m_snapshots ? m_snapshots->snapshot() : nullptr;
-    if (snapshot) {
-        QStringList all;
-        for (const auto& gpu : snapshot->gpus) {
-            const QString id = QStringLiteral("gpu:%1").arg(gpu.index);
-            QString label = QStringLiteral("%1 — %2").arg(id, QString::fromStdString(gpu.name));
-            if (gpu.vramTotalBytes)
-                label += QStringLiteral(" (%1 GiB)").arg(double(*gpu.vramTotalBytes) / double(1ULL << 30), 0, 'f', 0);
-            m_device->addItem(label, id);
-            all << QString::number(gpu.index);
-        }
-        if (all.size() > 1) {
-            const QString id = QStringLiteral("gpu:") + all.join(QLatin1Char(','));
-            m_device->addItem(tr("%1 — all %2 GPUs, one process each").arg(id).arg(all.size()), id);
-        }
-    }
-    const int keep = m_device->findData(current.isEmpty() ? QStringLiteral("auto") : current);
-    if (keep >= 0) {
-        m_device->setCurrentIndex(keep);
-    } else {
-        m_device->addItem(current, current); // a device named before this snapshot (another machine's run)
-        m_device->setCurrentIndex(m_device->count() - 1);
-    }
+    for (const auto& [label, device] : deviceChoices(m_snapshots ? m_snapshots->snapshot().get() : nullptr))
+        m_device->addItem(label, QString::fromStdString(device.toString()));
+    selectDevice(current.isEmpty() ? QStringLiteral("auto") : current);
 }
 
-QString TrainingForm::explainError(const QString& message)
+void TrainingForm::selectDevice(const QString& device)
 {
-    static const std::pair<const char*, const char*> fields[] = {
-        {"--input", "Input CSV"},        {"--output", "Output folder"}, {"--epochs", "Epochs"},
-        {"--batch-size", "Batch size"},  {"--lr", "Learning rate"},     {"--hidden", "Hidden layers"},
-        {"--dropout", "Dropout"},        {"--seed", "Seed"},            {"--patience", "Patience"},
-        {"--device", "Device"},          {"--precision", "Precision"},  {"--step-interval", "Progress every"},
-        {"--nproc", "Processes"},        {"--dist-backend", "Collectives"}, {"--resume", "Resume"}};
-    for (const auto& [option, label] : fields) {
-        const QString o = QString::fromLatin1(option);
-        if (message.startsWith(o) && (message.size() == o.size() || message[o.size()] == QLatin1Char(' ') ||
-                                      message[o.size()] == QLatin1Char(':')))
-            return tr("%1 (%2)").arg(tr(label), message);
+    if (m_device->findData(device) < 0)
+        m_device->addItem(device, device); // a device this machine's snapshot does not list (another machine's run)
+    m_device->setCurrentIndex(m_device->findData(device));
+}
+
+QString TrainingForm::fieldLabel(const std::string& option)
+{
+    for (const auto& [flag, label] : kFieldLabels) {
+        if (option == flag)
+            return tr(label);
     }
-    return message;
+    return {};
+}
+
+bool TrainingForm::focusField(const std::string& option)
+{
+    const auto it = std::find_if(m_fieldByOption.begin(), m_fieldByOption.end(), [&](const auto& f) { return f.first == option; });
+    if (it == m_fieldByOption.end() || !it->second->isEnabled())
+        return false;
+    it->second->setFocus(Qt::OtherFocusReason);
+    if (auto* edit = qobject_cast<QLineEdit*>(it->second))
+        edit->selectAll();
+    else if (auto* box = qobject_cast<QAbstractSpinBox*>(it->second))
+        box->selectAll();
+    return true;
 }
 
 training::TrainingConfig TrainingForm::config() const
@@ -332,13 +372,13 @@ training::TrainingConfig TrainingForm::config() const
     c.input = m_input->text().trimmed().toStdString();
     c.output = outputFolder().toStdString();
     if (c.input.empty())
-        throw training::ConfigError("Input CSV: choose a market data file (Browse…), or Sample data");
+        throw training::ConfigError("--input: choose a market data file (Browse…), or Sample data");
     if (c.output.empty())
-        throw training::ConfigError("Output folder: choose a folder for model.pt and model_metadata.json");
+        throw training::ConfigError("--output: choose a folder for model.pt and model_metadata.json");
     c.epochs = m_epochs->value();
     c.batchSize = m_batch->value();
     c.learningRate = m_learningRate->value();
-    c.hidden = training::parseLayerList(m_hidden->text().trimmed().toStdString(), "Hidden layers");
+    c.hidden = training::parseLayerList(m_hidden->text().trimmed().toStdString(), "--hidden");
     c.dropout = m_dropout->value();
     c.seed = static_cast<uint64_t>(m_seed->value());
     c.patience = m_patience->value();
@@ -362,13 +402,7 @@ void TrainingForm::setConfig(const training::TrainingConfig& c)
     m_dropout->setValue(c.dropout);
     m_seed->setValue(static_cast<int>(std::min<uint64_t>(c.seed, INT_MAX)));
     m_patience->setValue(c.patience);
-    const QString device = QString::fromStdString(c.device.toString());
-    int index = m_device->findData(device);
-    if (index < 0) {
-        m_device->addItem(device, device);
-        index = m_device->count() - 1;
-    }
-    m_device->setCurrentIndex(index);
+    selectDevice(QString::fromStdString(c.device.toString()));
     m_precision->setCurrentText(QString::fromStdString(c.precision));
     m_stepInterval->setValue(c.stepInterval);
     m_processes->setValue(c.processes);

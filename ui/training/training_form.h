@@ -41,9 +41,11 @@ public:
     bool resume() const;
     void setEditable(bool editable);
 
-    // The core names options as the command line does ("--lr 0: use ..."); this puts the form's label in
-    // front ("Learning rate (--lr 0: use ...)") so the person knows which field to change.
-    static QString explainError(const QString& message);
+    // The core names options as the command line does ("--lr 0: use ..."): the form's label of that option
+    // ("Learning rate"), empty when the form has no field for it (--tick, --session: their defaults).
+    static QString fieldLabel(const std::string& option);
+    // Puts the keyboard focus on the option's field (and selects a text field's text); false when there is none.
+    bool focusField(const std::string& option);
 
 Q_SIGNALS:
     // Any field changed (the page marks results computed with other options out of date).
@@ -55,6 +57,7 @@ private:
     QGroupBox* buildModelBox(const training::TrainingConfig& defaults);
     QGroupBox* buildDeviceBox(const training::TrainingConfig& defaults);
     void updateDevices();
+    void selectDevice(const QString& device);
     void updateInputNote();
 
     SnapshotController* m_snapshots = nullptr;
@@ -76,6 +79,7 @@ private:
     QComboBox* m_distBackend = nullptr;
     QCheckBox* m_resume = nullptr;
     QList<QWidget*> m_fields;
+    std::vector<std::pair<std::string, QWidget*>> m_fieldByOption; // the CLI option each field sets
 };
 
 } // namespace stackscope::ui
