@@ -13,6 +13,7 @@
 #include "core/probes/probe_variants.h"
 #include "core/python/python_envs.h"
 #include "core/util/program_paths.h"
+#include "core/util/task_runner.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -22,7 +23,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
-#include <thread>
 
 namespace stackscope::cli {
 
@@ -243,25 +243,21 @@ std::vector<EnvironmentRun> environmentRuns(const ProbeCliOptions& o, const Prob
 void runEnvironments(std::vector<EnvironmentRun>& runs, bool live)
 {
     std::mutex printMutex;
-    std::vector<std::thread> threads;
-    for (auto& er : runs) {
-        threads.emplace_back([&er, &printMutex, live] {
-            ProbeRunner runner(er.options);
-            er.records = runner.run([live, &er, &printMutex](const ProbeRecord& r) {
-                if (!live)
-                    return;
-                std::lock_guard<std::mutex> lock(printMutex);
-                std::cout << fmt::format("{:<11} {:<20} {:<4} {:<28} {:>7.3f} s  {}  [{}]\n",
-                                         probeResultName(r.outcome.outcome), r.outcome.probeId, r.outcome.device,
-                                         r.outcome.variant, r.seconds, r.outcome.message, er.label)
-                          << std::flush;
-            });
-            er.devices = runner.devices();
-            er.listError = runner.listError();
+    TaskRunner::shared().together(runs.size(), [&runs, &printMutex, live](std::size_t i) {
+        EnvironmentRun& er = runs[i];
+        ProbeRunner runner(er.options);
+        er.records = runner.run([live, &er, &printMutex](const ProbeRecord& r) {
+            if (!live)
+                return;
+            std::lock_guard<std::mutex> lock(printMutex);
+            std::cout << fmt::format("{:<11} {:<20} {:<4} {:<28} {:>7.3f} s  {}  [{}]\n",
+                                     probeResultName(r.outcome.outcome), r.outcome.probeId, r.outcome.device,
+                                     r.outcome.variant, r.seconds, r.outcome.message, er.label)
+                      << std::flush;
         });
-    }
-    for (auto& t : threads)
-        t.join();
+        er.devices = runner.devices();
+        er.listError = runner.listError();
+    });
 }
 
 // What the runs found: every record, the diagnosis of them, and each variant against the first.

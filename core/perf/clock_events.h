@@ -37,6 +37,8 @@ private:
     int m_periodMs;
     bool m_available = false;
     std::atomic<bool> m_stop {false};
+    // A thread of its own, not a task of the task runner: it samples every m_periodMs from start() until stop(), for
+    // as long as the measurements it watches run, beside them.
     std::thread m_thread;
     std::mutex m_mutex;
     std::vector<ClockEventSample> m_samples;

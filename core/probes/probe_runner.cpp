@@ -10,6 +10,7 @@
 #include "core/util/program_paths.h"
 #include "core/util/sigpipe_block.h"
 #include "core/util/subprocess.h"
+#include "core/util/task_runner.h"
 #include "core/util/text_escape.h"
 
 #include <fmt/format.h>
@@ -93,11 +94,11 @@ public:
         ++m_expected[device];
     }
     // False when cancelled before the GPU could be had. An Alone worker's acquire ends its expectation either way.
-    bool acquire(const std::string& device, bool alone, const std::atomic<bool>& cancelled)
+    bool acquire(const std::string& device, bool alone, const CancelToken& cancelled)
     {
         std::unique_lock<std::mutex> lock(m_mutex);
         while (m_alone.count(device) || (alone ? m_shared[device] > 0 : m_expected[device] > 0)) {
-            if (cancelled.load()) {
+            if (cancelled.isCancelled()) {
                 if (alone)
                     forget(device);
                 return false;
@@ -177,7 +178,7 @@ public:
         m_taken = m_expected = false;
     }
     // False when cancelled before the GPU could be had.
-    bool take(const std::atomic<bool>& cancelled)
+    bool take(const CancelToken& cancelled)
     {
         m_taken = gpuGate().acquire(m_device, m_alone, cancelled);
         m_expected = false; // acquire ended the expectation
@@ -244,7 +245,7 @@ std::vector<CellJob> scheduleJobs(const std::vector<ProbeVariant>& variants, con
 
 class CellRunner {
 public:
-    CellRunner(const ProbeRunOptions& options, const std::string& program, const std::atomic<bool>& cancelled,
+    CellRunner(const ProbeRunOptions& options, const std::string& program, const CancelToken& cancelled,
                const std::function<void(ProbeRecord)>& emit)
         : m_options(options)
         , m_program(program)
@@ -262,7 +263,7 @@ public:
         m_gpuEnv = gpuEnvironment(m_env);
         std::vector<std::string> remaining = job.probes;
         skipWithoutRoom(remaining);
-        while (!remaining.empty() && !m_cancelled.load())
+        while (!remaining.empty() && !m_cancelled.isCancelled())
             runWorker(remaining);
     }
 
@@ -478,7 +479,7 @@ private:
             w.stopReading = std::min(w.stopReading, Clock::now() + kEofGrace);
         };
         while (w.outOpen || w.errOpen) {
-            if (m_cancelled.load() && !w.killedForCancel)
+            if (m_cancelled.isCancelled() && !w.killedForCancel)
                 kill(w.killedForCancel);
             const auto now = Clock::now();
             if (now >= w.deadline && !w.end.killedForTimeout && !w.killedForCancel)
@@ -548,7 +549,7 @@ private:
 
     const ProbeRunOptions& m_options;
     std::string m_program;
-    const std::atomic<bool>& m_cancelled;
+    const CancelToken& m_cancelled;
     std::function<void(ProbeRecord)> m_emit;
     const CellJob* m_job = nullptr;
     std::vector<std::string> m_env;
@@ -637,22 +638,18 @@ std::vector<ProbeRecord> ProbeRunner::run(const ProbeResultCallback& onResult)
             onResult(records.back());
     };
 
+    // parallelCells workers side by side, each taking the next cell as it comes free; they mostly wait for their
+    // children, so they run together on threads of their own, not on the CPU lane.
     std::atomic<std::size_t> next {0};
-    auto worker = [&] {
+    const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(m_options.parallelCells), jobs.size());
+    TaskRunner::shared().together(n, [&](std::size_t) {
         for (;;) {
             const std::size_t i = next.fetch_add(1);
-            if (i >= jobs.size() || m_cancelled->load())
+            if (i >= jobs.size() || m_cancel.isCancelled())
                 return;
-            CellRunner(m_options, m_options.workerProgram, *m_cancelled, emit).run(jobs[i]);
+            CellRunner(m_options, m_options.workerProgram, m_cancel, emit).run(jobs[i]);
         }
-    };
-    std::vector<std::thread> threads;
-    const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(m_options.parallelCells), jobs.size());
-    for (std::size_t i = 1; i < n; ++i)
-        threads.emplace_back(worker);
-    worker();
-    for (auto& t : threads)
-        t.join();
+    });
 
     // Grid order: variant, device, catalogue.
     auto rank = [&](const ProbeRecord& r) {

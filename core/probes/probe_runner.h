@@ -2,10 +2,10 @@
 #pragma once
 
 #include "core/snapshot/probe_outcome.h"
+#include "core/util/cancel_token.h"
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -75,8 +75,8 @@ public:
     // as it arrives, from a runner thread, one call at a time. Records come back in grid order.
     std::vector<ProbeRecord> run(const ProbeResultCallback& onResult = {});
     // Thread-safe; running children are killed and run() returns within about 100 ms.
-    void cancel() { m_cancelled->store(true); }
-    bool isCancelled() const { return m_cancelled->load(); }
+    void cancel() { m_cancel.cancel(); }
+    bool isCancelled() const { return m_cancel.isCancelled(); }
     // The devices used (listed by the worker when options.devices was empty), after run().
     const std::vector<ProbeDevice>& devices() const { return m_devices; }
     // Why the device list could not be had ("" when it could).
@@ -86,7 +86,7 @@ public:
 
 private:
     ProbeRunOptions m_options;
-    std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
+    CancelToken m_cancel;
     std::vector<ProbeDevice> m_devices;
     std::string m_listError;
     std::vector<std::string> m_preflight;

@@ -6,6 +6,7 @@
 #include "core/python/python_trust.h"
 #include "core/snapshot/stack_environment.h"
 #include "core/util/subprocess.h"
+#include "core/util/task_runner.h"
 #include "core/util/text_escape.h"
 
 #include <fmt/format.h>
@@ -15,7 +16,6 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <unistd.h>
 
 extern char** environ;
@@ -340,11 +340,8 @@ json queryPythonEnvs(const std::vector<PythonCandidate>& candidates, const Pytho
 {
     const auto files = PythonFileContext::fromEnvironment();
     std::vector<json> results(candidates.size());
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < candidates.size(); ++i)
-        threads.emplace_back([&, i] { results[i] = queryOne(candidates[i], options, files); });
-    for (auto& t : threads)
-        t.join();
+    // Every interpreter at once (each mostly waits for its child), on threads of the runner's own.
+    TaskRunner::shared().together(candidates.size(), [&](std::size_t i) { results[i] = queryOne(candidates[i], options, files); });
     return json(results);
 }
 
@@ -355,6 +352,44 @@ std::vector<json> pythonEnvsWithTorch(const json& envs)
         if (e.is_object() && e.value("has_torch", json(false)) == json(true))
             out.push_back(e);
     }
+    return out;
+}
+
+namespace {
+
+std::string text(const json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+} // namespace
+
+PythonEnvSummary pythonEnvSummary(const json& env)
+{
+    PythonEnvSummary e;
+    e.path = text(env, "path");
+    e.source = text(env, "source");
+    const auto has = env.find("has_torch");
+    if (has != env.end() && has->is_boolean())
+        e.hasTorch = has->get<bool>();
+    e.looked = env.contains("torch_version");
+    e.pythonVersion = text(env, "python_version");
+    e.torchVersion = text(env, "torch_version");
+    e.build = text(env, "build");
+    e.hipVersion = text(env, "hip_version");
+    e.cudaVersion = text(env, "cuda_version");
+    e.error = text(env, "error");
+    e.notStarted = text(env, "not_started");
+    return e;
+}
+
+std::vector<PythonEnvSummary> pythonEnvSummaries(const json& envs)
+{
+    std::vector<PythonEnvSummary> out;
+    for (const auto& e : envs)
+        if (e.is_object())
+            out.push_back(pythonEnvSummary(e));
     return out;
 }
 

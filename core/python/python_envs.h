@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,5 +62,23 @@ nlohmann::json queryPythonEnvs(const std::vector<PythonCandidate>& candidates, c
 
 // The environments of `envs` (queryPythonEnvs' output) that have torch.
 std::vector<nlohmann::json> pythonEnvsWithTorch(const nlohmann::json& envs);
+
+// One environment as a person reads it in a list (the Probes page's picker): the fields of queryPythonEnvs' object,
+// typed. JSON stays the snapshot's and the report's format; the GUI gets these.
+struct PythonEnvSummary {
+    std::string path;
+    std::string source;
+    std::optional<bool> hasTorch; // empty: it could not be asked (`error`) or was not started (`notStarted`)
+    bool looked = false;          // its torch was looked at: the versions and build below are what it said
+    std::string pythonVersion;
+    std::string torchVersion;
+    std::string build; // "rocm", "cuda", "cpu"
+    std::string hipVersion;
+    std::string cudaVersion;
+    std::string error;      // why the interpreter could not be asked
+    std::string notStarted; // why discovery did not start it (core/python/python_trust.h)
+};
+PythonEnvSummary pythonEnvSummary(const nlohmann::json& env);
+std::vector<PythonEnvSummary> pythonEnvSummaries(const nlohmann::json& envs);
 
 } // namespace stackscope

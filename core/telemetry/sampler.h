@@ -46,6 +46,8 @@ private:
     std::vector<std::unique_ptr<TelemetrySource>> m_sources;
     std::shared_ptr<TelemetryStore> m_store;
     std::atomic<int> m_intervalMs {kDefaultIntervalMs};
+    // A thread of its own, not a task of the task runner: it lives from start() to stop(), across every job, sleeping
+    // between readings (a task would hold a runner thread for the whole session).
     std::thread m_thread;
     std::mutex m_mutex;
     std::condition_variable m_wake;

@@ -177,6 +177,8 @@ struct FlightWatch::State {
     std::mutex mutex;
     std::condition_variable wake;
     bool done = false;
+    // A thread of its own, not a task of the task runner: the watchdog outlives every collective it watches (it must
+    // fire while the rank's own threads are stuck in one), from the watch's start to its end.
     std::thread thread;
 
     void loop()

@@ -8,6 +8,7 @@
 #include "core/torch/module_strings.h"
 #include "core/torch/probe_collectives.h"
 #include "core/torch/trainer_dist.h"
+#include "core/util/task_runner.h"
 
 #include <torch/cuda.h>
 #include <torch/torch.h>
@@ -23,7 +24,6 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
-#include <thread>
 
 namespace {
 
@@ -316,48 +316,45 @@ void collectiveFigures(const Plan& p, json& figures, std::chrono::milliseconds t
     std::vector<json> results(static_cast<size_t>(n));
     std::vector<std::string> errors(static_cast<size_t>(n));
     const auto sizes = sweepSizes(p);
-    std::vector<std::thread> threads;
-    for (int r = 0; r < n; ++r) {
-        threads.emplace_back([&, r] {
-            try {
-                auto rs = s;
-                rs.rank = r;
-                rs.storeServer = r == 0;
-                const torch::Device dev(torch::kCUDA, static_cast<c10::DeviceIndex>(r));
-                auto group = stackscope::trainer::DistGroup::join(rs, dev);
-                const auto opts = torch::TensorOptions().dtype(torch::kFloat).device(dev);
-                auto big = torch::ones({p.maxBytes / 4}, opts), out = torch::empty({p.maxBytes / 4}, opts);
-                json mine = json::array();
-                for (const auto& op : wanted) {
-                    const double factor = op == "all_reduce" ? 2.0 * (n - 1) / n : double(n - 1) / n;
-                    // Every rank times the same batches (the collective itself keeps them in step); rank 0's figure
-                    // is reported, as nccl-tests reports its slowest rank's (they agree within a batch).
-                    auto f = measure(op, p, {r}, [&](int64_t bytes) {
-                        const int64_t k = (bytes / 4) / n * n;
-                        if (op == "all_reduce") {
-                            auto t = big.narrow(0, 0, k);
-                            group->allReduceSum(t, op);
-                        } else if (op == "all_gather") {
-                            auto in = big.narrow(0, 0, k / n), o = out.narrow(0, 0, k);
-                            group->allGather(o, in, op);
-                        } else {
-                            auto in = big.narrow(0, 0, k), o = out.narrow(0, 0, k / n);
-                            group->reduceScatterSum(o, in, op);
-                        }
-                    }, [&](int64_t bytes) { return double((bytes / 4) / n * n * 4) * factor; }, sizes);
-                    f["gpu"] = 0;
-                    f["ranks"] = n;
-                    f["backend"] = group->backendName();
-                    mine.push_back(f);
-                }
-                results[static_cast<size_t>(r)] = mine;
-            } catch (const std::exception& e) {
-                errors[static_cast<size_t>(r)] = "rank " + std::to_string(r) + ": " + e.what();
+    // The ranks meet in every collective: together() runs them at the same time, each on a thread of its own.
+    stackscope::TaskRunner::shared().together(static_cast<size_t>(n), [&](size_t rank) {
+        const int r = static_cast<int>(rank);
+        try {
+            auto rs = s;
+            rs.rank = r;
+            rs.storeServer = r == 0;
+            const torch::Device dev(torch::kCUDA, static_cast<c10::DeviceIndex>(r));
+            auto group = stackscope::trainer::DistGroup::join(rs, dev);
+            const auto opts = torch::TensorOptions().dtype(torch::kFloat).device(dev);
+            auto big = torch::ones({p.maxBytes / 4}, opts), out = torch::empty({p.maxBytes / 4}, opts);
+            json mine = json::array();
+            for (const auto& op : wanted) {
+                const double factor = op == "all_reduce" ? 2.0 * (n - 1) / n : double(n - 1) / n;
+                // Every rank times the same batches (the collective itself keeps them in step); rank 0's figure
+                // is reported, as nccl-tests reports its slowest rank's (they agree within a batch).
+                auto f = measure(op, p, {r}, [&](int64_t bytes) {
+                    const int64_t k = (bytes / 4) / n * n;
+                    if (op == "all_reduce") {
+                        auto t = big.narrow(0, 0, k);
+                        group->allReduceSum(t, op);
+                    } else if (op == "all_gather") {
+                        auto in = big.narrow(0, 0, k / n), o = out.narrow(0, 0, k);
+                        group->allGather(o, in, op);
+                    } else {
+                        auto in = big.narrow(0, 0, k), o = out.narrow(0, 0, k / n);
+                        group->reduceScatterSum(o, in, op);
+                    }
+                }, [&](int64_t bytes) { return double((bytes / 4) / n * n * 4) * factor; }, sizes);
+                f["gpu"] = 0;
+                f["ranks"] = n;
+                f["backend"] = group->backendName();
+                mine.push_back(f);
             }
-        });
-    }
-    for (auto& t : threads)
-        t.join();
+            results[static_cast<size_t>(r)] = mine;
+        } catch (const std::exception& e) {
+            errors[static_cast<size_t>(r)] = "rank " + std::to_string(r) + ": " + e.what();
+        }
+    });
     std::string error;
     for (const auto& e : errors)
         if (!e.empty())

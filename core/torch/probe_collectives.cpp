@@ -3,6 +3,7 @@
 #include "core/torch/probe_collectives.h"
 
 #include "core/torch/trainer_dist.h"
+#include "core/util/task_runner.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/cuda.h>
@@ -14,7 +15,6 @@
 #include <mutex>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <thread>
 #include <unistd.h>
 
 namespace stackscope::probe {
@@ -147,16 +147,14 @@ void probeCollective(ProbeContext& ctx, const std::string& op)
     s.backend = nccl ? "nccl" : "gloo";
     s.timeout = kCollectiveTimeout;
     std::vector<RankOutcome> ranks(static_cast<size_t>(world));
-    std::vector<std::thread> threads;
-    for (int r = 0; r < world; ++r) {
+    // The ranks meet in the collective: together() runs them at the same time, each on a thread of its own.
+    TaskRunner::shared().together(ranks.size(), [&](size_t r) {
         DistSettings rs = s;
-        rs.rank = r;
+        rs.rank = static_cast<int>(r);
         rs.storeServer = r == 0;
         const torch::Device device = nccl ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(r)) : torch::kCPU;
-        threads.emplace_back(runRank, rs, device, op, std::ref(ranks[static_cast<size_t>(r)]));
-    }
-    for (auto& t : threads)
-        t.join();
+        runRank(rs, device, op, ranks[r]);
+    });
     keepNcclLines(ctx, debugFile);
     for (const auto& r : ranks)
         if (r.error)

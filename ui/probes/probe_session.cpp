@@ -2,11 +2,11 @@
 // to the GUI thread as it arrives.
 #include "ui/probes/probe_session.h"
 
+#include "core/util/task_runner.h"
+
 #include <QThread>
 
 #include <algorithm>
-#include <exception>
-#include <thread>
 
 namespace stackscope::ui {
 
@@ -61,24 +61,12 @@ void ProbeSession::start(std::vector<ProbeRunOptions> runs)
 ProbeSession::Outcome ProbeSession::runAll(const std::vector<std::shared_ptr<ProbeRunner>>& runners,
                                            const JobControl& control, ProbeSession* self)
 {
-    std::vector<std::exception_ptr> errors(runners.size());
-    std::vector<std::thread> threads;
-    for (size_t i = 0; i < runners.size(); ++i) {
-        threads.emplace_back([self, &runners, &errors, &control, i] {
-            try {
-                runners[i]->run([self, &control](const ProbeRecord& record) {
-                    control.post([self, record] { Q_EMIT self->recordArrived(record); });
-                });
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
+    // The lowest runner's exception is rethrown by together() once all have returned.
+    TaskRunner::shared().together(runners.size(), [self, &runners, &control](size_t i) {
+        runners[i]->run([self, &control](const ProbeRecord& record) {
+            control.post([self, record] { Q_EMIT self->recordArrived(record); });
         });
-    }
-    for (auto& t : threads)
-        t.join();
-    for (const auto& e : errors)
-        if (e)
-            std::rethrow_exception(e);
+    });
     Outcome out;
     for (const auto& runner : runners) {
         out.cancelled = out.cancelled || runner->isCancelled();

@@ -10,10 +10,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
-#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace stackscope::ui {
@@ -28,10 +26,9 @@ QStringList rememberedInterpreters()
     return QSettings().value(QLatin1String(kSettingsKey)).toStringList();
 }
 
-QString str(const nlohmann::json& j, const char* key)
+QString qs(const std::string& s)
 {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+    return QString::fromStdString(s);
 }
 
 QString homeShortened(QString path)
@@ -44,15 +41,14 @@ QString homeShortened(QString path)
 
 } // namespace
 
-QString environmentItemText(const nlohmann::json& env)
+QString environmentItemText(const PythonEnvSummary& env)
 {
-    const QString build = str(env, "build");
-    QString kind = build == QLatin1String("rocm") ? QStringLiteral("ROCm %1").arg(str(env, "hip_version").section(QLatin1Char('-'), 0, 0))
-        : build == QLatin1String("cuda")          ? QStringLiteral("CUDA %1").arg(str(env, "cuda_version"))
-                                                  : QStringLiteral("CPU only");
+    const QString kind = env.build == "rocm" ? QStringLiteral("ROCm %1").arg(qs(env.hipVersion).section(QLatin1Char('-'), 0, 0))
+        : env.build == "cuda"                ? QStringLiteral("CUDA %1").arg(qs(env.cudaVersion))
+                                             : QStringLiteral("CPU only");
     return QStringLiteral("%1 \u2014 python %2 \u00b7 torch %3 (%4) \u00b7 %5")
-        .arg(QString::fromStdString(environmentShortName("python:" + str(env, "path").toStdString())),
-             str(env, "python_version"), str(env, "torch_version"), kind, homeShortened(str(env, "path")));
+        .arg(qs(environmentShortName("python:" + env.path)), qs(env.pythonVersion), qs(env.torchVersion), kind,
+             homeShortened(qs(env.path)));
 }
 
 PythonEnvPicker::PythonEnvPicker(QWidget* parent)
@@ -75,8 +71,12 @@ PythonEnvPicker::PythonEnvPicker(QWidget* parent)
     libtorch->setToolTip(tr("The PyTorch StackScope was built with (its own torch module)"));
     libtorch->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
     libtorch->setCheckState(Qt::Checked);
-    for (const auto& path : rememberedInterpreters())
-        addEnvironment({{"path", path.toStdString()}, {"source", "added"}});
+    for (const auto& path : rememberedInterpreters()) {
+        PythonEnvSummary added;
+        added.path = path.toStdString();
+        added.source = "added";
+        addEnvironment(added);
+    }
 
     auto* title = new QLabel(tr("Environments"), this);
     auto* header = new QHBoxLayout;
@@ -144,9 +144,9 @@ QListWidgetItem* PythonEnvPicker::itemFor(const QString& environment) const
 }
 
 // Lists (or updates) one environment; checked unless the user turned it off.
-QListWidgetItem* PythonEnvPicker::addEnvironment(const nlohmann::json& env)
+QListWidgetItem* PythonEnvPicker::addEnvironment(const PythonEnvSummary& env)
 {
-    const QString path = str(env, "path");
+    const QString path = qs(env.path);
     const QString id = QStringLiteral("python:") + path;
     auto* item = itemFor(id);
     const QSignalBlocker block(m_list);
@@ -155,11 +155,11 @@ QListWidgetItem* PythonEnvPicker::addEnvironment(const nlohmann::json& env)
         item->setData(Qt::UserRole, id);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
     }
-    item->setText(env.contains("torch_version")
+    item->setText(env.looked
                       ? environmentItemText(env)
                       : tr("%1 \u2014 added earlier, not looked at yet \u00b7 %2")
                             .arg(QString::fromStdString(environmentShortName(id.toStdString())), homeShortened(path)));
-    item->setToolTip(tr("%1\nfound as: %2").arg(path, str(env, "source")));
+    item->setToolTip(tr("%1\nfound as: %2").arg(path, qs(env.source)));
     item->setCheckState(m_unchecked.contains(id) ? Qt::Unchecked : Qt::Checked);
     return item;
 }
@@ -179,39 +179,45 @@ void PythonEnvPicker::discover()
     PythonPlaces places = PythonPlaces::fromEnvironment();
     for (const auto& p : rememberedInterpreters())
         places.userAdded.push_back(p.toStdString());
-    QPointer<PythonEnvPicker> self(this);
-    QThreadPool::globalInstance()->start([self, places] {
-        QElapsedTimer timer;
-        timer.start();
-        auto envs = queryPythonEnvs(pythonCandidates(places));
-        const qint64 ms = timer.elapsed();
-        if (self)
-            QMetaObject::invokeMethod(self.data(), [self, envs, ms] {
-                if (self)
-                    self->onDiscovered(envs, ms);
-            }, Qt::QueuedConnection);
-    });
+    m_discovery.run(
+        [places](const JobControl&) {
+            QElapsedTimer timer;
+            timer.start();
+            Discovered found;
+            found.envs = pythonEnvSummaries(queryPythonEnvs(pythonCandidates(places)));
+            found.milliseconds = timer.elapsed();
+            return found;
+        },
+        [this](const Discovered& found) { onDiscovered(found); },
+        [this](const QString& error) {
+            m_discovering = false;
+            m_discovered = true;
+            setStatus(tr("Looking for Python environments failed: %1. Add one with Add\u2026").arg(error));
+            Q_EMIT discoveryFinished();
+        });
 }
 
-void PythonEnvPicker::onDiscovered(const nlohmann::json& envs, qint64 milliseconds)
+void PythonEnvPicker::onDiscovered(const Discovered& discovered)
 {
     m_discovering = false;
     m_discovered = true;
     QStringList without, notStarted;
     int found = 0;
-    for (const auto& e : envs) {
-        if (e.contains("not_started"))
-            notStarted << tr("%1 (%2)").arg(str(e, "path"), str(e, "not_started"));
-        if (e.value("has_torch", nlohmann::json(false)) == nlohmann::json(true)) {
+    for (const auto& e : discovered.envs) {
+        if (!e.notStarted.empty())
+            notStarted << tr("%1 (%2)").arg(qs(e.path), qs(e.notStarted));
+        if (e.hasTorch == true) {
             addEnvironment(e);
             ++found;
-        } else if (auto* item = itemFor(QStringLiteral("python:") + str(e, "path"))) {
+        } else if (auto* item = itemFor(QStringLiteral("python:") + qs(e.path))) {
             delete item; // an added interpreter that no longer has torch
-            without << str(e, "path");
+            without << qs(e.path);
         }
     }
     QString text = found == 1 ? tr("1 Python environment with torch") : tr("%1 Python environments with torch").arg(found);
-    text += tr(" among %1 interpreters, found in %2 s.").arg(envs.size()).arg(milliseconds / 1000.0, 0, 'f', 1);
+    text += tr(" among %1 interpreters, found in %2 s.")
+                .arg(discovered.envs.size())
+                .arg(discovered.milliseconds / 1000.0, 0, 'f', 1);
     if (!without.isEmpty())
         text += QLatin1Char(' ') + tr("No torch any more in %1: use Add\u2026 again once it has.").arg(without.join(QStringLiteral(", ")));
     if (!notStarted.isEmpty())
@@ -243,31 +249,29 @@ void PythonEnvPicker::addInterpreter(const QString& path)
     setStatus(tr("Asking %1 whether it has torch\u2026").arg(path));
     PythonQueryOptions options;
     options.readFiles = false; // run it: a file look cannot tell that an interpreter starts
-    QPointer<PythonEnvPicker> self(this);
-    QThreadPool::globalInstance()->start([self, path, candidates, options] {
-        const auto answer = queryPythonEnvs(candidates, options).at(0);
-        if (self)
-            QMetaObject::invokeMethod(self.data(), [self, path, answer] {
-                if (self)
-                    self->onInterpreterAnswer(path, answer);
-            }, Qt::QueuedConnection);
-    });
+    m_adding.run([candidates, options](const JobControl&) { return pythonEnvSummary(queryPythonEnvs(candidates, options).at(0)); },
+                 [this, path](const PythonEnvSummary& answer) { onInterpreterAnswer(path, answer); },
+                 [this, path](const QString& error) {
+                     const QString text = tr("%1 could not be asked whether it has torch: %2").arg(path, error);
+                     setStatus(text);
+                     Q_EMIT interpreterChecked(path, false, text);
+                 });
 }
 
-void PythonEnvPicker::onInterpreterAnswer(const QString& path, const nlohmann::json& answer)
+void PythonEnvPicker::onInterpreterAnswer(const QString& path, const PythonEnvSummary& answer)
 {
     QString text;
-    const bool ok = answer.value("has_torch", nlohmann::json(false)) == nlohmann::json(true);
+    const bool ok = answer.hasTorch == true;
     if (ok) {
-        m_unchecked.removeAll(QStringLiteral("python:") + str(answer, "path"));
+        m_unchecked.removeAll(QStringLiteral("python:") + qs(answer.path));
         addEnvironment(answer);
-        remember(str(answer, "path"));
+        remember(qs(answer.path));
         text = tr("Added: %1").arg(environmentItemText(answer));
-    } else if (answer.contains("error")) {
-        text = tr("%1 cannot be used: %2").arg(path, str(answer, "error"));
+    } else if (!answer.error.empty()) {
+        text = tr("%1 cannot be used: %2").arg(path, qs(answer.error));
     } else {
         text = tr("%1 (Python %2) has no torch: install PyTorch there (pip install torch) or pick another interpreter.")
-                   .arg(path, str(answer, "python_version"));
+                   .arg(path, qs(answer.pythonVersion));
     }
     setStatus(text);
     if (ok)

@@ -1,10 +1,13 @@
 // The Probes page's environment picker: libtorch (StackScope) and every Python environment with torch, checkable.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "core/python/python_envs.h"
+#include "ui/jobs/job_tracker.h"
 
 #include <QStringList>
 #include <QWidget>
+
+#include <vector>
 
 class QLabel;
 class QListWidget;
@@ -45,10 +48,14 @@ Q_SIGNALS:
 
 private:
     void chooseInterpreter();
-    void onDiscovered(const nlohmann::json& envs, qint64 milliseconds);
-    void onInterpreterAnswer(const QString& path, const nlohmann::json& answer);
+    struct Discovered {
+        std::vector<PythonEnvSummary> envs;
+        qint64 milliseconds = 0;
+    };
+    void onDiscovered(const Discovered& found);
+    void onInterpreterAnswer(const QString& path, const PythonEnvSummary& answer);
     QListWidgetItem* itemFor(const QString& environment) const;
-    QListWidgetItem* addEnvironment(const nlohmann::json& env);
+    QListWidgetItem* addEnvironment(const PythonEnvSummary& env);
     void remember(const QString& interpreter);
     void setStatus(const QString& text);
 
@@ -58,9 +65,11 @@ private:
     QStringList m_unchecked; // environments the user turned off: they stay off when discovery lists them again
     bool m_discovering = false;
     bool m_discovered = false;
+    JobTracker m_discovery {this}; // the look for environments
+    JobTracker m_adding {this};    // asking an added interpreter (the latest Add wins)
 };
 
 // "python 3.11 · torch 2.5.1+rocm6.2 (ROCm 6.2) · ~/.venvs/rocm-torch/bin/python3" for the list.
-QString environmentItemText(const nlohmann::json& env);
+QString environmentItemText(const PythonEnvSummary& env);
 
 } // namespace stackscope::ui
