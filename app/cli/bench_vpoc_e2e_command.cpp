@@ -1,5 +1,6 @@
 // `stackscope-cli bench vpoc-e2e`: the whole vpoc job (read, sessions, profiles) per thread count and backend, and DuckDB's.
 #include "app/cli/command.h"
+#include "app/cli/vpoc_flags.h"
 
 #include "core/util/atomic_file.h"
 #include "core/util/temp_folder.h"
@@ -31,7 +32,7 @@ struct E2eOptions {
     std::string threads = "1,2,all";
     std::string backends = "cpu,gpu";
     int repeats = 3;
-    std::string session = "globex";
+    vpoc::SessionRule session; // --session, as vpoc reads it
     std::string duckdb;
     bool noDuckdb = false;
     bool json = false;
@@ -206,7 +207,7 @@ nlohmann::json timeDuckdb(const E2eOptions& o, const std::string& path, double b
 {
     if (reference.format != vpoc::DataFormat::Trades)
         return {{"error", "the DuckDB baseline reads trades (timestamp,price,size); give a trades file"}};
-    if (o.session != "globex")
+    if (o.session.name != "globex")
         return {{"error", "the DuckDB baseline assigns Globex sessions; run without --session to compare with it"}};
     std::string why;
     auto duck = vpoc::DuckDbBaseline::open(o.duckdb, why);
@@ -262,17 +263,14 @@ void addBenchVpocE2e(CLI::App& bench, CommandContext& ctx)
         ->check(CLI::Range(1, 5000));
     cmd->add_option("--threads", o->threads, "Thread counts, comma-separated ('all' = every hardware thread)");
     cmd->add_option("--backends", o->backends, "cpu, gpu or cpu,gpu");
-    cmd->add_option("--session", o->session, "globex (18:00-17:00), rth (09:30-16:00) or HH:MM-HH:MM, as vpoc takes it");
+    auto flags = std::make_shared<VpocFlags>();
+    flags->add(cmd, {"session"}); // vpoc's own flag
     cmd->add_option("--repeats", o->repeats, "Timed runs per case (the best is kept)")->check(CLI::Range(1, 100));
     cmd->add_option("--duckdb", o->duckdb, "libduckdb.so to compare with (default $STACKSCOPE_DUCKDB_LIBRARY)");
     cmd->add_flag("--no-duckdb", o->noDuckdb, "No DuckDB baseline");
     cmd->add_flag("--json", o->json, "Print the figures as JSON");
-    cmd->callback([o, &ctx] {
-        try {
-            vpoc::SessionRule::parse(o->session, vpoc::VpocOptions().sessionTimeZone); // before --days writes data
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
+    cmd->callback([o, flags, &ctx] {
+        o->session = flags->request().options.session; // before --days writes data
         BenchInput in;
         makeInput(*o, in);
         const double bytes = static_cast<double>(std::filesystem::file_size(in.path));

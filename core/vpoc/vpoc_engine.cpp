@@ -15,43 +15,6 @@
 
 namespace stackscope::vpoc {
 
-uint32_t percentToBasisPoints(double percent)
-{
-    if (!(percent > 0) || percent > 100 || !std::isfinite(percent))
-        throw std::invalid_argument(fmt::format("--va {}: give a percentage above 0 and at most 100, such as 70",
-                                                percent));
-    const double bp = percent * 100.0;
-    if (std::fabs(bp - std::round(bp)) > 1e-6)
-        throw std::invalid_argument(fmt::format("--va {}: at most two decimals (basis points) are supported", percent));
-    return static_cast<uint32_t>(std::lround(bp));
-}
-
-const char* distributionName(Distribution d)
-{
-    switch (d) {
-    case Distribution::Close:
-        return "close";
-    case Distribution::Typical:
-        return "typical";
-    case Distribution::Uniform:
-        break;
-    }
-    return "uniform";
-}
-
-const char* formatName(DataFormat f)
-{
-    switch (f) {
-    case DataFormat::Bars:
-        return "bars";
-    case DataFormat::Trades:
-        return "trades";
-    case DataFormat::Auto:
-        break;
-    }
-    return "auto";
-}
-
 namespace {
 
 // CPU: each session's profile is built as its rows stream by; memory is one session's price range. On several
@@ -181,7 +144,6 @@ std::shared_ptr<const VpocResult> runJob(const VpocOptions& options, const Choos
 {
     auto result = std::make_shared<VpocResult>();
     result->options = options;
-    const SessionRule rule = SessionRule::parse(options.session, options.sessionTimeZone);
     // More threads than the machine runs at once only queue (and tens of thousands abort): capped, and said.
     const unsigned asked = threadsOrAll(options.threads);
     const unsigned cap = options.threadCap ? options.threadCap : usableThreads();
@@ -198,7 +160,7 @@ std::shared_ptr<const VpocResult> runJob(const VpocOptions& options, const Choos
     result->format = reader->format();
     const ChosenBackend backend = chooseBackend(*result, runner);
 
-    Job job {options, *result, *reader, &runner, SessionClock(rule), progress, cancel};
+    Job job {options, *result, *reader, &runner, SessionClock(options.session), progress, cancel};
     if (backend.compute)
         BatchedRun(job, backend.compute).run(runner.threads());
     else

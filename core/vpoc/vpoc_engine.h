@@ -18,13 +18,12 @@ namespace stackscope::vpoc {
 
 enum class Backend { Auto, Cpu, Gpu };
 
+// The job's options, typed; the text a person gives becomes these in vpoc_options.h, one parse function a field.
 struct VpocOptions {
     std::string input;
     ReadOptions read;
-    std::string session = "globex";
-    std::string sessionTimeZone = "America/New_York";
+    SessionRule session; // the window (--session) in its zone (--session-tz), parsed once (vpoc_options.h)
     ProfileOptions profile;
-    double valueAreaPercent = 70.0; // kept for printing; profile.vaBasisPoints is what is used
     Backend backend = Backend::Auto;
     uint64_t vramBudgetMiB = 1024;
     bool developing = false;
@@ -115,9 +114,6 @@ public:
     }
 };
 
-// Percent as given (70, 68.5) to basis points; throws std::invalid_argument outside (0, 100].
-uint32_t percentToBasisPoints(double percent);
-
 // A batch of sessions profiled: the GPU module's GpuProfiler::compute, or computeBatchCpu in tests.
 using BatchCompute = std::function<std::vector<SessionResult>(const BatchView&, const ProfileOptions&)>;
 
@@ -132,8 +128,5 @@ std::shared_ptr<const VpocResult> runVpoc(const VpocOptions& options, const Vpoc
 std::shared_ptr<const VpocResult> runVpocBatched(const VpocOptions& options, const BatchCompute& compute,
                                                  const VpocProgressCallback& progress = {},
                                                  const CancelToken& cancel = {});
-
-const char* distributionName(Distribution d);
-const char* formatName(DataFormat f);
 
 } // namespace stackscope::vpoc

@@ -1,6 +1,8 @@
 // JSON and CSV renderings of a VpocResult; prices are decimals on the tick grid (5123.25).
 #include "core/vpoc/vpoc_output.h"
 
+#include "core/vpoc/vpoc_options.h"
+
 #include <fmt/format.h>
 
 namespace stackscope::vpoc {
@@ -8,6 +10,18 @@ namespace stackscope::vpoc {
 namespace {
 
 std::string priceText(const Tick& t, int64_t ticks) { return fmt::format("{:.{}f}", t.price(ticks), t.decimals); }
+
+// The fields the table writes to a run's JSON, each as its value's type; "format" is the one the file was read as.
+nlohmann::json optionsJson(const VpocResult& r)
+{
+    const VpocRequest request {r.options, {}};
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& field : vpocFields())
+        if (field.jsonKey)
+            std::visit([&](const auto& v) { j[field.jsonKey] = v; }, field.value(request));
+    j["format"] = formatName(r.format);
+    return j;
+}
 
 } // namespace
 
@@ -19,19 +33,7 @@ nlohmann::json toJson(const VpocResult& r, bool withProfiles)
     j["backend"] = r.backend;
     if (!r.backendNote.empty())
         j["backend_note"] = r.backendNote;
-    j["options"] = {
-        {"input", o.input},
-        {"format", formatName(r.format)},
-        {"tick", tick.value},
-        {"session", o.session},
-        {"session_tz", o.sessionTimeZone},
-        {"tz", o.read.timeZone},
-        {"distribution", distributionName(o.profile.distribution)},
-        {"va", o.profile.vaBasisPoints / 100.0},
-        {"va_method", o.profile.method == ValueAreaMethod::Dual ? "dual" : "single"},
-        {"vram_budget_mib", o.vramBudgetMiB},
-        {"skip_bad", o.read.skipBad},
-    };
+    j["options"] = optionsJson(r);
     j["threads"] = r.threads;
     if (!r.threadsNote.empty())
         j["threads_note"] = r.threadsNote;
@@ -39,7 +41,7 @@ nlohmann::json toJson(const VpocResult& r, bool withProfiles)
     j["outside_sessions"] = r.outsideSessions;
     j["skipped"] = {{"count", r.skipped.count}, {"first", r.skipped.first}};
     j["extra_columns"] = r.extraColumns;
-    SessionClock clock(SessionRule::parse(o.session, o.sessionTimeZone));
+    SessionClock clock(o.session);
     auto sessions = nlohmann::json::array();
     for (const auto& s : r.sessions) {
         nlohmann::json js = {
@@ -65,7 +67,7 @@ nlohmann::json toJson(const VpocResult& r, bool withProfiles)
 std::string sessionsCsv(const VpocResult& r)
 {
     const Tick& tick = r.options.read.tick;
-    SessionClock clock(SessionRule::parse(r.options.session, r.options.sessionTimeZone));
+    SessionClock clock(r.options.session);
     std::string out = "date,first,last,bars,volume,low,high,poc,vah,val\n";
     for (const auto& s : r.sessions)
         out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", formatDate(s.day), formatIso(s.firstUs, clock.clock()),
@@ -75,9 +77,21 @@ std::string sessionsCsv(const VpocResult& r)
     return out;
 }
 
+std::string profileCsv(const VpocResult& r, std::size_t session)
+{
+    const SessionResult& s = r.sessions.at(session);
+    std::string out = "\n# profile of session " + formatDate(s.day) + "\nprice,volume,in_value_area\n";
+    for (std::size_t i = 0; i < s.profile.size(); ++i) {
+        const int32_t t = s.lowTick + static_cast<int32_t>(i);
+        out += fmt::format("{},{},{}\n", priceText(r.options.read.tick, t), s.profile[i],
+                           t >= s.valTick && t <= s.vahTick ? 1 : 0);
+    }
+    return out;
+}
+
 DevelopingCsv::DevelopingCsv(const VpocOptions& options)
     : m_tick(options.read.tick)
-    , m_clock(SessionRule::parse(options.session, options.sessionTimeZone))
+    , m_clock(options.session)
 {
 }
 

@@ -11,6 +11,9 @@ namespace stackscope::vpoc {
 
 nlohmann::json toJson(const VpocResult& r, bool withProfiles = false);
 std::string sessionsCsv(const VpocResult& r);
+// One session's profile after the sessions CSV (the page's Export CSV): "# profile of session DATE", then
+// price,volume,in_value_area a level, low to high.
+std::string profileCsv(const VpocResult& r, std::size_t session);
 // date,time,poc,vah,val: one row per bar, from that bar and the earlier bars of its session only.
 std::string developingCsv(const VpocResult& r);
 

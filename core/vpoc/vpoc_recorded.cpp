@@ -2,6 +2,7 @@
 #include "core/vpoc/vpoc_recorded.h"
 
 #include "core/vpoc/time_zones.h"
+#include "core/vpoc/vpoc_options.h"
 
 #include <fmt/format.h>
 
@@ -67,14 +68,37 @@ SessionResult session(const json& s, const Tick& tick)
     return out;
 }
 
-DataFormat format(const std::string& name)
+// A recorded option's JSON value as the text its field's parse reads ("0.25", "70", "true").
+std::string optionText(const json& v, const char* key)
 {
-    return name == "trades" ? DataFormat::Trades : name == "bars" ? DataFormat::Bars : DataFormat::Auto;
+    if (v.is_string())
+        return v.get<std::string>();
+    if (v.is_boolean())
+        return v.get<bool>() ? "true" : "false";
+    if (v.is_number_unsigned())
+        return std::to_string(v.get<uint64_t>());
+    if (v.is_number())
+        return fmt::format("{}", v.get<double>());
+    throw RecordedRunError(fmt::format("VPOC run: option '{}' should be a text, a number or true/false", key));
 }
 
-Distribution distribution(const std::string& name)
+// The run's options through the fields' own parse functions; a key it lacks keeps the default.
+VpocOptions recordedOptions(const json& o)
 {
-    return name == "close" ? Distribution::Close : name == "typical" ? Distribution::Typical : Distribution::Uniform;
+    VpocRequest request;
+    for (const auto& field : vpocFields()) {
+        const auto it = field.jsonKey ? o.find(field.jsonKey) : o.end();
+        if (it == o.end())
+            continue;
+        try {
+            field.parse(optionText(*it, field.jsonKey), request);
+        } catch (const std::invalid_argument& e) {
+            throw RecordedRunError(fmt::format("VPOC run: '{}': {}", field.jsonKey, e.what()));
+        }
+    }
+    request.options.read.timeZoneGiven = false; // nothing is read with it
+    request.options.developing = false;         // reports keep no developing values
+    return request.options;
 }
 
 } // namespace
@@ -87,32 +111,9 @@ VpocResult recordedVpocRun(const json& run)
     VpocResult r;
     r.backend = text(run, "backend", "unknown");
     r.backendNote = text(run, "backend_note", "");
-    VpocOptions& opt = r.options;
-    opt.input = text(o, "input", "");
-    try {
-        const auto tick = o.find("tick");
-        opt.read.tick = Tick::parse(
-            tick != o.end() && tick->is_number() ? fmt::format("{}", tick->get<double>()) : std::string("0.25"));
-    } catch (const std::invalid_argument& e) {
-        throw RecordedRunError(fmt::format("VPOC run: 'tick': {}", e.what()));
-    }
-    opt.read.format = format(text(o, "format", "auto"));
-    r.format = opt.read.format == DataFormat::Auto ? DataFormat::Bars : opt.read.format;
-    opt.read.timeZone = text(o, "tz", opt.read.timeZone);
-    opt.read.skipBad = o.value("skip_bad", false);
-    opt.session = text(o, "session", opt.session);
-    opt.sessionTimeZone = text(o, "session_tz", opt.sessionTimeZone);
-    opt.profile.distribution = distribution(text(o, "distribution", "uniform"));
-    if (const auto va = o.find("va"); va != o.end() && va->is_number()) {
-        try {
-            opt.valueAreaPercent = va->get<double>();
-            opt.profile.vaBasisPoints = percentToBasisPoints(opt.valueAreaPercent);
-        } catch (const std::invalid_argument& e) {
-            throw RecordedRunError(fmt::format("VPOC run: 'va': {}", e.what()));
-        }
-    }
-    opt.profile.method = text(o, "va_method", "dual") == "single" ? ValueAreaMethod::Single : ValueAreaMethod::Dual;
-    opt.developing = false; // reports keep no developing values
+    r.options = recordedOptions(o);
+    // "format" is the one the file was read as (toJson writes the result's).
+    r.format = r.options.read.format == DataFormat::Auto ? DataFormat::Bars : r.options.read.format;
     r.rows = run.value("rows", int64_t { 0 });
     r.outsideSessions = run.value("outside_sessions", int64_t { 0 });
     if (const auto& skipped = run.find("skipped"); skipped != run.end() && skipped->is_object()) {
@@ -123,7 +124,7 @@ VpocResult recordedVpocRun(const json& run)
                     r.skipped.first.push_back(line.get<std::string>());
     }
     for (const auto& s : member(run, "sessions", &json::is_array, "a list"))
-        r.sessions.push_back(session(s, opt.read.tick));
+        r.sessions.push_back(session(s, r.options.read.tick));
     return r;
 }
 

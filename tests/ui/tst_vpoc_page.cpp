@@ -243,7 +243,7 @@ private Q_SLOTS:
         else if (option == QStringLiteral("tick"))
             now.read.tick = vpoc::Tick::parse("0.5");
         else if (option == QStringLiteral("session"))
-            now.session = "rth";
+            now.session = vpoc::SessionRule::parse("rth", "America/New_York");
         else if (option == QStringLiteral("distribution"))
             now.profile.distribution = vpoc::Distribution::Close;
         else if (option == QStringLiteral("developing"))
@@ -267,9 +267,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("option");
         QTest::addColumn<QString>("now");
         QTest::addColumn<bool>("rerunWorks"); // the sample's prices are on a 0.25 grid: a run with tick 0.5 fails
-        QTest::newRow("value area 70 -> 80 %") << "vpocValueArea" << "value area 80 %" << true;
-        QTest::newRow("tick 0.25 -> 0.5") << "vpocTick" << "tick 0.5" << false;
-        QTest::newRow("session globex -> rth") << "vpocSession" << "session rth" << true;
+        QTest::newRow("value area 70 -> 80 %") << "vpoc-va" << "value area 80 %" << true;
+        QTest::newRow("tick 0.25 -> 0.5") << "vpoc-tick" << "tick 0.5" << false;
+        QTest::newRow("session globex -> rth") << "vpoc-session" << "session rth" << true;
     }
     void changedOptionMarksResults()
     {
@@ -292,9 +292,9 @@ private Q_SLOTS:
         const int series = page.priceChart()->series().size();
 
         auto change = [&](bool changed) {
-            if (option == QStringLiteral("vpocValueArea"))
+            if (option == QStringLiteral("vpoc-va"))
                 page.findChild<QDoubleSpinBox*>(option)->setValue(changed ? 80 : 70);
-            else if (option == QStringLiteral("vpocTick"))
+            else if (option == QStringLiteral("vpoc-tick"))
                 page.findChild<QDoubleSpinBox*>(option)->setValue(changed ? 0.5 : 0.25);
             else
                 page.findChild<QComboBox*>(option)->setCurrentText(changed ? QStringLiteral("rth") : QStringLiteral("globex"));

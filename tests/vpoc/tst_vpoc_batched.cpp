@@ -127,7 +127,7 @@ private Q_SLOTS:
         VpocOptions vo;
         vo.input = m_files.path(Shape(shape), bars);
         vo.backend = Backend::Cpu;
-        vo.session = session.toStdString();
+        vo.session = SessionRule::parse(session.toStdString(), "America/New_York");
         vo.profile.distribution = Distribution(distribution);
         vo.profile.keepProfiles = true;
         vo.read.skipBad = skipBad;

@@ -120,7 +120,7 @@ private Q_SLOTS:
         VpocOptions vo;
         vo.input = file(Shape(shape), bars);
         vo.backend = Backend::Cpu;
-        vo.session = session.toStdString();
+        vo.session = SessionRule::parse(session.toStdString(), "America/New_York");
         vo.read.skipBad = skipBad;
         vo.read.windowBytes = 1 << 19; // many windows, up to 7 chunks each
         vo.profile.keepProfiles = true;

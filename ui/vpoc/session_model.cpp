@@ -67,16 +67,26 @@ QVariant SessionModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole)
         return index.column() >= BarsColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    if (role == Qt::ToolTipRole) // the whole row, with the times the page's table leaves out to fit its width
+        return tr("Session %1: %2 to %3, %4 bars, volume %5; low %6, high %7, POC %8, VAH %9, VAL %10")
+            .arg(text(s, DateColumn), text(s, FirstColumn), text(s, LastColumn), text(s, BarsColumn),
+                 text(s, VolumeColumn), text(s, LowColumn), text(s, HighColumn), text(s, PocColumn), text(s, VahColumn))
+            .arg(text(s, ValColumn));
     if (role != Qt::DisplayRole)
         return {};
+    return text(s, index.column());
+}
+
+QString SessionModel::text(const vpoc::SessionResult& s, int column) const
+{
     // In the session's zone, as the price chart's axis (a globex day reads 18:00 to 16:59 New York time).
-    const QTimeZone zone(QByteArray::fromStdString(m_result->options.sessionTimeZone));
+    const QTimeZone zone(QByteArray::fromStdString(m_result->options.session.zoneName));
     auto utc = [&zone](int64_t us) {
         if (!zone.isValid())
             return QDateTime::fromMSecsSinceEpoch(us / 1000, QTimeZone::utc()).toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"));
         return QDateTime::fromMSecsSinceEpoch(us / 1000, zone).toString(QStringLiteral("yyyy-MM-dd HH:mm t"));
     };
-    switch (index.column()) {
+    switch (column) {
     case DateColumn: return QDate(1970, 1, 1).addDays(s.day).toString(Qt::ISODate);
     case FirstColumn: return utc(s.firstUs);
     case LastColumn: return utc(s.lastUs);

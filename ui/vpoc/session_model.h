@@ -28,6 +28,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    // A cell's text: prices on the tick grid, counts with thousands separators, times in the session's zone.
+    QString text(const vpoc::SessionResult& s, int column) const;
+
     std::shared_ptr<const vpoc::VpocResult> m_result;
 };
 

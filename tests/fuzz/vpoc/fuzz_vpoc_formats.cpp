@@ -71,7 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     vo.backend = Backend::Cpu;
     vo.read = options;
     vo.read.windowBytes = (pick & 64) ? 1 : 1024;
-    vo.session = (pick & 16) ? "01:30-23:00" : "globex";
+    vo.session = SessionRule::parse((pick & 16) ? "01:30-23:00" : "globex", "America/New_York");
     vo.profile.distribution = (pick & 32) ? Distribution::Typical : Distribution::Uniform;
     vo.profile.keepProfiles = true;
     vo.minRowsPerThread = 1; // a piece a thread in every block, however small

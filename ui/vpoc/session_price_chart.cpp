@@ -1,0 +1,158 @@
+// SessionPriceChart: the series and axes of one session, rebuilt when the view's width fits another number of labels.
+#include "ui/vpoc/session_price_chart.h"
+
+#include "ui/vpoc/profile_geometry.h"
+#include "ui/vpoc/session_time_axis.h"
+#include "ui/vpoc/volume_profile_view.h"
+
+#include <QCategoryAxis>
+#include <QDate>
+#include <QLineSeries>
+#include <QTimeZone>
+#include <QTimer>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace stackscope::ui {
+
+namespace {
+
+double ms(int64_t us)
+{
+    return static_cast<double>(us / 1000);
+}
+
+} // namespace
+
+SessionPriceChart::SessionPriceChart(QWidget* parent)
+    : QChartView(new QChart, parent)
+{
+    chart()->setTitle(tr("Price, POC, VAH, VAL"));
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumWidth(300);
+    connect(chart(), &QChart::plotAreaChanged, this, &SessionPriceChart::plotMoved);
+}
+
+int SessionPriceChart::timeLabelsFor(int viewWidth)
+{
+    return std::clamp((viewWidth - 90) / 90, 2, 6);
+}
+
+void SessionPriceChart::clear()
+{
+    m_result.reset();
+    m_row = -1;
+    chart()->removeAllSeries();
+    for (auto* axis : chart()->axes())
+        chart()->removeAxis(axis);
+    chart()->setTitle(tr("Price, POC, VAH, VAL"));
+    setToolTip(QString());
+    m_axisTicks = { 0, 0 };
+}
+
+void SessionPriceChart::showSession(std::shared_ptr<const vpoc::VpocResult> result, int row, bool recorded)
+{
+    clear();
+    m_result = std::move(result);
+    m_row = row;
+    m_recorded = recorded;
+    const auto& s = m_result->sessions[static_cast<size_t>(row)];
+    const double tick = m_result->options.read.tick.value;
+    auto* close = new QLineSeries;
+    close->setName(tr("close"));
+    close->setPen(QPen(QColor(0x45, 0x5a, 0x64), 1));
+    auto* developing = new QLineSeries;
+    developing->setName(tr("developing POC"));
+    developing->setPen(QPen(QColor(0xfb, 0x8c, 0x00), 1.5, Qt::DashLine)); // apart from the final POC's red
+    if (static_cast<size_t>(row) < m_result->developing.size()) {
+        for (const auto& d : m_result->developing[static_cast<size_t>(row)]) {
+            close->append(ms(d.timeUs), d.closeTick * tick);
+            developing->append(ms(d.timeUs), d.pocTick * tick);
+        }
+    }
+    auto level = [&](const QString& name, int32_t value, const QColor& colour) {
+        auto* line = new QLineSeries;
+        line->setName(name);
+        line->setPen(QPen(colour, 1.5));
+        line->append(ms(s.firstUs), value * tick);
+        line->append(ms(s.lastUs), value * tick);
+        return line;
+    };
+    QList<QLineSeries*> all { level(tr("POC"), s.pocTick, VolumeProfileView::pocColor()),
+        level(tr("VAH"), s.vahTick, VolumeProfileView::vahColor()),
+        level(tr("VAL"), s.valTick, VolumeProfileView::valColor()) };
+    // The price lines only where there are points: a legend entry for an empty line reads like missing data.
+    const bool priceLine = close->count() > 0;
+    if (priceLine) {
+        all.prepend(developing);
+        all.prepend(close);
+    } else {
+        delete close;
+        delete developing;
+    }
+    for (auto* series : all)
+        chart()->addSeries(series);
+    addAxes(s, m_result->options.read.tick, QString::fromStdString(m_result->options.session.zoneName));
+    describe(s, priceLine);
+    Q_EMIT plotMoved(); // the plot area may not move (then no plotAreaChanged), but the price range did
+}
+
+void SessionPriceChart::addAxes(const vpoc::SessionResult& s, const vpoc::Tick& tickSize, const QString& zoneName)
+{
+    // Labels at whole hours of the session's own zone (a globex day reads 18:00 to 17:00 New York time).
+    const QTimeZone zone(zoneName.toUtf8());
+    auto* x = new QCategoryAxis;
+    x->setObjectName(QStringLiteral("sessionTimeAxis"));
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    x->setTitleText(zone.isValid() ? tr("%1 time").arg(zoneName) : tr("UTC (unknown zone %1)").arg(zoneName));
+    // A label ("Fri 02:00") needs about 90 px at the default font, or the axis cuts it to "Fri 02:..." (at
+    // 1280x720 the chart is ~450 px wide, its plot ~360); the y axis labels take ~90 px of the view.
+    m_timeLabels = timeLabelsFor(width());
+    for (const auto& [at, label] :
+        sessionTimeTicks(s.firstUs / 1000, s.lastUs / 1000, zone.isValid() ? zone : QTimeZone::utc(), m_timeLabels))
+        x->append(label, static_cast<double>(at));
+    // Prices on the instrument's tick grid (ES 0.25: 5095.75, not 5095.81), labels with the tick's decimals.
+    const double tick = tickSize.value;
+    const PriceTicks grid = priceAxisTicks(s.lowTick, s.highTick, tick, std::clamp(height() / 45, 2, 8));
+    auto* y = new QValueAxis;
+    y->setObjectName(QStringLiteral("priceAxis"));
+    y->setLabelFormat(QStringLiteral("%.%1f").arg(tickSize.decimals));
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(double(grid.lowTick) * tick);
+    y->setTickInterval(double(grid.stepTicks) * tick);
+    chart()->addAxis(x, Qt::AlignBottom);
+    chart()->addAxis(y, Qt::AlignLeft);
+    for (auto* series : chart()->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    x->setRange(ms(s.firstUs), ms(s.lastUs));
+    y->setRange(double(grid.lowTick) * tick, double(grid.highTick) * tick);
+    m_axisTicks = { double(grid.lowTick), double(grid.highTick) };
+}
+
+// The title names the session; short (it is cut at ~300 px), the tooltip says why there is no price line.
+void SessionPriceChart::describe(const vpoc::SessionResult& s, bool priceLine)
+{
+    const QString date = QDate(1970, 1, 1).addDays(s.day).toString(Qt::ISODate);
+    chart()->setTitle(priceLine ? tr("Session %1").arg(date) : tr("Session %1 · no price line").arg(date));
+    setToolTip(priceLine  ? QString()
+            : !m_recorded ? tr("Turn on Developing POC/VAH/VAL and run again for the price line")
+                          : tr("A report keeps the sessions' levels, not their prices: run VPOC on the data for "
+                               "the price line"));
+}
+
+void SessionPriceChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    // A wider or narrower chart fits more or fewer time labels: rebuilt when that number changes.
+    if (m_result && m_row >= 0 && timeLabelsFor(width()) != m_timeLabels)
+        QTimer::singleShot(0, this, [this] {
+            if (m_result && m_row >= 0 && m_row < static_cast<int>(m_result->sessions.size()))
+                showSession(m_result, m_row, m_recorded);
+        });
+}
+
+} // namespace stackscope::ui
