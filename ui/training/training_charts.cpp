@@ -5,6 +5,7 @@
 #include <QChartView>
 #include <QElapsedTimer>
 #include <QTimer>
+#include <QFontMetrics>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QLabel>
@@ -150,7 +151,9 @@ TrainingCharts::TrainingCharts(QWidget* parent)
     m_lossView->setObjectName(QStringLiteral("trainingLossChart"));
     m_lossView->setToolTip(tr("Training loss per progress interval, validation loss per epoch"));
 
-    m_samplesChart = makeChart(tr("Throughput"));
+    // The unit in the title, not on the vertical axis: there it was cut ("k samp...") in a plot lower than its
+    // ~80 px (1024x640 with the Monitor open).
+    m_samplesChart = makeChart(tr("Throughput (k samples/s)"));
     // Per interval the figure is noisy (a few steps, the host's scheduling); the epoch's mean reads as a trend.
     m_samplesSeries = makeSeries(tr("per interval"), QColor(0x98, 0xdf, 0x8a), Qt::SolidLine, 1);
     m_epochSamplesSeries = makeSeries(tr("per epoch"), QColor(0x2c, 0xa0, 0x2c), Qt::SolidLine, 2.5);
@@ -249,9 +252,12 @@ void TrainingCharts::setPlannedEpochs(int epochs)
 void TrainingCharts::setDevices(const QString& devices)
 {
     m_memoryNoteText = devices.compare(QStringLiteral("CPU"), Qt::CaseInsensitive) == 0
-        ? tr("Not reported on the CPU:\nVRAM and libtorch's caching allocator\nare GPU figures. "
-             "Train on a GPU (Device gpu:N)\nto see them here.")
-        : tr("%1\nreported no memory figures (the vendor runtime\nor the allocator did not answer).").arg(devices);
+        // Lines of at most ~26 characters: the note sits in a chart ~220 px wide at 1024x640 (longer lines were cut
+        // at both ends).
+        ? tr("Not reported on the CPU:\nVRAM and libtorch's\ncaching allocator are\nGPU figures. Train on a\n"
+             "GPU (Device gpu:N)\nto see them here.")
+        : tr("%1\nreported no memory figures\n(the vendor runtime or\nthe allocator did not\nanswer).")
+              .arg(QFontMetrics(m_memoryNote->font()).elidedText(devices, Qt::ElideMiddle, 190));
 }
 
 void TrainingCharts::truncateAfterEpoch(int epoch)
@@ -354,13 +360,14 @@ void TrainingCharts::setLogScale(bool on)
         m_lossLog->setBase(10);
         m_lossLog->setLabelFormat(QStringLiteral("%.3g"));
         m_lossLog->setMinorTickCount(8);
-        m_lossLog->setTitleText(tr("log scale"));
         fresh = m_lossLog;
     } else {
         m_lossLinear = new QValueAxis;
         m_lossLinear->setLabelFormat(QStringLiteral("%.3g"));
         fresh = m_lossLinear;
     }
+    // Said in the title, like the throughput's unit: a vertical axis title is cut in a low plot.
+    m_lossChart->setTitle(on ? tr("Loss (log scale)") : tr("Loss"));
     m_lossChart->addAxis(fresh, Qt::AlignLeft);
     m_trainLossSeries->attachAxis(fresh);
     m_valLossSeries->attachAxis(fresh);
@@ -406,18 +413,15 @@ void TrainingCharts::refreshSamples()
     ValueSpan span;
     span.include(m_samples.points());
     span.include(m_epochSamples.points());
-    // One stated unit whatever the run's speed: thousands of samples a second, the labels in fixed decimals (one
-    // run read "5e+03" and another "k samples/s" when the unit followed the figures).
+    // One stated unit whatever the run's speed (the chart's title says it): thousands of samples a second, the labels
+    // in fixed decimals (one run read "5e+03" and another "k samples/s" when the unit followed the figures).
     const double factor = 1e-3;
-    const QString unit = tr("k samples/s");
     m_samplesSeries->replace(scaled(m_samples.points(), factor));
     m_epochSamplesSeries->replace(scaled(m_epochSamples.points(), factor));
     span.lo *= factor;
     span.hi *= factor;
     const AxisRange y = linearRange(span, true);
     setValueAxis(m_samplesY, y, ticksFor(m_samplesChart, m_samplesY));
-    if (m_samplesY->titleText() != unit)
-        m_samplesY->setTitleText(unit);
 }
 
 void TrainingCharts::refreshMemory()
