@@ -147,20 +147,26 @@ private Q_SLOTS:
         QCOMPARE(box->currentData().toString(), QStringLiteral("gpu:1"));
     }
 
+    // Each is an Input error (the CLI's exit 2): the page names the field to correct and puts the focus there.
     void badInputIsShown_data()
     {
         QTest::addColumn<QString>("what");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("hidden layer of 0") << "hidden" << "Hidden layers";
-        QTest::newRow("missing file") << "missing" << "no-such-file.csv";
-        QTest::newRow("batch larger than the data") << "batch" << "Batch size";
-        QTest::newRow("malformed CSV: file and line") << "malformed" << "malformed.csv:3";
+        QTest::addColumn<QString>("field"); // the objectName of the field that gets the focus; empty: not checked
+        QTest::newRow("hidden layer of 0") << "hidden" << "<b>Check Hidden layers:</b> --hidden '32,0'" << "";
+        QTest::newRow("missing file") << "missing" << "<b>Check Input CSV:</b> --input " << "trainingInput";
+        QTest::newRow("batch larger than the data") << "batch" << "<b>Check Batch size:</b> --batch-size" << "";
+        QTest::newRow("malformed CSV: file and line") << "malformed" << "<b>Check Input CSV:</b> " << "trainingInput";
+        QTest::newRow("too many processes for the GPUs")
+            << "nproc" << "<b>Check Processes:</b> --nproc 3 with --device gpu:0,1" << "trainingProcesses";
     }
     void badInputIsShown()
     {
         QFETCH(QString, what);
         QFETCH(QString, expected);
+        QFETCH(QString, field);
         TrainingPage page(nullptr);
+        QVERIFY(showLikeAPerson(page));
         auto c = smallRun(QStringLiteral("bad-") + what);
         if (what == QStringLiteral("hidden"))
             c.hidden = {32, 0}; // the form's text "32,0"
@@ -175,6 +181,9 @@ private Q_SLOTS:
                     "2024-03-04 09:31:00,5100.50,not-a-price,5100.00,5101.00,80\n");
             f.close();
             c.input = bad.toStdString();
+        } else if (what == QStringLiteral("nproc")) {
+            c.device = training::DeviceSelection::onGpus({0, 1});
+            c.processes = 3;
         } else {
             c.batchSize = 1000000;
         }
@@ -185,6 +194,9 @@ private Q_SLOTS:
         QCOMPARE(page.lastStatus(), QStringLiteral("failed"));
         qInfo("shown: %s", qPrintable(page.statusText()));
         QVERIFY2(page.statusText().contains(expected), qPrintable(page.statusText()));
+        QVERIFY2(!page.statusText().contains(QStringLiteral("Training failed")), qPrintable(page.statusText()));
+        if (!field.isEmpty())
+            QTRY_VERIFY2(page.findChild<QWidget*>(field)->hasFocus(), qPrintable(field));
         QVERIFY(!QFileInfo::exists(QString::fromStdString(c.output + "/model.pt")));
         QVERIFY(page.findChild<QPushButton*>(QStringLiteral("trainingStart"))->isEnabled());
     }
