@@ -172,6 +172,12 @@ bool MainWindow::showPage(const QString& title)
     return false;
 }
 
+QString MainWindow::currentPageTitle() const
+{
+    const auto* item = m_pageList->currentItem();
+    return item ? item->text() : QString();
+}
+
 QString MainWindow::statusText() const
 {
     return m_status->text();

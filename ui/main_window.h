@@ -42,6 +42,8 @@ public:
     QString statusText() const;
     // Shows the page with this title (case-insensitive); false when there is none.
     bool showPage(const QString& title);
+    // The title of the page shown ("System", "VPOC", ...).
+    QString currentPageTitle() const;
     // Shrinks the window (never below its minimum) so that it and its frame fit `available`, a screen's free
     // area: the default 1280x820 was taller than a 1280x720 laptop screen, status bar off the bottom.
     void fitInto(const QRect& available);

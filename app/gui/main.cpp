@@ -3,6 +3,8 @@
 #include "core/snapshot/snapshot_json.h"
 #include "core/util/build_info.h"
 #include "ui/main_window.h"
+#include "ui/settings/settings.h"
+#include "ui/window_session.h"
 #include "ui/monitor/monitor_dock.h"
 #include "ui/report/report_page.h"
 #include "ui/report/report_replay.h"
@@ -213,6 +215,13 @@ int main(int argc, char** argv)
         return 2;
     }
     stackscope::ui::MainWindow window;
+    // A session as the person left it, unless a size, a page or an output was asked for (screenshots, reports and
+    // scripted runs start from the defaults and keep nothing).
+    const bool interactive = !parser.isSet(options.screenshot) && !parser.isSet(options.report) &&
+                             !parser.isSet(options.size) && !parser.isSet(options.page);
+    stackscope::ui::Settings settings;
+    if (interactive)
+        stackscope::ui::restoreWindowSession(window, settings);
     if (parser.isSet(options.page) && !window.showPage(parser.value(options.page))) {
         std::fprintf(stderr, "stackscope: no page named '%s'; use System, Probes, VPOC, Training or Report\n", qPrintable(parser.value(options.page)));
         return 2;
@@ -249,5 +258,8 @@ int main(int argc, char** argv)
         window.show();
         window.snapshots()->refresh();
     }
-    return app.exec();
+    const int status = app.exec();
+    if (interactive)
+        stackscope::ui::saveWindowSession(window, settings);
+    return status;
 }

@@ -4,6 +4,7 @@
 
 #include "core/python/python_envs.h"
 #include "ui/probes/probe_results.h"
+#include "ui/settings/settings.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -11,19 +12,17 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
-#include <QSettings>
 #include <QVBoxLayout>
 
 namespace stackscope::ui {
 
 namespace {
 
-const char* const kSettingsKey = "probes/pythonInterpreters";
 const QString kLibtorch = QStringLiteral("libtorch");
 
 QStringList rememberedInterpreters()
 {
-    return QSettings().value(QLatin1String(kSettingsKey)).toStringList();
+    return Settings().pythonInterpreters();
 }
 
 QString qs(const std::string& s)
@@ -281,12 +280,7 @@ void PythonEnvPicker::onInterpreterAnswer(const QString& path, const PythonEnvSu
 
 void PythonEnvPicker::remember(const QString& interpreter)
 {
-    QSettings settings;
-    QStringList list = settings.value(QLatin1String(kSettingsKey)).toStringList();
-    if (!list.contains(interpreter)) {
-        list << interpreter;
-        settings.setValue(QLatin1String(kSettingsKey), list);
-    }
+    Settings().addPythonInterpreter(interpreter);
 }
 
 } // namespace stackscope::ui

@@ -19,7 +19,7 @@ namespace stackscope::ui {
 class PythonEnvPicker : public QWidget {
     Q_OBJECT
 public:
-    // Lists libtorch and the interpreters added earlier (QSettings "probes/pythonInterpreters"); discover() adds the
+    // Lists libtorch and the interpreters added earlier (Settings::pythonInterpreters); discover() adds the
     // environments found on this machine.
     explicit PythonEnvPicker(QWidget* parent = nullptr);
 

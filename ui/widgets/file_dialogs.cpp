@@ -1,27 +1,23 @@
 // File dialogs that remember the last folder.
 #include "ui/widgets/file_dialogs.h"
 
+#include "ui/settings/settings.h"
+
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QSettings>
 
 namespace stackscope::ui {
 
-namespace {
-constexpr const char* kKey = "dialogs/lastFolder";
-} // namespace
-
 QString lastDialogFolder()
 {
-    const QString saved = QSettings().value(QLatin1String(kKey)).toString();
-    return !saved.isEmpty() && QFileInfo(saved).isDir() ? saved : QDir::homePath();
+    const QString saved = Settings().lastDialogFolder();
+    return saved.isEmpty() ? QDir::homePath() : saved;
 }
 
 bool hasLastDialogFolder()
 {
-    const QString saved = QSettings().value(QLatin1String(kKey)).toString();
-    return !saved.isEmpty() && QFileInfo(saved).isDir();
+    return !Settings().lastDialogFolder().isEmpty();
 }
 
 void rememberDialogFolder(const QString& fileOrFolder)
@@ -29,7 +25,7 @@ void rememberDialogFolder(const QString& fileOrFolder)
     if (fileOrFolder.isEmpty())
         return;
     const QFileInfo info(fileOrFolder);
-    QSettings().setValue(QLatin1String(kKey), info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+    Settings().setLastDialogFolder(info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
 QString dialogStartFolder(const QString& start)

@@ -1,4 +1,4 @@
-// File dialogs that start in the last folder the user chose in any of them (QSettings "dialogs/lastFolder"),
+// File dialogs that start in the last folder the user chose in any of them (Settings::lastDialogFolder),
 // not in the home folder each time.
 #pragma once
 
