@@ -1,5 +1,6 @@
 // Finding and opening the documentation.
 #include "ui/help_documentation.h"
+#include "core/util/environment.h"
 
 #include <QCoreApplication>
 #include <QDesktopServices>
@@ -13,7 +14,7 @@ namespace stackscope::ui {
 QStringList documentationCandidates()
 {
     QStringList out;
-    if (const QString dir = qEnvironmentVariable("STACKSCOPE_DOC_DIR"); !dir.isEmpty())
+    if (const QString dir = QString::fromStdString(envValue(EnvVar::DocDir)); !dir.isEmpty())
         out << QDir(dir).filePath(QStringLiteral("README.md"));
     out << QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/doc/stackscope/README.md"));
 #ifdef STACKSCOPE_SOURCE_DIR

@@ -1,6 +1,7 @@
 // `stackscope-cli probe`: the compatibility grid (probe x device x environment variant), each cell
 // in a child process, with the A/B view between variants and the diagnosis of what failed.
 #include "app/cli/command.h"
+#include "core/util/environment.h"
 
 #include "core/probes/probe_document.h"
 
@@ -183,10 +184,9 @@ void printGrid(const std::vector<EnvironmentRun>& runs, const std::vector<ProbeV
 // probe an injected fault (the probe-worker's --inject kinds). Announced on stderr, so it is never silent.
 void applyTestInjection(ProbeRunOptions& run)
 {
-    const char* spec = std::getenv("STACKSCOPE_TEST_INJECT");
-    if (!spec || !*spec)
+    const std::string s = envValue(EnvVar::TestInject);
+    if (s.empty())
         return;
-    const std::string s(spec);
     const auto colon = s.find(':');
     run.inject = s.substr(0, colon);
     run.injectProbe = colon == std::string::npos ? std::string() : s.substr(colon + 1);

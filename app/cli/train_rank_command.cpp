@@ -1,6 +1,7 @@
 // `stackscope-cli train-rank`: one rank of a run the launcher (core/training/training_launch.cpp) started; rank 0
 // prints the trainer's events as JSON lines for the launcher, every rank prints its errors on stderr.
 #include "app/cli/command.h"
+#include "core/util/environment.h"
 
 #include "core/training/training_launch.h"
 #include "core/training/training_run.h"
@@ -34,7 +35,7 @@ void followLauncher()
 {
     std::signal(SIGTERM, requestStop);
     std::signal(SIGINT, requestStop);
-    if (const char* pid = std::getenv("STACKSCOPE_LAUNCHER_PID")) {
+    if (const std::string pid = envValue(EnvVar::LauncherPid); !pid.empty()) {
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (std::to_string(::getppid()) != pid) // it died before prctl took effect
             g_stop.cancel();

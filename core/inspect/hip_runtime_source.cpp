@@ -24,7 +24,7 @@ public:
     void collect(Snapshot& s) override
     {
         auto lib = DynamicLibrary::open(vendorLibraryCandidates(
-            "STACKSCOPE_HIP_LIBRARY", {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5"}, true));
+            EnvVar::HipLibrary, {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5"}, true));
         auto status = lib.status("HIP runtime");
         if (!lib.isLoaded()) {
             s.libraries.push_back(std::move(status));

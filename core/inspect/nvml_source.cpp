@@ -169,7 +169,7 @@ public:
     void collect(Snapshot& s) override
     {
         // The driver API answers the supported CUDA version without creating a context.
-        auto drv = DynamicLibrary::open(vendorLibraryCandidates("STACKSCOPE_CUDA_DRIVER_LIBRARY", {"libcuda.so.1"}, false));
+        auto drv = DynamicLibrary::open(vendorLibraryCandidates(EnvVar::CudaDriverLibrary, {"libcuda.so.1"}, false));
         auto drvStatus = drv.status("CUDA driver");
         if (auto getVersion = drv.symbol<int (*)(int*)>("cuDriverGetVersion")) {
             int v = 0;
@@ -179,7 +179,7 @@ public:
         s.libraries.push_back(std::move(drvStatus));
 
         auto rt = DynamicLibrary::open(vendorLibraryCandidates(
-            "STACKSCOPE_CUDART_LIBRARY", {"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"}, false));
+            EnvVar::CudartLibrary, {"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"}, false));
         auto rtStatus = rt.status("CUDA runtime");
         if (auto getVersion = rt.symbol<int (*)(int*)>("cudaRuntimeGetVersion")) {
             int v = 0;

@@ -59,14 +59,11 @@ void* DynamicLibrary::rawSymbol(const char* name) const
     return m_handle ? ::dlsym(m_handle, name) : nullptr;
 }
 
-std::vector<std::string> vendorLibraryCandidates(const char* overrideVar, const std::vector<std::string>& sonames,
-                                                 bool rocmLibrary)
+std::vector<std::string> vendorLibraryCandidates(EnvVar override, const std::vector<std::string>& sonames, bool rocmLibrary)
 {
     std::vector<std::string> out;
-    if (overrideVar) {
-        if (const char* explicitPath = std::getenv(overrideVar); explicitPath && *explicitPath)
-            out.emplace_back(explicitPath);
-    }
+    if (std::string explicitPath = envValue(override); !explicitPath.empty())
+        out.push_back(std::move(explicitPath));
     if (rocmLibrary) {
         if (const char* rocm = std::getenv("ROCM_PATH"); rocm && *rocm) {
             for (const auto& so : sonames)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/snapshot/snapshot.h"
+#include "core/util/environment.h"
 
 #include <string>
 #include <vector>
@@ -37,10 +38,9 @@ private:
     std::vector<LoadAttempt> m_attempts;
 };
 
-// Documented search order for a vendor library: the explicit setting (environment variable
-// `overrideVar`), $ROCM_PATH/lib, /opt/rocm/lib (for ROCm libraries), then the system loader's
-// path for each soname.
-std::vector<std::string> vendorLibraryCandidates(const char* overrideVar, const std::vector<std::string>& sonames,
-                                                 bool rocmLibrary);
+// Documented search order for a vendor library: the explicit setting (the environment variable `override`,
+// docs/environment.md), $ROCM_PATH/lib, /opt/rocm/lib (for ROCm libraries), then the system loader's path for each
+// soname.
+std::vector<std::string> vendorLibraryCandidates(EnvVar override, const std::vector<std::string>& sonames, bool rocmLibrary);
 
 } // namespace stackscope

@@ -1,5 +1,6 @@
 // Opening the torch module and checking the ABI of the entry points a caller uses.
 #include "core/runtime/torch_module.h"
+#include "core/util/environment.h"
 
 #include "core/util/program_paths.h"
 
@@ -12,8 +13,8 @@ namespace stackscope {
 std::vector<std::string> torchModuleCandidates()
 {
     std::vector<std::string> out;
-    if (const char* p = std::getenv("STACKSCOPE_TORCH_MODULE"); p && *p) {
-        out.emplace_back(p);
+    if (std::string p = envValue(EnvVar::TorchModule); !p.empty()) {
+        out.push_back(std::move(p));
         return out; // an explicit setting is the only place looked at
     }
     for (const auto& dir : moduleDirectories())

@@ -174,11 +174,11 @@ struct RocmSmiApi {
 // Where each library is looked for (see vendorLibraryCandidates for the order).
 inline std::vector<std::string> nvmlCandidates()
 {
-    return vendorLibraryCandidates("STACKSCOPE_NVML_LIBRARY", {"libnvidia-ml.so.1"}, false);
+    return vendorLibraryCandidates(EnvVar::NvmlLibrary, {"libnvidia-ml.so.1"}, false);
 }
 inline std::vector<std::string> rocmSmiCandidates()
 {
-    return vendorLibraryCandidates("STACKSCOPE_ROCM_SMI_LIBRARY", {"librocm_smi64.so", "librocm_smi64.so.7",
+    return vendorLibraryCandidates(EnvVar::RocmSmiLibrary, {"librocm_smi64.so", "librocm_smi64.so.7",
                                    "librocm_smi64.so.6", "librocm_smi64.so.5", "librocm_smi64.so.1"}, true);
 }
 

@@ -1,5 +1,6 @@
 // Checking probe results against float64 references with the error model's element-wise bounds.
 #include "core/torch/probe_checks.h"
+#include "core/util/environment.h"
 
 #include <torch/version.h>
 
@@ -160,7 +161,7 @@ void applyProbeEnvironment()
 {
     // The CPU path PyTorch takes on a CPU without AVX-512 (no oneDNN bfloat16 gemm), reproducible on any CPU:
     // the same switch as torch.backends.mkldnn.enabled = False in Python.
-    if (const char* v = std::getenv("STACKSCOPE_PROBE_DISABLE_ONEDNN"); v && std::string(v) == "1")
+    if (stackscope::envValue(stackscope::EnvVar::ProbeDisableOnednn) == "1")
         at::globalContext().setUserEnabledMkldnn(false);
 }
 

@@ -1,5 +1,6 @@
 // The rank launcher (child processes of stackscope-cli, supervised) and the rank environment of env:// launchers.
 #include "core/training/training_launch.h"
+#include "core/util/environment.h"
 
 #include "core/training/flight_report.h"
 #include "core/training/training_events.h"
@@ -405,7 +406,7 @@ std::optional<RankEnvironment> rankEnvironment()
         e.masterPort = *port;
         const std::string agent = envText("TORCHELASTIC_USE_AGENT_STORE");
         e.agentStore = agent == "True" || agent == "true" || agent == "1";
-        e.statusFile = envText("STACKSCOPE_RANK_STATUS");
+        e.statusFile = envValue(EnvVar::RankStatus);
         return e;
     }
     return std::nullopt;

@@ -1,5 +1,6 @@
 // Locates the program's folder and its module folders.
 #include "core/util/program_paths.h"
+#include "core/util/environment.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -28,8 +29,8 @@ std::vector<std::string> moduleDirectories()
 {
     std::vector<std::string> out;
     // Set by CTest for test programs, which live elsewhere in the build tree.
-    if (const char* explicitDir = std::getenv("STACKSCOPE_MODULE_DIR"); explicitDir && *explicitDir)
-        out.emplace_back(explicitDir);
+    if (const std::string explicitDir = envValue(EnvVar::ModuleDir); !explicitDir.empty())
+        out.push_back(explicitDir);
     const auto dir = executableDirectory();
     if (!dir.empty()) {
         out.push_back(fs::path(dir + "/" STACKSCOPE_MODULE_RELDIR).lexically_normal().string());
@@ -41,8 +42,8 @@ std::vector<std::string> moduleDirectories()
 std::string dataFile(const std::string& relative)
 {
     std::vector<std::string> dirs;
-    if (const char* explicitDir = std::getenv("STACKSCOPE_DATA_DIR"); explicitDir && *explicitDir)
-        dirs.emplace_back(explicitDir);
+    if (const std::string explicitDir = envValue(EnvVar::DataDir); !explicitDir.empty())
+        dirs.push_back(explicitDir);
     if (const auto dir = executableDirectory(); !dir.empty())
         dirs.push_back(fs::path(dir + "/" STACKSCOPE_DATA_RELDIR "/stackscope").lexically_normal().string());
     std::error_code ec;
@@ -55,7 +56,7 @@ std::string dataFile(const std::string& relative)
 
 std::string pythonWorkerScript()
 {
-    if (const char* p = std::getenv("STACKSCOPE_PYTHON_WORKER"); p && *p)
+    if (std::string p = envValue(EnvVar::PythonWorker); !p.empty())
         return p;
     return dataFile("python/stackscope_probe_worker.py");
 }
@@ -71,14 +72,14 @@ std::string siblingProgram(const std::string& name)
 
 std::string cliProgram()
 {
-    if (const char* p = std::getenv("STACKSCOPE_CLI"); p && *p)
+    if (std::string p = envValue(EnvVar::Cli); !p.empty())
         return p;
     return siblingProgram("stackscope-cli");
 }
 
 std::string cacheDirectory()
 {
-    if (const char* d = std::getenv("STACKSCOPE_CACHE_DIR"); d && *d)
+    if (std::string d = envValue(EnvVar::CacheDir); !d.empty())
         return d;
     if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
         return std::string(x) + "/stackscope";

@@ -1,5 +1,6 @@
 // DuckDB's C API through dlopen (duckdb.h is not needed: the few entry points are declared here as in DuckDB 1.x).
 #include "core/vpoc/duckdb_baseline.h"
+#include "core/util/environment.h"
 
 #include <fmt/format.h>
 
@@ -30,8 +31,7 @@ std::unique_ptr<DuckDbBaseline> DuckDbBaseline::open(const std::string& library,
 {
     std::string path = library;
     if (path.empty())
-        if (const char* e = std::getenv("STACKSCOPE_DUCKDB_LIBRARY"); e && *e)
-            path = e;
+        path = envValue(EnvVar::DuckdbLibrary);
     if (path.empty())
         path = "libduckdb.so";
     void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -1,5 +1,6 @@
 // Loads libstackscope_vpoc_{cuda,hip}.so at run time (DynamicLibrary), so the CLI runs on machines without either runtime.
 #include "core/vpoc/gpu_profiles.h"
+#include "core/util/environment.h"
 
 #include "core/runtime/dynamic_library.h"
 #include "core/util/program_paths.h"
@@ -34,7 +35,7 @@ struct GpuProfiler::Api {
 
 std::vector<std::string> GpuProfiler::moduleCandidates()
 {
-    if (const char* p = std::getenv("STACKSCOPE_VPOC_GPU_MODULE"); p && *p)
+    if (std::string p = envValue(EnvVar::VpocGpuModule); !p.empty())
         return {p};
     std::vector<std::string> out;
     for (const char* name : {"libstackscope_vpoc_cuda.so", "libstackscope_vpoc_hip.so"})

@@ -1,5 +1,6 @@
 // The environment picker: a checkable list (libtorch, Python environments found or added), Add..., and a status line.
 #include "ui/probes/python_env_picker.h"
+#include "core/util/environment.h"
 #include "ui/widgets/file_dialogs.h"
 
 #include "core/python/python_envs.h"
@@ -167,7 +168,7 @@ void PythonEnvPicker::discover()
 {
     if (m_discovering)
         return;
-    if (qEnvironmentVariable("STACKSCOPE_PYTHON_ENVS") == QLatin1String("off")) {
+    if (envValue(EnvVar::PythonEnvs) == "off") {
         setStatus(tr("Looking for Python environments is off (STACKSCOPE_PYTHON_ENVS=off); add one with Add\u2026"));
         m_discovered = true;
         Q_EMIT discoveryFinished();
