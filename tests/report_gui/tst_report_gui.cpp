@@ -61,7 +61,7 @@ private Q_SLOTS:
             r.probes = plantedRecords();
         r.redact = redact;
         const auto doc = ReportExporter::buildDocument(r);
-        const auto d = ui::summaryCardData(doc);
+        const auto d = ui::summaryCardData(report::reportSummary(doc));
         QCOMPARE(d.gpus.size(), std::size_t(1));
         QCOMPARE(d.gpus[0].arch, QStringLiteral("sm_90"));
         QCOMPARE(d.probesRun, withProbes);
@@ -109,7 +109,7 @@ private Q_SLOTS:
         r.redact = false;
         auto doc = ReportExporter::buildDocument(r);
         doc["findings"] = nlohmann::json::parse(findings.toStdString());
-        const auto d = ui::summaryCardData(doc);
+        const auto d = ui::summaryCardData(report::reportSummary(doc));
         QVERIFY(!d.findings.empty());
         QCOMPARE(d.findings[0].text, first);
         QCOMPARE(d.findings[0].severity, Severity::Error);
@@ -128,7 +128,7 @@ private Q_SLOTS:
         r.redact = false;
         const auto doc = ReportExporter::buildDocument(r);
         QCOMPARE(doc["verdict"].get<std::string>(), std::string("unknown"));
-        const auto d = ui::summaryCardData(doc);
+        const auto d = ui::summaryCardData(report::reportSummary(doc));
         QCOMPARE(int(d.notChecked.size()), int(doc["not_checked"].size()));
         QVERIFY(!d.notChecked.empty());
         QVERIFY2(d.notChecked[0].contains(QStringLiteral("whether this user can open /dev/kfd")), qPrintable(d.notChecked[0]));

@@ -51,7 +51,7 @@ private Q_SLOTS:
         const ReportRequest request = window.reportPage()->request();
         QVERIFY(request.probes.empty());
         const auto document = ReportExporter::buildDocument(request);
-        const SummaryCardData card = summaryCardData(document);
+        const SummaryCardData card = summaryCardData(report::reportSummary(document));
         QVERIFY(!card.probesRun);
         // The card says why (it said "not run in this session" after a run on this machine).
         QVERIFY2(card.probesNote.contains(QStringLiteral("run on this machine")), qPrintable(card.probesNote));

@@ -300,7 +300,7 @@ std::vector<ReportExporter::PageStep> ReportExporter::pageSteps(const ReportRequ
                          }});
     steps.push_back({QStringLiteral("summary-card"), tr("Summary card"), 0, [](Run& run) -> QWidget* {
                          auto card = std::make_unique<SummaryCard>();
-                         card->setReport(run.prepared.doc);
+                         card->setReport(report::reportSummary(run.prepared.doc));
                          card->render(); // lays the card out at its own size
                          run.built = std::move(card);
                          return run.built.get();

@@ -349,7 +349,7 @@ void ReportPage::refreshPreview()
     try {
         std::optional<report::Redactor> red;
         const auto doc = ReportExporter::buildDocument(r, &red);
-        m_card->setReport(doc);
+        m_card->setReport(report::reportSummary(doc));
         m_card->adjustSize();
         arrangeColumns(); // below the controls the card's column is as tall as the card
         showRedactions(red ? red->replaced() : std::vector<report::RedactionEntry> {},
@@ -441,7 +441,7 @@ void ReportPage::onExported(ReportResult result)
 {
     m_last = std::move(result);
     setExportRunning(false);
-    m_card->setReport(m_last.report);
+    m_card->setReport(report::reportSummary(m_last.report));
     showRedactions(m_last.redacted, m_last.uncertain, redactionEnabled());
     m_where->setText(tr("%1\n%2").arg(m_last.folder, m_last.zip));
     m_openFolder->setEnabled(true);

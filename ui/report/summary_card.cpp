@@ -1,8 +1,6 @@
 // Builds the summary card from a report document and lays it out dark and compact, like a GPU-Z window.
 #include "ui/report/summary_card.h"
 
-#include "core/probes/probe_document.h"
-#include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/stack_rows.h"
 #include "ui/widgets/status_colors.h"
 
@@ -17,8 +15,6 @@
 
 namespace stackscope::ui {
 
-using nlohmann::json;
-
 namespace {
 
 // A severity chip as wide as its text in its bold small font (known once polished), at least 70 px so that a column
@@ -31,25 +27,6 @@ void fitChip(QLabel* chip)
 }
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-QString str(const json& j, const char* key)
-{
-    if (!j.is_object())
-        return {};
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null())
-        return {};
-    return it->is_string() ? qs(it->get<std::string>()) : qs(it->dump());
-}
-
-const json& member(const json& j, const char* key)
-{
-    static const json null;
-    if (!j.is_object())
-        return null;
-    auto it = j.find(key);
-    return it == j.end() ? null : *it;
-}
 
 // "2026-11-21T19:03:12Z" -> "2026-11-21 19:03 UTC"
 QString shortTime(const QString& iso)
@@ -106,16 +83,14 @@ void addStack(SummaryCardData& d, const Snapshot& s)
 namespace {
 
 // Host, GPUs and stack from the report's snapshot; false (and the host line says why) when there is none to read.
-bool addMachine(SummaryCardData& d, const json& report, Snapshot& s)
+bool addMachine(SummaryCardData& d, const report::ReportSummary& report)
 {
-    try {
-        if (!member(report, "snapshot").is_object())
-            return false;
-        s = snapshotFromJson(member(report, "snapshot"));
-    } catch (const std::exception& e) {
-        d.host = QObject::tr("snapshot unreadable: %1").arg(qs(e.what()));
+    if (!report.snapshot) {
+        if (!report.snapshotError.empty())
+            d.host = QObject::tr("snapshot unreadable: %1").arg(qs(report.snapshotError));
         return false;
     }
+    const Snapshot& s = *report.snapshot;
     d.capturedAt = shortTime(qs(s.capturedAt));
     QStringList host;
     host << qs(s.host.hostname.value_or("host unknown"));
@@ -140,41 +115,37 @@ bool addMachine(SummaryCardData& d, const json& report, Snapshot& s)
 }
 
 // One count per outcome, from the probe run document's records (core/probes/probe_document.h).
-void addProbeCounts(SummaryCardData& d, const json& report)
+void addProbeCounts(SummaryCardData& d, const report::ReportSummary& report)
 {
     static_assert(static_cast<std::size_t>(ProbeResult::Unsupported) + 1 == std::tuple_size_v<decltype(d.probeCounts)>,
                   "one count per ProbeResult");
-    std::vector<ProbeRecord> records;
-    try {
-        records = probeRecordsFromDocument(member(report, "probes"));
-    } catch (const std::exception& e) {
-        d.probesNote = QObject::tr("results unreadable: %1").arg(qs(e.what()));
+    if (!report.probesError.empty()) {
+        d.probesNote = QObject::tr("results unreadable: %1").arg(qs(report.probesError));
         return;
     }
-    d.probesRun = !records.empty();
-    for (const auto& r : records)
+    d.probesRun = !report.probes.empty();
+    for (const auto& r : report.probes)
         ++d.probeCounts[static_cast<std::size_t>(r.outcome.outcome)];
     if (!d.probesRun) {
-        d.probesNote = str(report, "probes_note");
+        d.probesNote = qs(report.probesNote);
         if (d.probesNote.isEmpty())
             d.probesNote = QObject::tr("not run");
     }
 }
 
-// The most severe findings first: the diagnosis's (the report's "findings") and the system checks (`checks`, its
-// snapshot's), the one finding type both.
-void addFindings(SummaryCardData& d, const json& report, const std::vector<Finding>& checks)
+// The most severe findings first: the diagnosis's (the report's "findings") and the system checks (its snapshot's),
+// the one finding type both.
+void addFindings(SummaryCardData& d, const report::ReportSummary& report)
 {
-    std::vector<Finding> all;
-    try {
-        all = findingsFromJson(member(report, "findings"), "findings");
-    } catch (const std::exception& e) {
-        d.findings.push_back({Severity::Warning, QObject::tr("Findings unreadable: %1").arg(qs(e.what()))});
-    }
+    if (!report.findingsError.empty())
+        d.findings.push_back({Severity::Warning, QObject::tr("Findings unreadable: %1").arg(qs(report.findingsError))});
+    std::vector<Finding> all = report.findings;
     // A report written since the one diagnosis (diagnoseMachine) holds the checks in its findings already.
-    for (const auto& check : checks) {
-        if (std::none_of(all.begin(), all.end(), [&](const Finding& f) { return f.id == check.id; }))
-            all.push_back(check);
+    if (report.snapshot) {
+        for (const auto& check : report.snapshot->findings) {
+            if (std::none_of(all.begin(), all.end(), [&](const Finding& f) { return f.id == check.id; }))
+                all.push_back(check);
+        }
     }
     std::stable_sort(all.begin(), all.end(),
                      [](const auto& a, const auto& b) { return static_cast<int>(a.severity) > static_cast<int>(b.severity); });
@@ -186,46 +157,31 @@ void addFindings(SummaryCardData& d, const json& report, const std::vector<Findi
     }
 }
 
-void addNotChecked(SummaryCardData& d, const json& report)
+void addRedaction(SummaryCardData& d, const report::ReportSummary& report)
 {
-    const auto& list = member(report, "not_checked");
-    if (!list.is_array())
-        return;
-    for (const auto& n : list)
-        d.notChecked.push_back(QObject::tr("%1 (%2)").arg(str(n, "what"), str(n, "why")));
-}
-
-void addRedaction(SummaryCardData& d, const json& report)
-{
-    const auto& redaction = member(report, "redaction");
-    d.redacted = member(redaction, "enabled").is_boolean() && member(redaction, "enabled").get<bool>();
+    d.redacted = report.redacted;
     if (!d.redacted) {
         d.redaction = QObject::tr("NOT redacted: contains names, paths and addresses");
         return;
     }
     QStringList kinds;
-    if (member(redaction, "replaced").is_array()) {
-        for (const auto& r : member(redaction, "replaced")) {
-            const QString k = str(r, "kind");
-            if (!kinds.contains(k))
-                kinds << k;
-        }
-    }
+    for (const auto& k : report.redactedKinds)
+        kinds << qs(k);
     d.redaction = kinds.isEmpty() ? QObject::tr("Private data redacted (none found)")
                                   : QObject::tr("Private data redacted: %1").arg(kinds.join(QStringLiteral(", ")));
 }
 
 } // namespace
 
-SummaryCardData summaryCardData(const nlohmann::json& report)
+SummaryCardData summaryCardData(const report::ReportSummary& report)
 {
     SummaryCardData d;
-    d.version = str(report, "version");
-    Snapshot s;
-    const bool haveSnapshot = addMachine(d, report, s);
+    d.version = qs(report.version);
+    addMachine(d, report);
     addProbeCounts(d, report);
-    addFindings(d, report, haveSnapshot ? s.findings : std::vector<Finding> {});
-    addNotChecked(d, report);
+    addFindings(d, report);
+    for (const auto& [what, why] : report.notChecked)
+        d.notChecked.push_back(QObject::tr("%1 (%2)").arg(qs(what), qs(why)));
     addRedaction(d, report);
     return d;
 }

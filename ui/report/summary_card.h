@@ -1,9 +1,8 @@
 // The one-image summary card (GPU, arch, VRAM, driver, ROCm / CUDA, torch, probe counts, top findings) people post alone.
 #pragma once
 
+#include "core/report/report_summary.h"
 #include "core/snapshot/snapshot.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QFrame>
 #include <QString>
@@ -17,7 +16,7 @@ class QVBoxLayout;
 
 namespace stackscope::ui {
 
-// What the card shows, taken from a report document (already redacted when the report is).
+// What the card shows, taken from a report document's summary (already redacted when the report is).
 struct SummaryCardData {
     struct Gpu {
         QString name, arch, vram, driver;
@@ -45,7 +44,7 @@ struct SummaryCardData {
     static constexpr std::size_t kMaxFindings = 4;
 };
 
-SummaryCardData summaryCardData(const nlohmann::json& report);
+SummaryCardData summaryCardData(const report::ReportSummary& report);
 
 class SummaryCard : public QFrame {
     Q_OBJECT
@@ -53,7 +52,7 @@ public:
     explicit SummaryCard(QWidget* parent = nullptr);
 
     void setData(const SummaryCardData& data);
-    void setReport(const nlohmann::json& report) { setData(summaryCardData(report)); }
+    void setReport(const report::ReportSummary& report) { setData(summaryCardData(report)); }
     const SummaryCardData& data() const { return m_data; }
     // The card at its own size, as the report's summary-card.png.
     QImage render();
