@@ -1,0 +1,90 @@
+# The claims of docs/ARCHITECTURE.md that a script can check, besides the include layering (CheckLayers.cmake). Run
+# as a script (`cmake -DSOURCE_DIR=<repo> -P cmake/CheckArchitecture.cmake`); CTest runs it as tst_architecture on the
+# tree and as tst_architecture_refused_* on tests/fixtures/architecture/refused, which breaks each claim once.
+#
+# 1. Typed values cross into ui/: no JSON type in a ui/ header (JSON is a file format, read and written in core/).
+# 2. One task runner: no QThreadPool and no std::async in core/, ui/ or app/ outside core/util/task_runner.*; a
+#    std::thread of its own only where a thread outlives every task by design (listed below, each saying why).
+# 3. Environment variables in one place: no STACKSCOPE_* variable read (getenv, qgetenv, qEnvironmentVariable) outside
+#    core/util/environment.cpp, and every one it names is in docs/environment.md.
+# 4. One Settings object: no QSettings in ui/ or app/ outside ui/settings/.
+cmake_minimum_required(VERSION 3.20)
+
+if(NOT SOURCE_DIR)
+  message(FATAL_ERROR "CheckArchitecture.cmake: pass -DSOURCE_DIR=<the repository root>")
+endif()
+
+# ui/ headers that still carry a JSON document, with why. The report exporter writes the report file: its request and
+# result hold the file's JSON documents (the pages' runs as they are written into it).
+set(_json_in_ui_headers_allowed "ui/report/report_exporter.h")
+# Threads that outlive every task by design: the runner's own, the telemetry sampler (start to stop, across jobs), NVML
+# clock-event sampling (beside the measurements it watches) and the flight recorder's watchdog (it must fire while the
+# rank's threads are stuck in a collective).
+set(_own_threads_allowed
+  "core/util/task_runner.h" "core/util/task_runner.cpp"
+  "core/telemetry/sampler.h" "core/telemetry/sampler.cpp"
+  "core/perf/clock_events.h" "core/perf/clock_events.cpp"
+  "core/torch/flight_recorder.cpp")
+
+set(_problems "")
+file(GLOB_RECURSE _sources RELATIVE ${SOURCE_DIR}
+     ${SOURCE_DIR}/core/*.h ${SOURCE_DIR}/core/*.cpp ${SOURCE_DIR}/core/*.cu
+     ${SOURCE_DIR}/ui/*.h ${SOURCE_DIR}/ui/*.cpp ${SOURCE_DIR}/app/*.h ${SOURCE_DIR}/app/*.cpp)
+list(SORT _sources)
+
+foreach(_rel IN LISTS _sources)
+  file(STRINGS ${SOURCE_DIR}/${_rel} _lines)
+  string(REGEX MATCH "^ui/.*\\.h$" _ui_header "${_rel}")
+  foreach(_line IN LISTS _lines)
+    string(REGEX REPLACE "//.*$" "" _code "${_line}") # comments may name what they do not use
+    if(_ui_header AND _code MATCHES "nlohmann" AND NOT _rel IN_LIST _json_in_ui_headers_allowed)
+      list(APPEND _problems "${_rel}: names a JSON type (${_code}) - typed values cross into ui/: give it a struct in core/ and read the JSON there")
+      break()
+    endif()
+    if(_code MATCHES "QThreadPool")
+      list(APPEND _problems "${_rel}: uses QThreadPool - run the work through ui::JobTracker or core's TaskRunner (core/util/task_runner.h)")
+      break()
+    endif()
+    if(_code MATCHES "std::async" AND NOT _rel MATCHES "^core/util/task_runner\\.")
+      list(APPEND _problems "${_rel}: uses std::async - start it on the task runner (TaskRunner::start, core/util/task_runner.h)")
+      break()
+    endif()
+    if(_code MATCHES "std::(j)?thread([^:a-z_]|$)" AND NOT _rel IN_LIST _own_threads_allowed)
+      list(APPEND _problems "${_rel}: starts a std::thread of its own - use the task runner (forEach, together, start), or list the file in cmake/CheckArchitecture.cmake with why its thread outlives every task")
+      break()
+    endif()
+    if(_code MATCHES "(getenv|qgetenv|qEnvironmentVariable[A-Za-z]*)[ \t]*\\([ \t]*(QStringLiteral\\()?\"STACKSCOPE_")
+      list(APPEND _problems "${_rel}: reads a STACKSCOPE_* variable itself - add it to core/util/environment.h and docs/environment.md and read it with envValue()")
+      break()
+    endif()
+    if(_code MATCHES "QSettings" AND _rel MATCHES "^(ui|app)/" AND NOT _rel MATCHES "^ui/settings/")
+      list(APPEND _problems "${_rel}: opens QSettings - keep the value in ui/settings/settings.h (the one Settings object)")
+      break()
+    endif()
+  endforeach()
+endforeach()
+
+# Every variable core/util/environment.cpp names is documented.
+if(EXISTS ${SOURCE_DIR}/core/util/environment.cpp)
+  file(STRINGS ${SOURCE_DIR}/core/util/environment.cpp _named REGEX "\"STACKSCOPE_[A-Z0-9_]+\"")
+  set(_doc "")
+  if(EXISTS ${SOURCE_DIR}/docs/environment.md)
+    file(READ ${SOURCE_DIR}/docs/environment.md _doc)
+  endif()
+  foreach(_line IN LISTS _named)
+    string(REGEX MATCH "STACKSCOPE_[A-Z0-9_]+" _var "${_line}")
+    string(FIND "${_doc}" "`${_var}`" _at)
+    if(_at LESS 0)
+      list(APPEND _problems "core/util/environment.cpp: ${_var} is not in docs/environment.md - say there what it does")
+    endif()
+  endforeach()
+else()
+  list(APPEND _problems "core/util/environment.cpp is missing: the STACKSCOPE_* variables are read there")
+endif()
+
+if(_problems)
+  list(LENGTH _problems _n)
+  string(REPLACE ";" "\n  " _text "${_problems}")
+  message(FATAL_ERROR "docs/ARCHITECTURE.md's checked claims: ${_n} problem(s):\n  ${_text}")
+endif()
+message(STATUS "docs/ARCHITECTURE.md's checked claims hold")
