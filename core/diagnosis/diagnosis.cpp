@@ -639,6 +639,27 @@ void addOomNumbers(Finding& f, const Snapshot* snapshot)
 }
 
 // The finding of a rule that matched: what it says, where it applies, its fixes (each for the archs it names).
+// A process event (DiagnosisRule::processEvent) seen only in the machine's kernel log: info.
+void judgeProcessEvent(const DiagnosisRule& rule, Finding& f)
+{
+    if (!rule.processEvent || f.evidence.empty())
+        return;
+    std::set<std::string> pids;
+    for (const auto& e : f.evidence) {
+        if (e.origin != kKernelLogOrigin)
+            return; // the user's own text shows it: it is about their run
+        if (const auto p = e.text.find("pid="); p != std::string::npos)
+            pids.insert(e.text.substr(p + 4, e.text.find_first_of(", ", p + 4) - p - 4));
+    }
+    f.severity = Severity::Info;
+    f.applicability.push_back(fmt::format(
+        "only in this machine's kernel log ({} process{}{}{}): a past fault of the program named, not of the text "
+        "diagnosed; NVIDIA's immediate action for it leaves the GPU as it is. If it repeats on one GPU with different "
+        "programs, run NVIDIA's diagnostics (dcgmi diag -r 3)",
+        pids.empty() ? std::string("no") : std::to_string(pids.size()), pids.size() == 1 ? "" : "es",
+        pids.empty() ? "" : ": pid ", fmt::join(pids, ", ")));
+}
+
 Finding findingOf(const DiagnosisRule& rule, const Collected& c, const SnapshotFacts* facts)
 {
     Finding f;
@@ -652,6 +673,7 @@ Finding findingOf(const DiagnosisRule& rule, const Collected& c, const SnapshotF
     f.detail = rule.cause;
     f.sources = rule.sources;
     applyApplicability(rule, facts, f);
+    judgeProcessEvent(rule, f);
     for (const auto& fr : rule.fixes) {
         FixAdvice a {fr.text, fr.env, fr.diagnostic, true, std::nullopt, {}};
         if (!fr.archs.empty()) {
@@ -716,7 +738,7 @@ std::optional<LogText> snapshotKernelLog(const Snapshot& s)
         text += line + "\n";
     if (text.empty())
         return std::nullopt;
-    return LogText {"kernel log (amdgpu/KFD/NVIDIA lines)", std::move(text)};
+    return LogText {kKernelLogOrigin, std::move(text)};
 }
 
 } // namespace stackscope

@@ -44,6 +44,8 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
 
 // The texts a snapshot carries that rules read like logs: its kernel-log lines (amdgpu/KFD/NVIDIA), when any.
 std::optional<LogText> snapshotKernelLog(const Snapshot& s);
+// The origin snapshotKernelLog gives its text (the evidence of a finding found there names it).
+inline constexpr const char* kKernelLogOrigin = "kernel log (amdgpu/KFD/NVIDIA lines)";
 
 // "gfx90a:sramecc+:xnack-" -> "gfx90a"; the whole token is compared, so gfx110 never matches gfx1100.
 std::string archToken(const std::string& gcnArchName);

@@ -401,6 +401,7 @@ DiagnosisRule readRule(const json& j, const std::string& origin, std::size_t ind
         if (!isRuleId(family))
             r.fail("family", "must be UPPER_SNAKE_CASE (a cause id of tests/fixtures/diagnosis/cause-ids.md)");
     rule.generic = r.boolean("generic").value_or(false);
+    rule.processEvent = r.boolean("process_event").value_or(false);
     r.rejectUnknownKeys();
     if (rule.requireTextAndSnapshot && (rule.signatures.empty() || rule.snapshotTriggers.empty()))
         r.fail("require", "\"text_and_snapshot\" needs both signatures and snapshot_triggers");

@@ -118,6 +118,10 @@ struct DiagnosisRule {
     std::string catalogue;
     std::vector<std::string> families;
     bool generic = false;
+    // A kernel-log event that belongs to the process its line names (NVIDIA's immediate action RESTART_APP or
+    // IGNORE: the GPU needs nothing). Seen only in the machine's kernel log, not in the text diagnosed, it is a
+    // past fault of that program and reported as info.
+    bool processEvent = false;
 };
 
 // A symbolic code of a catalogue's vocabulary and the rule that names its cause: an entry of the catalogue, or a

@@ -2,6 +2,8 @@
 // expected cause): each log, diagnosed as `diagnose --log-only` does, names that cause first; a healthy run, or a
 // cause no id names, gets no warning or error finding.
 #include "core/diagnosis/log_diagnosis.h"
+#include "core/diagnosis/machine_diagnosis.h"
+#include "core/snapshot/snapshot_json.h"
 
 #include <QtTest>
 
@@ -62,6 +64,42 @@ private Q_SLOTS:
         for (const auto& id : expected.split('|'))
             named = named || DiagnosisRules::builtIn().names(firstClaim.toStdString(), id.toStdString());
         QVERIFY2(named, qPrintable("expected " + expected + ", first claim: " + (firstClaim.isEmpty() ? "(none)" : firstClaim)));
+    }
+
+    // The live snapshot of a healthy run taken after the suite's own faults (its kernel log holds their Xid 31 and
+    // two Xid 43 lines): those are past faults of other programs, info; the same Xid in the user's text is theirs.
+    void kernelLogHistory_data()
+    {
+        QTest::addColumn<QString>("extraLog");
+        QTest::addColumn<QString>("xid31Severity");
+        QTest::addColumn<bool>("claim");
+        QTest::newRow("healthy run, Xids only in the kernel log") << QString() << "info" << false;
+        QTest::newRow("the user's own text shows the Xid")
+            << "NVRM: Xid (PCI:0000:00:06): 31, pid=3942, name=python3, channel 0x0000000a, intr 00000000. MMU Fault"
+            << "warning" << true;
+    }
+    void kernelLogHistory()
+    {
+        QFETCH(QString, extraLog);
+        QFETCH(QString, xid31Severity);
+        QFETCH(bool, claim);
+        const QString dir = kRoot + "/h200x2-20261127-s17/";
+        const Snapshot snapshot = loadSnapshotFile((dir + "no_caching.snapshot.json").toStdString());
+        QVERIFY(snapshot.hostExtras.kernelLogGpuLines.size() > 3);
+        MachineDiagnosisInput in;
+        in.snapshot = &snapshot;
+        in.logs.push_back(readLogText((readAll(dir + "no_caching.log") + extraLog).toStdString(), "no_caching.log"));
+        const auto d = diagnoseMachine(in);
+        const Finding* xid31 = nullptr;
+        bool claimed = false;
+        for (const auto& f : d.findings) {
+            if (f.id == "NVIDIA_XID_31")
+                xid31 = &f;
+            claimed = claimed || f.severity == Severity::Warning || f.severity == Severity::Error;
+        }
+        QVERIFY2(xid31, "the kernel log's Xid 31 is not listed");
+        QCOMPARE(QString(severityName(xid31->severity)), xid31Severity);
+        QCOMPARE(claimed, claim);
     }
 };
 
