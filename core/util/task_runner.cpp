@@ -73,8 +73,8 @@ TaskRunner::~TaskRunner()
 
 TaskRunner& TaskRunner::shared()
 {
-    // Ended with the process's statics: after main() returns, every job still running is waited for (as the Qt
-    // global thread pool did); a job sees its cancel token set by its owner's destructor and ends.
+    // Ended with the process's statics, after main() returns. The GUI's jobs are waited for before that, as the
+    // application object is destroyed (ui/jobs/job_tracker.h): a job may use statics of the libraries it loaded.
     static TaskRunner runner(0);
     return runner;
 }
@@ -250,6 +250,12 @@ void TaskRunner::together(std::size_t n, const std::function<void(std::size_t)>&
     for (const auto& e : errors)
         if (e)
             std::rethrow_exception(e);
+}
+
+void TaskRunner::waitForDone()
+{
+    std::unique_lock<std::mutex> lock(m_waitMutex);
+    m_waitDone.wait(lock, [this] { return m_busy == 0; });
 }
 
 bool TaskRunner::waitForDone(std::chrono::milliseconds limit)

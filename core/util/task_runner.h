@@ -57,6 +57,7 @@ public:
     // then be fewer than asked for.
     explicit TaskRunner(unsigned threads);
     // Waits for every task of the waiting lane (a job checks its cancel token and ends), then stops every thread.
+    // shared()'s runs with the program's statics: the GUI waits for its jobs earlier (ui::waitForJobsAtExit).
     ~TaskRunner();
     TaskRunner(const TaskRunner&) = delete;
     TaskRunner& operator=(const TaskRunner&) = delete;
@@ -93,6 +94,8 @@ public:
 
     // Until every task of the waiting lane has ended, at most `limit`; false when some still run (tests).
     bool waitForDone(std::chrono::milliseconds limit);
+    // Until every task of the waiting lane has ended (the GUI's exit, after its jobs were cancelled).
+    void waitForDone();
 
 private:
     struct Call;

@@ -6,6 +6,7 @@
 #include "core/util/cancel_token.h"
 #include "core/util/task_runner.h"
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QPointer>
 #include <QThread>
@@ -47,6 +48,13 @@ private:
     quint64 m_generation = 0;
 };
 
+// Called as the application object is destroyed: every job still running is waited for (its owner's tracker
+// cancelled it) while the program's statics are alive, as QCoreApplication waits for its global thread pool.
+inline void waitForJobsAtExit()
+{
+    TaskRunner::shared().waitForDone();
+}
+
 // Lives inside its owner (a member), so the owner outlives every queued call it receives.
 class JobTracker {
 public:
@@ -74,6 +82,8 @@ public:
         control.m_generation = ++*m_current;
         m_control = control;
         m_running = true;
+        qRemovePostRoutine(&waitForJobsAtExit); // once, however many jobs ran
+        qAddPostRoutine(&waitForJobsAtExit);
         TaskRunner::shared().post(
             [this, control, job = std::move(job), apply = std::move(apply), fail = std::move(fail)]() mutable {
                 using Result = decltype(job(control));
