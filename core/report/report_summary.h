@@ -16,14 +16,14 @@
 namespace stackscope::report {
 
 struct ReportSummary {
-    std::string version;                 // StackScope's build that wrote it
-    std::optional<Snapshot> snapshot;    // none: the report has none, or it could not be read (snapshotError)
+    std::string version; // StackScope's build that wrote it
+    std::optional<Snapshot> snapshot; // none: the report has none, or it could not be read (snapshotError)
     std::string snapshotError;
-    std::vector<ProbeRecord> probes;     // empty: not run (probesNote), or unreadable (probesError)
+    std::vector<ProbeRecord> probes; // empty: not run (probesNote), or unreadable (probesError)
     std::string probesError;
-    std::string probesNote;              // the report's "probes_note"
-    std::vector<Finding> findings;       // the report's "findings" (the diagnosis's)
-    std::string findingsError;           // they could not be read
+    std::string probesNote; // the report's "probes_note"
+    std::vector<Finding> findings; // the report's "findings" (the diagnosis's)
+    std::string findingsError; // they could not be read
     std::vector<std::pair<std::string, std::string>> notChecked; // what, why
     bool redacted = false;
     std::vector<std::string> redactedKinds; // each kind of private data replaced, in the order first met

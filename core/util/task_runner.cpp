@@ -11,7 +11,7 @@ namespace stackscope {
 namespace {
 
 // How long an idle thread of the waiting lane waits for another task before it ends (QThreadPool's default too).
-constexpr std::chrono::seconds kIdleExpiry {30};
+constexpr std::chrono::seconds kIdleExpiry { 30 };
 
 } // namespace
 
@@ -166,7 +166,8 @@ void TaskRunner::forEach(std::size_t n, const std::function<void(std::size_t)>& 
 void TaskRunner::reapExited()
 {
     for (const auto id : m_exited) {
-        const auto it = std::find_if(m_waiters.begin(), m_waiters.end(), [id](const std::thread& t) { return t.get_id() == id; });
+        const auto it
+            = std::find_if(m_waiters.begin(), m_waiters.end(), [id](const std::thread& t) { return t.get_id() == id; });
         if (it != m_waiters.end()) {
             it->join(); // it has left waitLane(): only its return is left
             m_waiters.erase(it);

@@ -22,7 +22,10 @@ namespace stackscope {
 unsigned usableThreads();
 
 // A `threads` option (--threads) as the runner reads it: 0 is every usable thread (at least one).
-inline unsigned threadsOrAll(unsigned threads) { return threads ? threads : usableThreads(); }
+inline unsigned threadsOrAll(unsigned threads)
+{
+    return threads ? threads : usableThreads();
+}
 
 // How many tasks a forEach call is cut into, per thread. Tasks are handed out as threads come free, so a call ends at
 // most one task after its last thread could have: with k tasks a thread, the idle tail is at most 1/k of a thread's
@@ -37,7 +40,10 @@ inline std::size_t pieceCount(std::size_t count, std::size_t minItems, std::size
     return std::max<std::size_t>(1, std::min(most, count / std::max<std::size_t>(1, minItems)));
 }
 // The first item of piece `i` of `pieces` equal pieces; piece i ends where piece i + 1 begins.
-inline std::size_t pieceBegin(std::size_t count, std::size_t pieces, std::size_t i) { return count * i / pieces; }
+inline std::size_t pieceBegin(std::size_t count, std::size_t pieces, std::size_t i)
+{
+    return count * i / pieces;
+}
 
 // Two kinds of work, two lanes of one runner:
 // - forEach: CPU work cut into tasks, run by `threads() - 1` workers and the caller. The workers are started once (with
@@ -78,8 +84,7 @@ public:
     void together(std::size_t n, const std::function<void(std::size_t)>& f);
 
     // f() started now on a thread of its own; the future gives its value or rethrows its exception.
-    template <typename F>
-    auto start(F f) -> std::future<std::invoke_result_t<F&>>
+    template <typename F> auto start(F f) -> std::future<std::invoke_result_t<F&>>
     {
         using R = std::invoke_result_t<F&>;
         auto task = std::make_shared<std::packaged_task<R()>>(std::move(f));
@@ -107,9 +112,9 @@ private:
 
     // The CPU lane.
     std::mutex m_mutex;
-    std::condition_variable m_wake;  // a call came, or the runner stops
+    std::condition_variable m_wake; // a call came, or the runner stops
     std::condition_variable m_ended; // a task ended
-    std::deque<Call*> m_calls;       // calls with tasks not yet handed out, oldest first
+    std::deque<Call*> m_calls; // calls with tasks not yet handed out, oldest first
     bool m_stop = false;
     std::vector<std::thread> m_workers;
     // The waiting lane.
@@ -117,8 +122,8 @@ private:
     std::condition_variable m_waitWake; // a task came, or the runner stops
     std::condition_variable m_waitDone; // the lane has nothing queued or running
     std::deque<std::function<void()>> m_queued;
-    std::size_t m_idle = 0;   // waiting-lane threads waiting for a task
-    std::size_t m_busy = 0;   // tasks queued or running
+    std::size_t m_idle = 0; // waiting-lane threads waiting for a task
+    std::size_t m_busy = 0; // tasks queued or running
     bool m_waitStop = false;
     std::vector<std::thread> m_waiters;
     std::vector<std::thread::id> m_exited; // idle too long: ended, joined by the next post or the destructor

@@ -27,8 +27,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<unsigned>("threads");
         QTest::addColumn<int>("tasks");
-        for (unsigned threads : {1u, 2u, 3u, 8u})
-            for (int tasks : {0, 1, 2, 7, 1000})
+        for (unsigned threads : { 1u, 2u, 3u, 8u })
+            for (int tasks : { 0, 1, 2, 7, 1000 })
                 QTest::addRow("%u threads, %d tasks", threads, tasks) << threads << tasks;
     }
     void everyTaskOnce()
@@ -59,7 +59,7 @@ private Q_SLOTS:
         TaskRunner runner(1);
         std::vector<size_t> order;
         runner.forEach(5, [&](size_t i) { order.push_back(i); });
-        QCOMPARE(order, (std::vector<size_t> {0, 1, 2, 3, 4}));
+        QCOMPARE(order, (std::vector<size_t> { 0, 1, 2, 3, 4 }));
     }
 
     void lowestExceptionAfterAllEnded_data()
@@ -72,7 +72,7 @@ private Q_SLOTS:
     {
         QFETCH(unsigned, threads);
         TaskRunner runner(threads);
-        std::atomic<int> ended {0};
+        std::atomic<int> ended { 0 };
         try {
             runner.forEach(64, [&](size_t i) {
                 if (i == 60 || i == 5 || i == 30) {
@@ -89,7 +89,7 @@ private Q_SLOTS:
             QCOMPARE(ended.load(), threads == 1 ? 6 : 64);
         }
         // The runner is still usable after a failed call.
-        std::atomic<int> n {0};
+        std::atomic<int> n { 0 };
         runner.forEach(10, [&](size_t) { ++n; });
         QCOMPARE(n.load(), 10);
     }
@@ -97,7 +97,7 @@ private Q_SLOTS:
     void twoCallersAtOnce()
     {
         TaskRunner runner(4);
-        std::atomic<int> a {0}, b {0};
+        std::atomic<int> a { 0 }, b { 0 };
         auto other = runner.start([&] {
             for (int k = 0; k < 50; ++k)
                 runner.forEach(37, [&](size_t) { ++b; });
@@ -112,7 +112,7 @@ private Q_SLOTS:
     void callFromATask()
     {
         TaskRunner runner(3);
-        std::atomic<int> inner {0};
+        std::atomic<int> inner { 0 };
         runner.forEach(6, [&](size_t) { runner.forEach(5, [&](size_t) { ++inner; }); });
         QCOMPARE(inner.load(), 30);
     }
@@ -134,7 +134,7 @@ private Q_SLOTS:
         std::mutex m;
         std::condition_variable cv;
         int arrived = 0;
-        std::atomic<int> met {0};
+        std::atomic<int> met { 0 };
         runner.together(static_cast<size_t>(tasks), [&](size_t) {
             std::unique_lock<std::mutex> lock(m);
             ++arrived;
@@ -148,7 +148,7 @@ private Q_SLOTS:
     void togetherLowestException()
     {
         TaskRunner runner(2);
-        std::atomic<int> ended {0};
+        std::atomic<int> ended { 0 };
         try {
             runner.together(5, [&](size_t i) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(i == 4 ? 50 : 1));
@@ -186,7 +186,7 @@ private Q_SLOTS:
 
     void postWaitedFor()
     {
-        std::atomic<int> done {0};
+        std::atomic<int> done { 0 };
         {
             TaskRunner runner(1);
             for (int i = 0; i < 3; ++i)

@@ -41,7 +41,8 @@ private Q_SLOTS:
             s.setTrainingOptions(QByteArray("{\"epochs\":3}"));
         }
         Settings s(file);
-        QCOMPARE(s.pythonInterpreters(), (QStringList {QStringLiteral("/opt/a/bin/python3"), QStringLiteral("/opt/b/bin/python3")}));
+        QCOMPARE(s.pythonInterpreters(),
+            (QStringList { QStringLiteral("/opt/a/bin/python3"), QStringLiteral("/opt/b/bin/python3") }));
         QCOMPARE(s.lastDialogFolder(), dir.path());
         QCOMPARE(s.windowGeometry(), QByteArray("geometry"));
         QCOMPARE(s.windowState(), QByteArray("state"));
@@ -74,7 +75,7 @@ private Q_SLOTS:
             window.vpocPage()->form()->setInputFile(input);
             auto config = window.trainingPage()->form()->config();
             config.epochs = 7;
-            config.hidden = {64, 8};
+            config.hidden = { 64, 8 };
             firstOutput = QString::fromStdString(config.output);
             window.trainingPage()->form()->setConfig(config);
             window.trainingPage()->form()->setResume(true);
@@ -86,7 +87,7 @@ private Q_SLOTS:
         QCOMPARE(window.vpocPage()->form()->inputText(), input);
         const auto config = window.trainingPage()->form()->config();
         QCOMPARE(config.epochs, 7);
-        QCOMPARE(config.hidden, (std::vector<int> {64, 8}));
+        QCOMPARE(config.hidden, (std::vector<int> { 64, 8 }));
         QVERIFY(!window.trainingPage()->form()->resume());
     }
 
