@@ -202,28 +202,56 @@ private Q_SLOTS:
     }
 
     // 1024x640 and 1920x1080 windows less the page list and menus: the sessions table fits without scrolling
-    // sideways; the times left out of its columns are in each row's tooltip.
+    // sideways; the times left out of its columns are in each row's tooltip. After a failed run (an empty table,
+    // where the times fit) the next run's rows are fitted again (walkthrough 2026-11-27: POC/VAH/VAL off the right).
     void sessionsTableFits_data()
     {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<bool>("times"); // the first and last bar's times have columns of their own
-        QTest::newRow("1024x640") << QSize(850, 540) << false;
-        QTest::newRow("1920x1080") << QSize(1750, 1000) << true;
+        QTest::addColumn<QString>("session");
+        QTest::addColumn<bool>("failFirst"); // a good run, then one that fails (tick 0.5 off the data's grid) first
+        QTest::addColumn<QSize>("resizeTo"); // the page made this size after the run (empty: left as it is)
+        QTest::newRow("1024x640") << QSize(850, 540) << false << "globex" << false << QSize();
+        QTest::newRow("1920x1080") << QSize(1750, 1000) << true << "globex" << false << QSize();
+        QTest::newRow("1024x640 rth") << QSize(850, 540) << false << "rth" << false << QSize();
+        QTest::newRow("1024x640 rth after a failed run") << QSize(850, 540) << false << "rth" << true << QSize();
+        QTest::newRow("1920x1080 made 1024x640") << QSize(1750, 1000) << false << "rth" << false << QSize(850, 540);
+        QTest::newRow("1024x640 made 1920x1080") << QSize(850, 540) << true << "rth" << false << QSize(1750, 1000);
     }
     void sessionsTableFits()
     {
         QFETCH(QSize, size);
         QFETCH(bool, times);
+        QFETCH(QString, session);
+        QFETCH(bool, failFirst);
+        QFETCH(QSize, resizeTo);
         VpocPage page;
         page.resize(size);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        page.setInputFile(m_sample);
         QSignalSpy finished(&page, &VpocPage::finished);
+        page.setInputFile(m_sample);
+        setWidget(page.findChild<QWidget*>(QStringLiteral("vpoc-session")), session);
+        if (failFirst) {
+            page.run();
+            QVERIFY(finished.wait(60000));
+            QVERIFY(finished.takeFirst().at(0).toBool());
+            setWidget(page.findChild<QWidget*>(QStringLiteral("vpoc-tick")), QStringLiteral("0.5"));
+            page.run();
+            QVERIFY(finished.wait(60000));
+            QVERIFY(!finished.takeFirst().at(0).toBool());
+            setWidget(page.findChild<QWidget*>(QStringLiteral("vpoc-tick")), QStringLiteral("0.25"));
+            QTest::qWait(100);
+        }
+        page.setInputFile(m_sample);
         page.run();
         QVERIFY(finished.wait(60000));
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(page.statusText()));
         QTest::qWait(200);
+        if (resizeTo.isValid()) {
+            page.resize(resizeTo);
+            QTest::qWait(200);
+        }
         auto* table = page.findChild<QTableView*>(QStringLiteral("vpocSessions"));
         QVERIFY(table);
         QCOMPARE(table->horizontalScrollBar()->maximum(), 0);

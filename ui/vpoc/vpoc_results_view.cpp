@@ -206,8 +206,9 @@ void VpocResultsView::fitColumns()
 bool VpocResultsView::eventFilter(QObject* watched, QEvent* event)
 {
     const auto type = event->type();
+    // A filter sees the table's Resize before the table lays out its viewport: fit once the new width is there.
     if (watched == m_table && type == QEvent::Resize)
-        fitColumns();
+        QTimer::singleShot(0, this, &VpocResultsView::fitColumns);
     if ((watched == m_profile || watched == m_chart)
         && (type == QEvent::Resize || type == QEvent::Move || type == QEvent::Show))
         QTimer::singleShot(0, this, &VpocResultsView::alignProfile);
