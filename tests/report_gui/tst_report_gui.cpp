@@ -140,6 +140,12 @@ private Q_SLOTS:
             texts << label->text();
         QVERIFY2(texts.contains(QStringLiteral("UNKNOWN")), qPrintable(texts.join(QLatin1Char('|'))));
         QVERIFY(!texts.join(QLatin1Char('|')).contains(QStringLiteral("No rule matched")));
+        // A recorded machine's torch was not queried: unknown, not "not loaded" (walkthrough 2026-11-27).
+        QString torch;
+        for (const auto& [label, value] : d.stack)
+            if (label == QStringLiteral("PyTorch"))
+                torch = value;
+        QCOMPARE(torch, QStringLiteral("not queried (recorded machine)"));
     }
 
     // What redaction cannot be sure of (a 3-letter host name, a user named like a common word) is shown on

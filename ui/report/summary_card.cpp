@@ -73,6 +73,9 @@ void addStack(SummaryCardData& d, const Snapshot& s)
                 archs << qs(a);
             d.stack.emplace_back(QObject::tr("torch archs"), archs.join(QLatin1Char(' ')));
         }
+    } else if (s.root && s.libraries.empty()) {
+        // A recorded machine's libraries are not loaded here: unknown, as the status bar and `diagnose` say.
+        d.stack.emplace_back(QObject::tr("PyTorch"), QObject::tr("not queried (recorded machine)"));
     } else {
         d.stack.emplace_back(QObject::tr("PyTorch"), QObject::tr("not loaded"));
     }
