@@ -18,6 +18,7 @@
 #include "ui/system/system_page.h"
 #include "ui/training/training_page.h"
 #include "ui/vpoc/vpoc_page.h"
+#include "ui/widgets/elided_label.h"
 #include "ui/widgets/file_dialogs.h"
 #include "ui/widgets/gui_message.h"
 #ifdef STACKSCOPE_HAVE_MONITOR
@@ -53,7 +54,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_vpocPage(new VpocPage(this))
     , m_probesPage(new ProbesPage(m_snapshots, this))
     , m_reportPage(new ReportPage(m_snapshots, m_probesPage, this))
-    , m_status(new QLabel(this))
+    , m_status(new ElidedLabel(this))
 {
     setWindowTitle(tr("StackScope"));
     resize(1280, 820);
@@ -108,20 +109,20 @@ MainWindow::MainWindow(QWidget* parent)
     });
 #endif
 
-    m_status->setText(tr("Inspecting this machine…"));
+    m_status->setFullText(tr("Inspecting this machine…"));
     statusBar()->addWidget(m_status, 1);
 
     connect(m_snapshots, &SnapshotController::snapshotChanged, m_systemPage, &SystemPage::showSnapshot);
     connect(m_snapshots, &SnapshotController::snapshotChanged, this, [this](SnapshotPtr s, const QString& origin) {
         const QString where = origin.isEmpty() ? (s->root ? tr("recorded root %1").arg(QString::fromStdString(*s->root)) : tr("this machine"))
                                                : origin;
-        m_status->setText(tr("%1 — %2").arg(where, QString::fromStdString(stackSummary(*s, machineFindings(*s)))));
+        m_status->setFullText(tr("%1 — %2").arg(where, QString::fromStdString(stackSummary(*s, machineFindings(*s)))));
     });
     connect(m_snapshots, &SnapshotController::busyChanged, m_systemPage, &SystemPage::setBusy);
     connect(m_snapshots, &SnapshotController::busyChanged, this, [this](bool busy) {
         if (!busy)
             return;
-        m_status->setText(tr("Inspecting %1…").arg(m_snapshots->inspectingText()));
+        m_status->setFullText(tr("Inspecting %1…").arg(m_snapshots->inspectingText()));
         m_systemPage->showInspecting(m_snapshots->inspectingText());
     });
     connect(m_snapshots, &SnapshotController::errorOccurred, this, &MainWindow::showError);
@@ -180,7 +181,7 @@ QString MainWindow::currentPageTitle() const
 
 QString MainWindow::statusText() const
 {
-    return m_status->text();
+    return m_status->fullText();
 }
 
 void MainWindow::createMenus()
@@ -353,7 +354,7 @@ void MainWindow::saveSnapshot()
     if (path.isEmpty())
         return;
     if (m_snapshots->saveFile(path))
-        m_status->setText(tr("Snapshot saved to %1").arg(path));
+        m_status->setFullText(tr("Snapshot saved to %1").arg(path));
 }
 
 LogDiagnosisDialog* MainWindow::openLogDiagnosis(const QString& textFile)

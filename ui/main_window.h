@@ -12,6 +12,7 @@ class QStackedWidget;
 namespace stackscope::ui {
 
 class BandwidthController;
+class ElidedLabel;
 class LogDiagnosisDialog;
 class MonitorDock;
 class ProbesPage;
@@ -77,7 +78,7 @@ private:
     ReportReplay* m_replay;
     MonitorDock* m_monitor = nullptr;
     BandwidthController* m_bandwidth = nullptr;
-    QLabel* m_status;
+    ElidedLabel* m_status;
 };
 
 } // namespace stackscope::ui

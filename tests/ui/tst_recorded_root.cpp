@@ -86,6 +86,43 @@ private Q_SLOTS:
         QVERIFY2(window.statusText().startsWith(QStringLiteral("recorded root ")), qPrintable(window.statusText()));
     }
 
+    // The status line at 1024x640 (walkthrough 2026-11-27: "2 errors, 2 warning" cut at the window's edge): cut in
+    // the middle to the window, the counts at its end still shown, the whole line in the tooltip.
+    void statusLineFits_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("cut");
+        QTest::newRow("1024x640") << QSize(1024, 640) << true;
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
+    }
+    void statusLineFits()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, cut);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
+        QVERIFY(window.snapshots()->inspectRoot(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2204-2x7900xt")));
+        QVERIFY(changed.wait(60000));
+        QTest::qWait(100);
+        const QString full = window.statusText();
+        QVERIFY2(full.endsWith(QStringLiteral("2 errors, 2 warnings")), qPrintable(full));
+        QLabel* line = nullptr;
+        for (auto* label : window.findChildren<QLabel*>())
+            if (label->isVisible() && (label->text() == full || label->toolTip() == full))
+                line = label;
+        QVERIFY2(line, qPrintable(full));
+        QVERIFY2(line->fontMetrics().horizontalAdvance(line->text()) <= line->contentsRect().width(),
+            qPrintable(QStringLiteral("%1 px of text in %2 px").arg(line->fontMetrics().horizontalAdvance(line->text()))
+                           .arg(line->contentsRect().width())));
+        QVERIFY(line->mapTo(&window, QPoint(line->width(), 0)).x() <= window.width());
+        QCOMPARE(line->text() != full, cut);
+        QVERIFY2(line->text().endsWith(QStringLiteral("2 errors, 2 warnings")), qPrintable(line->text()));
+        QCOMPARE(line->toolTip(), cut ? full : QString());
+    }
+
     void notAFolderSaysWhatToGive()
     {
         SnapshotController controller;
