@@ -159,8 +159,9 @@ void printText(const MachineDiagnosis& d, const std::string& snapshotOrigin, con
     const bool claims = std::any_of(findings.begin(), findings.end(), [](const auto& f) { return f.severity != Severity::Info; });
     if (!claims)
         std::cout << (logs.empty() ? "No rule matched.\n\n"
-                                   : "No known cause: no rule names a cause for this text (the facts above are what it "
-                                     "states). Search the exact error message in the tracker of the program that printed it.\n\n");
+                                   : fmt::format("No known cause: no rule names a cause for this text{}. Search the exact "
+                                                 "error message in the tracker of the program that printed it.\n\n",
+                                                 facts.empty() ? "" : " (the facts above are what it states)"));
     for (const auto& f : findings)
         printFinding(f);
 }

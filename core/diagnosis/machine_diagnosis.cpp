@@ -150,8 +150,10 @@ MachineDiagnosis diagnoseMachine(const MachineDiagnosisInput& in, const Diagnosi
         out.notChecked = notCheckedFacts(*snapshot);
     if (hasError(out.findings))
         out.verdict = VerdictState::Problem;
-    else if (snapshot && snapshot->gpus.empty())
-        out.verdict = VerdictState::NoGpu;
+    else if (snapshot && snapshot->gpus.empty() && !out.statedFacts)
+        out.verdict = VerdictState::NoGpu; // (logs that name no GPU say nothing about one: unknown, below)
+    else if (out.statedFacts && snapshot->gpus.empty())
+        out.verdict = VerdictState::Unknown;
     else if (!snapshot || !out.notChecked.empty())
         out.verdict = VerdictState::Unknown;
     else

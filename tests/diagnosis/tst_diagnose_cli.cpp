@@ -106,11 +106,31 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("rank: #1 of"));
     }
 
+    // With --log-only, logs that name no GPU leave it unknown (they said "no_gpu"), and "the facts above" is said
+    // only under facts printed above it (walkthrough 2026-11-27: a rocminfo dump gave both).
+    void noKnownCauseIsSaid_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("facts");
+        QTest::addColumn<QByteArray>("verdict");
+        QTest::newRow("nothing stated") << QByteArray("RuntimeError: bf16 precision was requested but not available on this hardware.\n")
+                                        << false << QByteArray("Verdict: unknown");
+        QTest::newRow("a GPU stated") << QByteArray("PyTorch version: 2.3.0+rocm6.0\n"
+                                                    "GPU models and configuration: AMD Radeon RX 7900 XTX (gfx1100)\n"
+                                                    "RuntimeError: bf16 precision was requested but not available on this hardware.\n")
+                                      << true << QByteArray("Verdict: ");
+    }
     void noKnownCauseIsSaid()
     {
-        const Run r = runCli({"--log-only", "--log", "-"}, "RuntimeError: bf16 precision was requested but not available on this hardware.\n");
+        QFETCH(QByteArray, text);
+        QFETCH(bool, facts);
+        QFETCH(QByteArray, verdict);
+        const Run r = runCli({"--log-only", "--log", "-"}, text);
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("No known cause"), r.out.constData());
+        QVERIFY2(r.out.contains("Facts the logs state:") == facts, r.out.constData());
+        QVERIFY2(r.out.contains("the facts above") == facts, r.out.constData());
+        QVERIFY2(r.out.contains(verdict) && !r.out.contains("Verdict: no_gpu"), r.out.constData());
     }
 
     // Files that never end or never answer are refused before a byte is read: a FIFO with no writer would block,
