@@ -7,11 +7,14 @@
 #include "ui/main_window.h"
 #include "ui/models/findings_model.h"
 #include "ui/models/stack_model.h"
+#include "ui/probes/probes_page.h"
 #include "ui/system/system_page.h"
 
 #include <QFile>
 #include <QLabel>
+#include <QHeaderView>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -121,6 +124,43 @@ private Q_SLOTS:
         QCOMPARE(line->text() != full, cut);
         QVERIFY2(line->text().endsWith(QStringLiteral("2 errors, 2 warnings")), qPrintable(line->text()));
         QCOMPARE(line->toolTip(), cut ? full : QString());
+    }
+
+    // The Probes page's findings at 1024x640 (walkthrough 2026-11-27: the rule's id took the room and the title
+    // read "A GPU's / PCIe link ..." in about 80 px): the title gets most of the table on one line, the id heads the
+    // finding's text below.
+    void probesFindingsFit()
+    {
+        MainWindow window;
+        window.resize(1024, 640);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
+        QVERIFY(window.snapshots()->inspectRoot(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2404-rocm7")));
+        QVERIFY(changed.wait(60000));
+        QVERIFY(window.showPage(QStringLiteral("Probes")));
+        ProbesPage* probes = window.probesPage();
+        probes->showRecords({}, QStringLiteral("no probe results"));
+        QTRY_VERIFY(probes->findingsModel()->rowCount() > 0);
+        QTest::qWait(200);
+        QTableView* view = nullptr;
+        for (auto* t : probes->findChildren<QTableView*>())
+            if (t->model() == probes->findingsModel())
+                view = t;
+        QVERIFY(view);
+        QVERIFY(view->isColumnHidden(FindingsModel::IdColumn));
+        const int title = view->columnWidth(FindingsModel::TitleColumn);
+        QVERIFY2(title >= view->viewport()->width() / 2,
+            qPrintable(QStringLiteral("the title has %1 of %2 px").arg(title).arg(view->viewport()->width())));
+        QCOMPARE(view->rowHeight(0), view->verticalHeader()->defaultSectionSize());
+        view->selectRow(0);
+        const QString id = QString::fromStdString(probes->findingsModel()->findingAt(0)->id);
+        bool headed = false;
+        for (auto* label : probes->findChildren<QLabel*>())
+            headed = headed || label->text().startsWith(id + QStringLiteral(" \u00b7 "));
+        QVERIFY2(headed, qPrintable(id));
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        QVERIFY(window.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/probes-findings-1024x640.png")));
     }
 
     void notAFolderSaysWhatToGive()

@@ -110,10 +110,13 @@ QSplitter* ProbesPage::createPanes()
     m_findingsView->setModel(m_findings);
     m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
-    // Severity and rule as wide as their text, the title the rest, cut in the middle (whole in the tooltip): no
-    // sideways scrolling at 1024x640.
+    // Severity and fix as wide as their text, the title the rest on one line, cut in the middle (whole in the
+    // tooltip): no sideways scrolling at 1024x640. The rule's id, which left the title about 80 px there, heads the
+    // text below, as in the paste dialog.
     m_findingsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::TitleColumn, QHeaderView::Stretch);
+    m_findingsView->setColumnHidden(FindingsModel::IdColumn, true);
+    m_findingsView->setWordWrap(false);
     m_findingsView->setTextElideMode(Qt::ElideMiddle);
     m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_findingsView->verticalHeader()->hide();
@@ -498,8 +501,9 @@ void ProbesPage::showFinding()
         updateButtons();
         return;
     }
-    m_findingText->setText(m_findings->data(m_findings->index(m_findingsView->currentIndex().row(), 0),
-                                            FindingsModel::DetailRole).toString());
+    m_findingText->setText(QStringLiteral("%1 \u00b7 %2\n").arg(QString::fromStdString(f->id), QString::fromLatin1(severityName(f->severity)))
+                           + m_findings->data(m_findings->index(m_findingsView->currentIndex().row(), 0),
+                                             FindingsModel::DetailRole).toString());
     for (std::size_t i = 0; i < f->fixes.size(); ++i) {
         const auto& fix = f->fixes[i];
         if (fix.env.empty() || fix.diagnostic || fix.applies == std::optional<bool>(false))
