@@ -164,6 +164,8 @@ void Extractor::gpusOnLine(int n, std::string_view s)
         const auto value = trim(s.substr(5));
         pendingAgentArch = startsWith(value, "gfx") ? gfxAt(value, 0) : std::string();
         pendingAgentLine = n;
+        if (!pendingAgentArch.empty())
+            addGpu(n, "", pendingAgentArch, "amd", "rocminfo agent"); // a paste may end before its Marketing Name
         return;
     }
     if (startsWith(s, "Marketing Name:") && !pendingAgentArch.empty() && n - pendingAgentLine <= 3) {
@@ -195,7 +197,8 @@ void Extractor::gpusOnLine(int n, std::string_view s)
     // Ollama: "amdgpu [0] gfx1103 is not supported by ... [list of the library's targets]"
     if (const auto a = s.find("amdgpu ["); a != std::string_view::npos && s.find("] gfx", a) != std::string_view::npos)
         return addGpu(n, "", firstGfx(s.substr(s.find("] gfx", a) + 2, 12)), "amd", "Ollama GPU discovery");
-    for (std::string_view key : {"gpu_type=", "compute=", "detected amdgpu versions [", "code objects found for: ", "gcnArchName='"}) {
+    for (std::string_view key : {"gpu_type=", "compute=", "detected amdgpu versions [", "code objects found for: ", "gcnArchName='",
+                                 "for GPU arch : "}) {
         if (const auto k = s.find(key); k != std::string_view::npos) {
             const auto arch = firstGfx(s.substr(k + key.size(), 12));
             if (!arch.empty()) {

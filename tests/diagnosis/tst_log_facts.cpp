@@ -81,6 +81,11 @@ private Q_SLOTS:
         QTest::newRow("lspci -nn") << "06:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. [AMD/ATI] Phoenix1 [1002:15bf] (rev c1)"
                                    << "amd:gfx1103:Phoenix1";
         QTest::newRow("unknown PCI id") << "kfd kfd: added device 1002:ffff" << "";
+        QTest::newRow("rocminfo agent cut before its Marketing Name") << "*******\nAgent 2\n*******\n  Name:                    gfx1100"
+                                                                      << "amd:gfx1100:";
+        QTest::newRow("rocBLAS names the arch")
+            << "rocBLAS error: Cannot read C:/ROCm/6.2/bin/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1201"
+            << "amd:gfx1201:";
         QTest::newRow("PCI id not of a controller line") << "see [1002:1636] in the table" << "";
     }
     void gpusFromText()
