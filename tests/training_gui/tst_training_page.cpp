@@ -12,6 +12,7 @@
 #include "ui/training/training_charts.h"
 #include "ui/training/training_form.h"
 #include "ui/training/training_page.h"
+#include "ui/widgets/elided_combo_box.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -117,13 +118,8 @@ private Q_SLOTS:
         QVERIFY(!c.resume);
     }
 
-    void deviceBoxFollowsTheSnapshot()
+    static SnapshotPtr twoH200()
     {
-        SnapshotController snapshots;
-        TrainingPage page(&snapshots);
-        auto* box = page.findChild<QComboBox*>(QStringLiteral("trainingDevice"));
-        QVERIFY(box);
-        QCOMPARE(box->count(), 2); // auto, cpu: no snapshot yet
         auto s = std::make_shared<Snapshot>();
         for (int i = 0; i < 2; ++i) {
             GpuInfo g;
@@ -133,18 +129,95 @@ private Q_SLOTS:
             g.vramTotalBytes = 150ULL << 30;
             s->gpus.push_back(g);
         }
-        snapshots.setSnapshot(s, QStringLiteral("test"));
+        return s;
+    }
+    static QStringList deviceIds(const QComboBox* box)
+    {
         QStringList ids;
         for (int i = 0; i < box->count(); ++i)
             ids << box->itemData(i).toString();
-        QCOMPARE(ids, (QStringList {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("gpu:0"),
-                                    QStringLiteral("gpu:1"), QStringLiteral("gpu:0,1")}));
+        return ids;
+    }
+
+    void deviceBoxFollowsTheSnapshot()
+    {
+        SnapshotController snapshots;
+        TrainingPage page(&snapshots);
+        auto* box = page.findChild<QComboBox*>(QStringLiteral("trainingDevice"));
+        QVERIFY(box);
+        QCOMPARE(box->count(), 2); // auto, cpu: no snapshot yet
+        snapshots.setSnapshot(twoH200(), QString()); // an inspection of this machine
+        QCOMPARE(deviceIds(box), (QStringList {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("gpu:0"),
+                                               QStringLiteral("gpu:1"), QStringLiteral("gpu:0,1")}));
         QVERIFY(box->itemText(2).contains(QStringLiteral("NVIDIA H200 (150 GiB)")));
+        QVERIFY(!box->toolTip().contains(QStringLiteral("recorded")));
         box->setCurrentIndex(3);
         QCOMPARE(page.form()->config().device, training::DeviceSelection::onGpus({1}));
         // A new snapshot keeps the choice when that GPU is still there.
-        snapshots.setSnapshot(s, QStringLiteral("again"));
+        snapshots.setSnapshot(twoH200(), QString());
         QCOMPARE(box->currentData().toString(), QStringLiteral("gpu:1"));
+    }
+
+    // Training runs here: a recorded machine on the System page never puts its GPUs in the Device box
+    // (walkthrough 2026-11-27 problem 2: --root ubuntu2404-rocm7 offered "gpu:0 — AMD Radeon RX 9070 XT").
+    void deviceBoxListsThisMachineOnly_data()
+    {
+        QTest::addColumn<bool>("inspectedHereFirst");
+        QTest::addColumn<bool>("asRoot"); // a recorded root, else a snapshot file
+        QTest::addColumn<QStringList>("ids");
+        QTest::addColumn<QString>("tip");
+        const QStringList here {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("gpu:0"),
+                                QStringLiteral("gpu:1"), QStringLiteral("gpu:0,1")};
+        const QStringList none {QStringLiteral("auto"), QStringLiteral("cpu")};
+        QTest::newRow("root, this machine never inspected") << false << true << none << "has not been inspected";
+        QTest::newRow("root after an inspection here") << true << true << here << "this machine's GPUs";
+        QTest::newRow("snapshot file, never inspected") << false << false << none << "has not been inspected";
+        QTest::newRow("snapshot file after an inspection") << true << false << here << "never the recorded machine's";
+    }
+    void deviceBoxListsThisMachineOnly()
+    {
+        QFETCH(bool, inspectedHereFirst);
+        QFETCH(bool, asRoot);
+        QFETCH(QStringList, ids);
+        QFETCH(QString, tip);
+        SnapshotController snapshots;
+        TrainingPage page(&snapshots);
+        auto* box = page.findChild<QComboBox*>(QStringLiteral("trainingDevice"));
+        QVERIFY(box);
+        if (inspectedHereFirst)
+            snapshots.setSnapshot(twoH200(), QString());
+        auto recorded = std::make_shared<Snapshot>();
+        GpuInfo g;
+        g.index = 0;
+        g.vendor = "amd";
+        g.name = "AMD Radeon RX 9070 XT";
+        recorded->gpus = {g, g, g};
+        recorded->gpus[1].index = 1;
+        recorded->gpus[2].index = 2;
+        if (asRoot)
+            recorded->root = "/recorded/root";
+        snapshots.setSnapshot(recorded, asRoot ? QString() : QStringLiteral("/tmp/other.json"));
+        QCOMPARE(deviceIds(box), ids);
+        for (int i = 0; i < box->count(); ++i)
+            QVERIFY2(!box->itemText(i).contains(QStringLiteral("9070")), qPrintable(box->itemText(i)));
+        QVERIFY2(box->toolTip().contains(tip), qPrintable(box->toolTip()));
+        QVERIFY2(box->toolTip().contains(asRoot ? QStringLiteral("/recorded/root") : QStringLiteral("/tmp/other.json")),
+                 qPrintable(box->toolTip()));
+    }
+
+    // The closed box cuts a long choice with "…" at 1024x640, never mid-letter (walkthrough problem 16).
+    void deviceBoxElides()
+    {
+        TrainingPage page(nullptr);
+        auto* box = qobject_cast<ElidedComboBox*>(page.findChild<QComboBox*>(QStringLiteral("trainingDevice")));
+        QVERIFY(box);
+        box->setCurrentIndex(0);
+        box->resize(120, box->sizeHint().height());
+        const QString shown = box->shownText();
+        QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
+        QVERIFY(box->fontMetrics().horizontalAdvance(shown) < 120);
+        box->resize(box->fontMetrics().horizontalAdvance(box->currentText()) + 80, box->sizeHint().height());
+        QCOMPARE(box->shownText(), box->currentText());
     }
 
     // Each is an Input error (the CLI's exit 2): the page names the field to correct and puts the focus there.

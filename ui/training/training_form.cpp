@@ -1,6 +1,7 @@
 // TrainingForm: widgets to TrainingConfig and back; the Device box follows the snapshot's GPUs.
 #include "ui/training/training_form.h"
 #include "ui/widgets/app_paths.h"
+#include "ui/widgets/elided_combo_box.h"
 #include "ui/widgets/file_dialogs.h"
 
 #include <QCheckBox>
@@ -79,7 +80,7 @@ constexpr std::pair<const char*, const char*> kFieldLabels[] = {
 std::vector<std::pair<QString, training::DeviceSelection>> deviceChoices(const Snapshot* snapshot)
 {
     std::vector<std::pair<QString, training::DeviceSelection>> out {
-        {TrainingForm::tr("auto (a GPU when libtorch sees one)"), {}},
+        {TrainingForm::tr("auto (GPU, else CPU)"), {}},
         {TrainingForm::tr("cpu"), training::DeviceSelection::cpu()}};
     std::vector<int> all;
     for (const auto& gpu : snapshot ? snapshot->gpus : std::vector<GpuInfo> {}) {
@@ -220,9 +221,8 @@ QGroupBox* TrainingForm::buildDeviceBox(const training::TrainingConfig& defaults
 {
     auto* whereBox = new QGroupBox(tr("Device"), this);
     auto* w = new QFormLayout(whereBox);
-    m_device = new QComboBox(whereBox);
+    m_device = new ElidedComboBox(whereBox);
     m_device->setObjectName(QStringLiteral("trainingDevice"));
-    m_device->setToolTip(tr("auto: the first GPU libtorch sees, else the CPU (--device)"));
     // As narrow as a short name: a GPU's long name in the closed box pushed the form past the window at 1024x640
     // (the list shows whole names).
     m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -328,13 +328,32 @@ void TrainingForm::updateInputNote()
                              : tr("Your data: bars with timestamp, open, high, low, close, volume."));
 }
 
+// Training runs on this machine, so the box lists this machine's GPUs: while the System page shows a recorded machine
+// (a root, a snapshot file, a report) the box keeps the GPUs of this machine's last inspection, and says so.
 void TrainingForm::updateDevices()
 {
+    if (m_snapshots && m_snapshots->isThisMachine())
+        m_thisMachine = m_snapshots->snapshot();
     const QString current = m_device->currentData().toString();
     m_device->clear();
-    for (const auto& [label, device] : deviceChoices(m_snapshots ? m_snapshots->snapshot().get() : nullptr))
+    for (const auto& [label, device] : deviceChoices(m_thisMachine.get()))
         m_device->addItem(label, QString::fromStdString(device.toString()));
     selectDevice(current.isEmpty() ? QStringLiteral("auto") : current);
+    m_device->setToolTip(deviceToolTip());
+}
+
+QString TrainingForm::deviceToolTip() const
+{
+    QString tip = tr("auto: the first GPU libtorch sees, else the CPU (--device)");
+    if (!m_snapshots || !m_snapshots->snapshot() || m_snapshots->isThisMachine())
+        return tip;
+    tip += QLatin1Char('\n') + tr("The System page shows %1, not this machine. Training runs on this machine, so this "
+                                  "list has this machine's GPUs, never the recorded machine's.")
+                                   .arg(m_snapshots->originText());
+    if (!m_thisMachine)
+        tip += QLatin1Char(' ') + tr("This machine has not been inspected in this session: View > Refresh inspects it "
+                                     "(auto picks the first GPU libtorch sees here).");
+    return tip;
 }
 
 void TrainingForm::selectDevice(const QString& device)

@@ -19,7 +19,8 @@ namespace stackscope::ui {
 class TrainingForm : public QWidget {
     Q_OBJECT
 public:
-    // `snapshots` (may be null) lists the GPUs the Device box offers.
+    // `snapshots` (may be null): the Device box offers the GPUs of its inspections of this machine (never those of a
+    // recorded machine it shows).
     explicit TrainingForm(SnapshotController* snapshots, QWidget* parent = nullptr);
 
     // The configuration the form describes; throws training::ConfigError naming the field and what to write.
@@ -58,9 +59,11 @@ private:
     QGroupBox* buildDeviceBox(const training::TrainingConfig& defaults);
     void updateDevices();
     void selectDevice(const QString& device);
+    QString deviceToolTip() const;
     void updateInputNote();
 
     SnapshotController* m_snapshots = nullptr;
+    SnapshotPtr m_thisMachine; // the last inspection of this machine; null before one
     QString m_generatedOutput;
     QLineEdit* m_input = nullptr;
     QLabel* m_inputNote = nullptr;

@@ -1,0 +1,22 @@
+// A combo box whose closed box cuts a long choice at its end ("…") instead of clipping it mid-letter: the Training
+// page's Device box at 1024x640 read "auto (a GPU wher" (walkthrough 2026-11-27, problem 16). The open list and the
+// tooltip show whole texts.
+#pragma once
+
+#include <QComboBox>
+
+namespace stackscope::ui {
+
+class ElidedComboBox : public QComboBox {
+    Q_OBJECT
+public:
+    explicit ElidedComboBox(QWidget* parent = nullptr);
+
+    // The text the closed box paints for its current choice at its present width.
+    QString shownText() const;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+};
+
+} // namespace stackscope::ui
