@@ -12,6 +12,8 @@
 
 #include <QFile>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
@@ -124,6 +126,33 @@ private Q_SLOTS:
         QCOMPARE(line->text() != full, cut);
         QVERIFY2(line->text().endsWith(QStringLiteral("2 errors, 2 warnings")), qPrintable(line->text()));
         QCOMPARE(line->toolTip(), cut ? full : QString());
+    }
+
+    // The GPU cards at 1024x640 (walkthrough 2026-11-27 problem 6: with 3 GPUs the strip scrolled sideways and the
+    // third card was cut): the cards of ubuntu2204-2x7900xt (3 GPUs) fit the page's width at both sizes.
+    void gpuCardsFit_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1024x640") << QSize(1024, 640);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void gpuCardsFit()
+    {
+        QFETCH(QSize, size);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
+        QVERIFY(window.snapshots()->inspectRoot(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2204-2x7900xt")));
+        QVERIFY(changed.wait(60000));
+        QTest::qWait(100);
+        QCOMPARE(window.systemPage()->gpuCardCount(), 3);
+        auto* cards = window.systemPage()->findChild<QScrollArea*>(QStringLiteral("gpuCards"));
+        QVERIFY(cards);
+        QVERIFY2(!cards->horizontalScrollBar()->isVisible(),
+            qPrintable(QStringLiteral("cards %1 px wide in %2 px").arg(cards->widget()->minimumSizeHint().width())
+                           .arg(cards->viewport()->width())));
     }
 
     // The Probes page's findings at 1024x640 (walkthrough 2026-11-27: the rule's id took the room and the title

@@ -18,8 +18,14 @@ GpuCard::GpuCard(const GpuInfo& gpu, QWidget* parent)
 {
     setObjectName(QStringLiteral("gpuCard"));
     setFrameShape(QFrame::StyledPanel);
-    setMinimumWidth(280);
+    // Three cards side by side fit the System page at 1024x640 (at 280 px the third was cut and the strip scrolled
+    // sideways); a long name wraps, the VRAM line fits in 220 px.
+    setMinimumWidth(220);
     setMaximumWidth(420);
+    // The cards share the strip's width up to their maximum before the strip's trailing stretch takes the rest.
+    QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    policy.setHorizontalStretch(1);
+    setSizePolicy(policy);
     const QString vendor = gpu.vendor == "amd" ? QStringLiteral("AMD") : gpu.vendor == "nvidia" ? QStringLiteral("NVIDIA")
                                                                                                  : QString::fromStdString(gpu.vendor);
     m_title->setText(QStringLiteral("<b>GPU %1 · %2</b><br/><span style='font-size:large'>%3</span>")
