@@ -69,4 +69,6 @@ done
 # The user's own name becomes "user"; root stays root (it matters for access).
 if [ "$(id -u)" = 0 ]; then id > "$out/.stackscope/id"; else id | sed "s/($(id -un))/(user)/g" > "$out/.stackscope/id"; fi
 env | grep -E '^(AMD_|CUDA_|DISABLE_ADDMM|GPU_|HIP|HSA_|NCCL_P2P|PYTORCH_|ROCBLAS|ROCM_PATH|ROCR_|TORCH_BLAS)' > "$out/.stackscope/env" || true
+# When the files were recorded: the GUI's "Not this machine" line shows it (reading the root later is not recording it).
+date -u +%Y-%m-%dT%H:%M:%SZ > "$out/.stackscope/recorded-at"
 echo "record-root.sh: recorded into $out"

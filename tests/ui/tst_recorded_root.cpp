@@ -8,6 +8,7 @@
 #include "ui/models/findings_model.h"
 #include "ui/models/stack_model.h"
 #include "ui/probes/probes_page.h"
+#include "ui/system/snapshot_banner.h"
 #include "ui/system/system_page.h"
 
 #include <QFile>
@@ -88,7 +89,51 @@ private Q_SLOTS:
         auto* banner = page->findChild<QLabel*>(QStringLiteral("snapshotBanner"));
         QVERIFY(banner && banner->isVisible());
         QVERIFY2(banner->text().contains(QStringLiteral("ubuntu2404-secureboot-dkms")), qPrintable(banner->text()));
+        // The root does not say when it was recorded: the time shown is the reading, and says so.
+        QVERIFY2(banner->text().contains(QStringLiteral("when recorded: unknown")), qPrintable(banner->text()));
+        QVERIFY2(!banner->text().contains(QStringLiteral("captured")), qPrintable(banner->text()));
         QVERIFY2(window.statusText().startsWith(QStringLiteral("recorded root ")), qPrintable(window.statusText()));
+    }
+
+    // When the shown machine was captured (walkthrough 2026-11-27 problem 17): a snapshot file states it; inspecting
+    // a root reads its files now, so only the root's .stackscope/recorded-at can say when they were recorded.
+    void bannerSaysWhenRecorded_data()
+    {
+        QTest::addColumn<QString>("kind"); // root, root-with-time, file
+        QTest::addColumn<QStringList>("has");
+        QTest::addColumn<QStringList>("hasNot");
+        QTest::newRow("root without a recorded time")
+            << "root" << QStringList {QStringLiteral("read 2026-11-27T10:00:00Z"), QStringLiteral("when recorded: unknown")}
+            << QStringList {QStringLiteral("captured")};
+        QTest::newRow("root that states it")
+            << "root-with-time"
+            << QStringList {QStringLiteral("recorded 2025-03-04T05:06:07Z"), QStringLiteral("(read 2026-11-27T10:00:00Z)")}
+            << QStringList {QStringLiteral("captured"), QStringLiteral("unknown")};
+        QTest::newRow("snapshot file") << "file" << QStringList {QStringLiteral("captured 2026-11-27T10:00:00Z")}
+                                       << QStringList {QStringLiteral("unknown")};
+    }
+    void bannerSaysWhenRecorded()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QStringList, has);
+        QFETCH(QStringList, hasNot);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Snapshot s;
+        s.capturedAt = "2026-11-27T10:00:00Z";
+        if (kind != QStringLiteral("file"))
+            s.root = dir.path().toStdString();
+        if (kind == QStringLiteral("root-with-time")) {
+            QVERIFY(QDir(dir.path()).mkpath(QStringLiteral(".stackscope")));
+            QFile f(dir.path() + QLatin1String(kRootRecordedAtFile));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("2025-03-04T05:06:07Z\n");
+        }
+        const QString text = notThisMachineText(s, kind == QStringLiteral("file") ? QStringLiteral("/tmp/s.json") : QString());
+        for (const QString& part : has)
+            QVERIFY2(text.contains(part), qPrintable(text));
+        for (const QString& part : hasNot)
+            QVERIFY2(!text.contains(part), qPrintable(text));
     }
 
     // The status line at 1024x640 (walkthrough 2026-11-27: "2 errors, 2 warning" cut at the window's edge): cut in

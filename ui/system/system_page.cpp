@@ -9,6 +9,7 @@
 #include "ui/system/fix_command.h"
 #include "ui/system/links_panel.h"
 #include "ui/system/verdict_panel.h"
+#include "ui/system/snapshot_banner.h"
 #include "ui/widgets/gpu_card.h"
 #include "ui/widgets/status_colors.h"
 
@@ -307,8 +308,7 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
     if (origin.isEmpty() && !s.root) {
         m_banner->hide();
     } else {
-        const QString what = s.root ? tr("the recorded machine in %1").arg(QString::fromStdString(*s.root)) : origin;
-        m_banner->setText(tr("<b>Not this machine:</b> showing %1, captured %2.").arg(what.toHtmlEscaped(), QString::fromStdString(s.capturedAt)));
+        m_banner->setText(notThisMachineText(s, origin));
         m_banner->show();
     }
     // The one diagnosis (as `stackscope-cli diagnose` makes it): the page only renders it.
