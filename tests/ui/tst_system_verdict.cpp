@@ -73,35 +73,48 @@ private Q_SLOTS:
     void verdict_data()
     {
         QTest::addColumn<QString>("root");
+        QTest::addColumn<bool>("asThisMachine"); // the root's snapshot shown as if inspected here
         QTest::addColumn<int>("state");
         QTest::addColumn<QStringList>("rows"); // the ids of the verdict's rows (problems, no-GPU reasons or unknowns)
         QTest::addColumn<QString>("command");  // the first command offered
-        QTest::newRow("2x7900xt: no /dev/kfd access") << "ubuntu2204-2x7900xt" << int(VerdictState::Problem)
+        QTest::addColumn<QString>("inHeadline"); // also in the headline
+        // A recorded machine's commands are to run there, as the CLI says (walkthrough 2026-11-27 problem 12).
+        QTest::newRow("2x7900xt: no /dev/kfd access") << "ubuntu2204-2x7900xt" << false << int(VerdictState::Problem)
                                                       << QStringList {"KFD_PERMISSION", "RENDER_NODE_PERMISSION"}
-                                                      << "sudo usermod -aG render,video $USER";
+                                                      << "sudo usermod -aG render,video $USER" << "on that machine";
+        QTest::newRow("2x7900xt as this machine") << "ubuntu2204-2x7900xt" << true << int(VerdictState::Problem)
+                                                  << QStringList {"KFD_PERMISSION", "RENDER_NODE_PERMISSION"}
+                                                  << "sudo usermod -aG render,video $USER" << "block GPU work here";
         // Was only "No GPU visible" with lsmod advice, while `diagnose` named Secure Boot.
-        QTest::newRow("secure boot + dkms") << "ubuntu2404-secureboot-dkms" << int(VerdictState::Problem)
-                                            << QStringList {"SECURE_BOOT_DKMS"} << "sudo mokutil --import /var/lib/dkms/mok.pub";
+        QTest::newRow("secure boot + dkms") << "ubuntu2404-secureboot-dkms" << false << int(VerdictState::Problem)
+                                            << QStringList {"SECURE_BOOT_DKMS"} << "sudo mokutil --import /var/lib/dkms/mok.pub"
+                                            << "on that machine";
         // Was the Linux lsmod/--device advice with nothing about WSL.
-        QTest::newRow("wsl2") << "wsl2-ubuntu2204" << int(VerdictState::NoGpu) << QStringList {"NO_GPU_VISIBLE_WSL"}
-                              << "amdgpu-install -y --usecase=wsl,rocm --no-dkms";
-        // Was "All good" with the access rows unknown.
-        QTest::newRow("KFD only, access unknown") << "kfd-only-2x7900xt" << int(VerdictState::Unknown)
+        QTest::newRow("wsl2") << "wsl2-ubuntu2204" << false << int(VerdictState::NoGpu) << QStringList {"NO_GPU_VISIBLE_WSL"}
+                              << "amdgpu-install -y --usecase=wsl,rocm --no-dkms" << "cannot run on that machine";
+        // Was "All good" with the access rows unknown; its one warning was not mentioned (problem 13).
+        QTest::newRow("KFD only, access unknown") << "kfd-only-2x7900xt" << false << int(VerdictState::Unknown)
                                                   << QStringList {"GPU_ACCESS_UNKNOWN", "RUNTIME_NOT_QUERIED"}
-                                                  << "ls -l /dev/kfd /dev/dri/render*; id";
+                                                  << "ls -l /dev/kfd /dev/dri/render*; id" << "1 warning is in the table";
         // Healthy in its files; a recorded machine's runtime libraries were not loaded: not "all good" either.
-        QTest::newRow("rocm7: healthy files") << "ubuntu2404-rocm7" << int(VerdictState::Unknown)
-                                              << QStringList {"RUNTIME_NOT_QUERIED"} << "stackscope-cli inspect";
-        QTest::newRow("no GPU") << "debian12-nogpu" << int(VerdictState::NoGpu) << QStringList {"NO_GPU_VISIBLE"}
-                                << "lsmod | grep -E 'amdgpu|nvidia'";
+        QTest::newRow("rocm7: healthy files") << "ubuntu2404-rocm7" << false << int(VerdictState::Unknown)
+                                              << QStringList {"RUNTIME_NOT_QUERIED"} << "stackscope-cli inspect"
+                                              << "1 warning is in the table";
+        QTest::newRow("no GPU") << "debian12-nogpu" << false << int(VerdictState::NoGpu) << QStringList {"NO_GPU_VISIBLE"}
+                                << "lsmod | grep -E 'amdgpu|nvidia'" << "cannot run on that machine";
     }
     void verdict()
     {
         QFETCH(QString, root);
+        QFETCH(bool, asThisMachine);
         QFETCH(int, state);
         QFETCH(QStringList, rows);
         QFETCH(QString, command);
-        const auto snapshot = std::make_shared<const Snapshot>(inspectRoot(fixtureRoot(root)));
+        QFETCH(QString, inHeadline);
+        Snapshot inspected = inspectRoot(fixtureRoot(root));
+        if (asThisMachine)
+            inspected.root.reset();
+        const auto snapshot = std::make_shared<const Snapshot>(std::move(inspected));
         MainWindow window;
         window.resize(1280, 720);
         window.snapshots()->setSnapshot(snapshot, QString());
@@ -118,12 +131,18 @@ private Q_SLOTS:
         QVERIFY2(headline.contains(QLatin1String(expected[state])) || (state == int(VerdictState::Problem) && headline.contains(QStringLiteral("blocks GPU work"))),
                  qPrintable(headline));
         QVERIFY2(!headline.contains(QStringLiteral("All good")) || state == int(VerdictState::Ok), qPrintable(headline));
+        QVERIFY2(headline.contains(inHeadline), qPrintable(headline));
         if (!command.isEmpty()) {
             QVERIFY2(verdict->commands().value(0) == command, qPrintable(verdict->commands().join(QStringLiteral(" | "))));
             auto* copy = verdict->findChild<QPushButton*>(QStringLiteral("copyFix"));
             QVERIFY(copy && copy->isVisible());
             copy->click();
             QCOMPARE(QApplication::clipboard()->text(), command);
+            // Where to run it sits before each command box: "On that machine:" for a recorded machine, nothing here.
+            const auto wheres = verdict->findChildren<QLabel*>(QStringLiteral("verdictCommandWhere"));
+            QCOMPARE(wheres.size(), asThisMachine ? 0 : int(verdict->commands().size()));
+            for (auto* where : wheres)
+                QCOMPARE(where->text(), QStringLiteral("On that machine:"));
         }
         // One Copy button per distinct command: both permission problems share the group fix.
         QCOMPARE(verdict->findChildren<QPushButton*>(QStringLiteral("copyFix")).size(), int(verdict->commands().size()));

@@ -311,6 +311,7 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
         m_banner->setText(notThisMachineText(s, origin));
         m_banner->show();
     }
+    m_verdict->setRecordedMachine(!origin.isEmpty() || s.root.has_value());
     // The one diagnosis (as `stackscope-cli diagnose` makes it): the page only renders it.
     MachineDiagnosisInput input;
     input.snapshot = &s;

@@ -25,18 +25,29 @@ QString firstSentence(const QString& text)
     return end < 0 ? text : text.left(end + 1);
 }
 
-VerdictItem findingItem(const Finding& f)
+// Where a recorded machine's command runs, in the CLI's words.
+const QString kOnThatMachine = QStringLiteral("On that machine:");
+
+VerdictItem findingItem(const Finding& f, bool recorded)
 {
     const QString fix = QString::fromStdString(firstFix(f));
-    return { QString::fromStdString(f.id), f.severity, false, QString::fromStdString(f.title), fix, fixCommand(fix) };
+    VerdictItem item { QString::fromStdString(f.id), f.severity, false, QString::fromStdString(f.title), fix,
+        fixCommand(fix), {} };
+    if (recorded && !item.command.isEmpty())
+        item.where = kOnThatMachine;
+    return item;
 }
 
-VerdictItem notCheckedItem(const NotChecked& n)
+VerdictItem notCheckedItem(const NotChecked& n, bool recorded)
 {
     const QString check = QString::fromStdString(n.check);
     const QString what = QString::fromStdString(n.what);
-    return { QString::fromStdString(n.id), Severity::Warning, true, QObject::tr("Unknown: %1").arg(what),
-        QObject::tr("Not known because %1. %2").arg(QString::fromStdString(n.why), check), fixCommand(check) };
+    VerdictItem item { QString::fromStdString(n.id), Severity::Warning, true, QObject::tr("Unknown: %1").arg(what),
+        QObject::tr("Not known because %1. %2").arg(QString::fromStdString(n.why), check), fixCommand(check), {} };
+    // The check's own text says "On that machine:" before the command (the CLI's words); the box says it again.
+    if (recorded && !item.command.isEmpty())
+        item.where = kOnThatMachine;
+    return item;
 }
 
 QString headlineHtml(const QColor& color, const QString& mark, const QString& bold, const QString& rest)
@@ -45,31 +56,46 @@ QString headlineHtml(const QColor& color, const QString& mark, const QString& bo
         .arg(color.name(), mark, bold.toHtmlEscaped(), rest.toHtmlEscaped());
 }
 
-QString warningsText(int warnings)
+QString warningsText(int warnings, bool recorded)
 {
+    const QString place = recorded ? QObject::tr("on that machine") : QObject::tr("here");
     if (warnings == 0)
-        return QObject::tr("nothing blocks GPU work here.");
+        return QObject::tr("nothing blocks GPU work %1.").arg(place);
     return warnings == 1
-        ? QObject::tr("nothing blocks GPU work here; 1 warning is in the table below.")
-        : QObject::tr("nothing blocks GPU work here; %1 warnings are in the table below.").arg(warnings);
+        ? QObject::tr("nothing blocks GPU work %1; 1 warning is in the table below.").arg(place)
+        : QObject::tr("nothing blocks GPU work %1; %2 warnings are in the table below.").arg(place).arg(warnings);
+}
+
+// The unknown state's line: the warnings found are named too (walkthrough 2026-11-27 problem 13: one warning was
+// only in the status bar's count and the table far below).
+QString unknownText(int warnings)
+{
+    const QString notAllGood = QObject::tr("but this is not \u201call good\u201d until these are known.");
+    if (warnings == 0)
+        return QObject::tr("Nothing found blocks GPU work, %1").arg(notAllGood);
+    return (warnings == 1 ? QObject::tr("Nothing found blocks GPU work (1 warning is in the table below), %1")
+                          : QObject::tr("Nothing found blocks GPU work (%1 warnings are in the table below), %2")
+                                .arg(warnings))
+        .arg(notAllGood);
 }
 
 } // namespace
 
-VerdictView verdictView(const MachineDiagnosis& d)
+VerdictView verdictView(const MachineDiagnosis& d, bool recorded)
 {
     VerdictView v;
     v.state = d.verdict;
+    v.recorded = recorded;
     QList<VerdictItem> unknowns;
     for (const auto& n : d.notChecked)
-        unknowns.append(notCheckedItem(n));
+        unknowns.append(notCheckedItem(n, recorded));
     for (const auto& f : d.findings) {
         v.warnings += f.severity == Severity::Warning ? 1 : 0;
         const bool shown = d.verdict == VerdictState::Problem ? f.severity == Severity::Error
             : d.verdict == VerdictState::NoGpu                ? f.severity == Severity::Warning
                                                               : false;
         if (shown)
-            v.items.append(findingItem(f));
+            v.items.append(findingItem(f, recorded));
     }
     if (d.verdict == VerdictState::Unknown)
         v.items = unknowns;
@@ -115,27 +141,30 @@ void VerdictPanel::showInspecting(const QString& what)
 
 void VerdictPanel::showDiagnosis(const MachineDiagnosis& d)
 {
-    m_view = verdictView(d);
+    m_view = verdictView(d, m_recorded);
     clearRows();
     const int n = m_view.items.size();
     switch (m_view.state) {
     case VerdictState::Ok:
         m_headline->setText(
-            headlineHtml(okColor(), QStringLiteral("\u2714"), tr("All good:"), warningsText(m_view.warnings)));
+            headlineHtml(okColor(), QStringLiteral("\u2714"), tr("All good:"), warningsText(m_view.warnings, m_recorded)));
         break;
     case VerdictState::Problem:
         m_headline->setText(headlineHtml(errorColor(), QStringLiteral("\u2716"),
-            n == 1 ? tr("1 problem blocks GPU work here.") : tr("%1 problems block GPU work here.").arg(n),
+            m_recorded ? (n == 1 ? tr("1 problem blocks GPU work on that machine.")
+                                 : tr("%1 problems block GPU work on that machine.").arg(n))
+                       : (n == 1 ? tr("1 problem blocks GPU work here.") : tr("%1 problems block GPU work here.").arg(n)),
             tr("Fix these first; every finding is in the table below.")));
         break;
     case VerdictState::NoGpu:
         m_headline->setText(headlineHtml(warningColor(), QStringLiteral("\u26a0"), tr("No GPU visible:"),
-            tr("GPU work cannot run here; the CPU probes and CPU training can.")));
+            m_recorded ? tr("GPU work cannot run on that machine; the CPU probes and CPU training can.")
+                       : tr("GPU work cannot run here; the CPU probes and CPU training can.")));
         break;
     case VerdictState::Unknown:
         m_headline->setText(headlineHtml(unknownColor(), QStringLiteral("?"),
             n == 1 ? tr("1 check could not be made.") : tr("%1 checks could not be made.").arg(n),
-            tr("Nothing found blocks GPU work, but this is not \u201call good\u201d until these are known.")));
+            unknownText(m_view.warnings)));
         break;
     }
     addRows(m_view.items);
@@ -177,6 +206,11 @@ QWidget* VerdictPanel::makeRow(const VerdictItem& item)
     if (item.command.isEmpty())
         return row;
     auto* commandRow = new QHBoxLayout;
+    if (!item.where.isEmpty()) {
+        auto* where = new QLabel(item.where, row);
+        where->setObjectName(QStringLiteral("verdictCommandWhere"));
+        commandRow->addWidget(where);
+    }
     auto* command = new QLineEdit(item.command, row);
     command->setObjectName(QStringLiteral("verdictCommand"));
     command->setReadOnly(true);

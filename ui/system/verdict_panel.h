@@ -20,6 +20,9 @@ struct VerdictItem {
     QString title;
     QString fix; // the fix (or, for an unknown, why and how to check), `command` spans included
     QString command; // what the Copy button copies; empty when the text has no command
+    // Where to run the command, shown before its box: "On that machine:" for a recorded machine (the CLI's words),
+    // empty for this machine.
+    QString where;
 };
 
 // What the panel shows for a diagnosis: its state, the rows (the errors; for no GPU the warnings that say why; what
@@ -29,8 +32,9 @@ struct VerdictView {
     QList<VerdictItem> items;
     QList<VerdictItem> notChecked; // also shown, below the problems, when something blocks GPU work
     int warnings = 0;
+    bool recorded = false; // the diagnosis is of a recorded machine (a root, a snapshot file, a report), not this one
 };
-VerdictView verdictView(const MachineDiagnosis& d);
+VerdictView verdictView(const MachineDiagnosis& d, bool recorded = false);
 
 class VerdictPanel : public QFrame {
     Q_OBJECT
@@ -40,6 +44,9 @@ public:
     explicit VerdictPanel(QWidget* parent = nullptr);
 
     void showDiagnosis(const MachineDiagnosis& d);
+    // Whether the next diagnoses are of a recorded machine: the headline says "on that machine", not "here", and each
+    // command says to run it there (walkthrough 2026-11-27 problem 12: the checks were offered as if to run here).
+    void setRecordedMachine(bool recorded) { m_recorded = recorded; }
     // While an inspection runs: "Inspecting <what>…" (this machine, the recorded root DIR).
     void showInspecting(const QString& what);
     VerdictState state() const { return m_view.state; }
@@ -58,6 +65,7 @@ private:
     QLabel* m_headline;
     QVBoxLayout* m_rows;
     VerdictView m_view;
+    bool m_recorded = false;
 };
 
 } // namespace stackscope::ui
