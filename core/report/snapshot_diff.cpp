@@ -1,6 +1,8 @@
 // Snapshot comparison: each area flattened to item -> text, then only the items whose text differs are kept.
 #include "core/report/snapshot_diff.h"
 
+#include "core/snapshot/stack_rows.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -98,7 +100,8 @@ void addGpuFacts(Facts& g, const Snapshot& s)
         g[key + " name"] = gpu.name.empty() ? kNone : gpu.name;
         g[key + " vendor"] = gpu.vendor.empty() ? kNone : gpu.vendor;
         g[key + " arch"] = opt(gpu.arch);
-        g[key + " VRAM"] = gpu.vramTotalBytes ? fmt::format("{:.1f} GiB", *gpu.vramTotalBytes / 1073741824.0) : kNone;
+        // In the System card's units ("512 MiB", "20.0 GiB"), so that both pages read alike.
+        g[key + " VRAM"] = gpu.vramTotalBytes ? formatBytes(*gpu.vramTotalBytes) : kNone;
         g[key + " driver"] = opt(gpu.driverVersion);
     }
 }

@@ -54,6 +54,22 @@ protected:
     }
 };
 
+// A value one side did not report is unknown: counted apart from the differences that matter.
+QString countsText(int known, int unknown)
+{
+    const QString differences = known == 0 ? CompareDialog::tr("No difference that matters")
+        : known == 1                       ? CompareDialog::tr("1 difference that matters")
+                                           : CompareDialog::tr("%1 differences that matter").arg(known);
+    if (unknown == 0)
+        return known == 0 ? CompareDialog::tr("Same in everything compared.") : differences + QLatin1Char('.');
+    return (unknown == 1 ? CompareDialog::tr("%1; 1 value unknown (not queried on the recorded machine), listed below "
+                                             "them and not counted.")
+                         : CompareDialog::tr("%1; %2 values unknown (not queried on the recorded machine), listed below "
+                                             "them and not counted."))
+        .arg(differences)
+        .arg(unknown);
+}
+
 } // namespace
 
 CompareDialog::CompareDialog(QWidget* parent)
@@ -117,6 +133,9 @@ CompareDialog::CompareDialog(QWidget* parent)
     m_view->horizontalHeader()->setSectionResizeMode(DiffModel::AColumn, QHeaderView::Stretch);
     m_view->horizontalHeader()->setSectionResizeMode(DiffModel::BColumn, QHeaderView::Stretch);
     m_view->setColumnWidth(DiffModel::ItemColumn, 260);
+    // Wrapped rows take their height from the columns' widths, which change once the dialog is laid out and on
+    // every resize (rows measured before the first show were several lines tall).
+    connect(m_view->horizontalHeader(), &QHeaderView::sectionResized, m_view, [this] { m_view->resizeRowsToContents(); });
     m_status->setWordWrap(true);
     m_status->setText(tr("Choose two files: only differences that matter are listed (versions, GPUs and archs, libraries, "
                          "environment, groups and device access, coverage)."));
@@ -249,12 +268,10 @@ bool CompareDialog::compare()
         m_area->addItem(QString::fromStdString(area), QString::fromStdString(area));
     m_area->setCurrentIndex(std::max(0, m_area->findData(keep)));
     m_area->blockSignals(false);
-    const auto count = static_cast<int>(rows.size());
     m_model->setRows(std::move(rows));
     applyFilter();
     m_view->resizeRowsToContents();
-    m_status->setText(count == 0 ? tr("Same in everything compared.")
-                                 : count == 1 ? tr("1 difference that matters.") : tr("%1 differences that matter.").arg(count));
+    m_status->setText(countsText(m_model->knownCount(), m_model->unknownCount()));
     return true;
 }
 

@@ -1,13 +1,22 @@
-// Diff rows as a table; a side that lacks the fact is drawn muted.
+// Diff rows as a table; a side that lacks the fact is drawn muted, one that was not asked reads unknown.
 #include "ui/report/diff_model.h"
 
 #include "ui/widgets/status_colors.h"
 
+#include <algorithm>
+
 namespace stackscope::ui {
+
+bool DiffModel::isUnknown(const report::DiffRow& row)
+{
+    return row.a == report::kNotQueried || row.b == report::kNotQueried;
+}
 
 void DiffModel::setRows(std::vector<report::DiffRow> rows)
 {
     beginResetModel();
+    const auto firstUnknown = std::stable_partition(rows.begin(), rows.end(), [](const auto& r) { return !isUnknown(r); });
+    m_known = static_cast<int>(firstUnknown - rows.begin());
     m_rows = std::move(rows);
     endResetModel();
 }
@@ -42,14 +51,21 @@ QVariant DiffModel::data(const QModelIndex& index, int role) const
     case BColumn: cell = &r.b; break;
     default: return {};
     }
+    const bool side = index.column() == AColumn || index.column() == BColumn;
+    const bool notQueried = side && *cell == report::kNotQueried;
     switch (role) {
     case Qt::DisplayRole:
     case SortRole:
-        return QString::fromStdString(*cell);
+        return notQueried ? tr("unknown: not queried (recorded machine)") : QString::fromStdString(*cell);
     case Qt::ToolTipRole:
+        if (notQueried)
+            return tr("Unknown: a recorded machine's libraries and PyTorch are not loaded here (only its files were "
+                      "read), so this value was never asked. It is not counted as a difference.");
         return cell->size() > 60 ? QString::fromStdString(*cell) : QVariant();
     case Qt::ForegroundRole:
-        if ((index.column() == AColumn || index.column() == BColumn) && *cell == report::kNone)
+        if (notQueried)
+            return unknownColor();
+        if (side && *cell == report::kNone)
             return mutedColor();
         return {};
     case AreaRole:

@@ -17,9 +17,15 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
 
+    // The rows that differ in what both sides know first, then those one side did not report (unknown).
     void setRows(std::vector<report::DiffRow> rows);
     void setHeaders(const QString& a, const QString& b);
     const std::vector<report::DiffRow>& rows() const { return m_rows; }
+    // A side is "not queried (recorded machine)": the value there is unknown, so the row is no difference that
+    // matters (walkthrough 2026-11-27 problem 14: 38 "differences" of a report with this machine, most of them these).
+    static bool isUnknown(const report::DiffRow& row);
+    int knownCount() const { return m_known; }
+    int unknownCount() const { return static_cast<int>(m_rows.size()) - m_known; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -28,6 +34,7 @@ public:
 
 private:
     std::vector<report::DiffRow> m_rows;
+    int m_known = 0;
     QString m_a = QStringLiteral("A");
     QString m_b = QStringLiteral("B");
 };
