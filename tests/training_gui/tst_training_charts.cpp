@@ -157,6 +157,53 @@ private Q_SLOTS:
         QCOMPARE(charts.trainLossPoints(), 10);
     }
 
+    // Epoch N's figures sit at x = N on every chart, as in the epoch table (walkthrough 2026-11-27 problem 8: the
+    // throughput's per-epoch points sat at 0.5, 1.5, 2.5).
+    void epochPointsAtTheEpoch_data()
+    {
+        QTest::addColumn<bool>("recorded"); // a report's epochs, else a live run
+        QTest::newRow("live run") << false;
+        QTest::newRow("recorded run") << true;
+    }
+    void epochPointsAtTheEpoch()
+    {
+        QFETCH(bool, recorded);
+        QWidget host;
+        TrainingCharts charts(&host);
+        if (recorded) {
+            std::vector<training::EpochMetrics> epochs(3);
+            for (int e = 1; e <= 3; ++e) {
+                epochs[std::size_t(e - 1)].epoch = e;
+                epochs[std::size_t(e - 1)].trainLoss = 1.0 / e;
+                epochs[std::size_t(e - 1)].valLoss = 1.0 / e;
+                epochs[std::size_t(e - 1)].samplesPerS = 1e5 * e;
+            }
+            charts.showRecordedEpochs(epochs, 3);
+        } else {
+            charts.setPlannedEpochs(3);
+            for (int e = 1; e <= 3; ++e) {
+                for (int s = 5; s <= 10; s += 5)
+                    charts.addStep(step(e, s, -1));
+                charts.addEpoch(e, 1.0 / e, 1e5 * e);
+            }
+        }
+        charts.refresh();
+        QLineSeries* perEpoch = nullptr;
+        QLineSeries* validation = nullptr;
+        for (auto* s : charts.samplesView()->chart()->series())
+            if (s->name() == QStringLiteral("per epoch"))
+                perEpoch = qobject_cast<QLineSeries*>(s);
+        for (auto* s : charts.lossView()->chart()->series())
+            if (s->name() == QStringLiteral("validation"))
+                validation = qobject_cast<QLineSeries*>(s);
+        QVERIFY(perEpoch && validation);
+        QCOMPARE(perEpoch->count(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(perEpoch->at(i).x(), double(i + 1));
+            QCOMPARE(validation->at(i).x(), double(i + 1));
+        }
+    }
+
     void resumeDropsWhatFollowedTheCheckpoint()
     {
         QWidget host;

@@ -325,8 +325,9 @@ QStringList TrainingCharts::memorySeriesNames() const
 void TrainingCharts::addEpoch(int epoch, double valLoss, double samplesPerS)
 {
     m_valLoss.append(epoch, valLoss);
-    // Drawn at the epoch's middle: it is the mean over the epoch's steps.
-    m_epochSamples.append(epoch - 0.5, samplesPerS);
+    // At the epoch's end, as the validation loss, the loss chart and the epoch table put epoch N at N (at N - 0.5
+    // the points sat at 0.5, 1.5, 2.5 beside a table of 1, 2, 3).
+    m_epochSamples.append(epoch, samplesPerS);
     m_lastX = std::max(m_lastX, static_cast<double>(epoch));
 }
 
