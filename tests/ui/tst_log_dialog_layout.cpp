@@ -43,6 +43,66 @@ private Q_SLOTS:
             QSKIP("STACKSCOPE_CLI is not set (run through ctest)");
     }
 
+    // Before a text is given the facts line does not claim the text names nothing (walkthrough 2026-11-27 problem
+    // 10); a diagnosed text that names nothing says so.
+    void factsLineBeforeAndAfter_data()
+    {
+        QTest::addColumn<QString>("text"); // empty: nothing diagnosed yet
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("nothing pasted") << QString() << "shown here once a text is diagnosed";
+        QTest::newRow("a text naming nothing") << "hello world" << "none (no GPU, architecture or version named)";
+    }
+    void factsLineBeforeAndAfter()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        LogDiagnosisDialog dialog(nullptr);
+        if (!text.isEmpty()) {
+            QSignalSpy done(&dialog, &LogDiagnosisDialog::diagnosed);
+            dialog.diagnoseText(text, QStringLiteral("pasted text"));
+            QVERIFY(done.wait(30000));
+        }
+        auto* facts = dialog.findChild<QLabel*>(QStringLiteral("logFacts"));
+        QVERIFY(facts);
+        QVERIFY2(facts->text().contains(expected), qPrintable(facts->text()));
+        QVERIFY(dialog.facts().isEmpty());
+    }
+
+    // "not tried" is explained where it is shown: the cell's and the header's tooltip and a legend line under the
+    // list (walkthrough 2026-11-27 problem 9).
+    void fixColumnExplained_data()
+    {
+        QTest::addColumn<int>("verified"); // -1 not tried, 0 did not work, 1 verified
+        QTest::addColumn<QString>("cell");
+        QTest::addColumn<QString>("tip");
+        QTest::newRow("not tried") << -1 << "not tried" << "have not been run again with this fix";
+        QTest::newRow("verified") << 1 << "verified here" << "passed when run again";
+        QTest::newRow("did not work") << 0 << "did not work here" << "still failed";
+    }
+    void fixColumnExplained()
+    {
+        QFETCH(int, verified);
+        QFETCH(QString, cell);
+        QFETCH(QString, tip);
+        Finding f;
+        f.id = "HIPBLASLT_UNSUPPORTED_ARCH";
+        f.title = "hipBLASLt has no kernels for this GPU";
+        f.fixes.push_back({});
+        if (verified >= 0)
+            f.verified = verified == 1;
+        FindingsModel model;
+        model.setFindings({f});
+        const QModelIndex index = model.index(0, FindingsModel::VerifiedColumn);
+        QCOMPARE(index.data().toString(), cell);
+        QVERIFY2(index.data(Qt::ToolTipRole).toString().contains(tip), qPrintable(index.data(Qt::ToolTipRole).toString()));
+        QVERIFY(model.headerData(FindingsModel::VerifiedColumn, Qt::Horizontal, Qt::ToolTipRole).toString()
+                    .contains(QStringLiteral("not tried")));
+        LogDiagnosisDialog dialog(nullptr);
+        auto* legend = dialog.findChild<QLabel*>(QStringLiteral("fixLegend"));
+        QVERIFY(legend);
+        QVERIFY(legend->text().contains(QStringLiteral("\u201cnot tried\u201d: the failing probes were not run again")));
+    }
+
     void sameAsCliAndUsable_data()
     {
         QTest::addColumn<QString>("root"); // empty: no machine shown (the facts the text states stand in)

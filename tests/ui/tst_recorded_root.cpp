@@ -233,6 +233,10 @@ private Q_SLOTS:
         for (auto* label : probes->findChildren<QLabel*>())
             headed = headed || label->text().startsWith(id + QStringLiteral(" \u00b7 "));
         QVERIFY2(headed, qPrintable(id));
+        // The Fix column's words are explained under the list (walkthrough 2026-11-27 problem 9).
+        auto* legend = probes->findChild<QLabel*>(QStringLiteral("fixLegend"));
+        QVERIFY(legend && legend->isVisible());
+        QVERIFY2(legend->text().contains(QStringLiteral("not tried")), qPrintable(legend->text()));
         QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
         QVERIFY(window.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/probes-findings-1024x640.png")));
     }

@@ -47,6 +47,22 @@ QString verifiedText(const std::optional<bool>& verified)
     return *verified ? QObject::tr("verified here") : QObject::tr("did not work here");
 }
 
+QString verifiedToolTip(const std::optional<bool>& verified)
+{
+    if (!verified)
+        return QObject::tr("Not tried: the failing probes have not been run again with this fix on this machine, so it "
+                           "is not verified. On the Probes page, select the finding and press \u201cTry this fix\u201d.");
+    return *verified ? QObject::tr("Verified here: the failing probes passed when run again with this fix on this machine.")
+                     : QObject::tr("Did not work here: the failing probes still failed when run again with this fix on "
+                                   "this machine.");
+}
+
+QString fixColumnLegend()
+{
+    return QObject::tr("Fix \u201cnot tried\u201d: the failing probes were not run again with it here (Probes page: Try "
+                       "this fix); \u201cverified here\u201d or \u201cdid not work here\u201d: they were.");
+}
+
 void FindingsModel::setFindings(std::vector<Finding> findings, Order order)
 {
     if (order == Order::ErrorsFirst) {
@@ -108,6 +124,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         return sources;
     }
     case Qt::ToolTipRole: // a title cut in a narrow column is whole here
+        if (index.column() == VerifiedColumn)
+            return f.fixes.empty() ? QVariant() : QVariant(verifiedToolTip(f.verified));
         return index.column() == TitleColumn ? qs(f.title) + QStringLiteral("\n\n") + qs(f.detail) : qs(f.detail);
     case Qt::ForegroundRole:
         if (index.column() == SeverityColumn)
@@ -121,6 +139,8 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
 
 QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == VerifiedColumn)
+        return fixColumnLegend();
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {

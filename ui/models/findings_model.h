@@ -38,5 +38,11 @@ private:
 
 // "verified here", "did not work here", "not tried".
 QString verifiedText(const std::optional<bool>& verified);
+// What the Fix column's words mean, for a fix's cell tooltip (walkthrough 2026-11-27 problem 9: "not tried" was not
+// explained anywhere).
+QString verifiedToolTip(const std::optional<bool>& verified);
+// One line under a findings table that shows the Fix column: what "verified here", "did not work here" and "not tried"
+// mean and how a fix gets tried.
+QString fixColumnLegend();
 
 } // namespace stackscope::ui

@@ -27,6 +27,16 @@ namespace stackscope::ui {
 
 namespace {
 
+// The Fix column's legend under the findings list (walkthrough 2026-11-27 problem 9).
+QLabel* fixLegendLabel(QWidget* parent)
+{
+    auto* legend = new QLabel(fixColumnLegend(), parent);
+    legend->setObjectName(QStringLiteral("fixLegend"));
+    legend->setWordWrap(true);
+    legend->setStyleSheet(QStringLiteral("QLabel { color: gray; }"));
+    return legend;
+}
+
 struct Outcome {
     std::vector<Finding> findings;
     QStringList facts;
@@ -144,6 +154,7 @@ QWidget* LogDiagnosisDialog::createResults()
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(facts);
     leftLayout->addWidget(m_table, 1);
+    leftLayout->addWidget(fixLegendLabel(left));
     auto* results = new QSplitter(Qt::Horizontal, this);
     results->setObjectName(QStringLiteral("logResults"));
     results->addWidget(left);
@@ -152,8 +163,17 @@ QWidget* LogDiagnosisDialog::createResults()
     results->setStretchFactor(1, 2);
     results->setChildrenCollapsible(false);
     left->setMinimumWidth(360);
-    showFacts({}, QString());
+    showFactsPending();
     return results;
+}
+
+// Before any text is diagnosed the facts line says where they will appear (it said "none (no GPU, architecture or
+// version named)" of a text not yet given: walkthrough 2026-11-27 problem 10).
+void LogDiagnosisDialog::showFactsPending()
+{
+    m_facts.clear();
+    fitFacts(tr("<b>Facts the text states</b>: shown here once a text is diagnosed (the GPU, architecture and versions "
+                "it names)."));
 }
 
 void LogDiagnosisDialog::showFacts(const QStringList& facts, const QString& against)
@@ -170,6 +190,11 @@ void LogDiagnosisDialog::showFacts(const QStringList& facts, const QString& agai
     }
     if (!against.isEmpty())
         html += tr("<br/>Diagnosed against %1.").arg(against.toHtmlEscaped());
+    fitFacts(html);
+}
+
+void LogDiagnosisDialog::fitFacts(const QString& html)
+{
     m_factsLabel->setText(html);
     // As tall as the facts need, up to about eight lines (then they scroll); the list below takes the rest.
     const int width = std::max(m_table->width(), 360) - 16;

@@ -49,6 +49,8 @@ private:
     QWidget* createResults();
     void run();
     void showFacts(const QStringList& facts, const QString& against);
+    void showFactsPending();
+    void fitFacts(const QString& html);
     void showFinding(int row);
 
     SnapshotPtr m_snapshot;

@@ -135,6 +135,12 @@ QSplitter* ProbesPage::createPanes()
     findingsLayout->setContentsMargins(0, 0, 0, 0);
     findingsLayout->addWidget(new QLabel(tr("Findings"), findingsBox));
     findingsLayout->addWidget(m_findingsView, 1);
+    // What the Fix column's words mean (walkthrough 2026-11-27 problem 9: "not tried" was not explained).
+    auto* fixLegend = new QLabel(fixColumnLegend(), findingsBox);
+    fixLegend->setObjectName(QStringLiteral("fixLegend"));
+    fixLegend->setWordWrap(true);
+    fixLegend->setStyleSheet(QStringLiteral("QLabel { color: gray; }"));
+    findingsLayout->addWidget(fixLegend);
     findingsLayout->addLayout(fixBar);
     findingsLayout->addWidget(m_findingText);
 
