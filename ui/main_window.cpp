@@ -159,7 +159,10 @@ void MainWindow::fitInto(const QRect& available)
     // 40 px down and 8 px across (openbox 32 + 4 + 4, GNOME's headerless frame less).
     const QSize frame = isVisible() ? frameGeometry().size() - size() : QSize(8, 40);
     const QSize room = (available.size() - frame).expandedTo(minimumSizeHint());
-    resize(size().boundedTo(room));
+    // A large screen gets most of its area (1280x820 on 1920x1080 left the System page's findings below the fold:
+    // walkthrough 2026-11-27 problem 21); a small one the room it has.
+    const QSize large = room * 0.85;
+    resize(size().expandedTo(large).boundedTo(room));
 }
 
 bool MainWindow::showPage(const QString& title)

@@ -17,6 +17,7 @@
 #include <QScrollBar>
 #include <QHeaderView>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -198,6 +199,39 @@ private Q_SLOTS:
         QVERIFY2(!cards->horizontalScrollBar()->isVisible(),
             qPrintable(QStringLiteral("cards %1 px wide in %2 px").arg(cards->widget()->minimumSizeHint().width())
                            .arg(cards->viewport()->width())));
+    }
+
+    // The System page's findings without scrolling (walkthrough 2026-11-27 problem 21: at the 1280x840 the window
+    // opened with on 1920x1080 they were below the stack table, off the window): the window as it opens on the screen,
+    // the findings' header and first rows inside it.
+    void findingsAboveTheFold_data()
+    {
+        QTest::addColumn<QSize>("screen");
+        QTest::newRow("1920x1080 screen") << QSize(1920, 1080);
+        QTest::newRow("2560x1440 screen") << QSize(2560, 1440);
+    }
+    void findingsAboveTheFold()
+    {
+        QFETCH(QSize, screen);
+        MainWindow window;
+        window.fitInto(QRect(QPoint(0, 0), screen));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
+        QVERIFY(window.snapshots()->inspectRoot(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2204-2x7900xt")));
+        QVERIFY(changed.wait(60000));
+        QTest::qWait(100);
+        auto* box = window.systemPage()->findChild<QWidget*>(QStringLiteral("findingsBox"));
+        QVERIFY(box);
+        QTableView* view = box->findChild<QTableView*>();
+        QVERIFY(view && view->model()->rowCount() >= 2);
+        // The second row's bottom edge inside the window, above the status bar.
+        const int rowBottom = view->viewport()->mapTo(&window, QPoint(0, view->rowViewportPosition(1) + view->rowHeight(1))).y();
+        QVERIFY2(rowBottom < window.statusBar()->mapTo(&window, QPoint(0, 0)).y(),
+            qPrintable(QStringLiteral("row 2 ends at y %1 in a %2x%3 window").arg(rowBottom).arg(window.width()).arg(window.height())));
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        QVERIFY(window.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/system-findings-") +
+                                   QStringLiteral("%1x%2.png").arg(screen.width()).arg(screen.height())));
     }
 
     // The Probes page's findings at 1024x640 (walkthrough 2026-11-27: the rule's id took the room and the title

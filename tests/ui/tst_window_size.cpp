@@ -62,11 +62,13 @@ private Q_SLOTS:
     void opensInsideTheScreen_data()
     {
         QTest::addColumn<QSize>("screen");
-        QTest::addColumn<bool>("keepsDefault");
+        QTest::addColumn<bool>("keepsDefault"); // a large screen: the default or larger
         QTest::newRow("1280x720") << QSize(1280, 720) << false;
         QTest::newRow("1366x768 with a 32 px panel") << QSize(1366, 736) << false;
         QTest::newRow("1024x640") << QSize(1024, 640) << false;
+        // 1280x820 there left the System page's findings below the fold (walkthrough 2026-11-27 problem 21).
         QTest::newRow("1920x1080") << QSize(1920, 1080) << true;
+        QTest::newRow("2560x1440") << QSize(2560, 1440) << true;
     }
     void opensInsideTheScreen()
     {
@@ -75,8 +77,10 @@ private Q_SLOTS:
         MainWindow window;
         const QSize before = window.size();
         window.fitInto(QRect(QPoint(0, 0), screen));
-        if (keepsDefault) {
-            QCOMPARE(window.size(), before);
+        if (keepsDefault) { // grows to most of a large screen, never smaller than the default
+            QVERIFY(window.width() >= before.width() && window.height() >= before.height());
+            QVERIFY2(window.height() >= (screen.height() - 40) * 0.85 - 1 && window.height() + 40 <= screen.height(),
+                     qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(window.width()).arg(window.height()).arg(screen.width()).arg(screen.height())));
             return;
         }
         // 40 px down and 8 across: the frame the window allows for before it is shown (openbox: 32 + 4 + 4).

@@ -136,11 +136,14 @@ SystemPage::SystemPage(QWidget* parent)
     auto* stackBox = createStackTabs();
     auto* findingsBox = createFindingsBox();
 
+    // The findings before the stack table: on a 1920x1080 screen they were below the fold, under the table
+    // (walkthrough 2026-11-27 problem 21).
     auto* lower = new QSplitter(Qt::Vertical, this);
-    lower->addWidget(stackBox);
+    lower->setObjectName(QStringLiteral("systemLower"));
     lower->addWidget(findingsBox);
-    lower->setStretchFactor(0, 3);
-    lower->setStretchFactor(1, 2);
+    lower->addWidget(stackBox);
+    lower->setStretchFactor(0, 2);
+    lower->setStretchFactor(1, 3);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -280,6 +283,7 @@ QGroupBox* SystemPage::createFindingsBox()
     findingsSplit->setStretchFactor(0, 2);
     findingsSplit->setStretchFactor(1, 3);
     auto* findingsBox = new QGroupBox(tr("Findings"), this);
+    findingsBox->setObjectName(QStringLiteral("findingsBox"));
     (new QVBoxLayout(findingsBox))->addWidget(findingsSplit);
     return findingsBox;
 }
