@@ -57,7 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_status(new ElidedLabel(this))
 {
     setWindowTitle(tr("StackScope"));
-    resize(1280, 820);
+    resize(1280, 820); // the default size: fitInto grows it on a large screen
 
     m_pageList->setObjectName(QStringLiteral("pageList"));
     // Room for the longest title ("Training") and its padding; every pixel more is taken from the pages at 1024x640.
@@ -161,7 +161,8 @@ void MainWindow::fitInto(const QRect& available)
     const QSize room = (available.size() - frame).expandedTo(minimumSizeHint());
     // A large screen gets most of its area (1280x820 on 1920x1080 left the System page's findings below the fold:
     // walkthrough 2026-11-27 problem 21); a small one the room it has.
-    const QSize large = room * 0.85;
+    // A size restored from the last session is the user's: it only shrinks to fit.
+    const QSize large = size() == QSize(1280, 820) ? room * 0.85 : size();
     resize(size().expandedTo(large).boundedTo(room));
 }
 

@@ -88,6 +88,17 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(window.width()).arg(window.height()).arg(screen.width()).arg(screen.height())));
     }
 
+    // A size the user chose (restored from the last session) is kept on a large screen, shrunk on a small one.
+    void restoredSizeIsKept()
+    {
+        MainWindow window;
+        window.resize(1100, 700);
+        window.fitInto(QRect(0, 0, 1920, 1080));
+        QCOMPARE(window.size(), QSize(1100, 700));
+        window.fitInto(QRect(0, 0, 1024, 640));
+        QVERIFY(window.height() + 40 <= 640);
+    }
+
     void minimumSize_data()
     {
         QTest::addColumn<QString>("monitor"); // "closed", "docked", "floating"
