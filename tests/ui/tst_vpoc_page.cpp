@@ -19,6 +19,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineSeries>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -163,6 +164,10 @@ private Q_SLOTS:
         QVERIFY(page.statusIsError());
         QVERIFY(page.detailText().isEmpty()); // nothing hidden under Details
         QCOMPARE(page.statusText().count(QLatin1Char('(')), page.statusText().count(QLatin1Char(')')));
+        // The progress bar says nothing of a run that failed (it read "0%": walkthrough 2026-11-27 problem 18).
+        auto* bar = page.findChild<QProgressBar*>();
+        QVERIFY(bar);
+        QVERIFY2(bar->text().isEmpty(), qPrintable(bar->text()));
     }
 
     void noInputSaysWhatToDo()

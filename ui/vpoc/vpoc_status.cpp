@@ -97,6 +97,8 @@ void VpocStatus::showError(const QString& message)
     const GuiMessage m = worded.size() <= kMaxShownError && !worded.contains(QLatin1Char('\n'))
         ? GuiMessage { worded, {} }
         : guiMessage(message);
+    // No percentage of a run that did not happen (it read "0%" after a failed run).
+    m_progress->reset();
     m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(m.line.toHtmlEscaped()));
     m_details = m.details;
     m_detailsButton->setVisible(!m.details.isEmpty());
