@@ -9,6 +9,8 @@
 #include "ui/probes/log_diagnosis_dialog.h"
 #include "ui/help_documentation.h"
 #include "ui/recorded_pages.h"
+#include "ui/session_findings.h"
+#include "ui/models/findings_model.h"
 #include "ui/probes/probes_page.h"
 #include "ui/report/compare_dialog.h"
 #include "ui/report/replay_banner.h"
@@ -113,10 +115,16 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(m_status, 1);
 
     connect(m_snapshots, &SnapshotController::snapshotChanged, m_systemPage, &SystemPage::showSnapshot);
-    connect(m_snapshots, &SnapshotController::snapshotChanged, this, [this](SnapshotPtr s, const QString& origin) {
+    // The counts are the System page's findings: the one diagnosis of the snapshot, the session's logs and the probe
+    // results measured on it.
+    connect(m_systemPage, &SystemPage::diagnosisShown, this, [this] {
+        const SnapshotPtr s = m_snapshots->snapshot();
+        if (!s)
+            return;
+        const QString origin = m_snapshots->origin();
         const QString where = origin.isEmpty() ? (s->root ? tr("recorded root %1").arg(QString::fromStdString(*s->root)) : tr("this machine"))
                                                : origin;
-        m_status->setFullText(tr("%1 — %2").arg(where, QString::fromStdString(stackSummary(*s, machineFindings(*s)))));
+        m_status->setFullText(tr("%1 — %2").arg(where, QString::fromStdString(stackSummary(*s, m_systemPage->findingsModel()->findings()))));
     });
     connect(m_snapshots, &SnapshotController::busyChanged, m_systemPage, &SystemPage::setBusy);
     connect(m_snapshots, &SnapshotController::busyChanged, this, [this](bool busy) {
@@ -130,7 +138,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_systemPage, &SystemPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
     connect(m_reportPage, &ReportPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
     createMenus();
-    installRecordedPages({m_snapshots, m_replay, m_vpocPage, m_trainingPage, m_pages, m_systemPage});
+    installRecordedPages({m_snapshots, m_replay, m_vpocPage, m_trainingPage, m_pages, m_systemPage, m_reportPage->sessionLogs()});
+    installSessionFindings(m_reportPage->sessionLogs(), m_systemPage, m_probesPage);
     m_bandwidth = installBandwidth({m_snapshots, m_systemPage, m_replay, m_reportPage,
                                     menuBar()->actions().isEmpty() ? nullptr : menuBar()->actions().first()->menu(), this},
                                    [this](const QString& message) { showError(message); });
@@ -388,8 +397,12 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (urls.size() != 1 || !urls.front().isLocalFile())
         return;
     const QString path = urls.front().toLocalFile();
-    if (ReportReplay::canOpen(path) ? m_replay->open(path) : openLogDiagnosis(path) != nullptr)
+    if (ReportReplay::canOpen(path)) {
+        m_replay->open(path); // read in the background: the banner says "Loading …", errors come as a message
         event->acceptProposedAction();
+    } else if (openLogDiagnosis(path) != nullptr) {
+        event->acceptProposedAction();
+    }
 }
 
 void MainWindow::showError(const QString& message)

@@ -6,6 +6,7 @@
 #include "ui/probes/probes_page.h"
 #include "ui/report/replay_banner.h"
 #include "ui/report/report_replay.h"
+#include "ui/report/session_logs.h"
 #include "ui/system/snapshot_controller.h"
 #include "ui/training/training_page.h"
 #include "ui/vpoc/vpoc_page.h"
@@ -75,8 +76,11 @@ void installRecordedPages(const RecordedPages& w)
         // The folder's or file's name: the banner above gives the whole path.
         const QString name = QFileInfo(QDir::cleanPath(source)).fileName();
         const QString origin = QObject::tr("report %1").arg(name.isEmpty() ? source : name);
+        w.logs->showReportLogs(loaded->logs, name.isEmpty() ? source : name);
         const QStringList filled { fillVpoc(w.vpoc, loaded->report.value("vpoc", json()), origin),
-            fillTraining(w.training, loaded->report.value("training", json()), origin) };
+            fillTraining(w.training, loaded->report.value("training", json()), origin),
+            w.logs->rowCount() == 0 ? QObject::tr("Logs: none in the report")
+                                    : QObject::tr("Logs (%1, listed on the Report page)").arg(w.logs->rowCount()) };
         w.replay->banner()->setPagesNote(filled.join(QStringLiteral(" · ")));
         // One banner area: the purple replay banner already says whose machine this is, so the System page's yellow
         // "Not this machine" line does not stack under it (it comes back with the next snapshot shown).
@@ -84,6 +88,7 @@ void installRecordedPages(const RecordedPages& w)
             notThisMachine->hide();
     });
     QObject::connect(w.replay, &ReportReplay::closed, w.vpoc, [w] {
+        w.logs->endReportLogs();
         w.vpoc->clearRecordedRun();
         w.training->clearRecordedRun();
     });

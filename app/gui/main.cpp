@@ -242,12 +242,16 @@ int main(int argc, char** argv)
             return 2;
     }
     if (parser.isSet(options.openReport)) {
-        window.show();
-        if (!window.replay()->open(parser.value(options.openReport))) {
-            std::fprintf(stderr, "stackscope: --open-report %s: not a report this version can read; give a report.json, "
-                                 "its folder or its .zip\n", qPrintable(parser.value(options.openReport)));
-            return 2;
-        }
+        // Read in the background; the window shows once the report is on its pages. A report that cannot be read
+        // ends the program with the reason on stderr, as before: there is nothing to show.
+        QObject::connect(window.replay(), &stackscope::ui::ReportReplay::opened, &window, [&window] { window.show(); });
+        QObject::connect(window.replay(), &stackscope::ui::ReportReplay::errorOccurred, &window, [&window](const QString& message) {
+            if (window.isVisible())
+                return; // a later report, opened from the window: its message box says it
+            std::fprintf(stderr, "stackscope: --open-report: %s\n", qPrintable(message));
+            QApplication::exit(2);
+        });
+        window.replay()->open(parser.value(options.openReport));
     } else if (parser.isSet(options.snapshot)) {
         if (!showSnapshotFile(window, parser.value(options.snapshot)))
             return 2;

@@ -286,6 +286,7 @@ LoadedReport loadReportText(const std::string& text, const std::string& origin, 
                                           origin));
         out.snapshot = snapshotFromJson(*snap);
         out.bandwidth = reportBandwidth(doc, origin);
+        out.logs = reportLogs(doc);
     } catch (const SnapshotError& e) {
         throw ReportError(fmt::format("{}: in the snapshot: {}", origin, e.what()));
     } catch (const json::exception& e) {

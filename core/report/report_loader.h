@@ -3,6 +3,7 @@
 
 #include "core/perf/suite_run.h"
 #include "core/report/report.h"
+#include "core/report/report_logs.h"
 #include "core/snapshot/snapshot.h"
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace stackscope::report {
 
@@ -42,7 +44,12 @@ struct LoadedReport {
     std::string source;     // the path given, plus "!report.json" for a zip
     bool isSnapshotOnly = false;
     std::optional<perf::SuiteRun> bandwidth; // the report's bandwidth run ("bandwidth"), when it has one
+    std::vector<ReportLog> logs; // its "logs" split back into the app's messages and each pasted or given log
 };
+
+// A report document's "logs" array, split at its headers; a missing or null "logs" is no logs. Throws ReportError when
+// "logs" is not an array of strings (naming the index), so a damaged report is said to be damaged, not shown as log-free.
+std::vector<ReportLog> reportLogs(const nlohmann::json& report);
 
 // Throws ReportError naming the file (and the key path for wrong types) and what to do.
 // A zip is read in memory with libarchive: only <folder>/report.json (or report.json) is read; entries

@@ -9,6 +9,7 @@
 #include "ui/models/link_models.h"
 #include "ui/report/report_page.h"
 #include "ui/report/report_replay.h"
+#include "tests/common/open_report.h"
 #include "ui/system/bandwidth_controller.h"
 #include "ui/system/links_panel.h"
 #include "ui/system/system_page.h"
@@ -252,7 +253,7 @@ private Q_SLOTS:
         MainWindow window;
         window.resize(1280, 800);
         auto* view = window.systemPage()->links()->view();
-        QVERIFY(window.replay()->open(QString::fromStdString(written.folder)));
+        QVERIFY(stackscope::test::openReportAndWait(window.replay(), QString::fromStdString(written.folder)));
         QVERIFY(window.bandwidth()->shown());
         QCOMPARE(view->figuresModel()->index(0, LinkFiguresModel::VerdictColumn).data(LinkFiguresModel::VerdictRole).toString(),
                  QStringLiteral("degraded"));

@@ -5,6 +5,7 @@
 #include "core/report/report_loader.h"
 #include "core/snapshot/snapshot_json.h"
 #include "tests/common/cli_process.h"
+#include "tests/common/open_report.h"
 #include "ui/main_window.h"
 #include "ui/probes/probe_grid_model.h"
 #include "ui/models/findings_model.h"

@@ -30,7 +30,7 @@ private Q_SLOTS:
         window.resize(1280, 820);
         window.show();
         QSignalSpy opened(window.replay(), &ReportReplay::opened);
-        QVERIFY(window.replay()->open(written.zip));
+        QVERIFY(stackscope::test::openReportAndWait(window.replay(), written.zip));
         QCOMPARE(opened.count(), 1);
         auto* banner = window.findChild<ReplayBanner*>();
         QVERIFY(banner && banner->isVisible());
@@ -77,7 +77,9 @@ private Q_SLOTS:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
-        QVERIFY(window.replay()->isOpen());
+        QVERIFY(drop.isAccepted());
+        QVERIFY(window.replay()->isLoading());
+        QTRY_VERIFY_WITH_TIMEOUT(window.replay()->isOpen() && !window.replay()->isLoading(), 60000);
         QVERIFY(banner->isVisible());
         QCOMPARE(opened.count(), 2);
         // Showing another snapshot (Refresh, Open snapshot) ends the replay and its banner.
@@ -153,7 +155,7 @@ private Q_SLOTS:
         QVERIFY(systemScroll);
         QTest::qWait(100);
         systemScroll->verticalScrollBar()->setValue(systemScroll->verticalScrollBar()->maximum());
-        QVERIFY(window.replay()->open(asFolder ? folder : zip));
+        QVERIFY(stackscope::test::openReportAndWait(window.replay(), asFolder ? folder : zip));
 
         QVERIFY(window.vpocPage()->showsRecordedRun());
         QVERIFY(window.vpocPage()->sessionModel()->rowCount() >= 5);
@@ -306,7 +308,7 @@ private Q_SLOTS:
         ReplayBanner banner;
         ReportReplay replay(&snapshots, &probes, &banner);
         QSignalSpy errors(&replay, &ReportReplay::errorOccurred);
-        QVERIFY(!replay.open(f.fileName()));
+        QVERIFY(!stackscope::test::openReportAndWait(&replay, f.fileName()));
         QCOMPARE(errors.count(), 1);
         QVERIFY(errors.at(0).at(0).toString().contains(f.fileName()));
         QVERIFY(!replay.isOpen());

@@ -9,6 +9,7 @@
 #include "ui/report/diff_model.h"
 #include "ui/report/report_page.h"
 #include "ui/report/report_replay.h"
+#include "tests/common/open_report.h"
 #include "ui/widgets/gui_message.h"
 
 #include <QAbstractItemModelTester>
@@ -129,7 +130,7 @@ private Q_SLOTS:
         f.close();
         MainWindow window;
         QSignalSpy errors(window.replay(), &ReportReplay::errorOccurred);
-        QVERIFY(!window.replay()->open(path));
+        QVERIFY(!stackscope::test::openReportAndWait(window.replay(), path));
         QCOMPARE(errors.size(), 1);
         const GuiMessage m = guiMessage(errors.at(0).at(0).toString());
         QCOMPARE(m.line, QStringLiteral("notes.json is not a StackScope report or snapshot: open a report.json, its folder or its .zip."));

@@ -44,7 +44,10 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     m_machine->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; border: 1px solid #e0c36b; padding: 4px; }"));
     m_machine->hide();
     if (m_snapshots)
-        connect(m_snapshots, &SnapshotController::snapshotChanged, this, &ProbesPage::updateMachineLabel);
+        connect(m_snapshots, &SnapshotController::snapshotChanged, this, [this] {
+            updateMachineLabel();
+            rediagnose(); // the findings are the shown machine's (or, for results measured elsewhere, the results' own)
+        });
 
     // One banner area: "out of date" and "from another machine" share it (the second says more, so it wins).
     m_staleBanner = new StaleBanner(this);
@@ -460,13 +463,29 @@ void ProbesPage::updateMachineLabel()
 
 void ProbesPage::rediagnose()
 {
-    // Another machine's snapshot must not decide whether findings apply to results measured here.
-    const auto snapshot = m_snapshots && resultsMatchSnapshot() ? m_snapshots->snapshot() : nullptr;
-    DiagnosisInput input;
+    // The one diagnosis the System page shows (snapshot, the session's logs, these results) while the results were
+    // measured on the machine it shows; results from another machine get their own, without that machine's facts.
+    const bool sameMachine = m_snapshots && (m_grid->records().empty() || resultsMatchSnapshot());
+    const auto snapshot = sameMachine ? m_snapshots->snapshot() : nullptr;
+    MachineDiagnosisInput input;
     input.snapshot = snapshot.get();
+    if (snapshot)
+        input.logs = m_sessionLogs;
     input.probes = probeOutcomes(m_grid->records());
-    m_findings->setFindings(diagnose(input));
+    m_findings->setFindings(diagnoseMachine(input).findings, FindingsModel::Order::AsGiven);
     showFinding();
+    Q_EMIT findingsChanged();
+}
+
+void ProbesPage::setSessionLogs(std::vector<ReadLogText> logs)
+{
+    m_sessionLogs = std::move(logs);
+    rediagnose();
+}
+
+std::vector<ProbeOutcome> ProbesPage::outcomesForShownMachine() const
+{
+    return m_snapshots && resultsMatchSnapshot() ? probeOutcomes(m_grid->records()) : std::vector<ProbeOutcome> {};
 }
 
 void ProbesPage::showCell(const QModelIndex& index)

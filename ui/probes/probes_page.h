@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/machine_diagnosis.h"
 #include "ui/models/findings_model.h"
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/probe_option_changes.h"
@@ -56,6 +57,11 @@ public:
     // The grid was run here with other environments, timeout or variants than the form's now (the banner says which).
     bool resultsStale() const;
     QString staleText() const;
+    // The logs pasted or dropped in the session (or an opened report's): with results measured on the machine the
+    // System page shows, the findings are that page's diagnosis (snapshot, logs, these results). Re-diagnoses.
+    void setSessionLogs(std::vector<stackscope::ReadLogText> logs);
+    // These results' outcomes when they were measured on the machine the System page shows, else none.
+    std::vector<stackscope::ProbeOutcome> outcomesForShownMachine() const;
     // Test hooks for the form's run choices.
     void setTimeoutSeconds(double seconds);
     void setRuleVariants(bool on);
@@ -70,6 +76,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void runFinished();
+    // The findings were diagnosed again (results arrived or were shown, the machine shown or the logs changed).
+    void findingsChanged();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -93,6 +101,7 @@ private:
     void markResults();
 
     SnapshotController* m_snapshots = nullptr;
+    std::vector<ReadLogText> m_sessionLogs;
     ProbeSession* m_session = nullptr;
     ProbeGridModel* m_grid = nullptr;
     FindingsModel* m_findings = nullptr;

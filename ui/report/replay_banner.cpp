@@ -45,6 +45,14 @@ void ReplayBanner::showReport(const QString& host, const QString& capturedAt, co
     show();
 }
 
+void ReplayBanner::showLoading(const QString& name)
+{
+    m_text->setText(tr("<b>Loading %1…</b> The pages keep what they show until it is read.").arg(name.toHtmlEscaped()));
+    m_runHere->setEnabled(false);
+    m_runHere->setToolTip(tr("Waits for the report to be read"));
+    show();
+}
+
 void ReplayBanner::setPagesNote(const QString& note)
 {
     m_text->setText(note.isEmpty() ? m_main

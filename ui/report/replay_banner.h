@@ -15,6 +15,8 @@ public:
 
     // "Viewing a report from <host>, captured <time>. ..." and shows the bar.
     void showReport(const QString& host, const QString& capturedAt, const QString& source, bool hasProbes);
+    // "Loading <name>…" while a report is read in the background: Close stops it, Run here waits for the report.
+    void showLoading(const QString& name);
     QString text() const;
     // A second line saying what the other pages got from the report ("VPOC (20 sessions) · Training (3 epochs)").
     void setPagesNote(const QString& note);

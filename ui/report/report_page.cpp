@@ -200,6 +200,7 @@ QWidget* ReportPage::buildLogsBox()
     };
     connect(m_logs, &SessionLogModel::rowsInserted, this, update);
     connect(m_logs, &SessionLogModel::rowsRemoved, this, update);
+    connect(m_logs, &SessionLogModel::modelReset, this, update); // an opened report's logs, or back to this session's
     connect(m_logList->selectionModel(), &QItemSelectionModel::currentChanged, this, update);
     connect(m_removeLog, &QPushButton::clicked, this, [this] { m_logs->remove(m_logList->currentIndex().row()); });
     update();
@@ -266,6 +267,7 @@ void ReportPage::connectSignals()
     connect(m_logs, &SessionLogModel::rowsInserted, m_previewTimer, qOverload<>(&QTimer::start));
     connect(m_logs, &SessionLogModel::rowsRemoved, m_previewTimer, qOverload<>(&QTimer::start));
     connect(m_logs, &SessionLogModel::dataChanged, m_previewTimer, qOverload<>(&QTimer::start));
+    connect(m_logs, &SessionLogModel::modelReset, m_previewTimer, qOverload<>(&QTimer::start));
     connect(m_redact, &QCheckBox::toggled, this, &ReportPage::refreshPreview);
     connect(m_export, &QPushButton::clicked, this, &ReportPage::exportInteractive);
     connect(m_copy, &QPushButton::clicked, this, &ReportPage::copySummary);

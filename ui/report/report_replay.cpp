@@ -11,6 +11,7 @@
 #include "ui/report/replay_banner.h"
 #include "ui/system/snapshot_controller.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QThread>
@@ -70,59 +71,117 @@ bool ReportReplay::canOpen(const QString& path)
     return path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".zip"), Qt::CaseInsensitive);
 }
 
-// One line that says what to open instead, then the loader's words (the first line is shown, the rest
+// One line that says what to do, by the error's kind, then the loader's words (the first line is shown, the rest
 // goes behind Details).
-QString ReportReplay::openErrorText(const QString& path, QString what)
+QString ReportReplay::openErrorText(const QString& path, QString what, ErrorKind kind)
 {
     const int colon = what.indexOf(QLatin1String(": "));
     if (colon > 0 && path.endsWith(QFileInfo(what.left(colon)).fileName()))
         what = what.mid(colon + 2); // the loader names the file; the line below names it once
-    const QString name = QFileInfo(path).fileName();
+    const QString name = QFileInfo(QDir::cleanPath(path)).fileName();
     // The loader may put the place first ("line 1, column 2: not valid JSON (...)").
     const QString firstLine = what.section(QLatin1Char('\n'), 0, 0);
     const bool notReport = firstLine.contains(QLatin1String("not valid JSON")) || what.startsWith(QLatin1String("the top level is"))
         || what.startsWith(QLatin1String("schema is")) || what.startsWith(QLatin1String("not a readable zip"));
-    const QString line = notReport ? tr("%1 is not a StackScope report or snapshot: open a report.json, its folder or its .zip.").arg(name)
-                                   : tr("Cannot open %1: %2").arg(name, what.section(QLatin1Char('\n'), 0, 0));
+    const QString line = kind == ErrorKind::Failed
+        ? tr("Reading %1 failed on this machine: %2. Open it again; if it fails the same way, copy the details into a bug report.")
+              .arg(name, firstLine)
+        : notReport ? tr("%1 is not a StackScope report or snapshot: open a report.json, its folder or its .zip.").arg(name)
+                    : tr("Cannot open %1: %2").arg(name, firstLine);
     return line + QStringLiteral("\n\n") + path + QStringLiteral(": ") + what;
 }
 
-bool ReportReplay::open(const QString& path)
+struct ReportReplay::Read {
+    QString path;
+    std::optional<report::LoadedReport> loaded;
+    std::vector<ProbeRecord> records;
+    std::optional<Snapshot> shown; // the report's snapshot with this version's system checks
+    ErrorKind errorKind = ErrorKind::Input;
+    QString error; // empty when it was read
+};
+
+// On the task runner: the file read and parsed, the probe records and the snapshot's findings made; no widget touched.
+ReportReplay::Read ReportReplay::read(const QString& path)
+{
+    Read r;
+    r.path = path;
+    try {
+        auto loaded = report::loadReport(path.toStdString());
+        r.records = probeRecordsFromDocument(loaded.report.value("probes", json()));
+        // The report's own findings were made by the version that wrote it: replace them with this version's.
+        Snapshot s = loaded.snapshot;
+        s.findings.clear();
+        addSystemFindings(s);
+        r.shown = std::move(s);
+        r.loaded = std::move(loaded);
+    } catch (const Error& e) {
+        r.errorKind = e.kind();
+        r.error = QString::fromUtf8(e.what());
+    } catch (const std::exception& e) {
+        // The probe records' reader and the like throw plain exceptions for a damaged document: the file's fault.
+        r.errorKind = dynamic_cast<const std::bad_alloc*>(&e) ? ErrorKind::Failed : ErrorKind::Input;
+        r.error = QString::fromUtf8(e.what());
+    }
+    return r;
+}
+
+void ReportReplay::open(const QString& path)
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    report::LoadedReport loaded;
-    std::vector<ProbeRecord> records;
-    try {
-        loaded = report::loadReport(path.toStdString());
-        records = probeRecordsFromDocument(loaded.report.value("probes", json()));
-    } catch (const std::exception& e) {
-        Q_EMIT errorOccurred(openErrorText(path, QString::fromUtf8(e.what())));
-        return false;
+    const QString name = QFileInfo(QDir::cleanPath(path)).fileName();
+    m_banner->showLoading(name.isEmpty() ? path : name);
+    Q_EMIT loading(name.isEmpty() ? path : name);
+    m_jobs.run([path](const JobControl&) { return read(path); },
+               [this](Read r) { show(std::move(r)); },
+               [this, path](const QString& message) {
+                   showBanner();
+                   Q_EMIT errorOccurred(openErrorText(path, message, ErrorKind::Failed));
+               });
+}
+
+void ReportReplay::showBanner()
+{
+    if (!m_loaded) {
+        m_banner->hide();
+        return;
     }
-    // The report's own findings were made by the version that wrote it: replace them with this version's.
-    Snapshot s = loaded.snapshot;
-    s.findings.clear();
-    addSystemFindings(s);
-    const QString source = QString::fromStdString(loaded.source);
-    m_origin = tr("report %1").arg(source);
-    m_loaded = std::move(loaded);
-    m_snapshots->setSnapshot(std::make_shared<const Snapshot>(std::move(s)), m_origin);
-    m_probes->showRecords(records, records.empty() ? tr("This report has no probe results.")
-                                   : records.size() == 1 ? tr("1 probe result from the report; findings recomputed here.")
-                                                         : tr("%1 probe results from the report; findings recomputed here.").arg(records.size()));
     const auto& snap = m_loaded->snapshot;
+    const QString source = QString::fromStdString(m_loaded->source);
     m_banner->showReport(QString::fromStdString(snap.host.hostname.value_or("an unnamed host")),
                          QString::fromStdString(snap.capturedAt.empty() ? std::string("at an unknown time") : snap.capturedAt),
                          m_loaded->isSnapshotOnly ? tr("Snapshot %1").arg(source) : tr("Report %1").arg(source),
-                         !records.empty());
+                         !m_records.empty());
+}
+
+void ReportReplay::show(Read r)
+{
+    if (!r.error.isEmpty() || !r.loaded || !r.shown) {
+        showBanner(); // what was shown before stays
+        Q_EMIT errorOccurred(openErrorText(r.path, r.error, r.errorKind));
+        return;
+    }
+    const QString source = QString::fromStdString(r.loaded->source);
+    m_origin = tr("report %1").arg(source);
+    m_loaded = std::move(r.loaded);
+    m_records = std::move(r.records);
+    m_snapshots->setSnapshot(std::make_shared<const Snapshot>(std::move(*r.shown)), m_origin);
+    m_probes->showRecords(m_records, m_records.empty() ? tr("This report has no probe results.")
+                                     : m_records.size() == 1 ? tr("1 probe result from the report; findings recomputed here.")
+                                                             : tr("%1 probe results from the report; findings recomputed here.").arg(m_records.size()));
+    showBanner();
     if (m_sideBySide)
-        m_sideBySide->setReport(records, tr("Report (%1)").arg(QString::fromStdString(snap.host.hostname.value_or("?"))));
+        m_sideBySide->setReport(m_records, tr("Report (%1)").arg(QString::fromStdString(m_loaded->snapshot.host.hostname.value_or("?"))));
     Q_EMIT opened(source);
-    return true;
 }
 
 void ReportReplay::close()
 {
+    if (m_jobs.isRunning()) {
+        // Closing while a report loads stops the loading; what was shown stays (a report open before, or this machine).
+        m_jobs.cancel();
+        showBanner();
+        return;
+    }
     m_session->cancel();
     m_loaded.reset();
     m_banner->hide();

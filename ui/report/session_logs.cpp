@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <utility>
 
 namespace stackscope::ui {
 
@@ -39,7 +40,7 @@ void SessionLogModel::add(const QString& origin, const QString& text)
     }
     const int row = rowCount();
     beginInsertRows({}, row, row);
-    m_logs.push_back({ origin, text, QDateTime::currentDateTimeUtc() });
+    m_logs.push_back({ origin, text, QDateTime::currentDateTimeUtc(), {} });
     endInsertRows();
 }
 
@@ -52,13 +53,60 @@ void SessionLogModel::remove(int row)
     endRemoveRows();
 }
 
+void SessionLogModel::setLogs(std::vector<SessionLog> logs)
+{
+    beginResetModel();
+    m_logs = std::move(logs);
+    endResetModel();
+}
+
+void SessionLogModel::showReportLogs(const std::vector<report::ReportLog>& logs, const QString& report)
+{
+    std::vector<SessionLog> shown;
+    for (auto& log : m_logs) {
+        if (log.report.isEmpty())
+            m_setAside.push_back(std::move(log));
+    }
+    for (const auto& log : logs) {
+        QString text;
+        for (const auto& line : log.lines)
+            text += QString::fromStdString(line) + QLatin1Char('\n');
+        if (text.trimmed().isEmpty())
+            continue;
+        shown.push_back({ QString::fromStdString(log.origin), text,
+            QDateTime::fromString(QString::fromStdString(log.keptAt), Qt::ISODate), report });
+    }
+    setLogs(std::move(shown));
+}
+
+void SessionLogModel::endReportLogs()
+{
+    std::vector<SessionLog> kept = std::exchange(m_setAside, {});
+    for (auto& log : m_logs) {
+        if (log.report.isEmpty())
+            kept.push_back(std::move(log));
+    }
+    setLogs(std::move(kept));
+}
+
+std::vector<ReadLogText> SessionLogModel::diagnosisLogs() const
+{
+    std::vector<ReadLogText> out;
+    out.reserve(m_logs.size());
+    for (const auto& log : m_logs)
+        out.push_back(readLogText(log.text.toStdString(), log.origin.toStdString()));
+    return out;
+}
+
 std::vector<std::string> SessionLogModel::reportLines() const
 {
     std::vector<std::string> out;
     for (const auto& log : m_logs) {
         const QStringList lines = linesOf(log.text);
         const int first = std::max(0, int(lines.size()) - kMaxReportLines);
-        QString header = QStringLiteral("==> %1, kept %2").arg(log.origin, log.keptAt.toString(Qt::ISODate));
+        QString header = QStringLiteral("==> ") + log.origin;
+        if (log.keptAt.isValid())
+            header += QStringLiteral(", kept ") + log.keptAt.toString(Qt::ISODate);
         if (first > 0)
             header += QStringLiteral(" (its last %1 of %2 lines)").arg(kMaxReportLines).arg(lines.size());
         out.push_back(escapeControl((header + QStringLiteral(" <==")).toStdString()));
@@ -81,6 +129,12 @@ QVariant SessionLogModel::data(const QModelIndex& index, int role) const
     const auto lineCount = linesOf(log.text).size();
     switch (role) {
     case Qt::DisplayRole:
+        if (!log.report.isEmpty()) {
+            const QString when = log.keptAt.isValid()
+                ? tr(", kept %1").arg(log.keptAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")))
+                : QString();
+            return tr("%1 — %n line(s)%2, from the report", nullptr, int(lineCount)).arg(log.origin, when);
+        }
         return lineCount == 1
             ? tr("%1 — 1 line, kept %2").arg(log.origin, log.keptAt.toLocalTime().toString(QStringLiteral("HH:mm")))
             : tr("%1 — %2 lines, kept %3")

@@ -2,6 +2,9 @@
 // listed on the Report page, written into the report's logs (redacted with the rest).
 #pragma once
 
+#include "core/diagnosis/machine_diagnosis.h"
+#include "core/report/report_logs.h"
+
 #include <QAbstractListModel>
 #include <QDateTime>
 #include <QString>
@@ -14,7 +17,8 @@ namespace stackscope::ui {
 struct SessionLog {
     QString origin; // "pasted text" or the dropped file's name
     QString text;
-    QDateTime keptAt; // UTC
+    QDateTime keptAt; // UTC; invalid for a report's log whose header gave no time
+    QString report; // the opened report it came from; empty for one kept in this session
 };
 
 class SessionLogModel : public QAbstractListModel {
@@ -33,6 +37,14 @@ public:
     void remove(int row);
     const std::vector<SessionLog>& logs() const { return m_logs; }
 
+    // An opened report's logs (its pasted logs and the app's messages of the session that wrote it) replace the list:
+    // the logs kept in this session before are set aside. Opening another report replaces the first one's logs.
+    void showReportLogs(const std::vector<report::ReportLog>& logs, const QString& report);
+    // The report is closed: its logs go, those set aside come back first, and those kept while it was open stay.
+    void endReportLogs();
+    // The logs as the one diagnosis reads pasted text (diagnoseMachine's input, as `diagnose --log` reads a file).
+    std::vector<ReadLogText> diagnosisLogs() const;
+
     // The report's log lines, as `stackscope-cli report --log FILE` adds a file: "==> origin <==" then its lines,
     // control bytes and bytes that are not UTF-8 escaped.
     std::vector<std::string> reportLines() const;
@@ -41,7 +53,10 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
 private:
+    void setLogs(std::vector<SessionLog> logs);
+
     std::vector<SessionLog> m_logs;
+    std::vector<SessionLog> m_setAside; // this session's logs while a report's are shown
 };
 
 } // namespace stackscope::ui

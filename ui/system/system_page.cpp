@@ -316,23 +316,42 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
         m_banner->show();
     }
     m_verdict->setRecordedMachine(!origin.isEmpty() || s.root.has_value());
-    // The one diagnosis (as `stackscope-cli diagnose` makes it): the page only renders it.
-    MachineDiagnosisInput input;
-    input.snapshot = &s;
-    const MachineDiagnosis diagnosis = diagnoseMachine(input);
+    m_shown = snapshot;
     rebuildGpuCards(s);
     m_access->setText(accessText(s));
-    m_stackModel->setRows(stackRows(s, diagnosis.findings));
-    m_stackDetail->clear();
     m_coverageModel->setCoverage(s.archCoverage);
     m_coverageNote->setText(m_coverageModel->rowCount() == 0
         ? m_coverageModel->emptyReason()
         : tr("Select a cell for what it means and the fix. Red: the library has no code for that GPU."));
+    showDiagnosis();
+}
+
+void SystemPage::setSessionInputs(std::vector<ReadLogText> logs, std::vector<ProbeOutcome> probes)
+{
+    m_sessionLogs = std::move(logs);
+    m_sessionProbes = std::move(probes);
+    if (m_shown)
+        showDiagnosis();
+}
+
+// The one diagnosis (as `stackscope-cli diagnose` makes it) over the snapshot, the logs pasted in the session and the
+// probe results measured on this machine: the page only renders it.
+void SystemPage::showDiagnosis()
+{
+    const Snapshot& s = *m_shown;
+    MachineDiagnosisInput input;
+    input.snapshot = &s;
+    input.logs = m_sessionLogs;
+    input.probes = m_sessionProbes;
+    const MachineDiagnosis diagnosis = diagnoseMachine(input);
+    m_stackModel->setRows(stackRows(s, diagnosis.findings));
+    m_stackDetail->clear();
     m_findingsModel->setFindings(diagnosis.findings, FindingsModel::Order::AsGiven);
     m_verdict->showDiagnosis(diagnosis);
     m_findingDetail->clear();
     if (m_findingsModel->rowCount() > 0)
         m_findingsView->selectRow(0);
+    Q_EMIT diagnosisShown();
 }
 
 void SystemPage::rebuildGpuCards(const Snapshot& s)

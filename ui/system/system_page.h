@@ -1,6 +1,7 @@
 // The System page: GPU cards, the stack table, device access and environment, findings with fixes.
 #pragma once
 
+#include "core/diagnosis/machine_diagnosis.h"
 #include "ui/system/snapshot_controller.h"
 
 #include <QWidget>
@@ -38,10 +39,15 @@ public Q_SLOTS:
     void setBusy(bool busy);
     // An inspection started: the verdict says what is being read (this machine, the recorded root DIR).
     void showInspecting(const QString& what);
+    // What the session adds to the snapshot's diagnosis: the logs pasted or dropped (or an opened report's) and the
+    // probe results measured on the machine shown (none when they were measured elsewhere). Re-diagnoses.
+    void setSessionInputs(std::vector<stackscope::ReadLogText> logs, std::vector<stackscope::ProbeOutcome> probes);
 
 Q_SIGNALS:
     void refreshRequested();
     void pasteLogRequested();
+    // The findings and verdict were drawn again (a snapshot shown, or the session's logs or probe results changed).
+    void diagnosisShown();
 
 private:
     QHBoxLayout* createTopBar();
@@ -53,7 +59,11 @@ private:
     QGroupBox* createFindingsBox();
     void rebuildGpuCards(const Snapshot& s);
     void showFinding(int row);
+    void showDiagnosis();
 
+    SnapshotPtr m_shown;
+    std::vector<ReadLogText> m_sessionLogs;
+    std::vector<ProbeOutcome> m_sessionProbes;
     QLabel* m_banner;
     VerdictPanel* m_verdict;
     LinksPanel* m_links = nullptr;
