@@ -4,7 +4,15 @@
 // page's findings; the report is read in the background, the banner saying "Loading <name>…", errors by kind.
 #include "tests/report_gui/report_gui_fixtures.h"
 #include "tests/common/findings_rows.h"
+#include "core/training/training_config.h"
 #include "ui/report/session_logs.h"
+#include "ui/training/training_form.h"
+#include "ui/training/training_page.h"
+#include "ui/vpoc/vpoc_form.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
 
 #include <QJsonArray>
 #include <QListView>
@@ -215,6 +223,94 @@ private Q_SLOTS:
             args << QStringLiteral("--log") << dir.filePath(QStringLiteral("l.log"));
         }
         QCOMPARE(system, cliFindings(args, &cliError));
+    }
+
+    // Replay sets the VPOC and Training forms to the options of the runs shown (session rth, value area 80 %; 2
+    // epochs, hidden 16,8), so form and results agree and nothing is marked; where a value cannot be set (a tick finer
+    // than the box holds, a seed over the box's 2^31 - 1) the results say "Out of date: computed with …".
+    void formsFollowTheRun_data()
+    {
+        QTest::addColumn<QString>("tick");
+        QTest::addColumn<qulonglong>("seed");
+        QTest::addColumn<bool>("vpocStale");
+        QTest::addColumn<bool>("trainingStale");
+        QTest::newRow("the forms hold the runs' options") << "0.25" << qulonglong(42) << false << false;
+        QTest::newRow("a tick and a seed the forms cannot hold") << "0.00005" << qulonglong(5000000000ull) << true << true;
+    }
+    void formsFollowTheRun()
+    {
+        QFETCH(QString, tick);
+        QFETCH(qulonglong, seed);
+        QFETCH(bool, vpocStale);
+        QFETCH(bool, trainingStale);
+        QTemporaryDir dir;
+        const QString bars = dir.filePath(QStringLiteral("bars.csv")), vpoc = dir.filePath(QStringLiteral("vpoc.json"));
+        QCOMPARE(runCliToFile({QStringLiteral("sample-data"), QStringLiteral("--out"), bars}, dir.filePath(QStringLiteral("s.log"))), QString());
+        QCOMPARE(runCliToFile({QStringLiteral("vpoc"), QStringLiteral("--input"), bars, QStringLiteral("--session"), QStringLiteral("rth"),
+                               QStringLiteral("--va"), QStringLiteral("80"), QStringLiteral("--json")},
+                              vpoc),
+                 QString());
+        auto run = nlohmann::json::parse(readText(vpoc).toStdString());
+        run["options"]["tick"] = tick.toDouble();
+        QVERIFY(writeText(vpoc, QByteArray::fromStdString(run.dump())));
+        training::TrainingConfig config;
+        config.input = "d.csv";
+        config.output = "/elsewhere/run";
+        config.epochs = 2;
+        config.batchSize = 128;
+        config.hidden = {16, 8};
+        config.seed = seed;
+        nlohmann::json metadata = {{"schema", "stackscope.training/1"}, {"status", "finished"}, {"best_epoch", 1},
+                                   {"devices", {"CPU"}}, {"config", training::toJson(config)}};
+        metadata["epochs"] = nlohmann::json::array();
+        for (int e = 1; e <= 2; ++e)
+            metadata["epochs"].push_back({{"epoch", e}, {"train_loss", 1.0 - 0.01 * e}, {"val_loss", 1.14 + 0.001 * e},
+                                          {"samples_per_s", 500000.0 + e}, {"seconds", 0.04}});
+        const QString training = dir.filePath(QStringLiteral("model_metadata.json"));
+        QVERIFY(writeText(training, QByteArray::fromStdString(metadata.dump())));
+        const QString snapshot = dir.filePath(QStringLiteral("snapshot.json"));
+        QVERIFY(writeText(snapshot, QByteArray::fromStdString(toJson(plantedSnapshot()).dump())));
+        const auto r = stackscope::test::runCli({QStringLiteral("report"), QStringLiteral("--out"), dir.filePath(QStringLiteral("out")),
+                                                 QStringLiteral("--snapshot"), snapshot, QStringLiteral("--vpoc"), vpoc,
+                                                 QStringLiteral("--training"), training, QStringLiteral("--no-archscan"),
+                                                 QStringLiteral("--no-telemetry")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString zip = QString::fromUtf8(r.out).section(QStringLiteral("zip: "), 1).section(QLatin1Char('\n'), 0, 0).trimmed();
+        QVERIFY2(QFileInfo(zip).isFile(), r.out.constData());
+
+        MainWindow window;
+        window.resize(1024, 640);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(stackscope::test::openReportAndWait(window.replay(), zip, &error), qPrintable(error));
+        auto* vpocForm = window.vpocPage()->form();
+        QCOMPARE(qobject_cast<QComboBox*>(vpocForm->fieldWidget("session"))->currentText(), QStringLiteral("rth"));
+        QCOMPARE(qobject_cast<QDoubleSpinBox*>(vpocForm->fieldWidget("va"))->value(), 80.0);
+        QCOMPARE(vpocForm->inputText(), bars); // the path the run read, as the report keeps it
+        QCOMPARE(window.vpocPage()->resultsStale(), vpocStale);
+        auto* trainingForm = window.trainingPage()->form();
+        const auto shown = trainingForm->config();
+        QCOMPARE(shown.epochs, 2);
+        QCOMPARE(shown.batchSize, 128);
+        QCOMPARE(shown.hidden, (std::vector<int> {16, 8}));
+        QCOMPARE(QString::fromStdString(shown.input), QStringLiteral("d.csv"));
+        QVERIFY(QString::fromStdString(shown.output) != QStringLiteral("/elsewhere/run")); // this machine's folder
+        QCOMPARE(window.trainingPage()->resultsStale(), trainingStale);
+        if (trainingStale)
+            QVERIFY2(window.trainingPage()->staleText().contains(QStringLiteral("seed")), qPrintable(window.trainingPage()->staleText()));
+        for (const QString& page : {QStringLiteral("VPOC"), QStringLiteral("Training")}) {
+            QVERIFY(window.showPage(page));
+            save(window, QStringLiteral("replay-form-%1-%2").arg(page.toLower(), vpocStale ? QStringLiteral("stale") : QStringLiteral("agrees")));
+        }
+        // A changed option marks a report's results too, until they agree again.
+        if (!vpocStale) {
+            auto* va = qobject_cast<QDoubleSpinBox*>(vpocForm->fieldWidget("va"));
+            va->setValue(70);
+            QVERIFY(window.vpocPage()->resultsStale());
+            va->setValue(80);
+            QVERIFY(!window.vpocPage()->resultsStale());
+        }
     }
 
     // Issue 34: the report is read on the task runner. open() returns at once with "Loading <name>…" in the banner and

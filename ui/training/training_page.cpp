@@ -302,6 +302,16 @@ bool TrainingPage::showRecordedRun(const training::RecordedTrainingRun& run, con
         return false;
     }
     m_recordedOrigin = origin;
+    if (run.config) {
+        // The form shows the options the run was made with, so form and results agree; the output folder stays this
+        // machine's (the run's is on the machine that made it) and nothing resumes. A field the form cannot set (a
+        // device not here) leaves the results marked "computed with …" by markResults.
+        training::TrainingConfig config = *run.config;
+        config.output = m_form->outputFolder().toStdString();
+        config.resume = false;
+        m_form->setConfig(config);
+    }
+    markResults();
     m_results->setStatus(recordedText(run, origin));
     m_results->setDetails(recordedDetails(run));
     m_results->setOutput(tr("Output folder: not on this machine (the run is %1's).").arg(origin), false);

@@ -313,7 +313,7 @@ bool TrainingRunController::showRecorded(const training::RecordedTrainingRun& ru
     m_charts->setDevices(QString());
     m_charts->showRecordedEpochs(m_table.epochs, run.config ? run.config->epochs : m_table.epochs.back().epoch);
     m_live = LiveRun {};
-    m_shownConfig.reset(); // not run with this form: nothing to mark out of date
+    m_shownConfig = run.config; // the page sets its form to it; where the form differs the results are marked
     m_shownOutput.clear();
     m_finishedOutput.clear();
     m_checkpointEpoch = 0;
@@ -323,6 +323,7 @@ bool TrainingRunController::showRecorded(const training::RecordedTrainingRun& ru
 
 void TrainingRunController::clearShown()
 {
+    m_shownConfig.reset();
     m_table = {};
     m_epochModel->setData(EpochTable {});
     m_charts->clear();

@@ -82,10 +82,17 @@ ResultsMark resultsMark(const vpoc::VpocResult* result, const QString& resultInp
     const QString file = QFileInfo(resultInput).fileName();
     const QString ran = vpocOptionsSummary(result->options);
     if (!recordedOrigin.isEmpty()) {
-        // Not computed with this form: nothing to mark out of date; the line says whose run it is.
-        m.exportsEnabled = true;
+        // The form was set to the run's options (a report opened): out of date only where it now differs.
+        m.stale = !changes.isEmpty();
+        m.exportsEnabled = !m.stale;
+        m.resultsForWarns = m.stale;
         m.resultsFor = tr("From %1 (%2): %3. A report keeps the sessions' levels, not their profiles.")
                            .arg(recordedOrigin, file.isEmpty() ? tr("input not named") : file, ran);
+        if (m.stale)
+            m.banner = tr("<b>Out of date:</b> computed with %1 (from %2); the form differs (now %3): press Run to "
+                          "compute with the form's options.")
+                           .arg(ran.toHtmlEscaped(), recordedOrigin.toHtmlEscaped(),
+                               changes.join(QStringLiteral(", ")).toHtmlEscaped());
         return m;
     }
     const bool sameInput = formInput.trimmed() == resultInput;

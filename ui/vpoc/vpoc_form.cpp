@@ -177,6 +177,67 @@ QString VpocForm::inputText() const
     return m_input->text().trimmed();
 }
 
+QStringList VpocForm::setOptions(const vpoc::VpocOptions& options)
+{
+    vpoc::VpocRequest run = pageDefaults();
+    run.options = options;
+    QStringList notSet;
+    {
+        const QSignalBlocker quiet(this); // one changed() below, not one a field
+        m_input->setText(QString::fromStdString(options.input));
+        for (const auto& row : m_rows) {
+            if (!row.field->jsonKey)
+                continue; // not recorded by a run: the form keeps its choice
+            const QString text = QString::fromStdString(vpoc::fieldText(row.field->value(run)));
+            setWidgetText(*row.field, row.widget, text);
+            // Read back through the field's parse: "70" and "70.00" are one value, 0.00001 in a 4-decimal box is not.
+            bool same = false;
+            try {
+                vpoc::VpocRequest back = pageDefaults();
+                row.field->parse(widgetText(*row.field, row.widget).toStdString(), back);
+                same = vpoc::fieldText(row.field->value(back)) == text.toStdString();
+            } catch (const std::exception&) {
+            }
+            if (!same)
+                notSet << QStringLiteral("%1 %2").arg(tr(row.field->label), text);
+        }
+    }
+    Q_EMIT changed();
+    return notSet;
+}
+
+// Sets a field's widget from the text its parse reads; a choice it does not offer or a number out of its range is left
+// as the widget makes it (the caller compares).
+void VpocForm::setWidgetText(const vpoc::VpocField& field, QWidget* widget, const QString& text)
+{
+    const QSignalBlocker quiet(widget);
+    switch (field.kind) {
+    case FieldKind::Choice:
+    case FieldKind::Editable: {
+        auto* box = static_cast<QComboBox*>(widget);
+        const int i = box->findText(text);
+        if (i >= 0)
+            box->setCurrentIndex(i);
+        else if (box->isEditable())
+            box->setCurrentText(text);
+        return;
+    }
+    case FieldKind::Decimal:
+        static_cast<QDoubleSpinBox*>(widget)->setValue(text.toDouble());
+        return;
+    case FieldKind::Whole:
+        static_cast<QSpinBox*>(widget)->setValue(text.toInt());
+        return;
+    case FieldKind::Switch:
+        static_cast<QCheckBox*>(widget)->setChecked(text == QLatin1String("true"));
+        return;
+    case FieldKind::Path:
+    case FieldKind::Text:
+        break;
+    }
+    static_cast<QLineEdit*>(widget)->setText(text);
+}
+
 void VpocForm::setInputFile(const QString& path)
 {
     m_input->setText(path);

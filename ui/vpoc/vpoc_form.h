@@ -3,6 +3,7 @@
 
 #include "core/vpoc/vpoc_options.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <vector>
@@ -27,6 +28,10 @@ public:
     // The input file as typed (trimmed).
     QString inputText() const;
     void setInputFile(const QString& path);
+    // The form set to a run's options (a report's run, replayed): the input and each field a run's JSON records
+    // (the backend and the developing values, which a run does not record, stay as they are). Returns the fields it
+    // could not set ("tick 0.00001": a value the widget cannot hold), which then differ from the run's.
+    QStringList setOptions(const vpoc::VpocOptions& options);
     // The widget of a field of the table (tests); null for a field the form does not have.
     QWidget* fieldWidget(const char* name) const;
 
@@ -40,6 +45,7 @@ private:
     QGroupBox* createOptionsBox();
     QWidget* createField(const vpoc::VpocField& field, const QString& value, QWidget* parent);
     QString widgetText(const vpoc::VpocField& field, QWidget* widget) const;
+    void setWidgetText(const vpoc::VpocField& field, QWidget* widget, const QString& text);
 
     struct Row {
         const vpoc::VpocField* field;

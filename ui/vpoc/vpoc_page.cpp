@@ -133,9 +133,12 @@ void VpocPage::markResults()
 {
     const auto& result = m_controller->result();
     QStringList changes;
-    if (result && m_controller->recordedOrigin().isEmpty()) {
+    if (result) {
         try {
-            changes = vpocOptionChanges(result->options, m_form->request().options);
+            auto now = m_form->request().options;
+            if (!m_controller->recordedOrigin().isEmpty())
+                now.developing = result->options.developing; // a report records no developing values: not a change
+            changes = vpocOptionChanges(result->options, now);
         } catch (const std::exception& e) { // a value the form cannot give: not the run's either
             changes << QString::fromStdString(e.what());
         }
@@ -151,8 +154,12 @@ bool VpocPage::showRecordedRun(std::shared_ptr<const vpoc::VpocResult> result, c
     const auto sessions = result ? result->sessions.size() : 0;
     const auto rows = result ? result->rows : 0;
     const QString backend = result ? QString::fromStdString(result->backend) : QString();
+    const vpoc::VpocOptions ran = result ? result->options : vpoc::VpocOptions {};
     if (!m_controller->showRecorded(std::move(result), origin))
         return false;
+    // The form shows the options the run was made with, so form and results agree; a value it cannot hold leaves
+    // the results marked (markResults: "Out of date: computed with …").
+    m_form->setOptions(ran);
     m_status->setStatus(tr("%1 from %2 (%3 rows, %4). Press Run to compute them here.")
                             .arg(sessions == 1 ? tr("1 session") : tr("%1 sessions").arg(sessions))
                             .arg(origin)
