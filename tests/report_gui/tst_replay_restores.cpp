@@ -135,7 +135,8 @@ private Q_SLOTS:
         }
         auto* list = window.reportPage()->findChild<QListView*>(QStringLiteral("sessionLogs"));
         QVERIFY(list && list->model()->rowCount() == logs->rowCount());
-        QVERIFY(list->model()->index(0, 0).data().toString().contains(QStringLiteral("from the report")));
+        const QString row = list->model()->index(int(origins.indexOf(QStringLiteral("pasted text"))), 0).data().toString();
+        QVERIFY2(row.contains(QStringLiteral(" lines, kept ")) && row.endsWith(QStringLiteral(", from the report")), qPrintable(row));
         auto* note = window.reportPage()->findChild<QLabel*>(QStringLiteral("sessionLogsNote"));
         QVERIFY2(note && !note->text().startsWith(QStringLiteral("None yet")), qPrintable(note ? note->text() : QString()));
 

@@ -133,7 +133,8 @@ QVariant SessionLogModel::data(const QModelIndex& index, int role) const
             const QString when = log.keptAt.isValid()
                 ? tr(", kept %1").arg(log.keptAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")))
                 : QString();
-            return tr("%1 — %n line(s)%2, from the report", nullptr, int(lineCount)).arg(log.origin, when);
+            const QString lines = lineCount == 1 ? tr("1 line") : tr("%1 lines").arg(lineCount);
+            return tr("%1 — %2%3, from the report").arg(log.origin, lines, when);
         }
         return lineCount == 1
             ? tr("%1 — 1 line, kept %2").arg(log.origin, log.keptAt.toLocalTime().toString(QStringLiteral("HH:mm")))
