@@ -3,9 +3,8 @@
 // epoch (stopped within 1 s, checkpoint kept) then Resume to the end, and closing the page mid-run.
 #include "core/training/training_metadata.h"
 #include "core/training/training_run.h"
-#include "core/util/atomic_file.h"
 #include "core/util/task_runner.h"
-#include "core/vpoc/sample_data.h"
+#include "tests/common/sample_data_fixture.h"
 #include "ui/system/snapshot_controller.h"
 #include "ui/training/epoch_table_model.h"
 #include "ui/training/stall_meter.h"
@@ -92,15 +91,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true); // the default sample and output folders go to a test location
-        vpoc::SampleDataOptions o;
-        o.days = 3;
-        m_sample = m_dir.filePath(QStringLiteral("sample-3-days.csv"));
-        writeFileAtomically(m_sample.toStdString(), vpoc::generateSampleData(o));
-        try {
-            training::trainerModule();
-        } catch (const std::exception& e) {
-            m_moduleMissing = QString::fromUtf8(e.what());
-        }
+        m_sample = test::writeSampleBars(m_dir, 3, QStringLiteral("sample-3-days.csv"));
+        m_moduleMissing = test::moduleMissing([] { training::trainerModule(); });
     }
 
     void defaultsAreTheSampleData()

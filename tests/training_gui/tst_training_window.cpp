@@ -2,8 +2,7 @@
 // 1920x1080: every chart's vertical axis title fits beside its plot (the "k samples/s" of the throughput chart was cut
 // in short charts, issue 35), and the screenshots are kept to look at (training-window-*.png in the test folder).
 #include "core/training/training_run.h"
-#include "core/util/atomic_file.h"
-#include "core/vpoc/sample_data.h"
+#include "tests/common/sample_data_fixture.h"
 #include "ui/main_window.h"
 #include "ui/monitor/monitor_dock.h"
 #include "ui/training/training_charts.h"
@@ -55,15 +54,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        vpoc::SampleDataOptions o;
-        o.days = 3;
-        m_sample = m_dir.filePath(QStringLiteral("sample-3-days.csv"));
-        writeFileAtomically(m_sample.toStdString(), vpoc::generateSampleData(o));
-        try {
-            training::trainerModule();
-        } catch (const std::exception& e) {
-            m_moduleMissing = QString::fromUtf8(e.what());
-        }
+        m_sample = test::writeSampleBars(m_dir, 3, QStringLiteral("sample-3-days.csv"));
+        m_moduleMissing = test::moduleMissing([] { training::trainerModule(); });
     }
 
     void axisTitlesFit_data()

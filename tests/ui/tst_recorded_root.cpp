@@ -41,6 +41,16 @@ nlohmann::json comparable(nlohmann::json doc)
     return doc;
 }
 
+// Shows the window and the recorded root tests/fixtures/roots/<name> in it, once the snapshot has come in.
+bool showRecordedRoot(MainWindow& window, const QString& name)
+{
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
+    return window.snapshots()->inspectRoot(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/") + name) && changed.wait(60000);
+}
+
 QStringList findingIds(const FindingsModel* model)
 {
     QStringList ids;
@@ -152,11 +162,7 @@ private Q_SLOTS:
         QFETCH(bool, cut);
         MainWindow window;
         window.resize(size);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
-        QVERIFY(window.snapshots()->inspectRoot(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2204-2x7900xt")));
-        QVERIFY(changed.wait(60000));
+        QVERIFY(showRecordedRoot(window, QStringLiteral("ubuntu2204-2x7900xt")));
         QTest::qWait(100);
         const QString full = window.statusText();
         QVERIFY2(full.endsWith(QStringLiteral("2 errors, 2 warnings")), qPrintable(full));
@@ -187,11 +193,7 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         MainWindow window;
         window.resize(size);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
-        QVERIFY(window.snapshots()->inspectRoot(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2204-2x7900xt")));
-        QVERIFY(changed.wait(60000));
+        QVERIFY(showRecordedRoot(window, QStringLiteral("ubuntu2204-2x7900xt")));
         QTest::qWait(100);
         QCOMPARE(window.systemPage()->gpuCardCount(), 3);
         auto* cards = window.systemPage()->findChild<QScrollArea*>(QStringLiteral("gpuCards"));
@@ -215,11 +217,7 @@ private Q_SLOTS:
         QFETCH(QSize, screen);
         MainWindow window;
         window.fitInto(QRect(QPoint(0, 0), screen));
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
-        QVERIFY(window.snapshots()->inspectRoot(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2204-2x7900xt")));
-        QVERIFY(changed.wait(60000));
+        QVERIFY(showRecordedRoot(window, QStringLiteral("ubuntu2204-2x7900xt")));
         QTest::qWait(100);
         auto* box = window.systemPage()->findChild<QWidget*>(QStringLiteral("findingsBox"));
         QVERIFY(box);
@@ -241,11 +239,7 @@ private Q_SLOTS:
     {
         MainWindow window;
         window.resize(1024, 640);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy changed(window.snapshots(), &SnapshotController::snapshotChanged);
-        QVERIFY(window.snapshots()->inspectRoot(QStringLiteral(STACKSCOPE_TEST_FIXTURES "/roots/ubuntu2404-rocm7")));
-        QVERIFY(changed.wait(60000));
+        QVERIFY(showRecordedRoot(window, QStringLiteral("ubuntu2404-rocm7")));
         QVERIFY(window.showPage(QStringLiteral("Probes")));
         ProbesPage* probes = window.probesPage();
         probes->showRecords({}, QStringLiteral("no probe results"));

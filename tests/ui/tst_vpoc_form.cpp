@@ -1,7 +1,6 @@
 // The VPOC form made from core's table of fields, read back through the fields' parse functions; the mark on results
 // out of date; and the sessions table fitting the page's width at 1024x640 and 1920x1080.
-#include "core/util/atomic_file.h"
-#include "core/vpoc/sample_data.h"
+#include "tests/common/sample_data_fixture.h"
 #include "core/vpoc/vpoc_options.h"
 #include "ui/vpoc/option_changes.h"
 #include "ui/vpoc/session_model.h"
@@ -55,10 +54,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        vpoc::SampleDataOptions o;
-        o.days = 3;
-        m_sample = m_dir.filePath(QStringLiteral("sample.csv"));
-        writeFileAtomically(m_sample.toStdString(), vpoc::generateSampleData(o));
+        m_sample = test::writeSampleBars(m_dir, 3, QStringLiteral("sample.csv"));
     }
 
     // A widget for every field the table labels, holding the page's default; untouched, the form is those defaults.

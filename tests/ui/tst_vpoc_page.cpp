@@ -1,7 +1,6 @@
 // The VPOC page: a run on the sample data in the worker thread, the session table, charts, exports,
 // bad input, cancel; and the histogram geometry with data rows.
-#include "core/vpoc/sample_data.h"
-#include "core/util/atomic_file.h"
+#include "tests/common/sample_data_fixture.h"
 #include "ui/vpoc/option_changes.h"
 #include "ui/vpoc/profile_geometry.h"
 #include "ui/vpoc/session_time_axis.h"
@@ -37,10 +36,7 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        vpoc::SampleDataOptions o;
-        o.days = 5;
-        m_sample = m_dir.filePath(QStringLiteral("sample.csv"));
-        writeFileAtomically(m_sample.toStdString(), vpoc::generateSampleData(o));
+        m_sample = test::writeSampleBars(m_dir, 5, QStringLiteral("sample.csv"));
     }
 
     void geometry_data()
