@@ -18,32 +18,63 @@ GradientBuckets::GradientBuckets(Replica& r, DistGroup& group, double weight, in
         offset += p.numel();
     }
     // From the last parameter backwards: a bucket closes once it holds capBytes.
-    std::vector<size_t> bucketOf(params.size());
+    m_bucketOf.resize(params.size());
     for (size_t i = params.size(); i-- > 0;) {
         if (m_buckets.empty() || (m_buckets.back().end - m_buckets.back().begin) * 4 >= capBytes)
             m_buckets.push_back({offsets[i] + params[i].numel(), offsets[i] + params[i].numel(), 0, 0, nullptr});
         auto& b = m_buckets.back();
         b.begin = offsets[i];
         ++b.parameters;
-        bucketOf[i] = m_buckets.size() - 1;
+        m_bucketOf[i] = m_buckets.size() - 1;
     }
     for (size_t i = 0; i < params.size(); ++i) {
-        auto slice = r.flatGrads.narrow(0, offsets[i], params[i].numel()).view(params[i].sizes());
-        const size_t bucket = bucketOf[i];
-        params[i].register_hook([this, slice, bucket](const torch::Tensor& grad) {
+        m_slices.push_back(r.flatGrads.narrow(0, offsets[i], params[i].numel()).view(params[i].sizes()));
+        params[i].register_hook([this, i](const torch::Tensor& grad) {
+            if (!grad.defined()) // a Linear's parameter: linearGrads has it already
+                return;
             try {
                 torch::NoGradGuard noGrad;
-                torch::Tensor out = slice; // the same storage
+                torch::Tensor out = m_slices[i]; // the same storage
                 if (m_weight != 1.0)
                     torch::mul_out(out, grad, m_weight);
                 else
                     out.copy_(grad);
-                arrive(bucket);
-            } catch (...) { // the autograd engine would rethrow it without its type: keep it for finishStep
-                if (!m_failure)
-                    m_failure = std::current_exception();
+                arrive(m_bucketOf[i]);
+            } catch (...) {
+                keepFailure();
             }
         });
+    }
+    r.gradSink = this;
+}
+
+GradientBuckets::~GradientBuckets()
+{
+    if (m_replica.gradSink == this)
+        m_replica.gradSink = nullptr;
+}
+
+// The autograd engine would rethrow an exception from a hook or a Function without its type: finishStep does.
+void GradientBuckets::keepFailure()
+{
+    if (!m_failure)
+        m_failure = std::current_exception();
+}
+
+void GradientBuckets::linearGrads(size_t weightIndex, size_t biasIndex, const torch::Tensor& dY, const torch::Tensor& X)
+{
+    try {
+        torch::NoGradGuard noGrad;
+        torch::Tensor weightGrad = m_slices.at(weightIndex), biasGrad = m_slices.at(biasIndex);
+        // beta 0: the buffer's old contents are ignored (not even NaN propagates); alpha: this rank's weight.
+        at::addmm_out(weightGrad, weightGrad, dY.t(), X, /*beta=*/0, /*alpha=*/m_weight);
+        at::sum_out(biasGrad, dY, {0});
+        if (m_weight != 1.0)
+            biasGrad.mul_(m_weight);
+        arrive(m_bucketOf[biasIndex]);
+        arrive(m_bucketOf[weightIndex]);
+    } catch (...) {
+        keepFailure();
     }
 }
 

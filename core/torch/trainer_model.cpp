@@ -139,11 +139,14 @@ Replica::Replica(const torch::nn::Sequential& prototype, const torch::Device& de
 
 void Replica::forwardBackward(bool bf16)
 {
-    flatGrads.zero_();
+    if (!gradSink)
+        flatGrads.zero_();
     auto xb = x.index_select(0, batchIdx);
     auto yb = y.index_select(0, batchIdx);
     torch::Tensor out;
-    {
+    if (gradSink && !bf16) {
+        out = forwardWithGradSink(model, xb, *gradSink);
+    } else {
         AutocastScope autocast(bf16, device);
         out = model->forward(xb);
     }

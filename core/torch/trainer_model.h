@@ -1,6 +1,7 @@
 // The trainer's model, replicas with flat parameter/gradient buffers, the Adam step, and its files.
 #pragma once
 
+#include "core/torch/trainer_linear.h"
 #include "core/util/atomic_file.h"
 
 #include <torch/torch.h>
@@ -50,6 +51,9 @@ struct Replica {
     torch::Tensor x, y; // the whole dataset, uploaded once
     torch::Tensor batchIdx;
     torch::Tensor flatParams, flatGrads, expAvg, expAvgSq, step, lossSum;
+    // Data parallel (trainer_buckets.h): takes the Linear layers' gradients during backward, and writes every
+    // slice of flatGrads each step, so the step does not zero them first. Not used under bf16 autocast.
+    LinearGradSink* gradSink = nullptr;
 };
 
 struct TrainingState {

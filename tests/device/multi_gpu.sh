@@ -4,7 +4,7 @@
 # collectives), on N ranks with the step and its NCCL all-reduces in one CUDA graph, eagerly (--no-cuda-graphs), and
 # PyTorch's DistributedDataParallel (tests/bench/train_ddp.py), all in this run; then the default model on one GPU
 # and on 2 ranks (the ranks' note compares them); then the failure paths on GPUs: SIGSTOP of a rank (named with its
-# last collective within --dist-timeout + 5 s), kill -9 of a rank then --resume (the losses must equal the
+# last collective within --dist-timeout + 5 s), kill -9 of a rank of GPUS then --resume (the losses must equal the
 # uninterrupted run's), and a two-"node" layout on one host (2 torchrun agents, c10d rendezvous).
 # Writes $OUT/multi_gpu.txt. ONLY_SCALING=1 stops after the big model; SKIP_SCALING=1 and SKIP_KILL=1 leave those out. Usage (repo root): GPUS=4 tests/device/multi_gpu.sh
 . tests/device/common.sh
@@ -101,18 +101,18 @@ cat "$W/hang.err" | cut -c1-600 | head -20
 ls "$W/hang" | grep flight
 
 if [ "${SKIP_KILL:-0}" != 1 ]; then
-echo "== kill -9 of rank 1, then --resume: losses against the uninterrupted 2-rank run (big2, $EP epochs) $(date -u +%T)"
-"$CLI" train --input "$W/bars.csv" --patience 0 --output "$W/killed" "${BIG[@]}" --batch-size 4096 --device gpu:0,1 \
+echo "== kill -9 of rank 1 of $GPUS, then --resume: losses against the uninterrupted $GPUS-rank run (big$GPUS, $EP epochs) $(date -u +%T)"
+"$CLI" train --input "$W/bars.csv" --patience 0 --output "$W/killed" "${BIG[@]}" --batch-size 4096 --device gpu:$(list $GPUS) \
   > "$W/killed.out" 2> "$W/killed.err" &
 L=$!
 wait_epochs "$W/killed" 3 $L
 stop_rank $L 1 KILL
 wait "$L"; echo "launcher exit $?"; grep -E "rank 1|flight recorder" "$W/killed.err" | cut -c1-300 | head -5
-run resumed "$W/killed" 4096 -- "${BIG[@]}" --batch-size 4096 --device gpu:0,1 --resume
-python3 - "$W" <<'PY'
+run resumed "$W/killed" 4096 -- "${BIG[@]}" --batch-size 4096 --device gpu:$(list $GPUS) --resume
+python3 - "$W" "big$GPUS" <<'PY'
 import json, sys, os
 w = sys.argv[1]
-a = [e["val_loss"] for e in json.load(open(os.path.join(w, "big2", "model_metadata.json")))["epochs"]]
+a = [e["val_loss"] for e in json.load(open(os.path.join(w, sys.argv[2], "model_metadata.json")))["epochs"]]
 b = [e["val_loss"] for e in json.load(open(os.path.join(w, "killed", "model_metadata.json")))["epochs"]]
 same = sum(1 for x, y in zip(a, b) if x == y)
 print("RESUME epochs %d vs %d; identical val_loss in %d of %d; max relative difference %.3g" % (
