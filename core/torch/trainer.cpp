@@ -692,7 +692,15 @@ void Trainer::compareWithOneGpu(RunProgress& p, int64_t steps, double secondsTak
                       "%d processes run %.0f steps/s; one GPU with the fused step kernel ran %.0f steps/s (GPU %d, "
                       "measured in this run): several GPUs are %.1fx faster here",
                       worldSize(), ranks, one, m_gpus.front(), ranks / one);
-    emit({{"event", "note"}, {"message", text}, {"one_gpu_steps_per_s", one}, {"ranks_steps_per_s", ranks}});
+    // The figures as fields beside the sentence (core/training reads them into DeviceAdvice): the Training page offers
+    // the suggested device, model_metadata.json records them.
+    nlohmann::json e = {{"event", "note"},          {"kind", one > ranks ? "fewer_gpus_faster" : "several_gpus_faster"},
+                        {"message", text},          {"processes", worldSize()},
+                        {"ranks_steps_per_s", ranks}, {"one_gpu_steps_per_s", one},
+                        {"gpu", m_gpus.front()}};
+    if (one > ranks)
+        e["suggested_device"] = "gpu:" + std::to_string(m_gpus.front());
+    emit(std::move(e));
 }
 
 // A host synchronisation that orders after every collective issued so far: the flight recorder marks them done.

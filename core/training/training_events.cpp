@@ -3,6 +3,7 @@
 
 #include "core/training/training_metadata.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -27,6 +28,93 @@ TrainingStatus trainingStatusFromName(const std::string& name)
             return s;
     throw std::runtime_error("the training module ended with status '" + name + "', which this program does not know: "
                              "install the torch module and stackscope-cli from the same build (or rebuild both)");
+}
+
+const char* deviceAdviceKindName(DeviceAdvice::Kind kind)
+{
+    switch (kind) {
+    case DeviceAdvice::Kind::FewerGpusFaster: return "fewer_gpus_faster";
+    case DeviceAdvice::Kind::SeveralGpusFaster: return "several_gpus_faster";
+    }
+    return "?";
+}
+
+namespace {
+
+// A positive finite number of `j`, or none.
+std::optional<double> positive(const nlohmann::json& j, const char* key)
+{
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number())
+        return std::nullopt;
+    const double v = it->get<double>();
+    return std::isfinite(v) && v > 0 ? std::optional<double>(v) : std::nullopt;
+}
+
+// "gpu:N", one GPU, as --device spells it; none for anything else.
+std::optional<std::string> oneGpuDevice(const nlohmann::json& j)
+{
+    const auto it = j.find("suggested_device");
+    if (it == j.end() || !it->is_string())
+        return std::nullopt;
+    try {
+        const auto d = parseDevices(it->get<std::string>());
+        if (d.gpus.size() == 1)
+            return d.toString();
+    } catch (const ConfigError&) {
+        // Not a device this build reads: no advice to act on.
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<DeviceAdvice> deviceAdviceFromJson(const nlohmann::json& j)
+{
+    if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string())
+        return std::nullopt;
+    DeviceAdvice a;
+    const std::string kind = j["kind"].get<std::string>();
+    if (kind == deviceAdviceKindName(DeviceAdvice::Kind::FewerGpusFaster))
+        a.kind = DeviceAdvice::Kind::FewerGpusFaster;
+    else if (kind == deviceAdviceKindName(DeviceAdvice::Kind::SeveralGpusFaster))
+        a.kind = DeviceAdvice::Kind::SeveralGpusFaster;
+    else
+        return std::nullopt;
+    const auto ranks = positive(j, "ranks_steps_per_s");
+    const auto one = positive(j, "one_gpu_steps_per_s");
+    const auto processes = j.find("processes");
+    const auto gpu = j.find("gpu");
+    if (!ranks || !one || processes == j.end() || !processes->is_number_integer() || processes->get<int>() < 2 ||
+        gpu == j.end() || !gpu->is_number_integer() || gpu->get<int>() < 0)
+        return std::nullopt;
+    a.ranksStepsPerS = *ranks;
+    a.oneGpuStepsPerS = *one;
+    a.processes = processes->get<int>();
+    a.gpu = gpu->get<int>();
+    if (a.kind == DeviceAdvice::Kind::FewerGpusFaster) {
+        const auto device = oneGpuDevice(j);
+        if (!device)
+            return std::nullopt;
+        a.suggestedDevice = *device;
+    }
+    const auto message = j.find("message");
+    if (message != j.end() && message->is_string())
+        a.message = message->get<std::string>();
+    return a;
+}
+
+nlohmann::json toJson(const DeviceAdvice& a)
+{
+    nlohmann::json j = {{"kind", deviceAdviceKindName(a.kind)},
+                        {"processes", a.processes},
+                        {"ranks_steps_per_s", a.ranksStepsPerS},
+                        {"one_gpu_steps_per_s", a.oneGpuStepsPerS},
+                        {"gpu", a.gpu},
+                        {"message", a.message}};
+    if (!a.suggestedDevice.empty())
+        j["suggested_device"] = a.suggestedDevice;
+    return j;
 }
 
 RunObserver::RunObserver(TrainingMetadata* metadata, const TrainingProgressCallback& progress, int epochs,
@@ -72,11 +160,7 @@ void RunObserver::handle(const std::string& text)
     if (kind == "started") {
         started(p);
     } else if (kind == "note") {
-        p.kind = TrainingProgress::Kind::Note;
-        p.message = p.raw.value("message", "");
-        m_result.notes.push_back(p.message);
-        if (m_metadata)
-            m_metadata->note(p.message);
+        note(p);
     } else if (kind == "step") {
         step(p);
     } else if (kind == "epoch") {
@@ -88,6 +172,22 @@ void RunObserver::handle(const std::string& text)
     }
     if (m_progress)
         m_progress(p);
+}
+
+// A note is a sentence; the one comparing the ranks with one GPU also carries its figures (DeviceAdvice).
+void RunObserver::note(TrainingProgress& p)
+{
+    p.kind = TrainingProgress::Kind::Note;
+    p.message = p.raw.value("message", "");
+    p.deviceAdvice = deviceAdviceFromJson(p.raw);
+    m_result.notes.push_back(p.message);
+    if (p.deviceAdvice)
+        m_result.deviceAdvice = p.deviceAdvice;
+    if (m_metadata) {
+        m_metadata->note(p.message);
+        if (p.deviceAdvice)
+            m_metadata->deviceAdvice(*p.deviceAdvice);
+    }
 }
 
 void RunObserver::started(TrainingProgress& p)

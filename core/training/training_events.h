@@ -28,6 +28,7 @@ public:
     TrainingResult& result() { return m_result; }
 
 private:
+    void note(TrainingProgress& p);
     void started(TrainingProgress& p);
     void step(TrainingProgress& p) const;
     void epoch(TrainingProgress& p);

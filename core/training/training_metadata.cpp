@@ -122,6 +122,11 @@ void TrainingMetadata::note(const std::string& message)
     m_json["notes"].push_back(message);
 }
 
+void TrainingMetadata::deviceAdvice(const DeviceAdvice& advice)
+{
+    m_json["device_advice"] = toJson(advice);
+}
+
 void TrainingMetadata::epochDone(const nlohmann::json& e)
 {
     m_json["epochs"].push_back({{"epoch", e.value("epoch", 0)},
@@ -209,6 +214,8 @@ RecordedTrainingRun recordedTrainingRun(const nlohmann::json& metadata)
         for (const auto& d : *devices)
             r.devices.push_back(d.is_string() ? d.get<std::string>() : d.dump());
     }
+    if (const auto advice = metadata.find("device_advice"); advice != metadata.end())
+        r.deviceAdvice = deviceAdviceFromJson(*advice);
     if (const auto config = metadata.find("config"); config != metadata.end()) {
         try {
             r.config = configFromJson(*config);

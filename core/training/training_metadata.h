@@ -25,6 +25,8 @@ public:
     void continueFrom(const nlohmann::json& saved);
     void started(const nlohmann::json& event);
     void note(const std::string& message);
+    // "device_advice": the trainer's figures, one GPU against the ranks (written with the next epoch).
+    void deviceAdvice(const DeviceAdvice& advice);
     void epochDone(const nlohmann::json& event);
     void finished(const nlohmann::json& event);
     void failed(const std::string& message);
@@ -41,13 +43,14 @@ private:
 nlohmann::json readMetadata(const std::string& path);
 
 // What a page shows of a recorded run (model_metadata.json, a report's "training"): the epochs and the best one, the
-// status and devices it names, and its options when they can be read. What it does not say stays unknown.
+// status and devices it names, its options when they can be read, and the trainer's one-GPU advice when recorded. What it does not say stays unknown.
 struct RecordedTrainingRun {
     std::vector<EpochMetrics> epochs;
     int bestEpoch = 0;                    // 0: not recorded
     std::string status = "unknown";
     std::vector<std::string> devices;     // as the trainer named them
     std::optional<TrainingConfig> config; // none when the record has no configuration this version reads
+    std::optional<DeviceAdvice> deviceAdvice; // "device_advice", when the run measured one GPU against its ranks
 };
 // Never throws: a record that is not an object, or whose epochs are not there, gives a run without epochs.
 RecordedTrainingRun recordedTrainingRun(const nlohmann::json& metadata);

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,27 @@ struct RankMemory {
     double reservedBytes = -1;
 };
 
+// In a run over several GPU processes, the trainer's comparison of the ranks' steps/s (its first steps) with one GPU
+// running the fused step kernel (rank 0's GPU, timed before training in the same run). The module's note event and
+// model_metadata.json's "device_advice" carry it as fields; the CLI prints `message`, the Training page the figures.
+struct DeviceAdvice {
+    enum class Kind { FewerGpusFaster, SeveralGpusFaster };
+    Kind kind = Kind::FewerGpusFaster;
+    int processes = 0;
+    double ranksStepsPerS = 0;
+    double oneGpuStepsPerS = 0;
+    int gpu = -1;                // the GPU one GPU was timed on
+    std::string suggestedDevice; // FewerGpusFaster: the --device to train on instead ("gpu:0"); else empty
+    std::string message;         // the trainer's sentence
+};
+// The names of DeviceAdvice::Kind in the event and the metadata ("fewer_gpus_faster", "several_gpus_faster").
+const char* deviceAdviceKindName(DeviceAdvice::Kind kind);
+// The advice an event or a record carries; none when `j` is no advice (another note) or lacks a figure: a record of
+// another build never makes the reader throw.
+std::optional<DeviceAdvice> deviceAdviceFromJson(const nlohmann::json& j);
+// model_metadata.json's "device_advice": the event's fields without "event".
+nlohmann::json toJson(const DeviceAdvice& advice);
+
 // One report from the run, delivered on the run's thread.
 struct TrainingProgress {
     enum class Kind { Started, Note, Step, Epoch, Finished };
@@ -49,6 +71,7 @@ struct TrainingProgress {
     double elapsedS = 0; // since the run started
     double etaS = -1;
     std::string message; // Note; Started: the devices
+    std::optional<DeviceAdvice> deviceAdvice; // Note: the trainer's figures, one GPU against the ranks
     int firstEpoch = 1;  // Started: 1, or the epoch a resumed run starts at
     int device = -1;     // Step: the GPU the memory figures are of; -1: the CPU or not known
     std::vector<RankMemory> ranks; // Step, several processes: every rank's figures (rank 0's are those above too)
@@ -77,6 +100,7 @@ struct TrainingResult {
     double stepsPerS = 0;
     std::string execution; // "CUDA graph of the whole step", "eager (CPU)"...
     std::vector<std::string> notes;
+    std::optional<DeviceAdvice> deviceAdvice; // several GPU processes: one GPU against the ranks, when measured
     nlohmann::json metadata; // what model_metadata.json holds
 };
 
