@@ -1,6 +1,7 @@
 // See signature_index.h. Literals are shared between signatures that have the same one.
 #include "core/diagnosis/signature_index.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -49,18 +50,30 @@ char lowerAscii(char c)
 
 bool SignatureIndex::sameExactText(std::string_view at, std::string_view exact)
 {
-    return at.size() == exact.size() && !exact.empty() && lowerAscii(at[0]) == lowerAscii(exact[0]) &&
-           at.substr(1) == exact.substr(1);
+    if (at.size() != exact.size() || exact.empty())
+        return false;
+    if (lowerAscii(at[0]) == lowerAscii(exact[0]) && at.substr(1) == exact.substr(1))
+        return true;
+    if (exact.size() < kLowerCaseMinLength)
+        return false;
+    for (std::size_t i = 0; i < at.size(); ++i) {
+        if (std::isupper(static_cast<unsigned char>(at[i])) || lowerAscii(at[i]) != lowerAscii(exact[i]))
+            return false;
+    }
+    return true;
 }
 
 std::size_t SignatureIndex::findExactText(std::string_view flat, std::string_view exact, std::size_t from)
 {
-    if (exact.empty())
+    if (exact.empty() || flat.size() < exact.size())
         return std::string_view::npos;
-    for (auto pos = flat.find(exact.substr(1), from + 1); pos != std::string_view::npos;
-         pos = flat.find(exact.substr(1), pos + 1)) {
-        if (pos >= 1 && lowerAscii(flat[pos - 1]) == lowerAscii(exact[0]))
-            return pos - 1;
+    const auto sameLetter = [](char a, char b) { return lowerAscii(a) == lowerAscii(b); };
+    for (auto it = std::search(flat.begin() + static_cast<std::ptrdiff_t>(std::min(from, flat.size())), flat.end(),
+                               exact.begin(), exact.end(), sameLetter);
+         it != flat.end(); it = std::search(it + 1, flat.end(), exact.begin(), exact.end(), sameLetter)) {
+        const auto pos = static_cast<std::size_t>(it - flat.begin());
+        if (sameExactText(flat.substr(pos, exact.size()), exact))
+            return pos;
     }
     return std::string_view::npos;
 }

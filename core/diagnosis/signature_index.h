@@ -31,7 +31,11 @@ public:
 
     // Exact texts compare case-sensitively except for their first letter: a message pasted as an issue title or at
     // the start of a sentence is capitalised ("An illegal memory access was encountered"), and no two library
-    // messages differ only there. findExactText: the first occurrence at or after `from`, or npos.
+    // messages differ only there. A span written with no capital letter at all matches a text of at least
+    // kLowerCaseMinLength characters whatever the text's case: people retype messages in lower case in titles and
+    // chat ("cuda error: out of memory"), and a library message of that length is not a phrase of healthy prose.
+    // findExactText: the first occurrence at or after `from`, or npos.
+    static constexpr std::size_t kLowerCaseMinLength = 16;
     static bool sameExactText(std::string_view at, std::string_view exact);
     static std::size_t findExactText(std::string_view flat, std::string_view exact, std::size_t from = 0);
 

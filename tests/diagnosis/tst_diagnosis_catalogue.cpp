@@ -98,6 +98,11 @@ private Q_SLOTS:
         // An issue title or a sentence capitalises a message's first letter: only that letter may differ.
         QTest::newRow("message, first letter in other case") << "the instruction set architecture is invalid." << true;
         QTest::newRow("message, other letters in other case") << "The Instruction Set architecture is invalid." << false;
+        // Retyped in lower case throughout (titles, chat): the whole text, at least kLowerCaseMinLength characters.
+        QTest::newRow("message all lower case") << "issue: the instruction set architecture is invalid. on gfx1100" << true;
+        QTest::newRow("message all lower case, cut") << "the instruction set architecture is" << false;
+        QTest::newRow("message all upper case") << "THE INSTRUCTION SET ARCHITECTURE IS INVALID." << false;
+        QTest::newRow("message lower case, one capital") << "the instruction Set architecture is invalid." << false;
     }
     void codesMatchWholeIdentifiers()
     {
