@@ -1,4 +1,5 @@
 // AMD GPU names, VRAM and PCI addresses through rocm_smi_lib opened at run time.
+#include "core/runtime/captured_stderr.h"
 #include "core/runtime/vendor_abi.h"
 #include "core/inspect/runtime_sources.h"
 
@@ -27,13 +28,18 @@ public:
             s.libraries.push_back(std::move(status));
             return;
         }
-        if (const int rc = smi.init(0); rc != 0) {
+        // Without AMD GPUs rsmi_init prints its own lines to the terminal; they go into the library's error instead.
+        const auto [rc, said] = callCapturingStderr([&smi] { return smi.init(0); });
+        if (rc != 0) {
             // RSMI_STATUS_INIT_ERROR and friends: usually no amdgpu driver loaded or no permission.
             status.error = fmt::format("rsmi_init failed with status {}; is the amdgpu driver loaded and "
                                        "/sys/class/drm readable?", rc);
+            if (const std::string line = capturedAsOneLine(said); !line.empty())
+                *status.error += " rocm_smi printed: \"" + line + "\"";
             s.libraries.push_back(std::move(status));
             return;
         }
+        printToStderr(said); // a warning from a working library is the user's to see
         std::uint32_t count = 0;
         smi.numDevices(&count);
         for (std::uint32_t i = 0; i < count; ++i) {

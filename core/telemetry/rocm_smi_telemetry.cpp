@@ -1,4 +1,5 @@
 // rocm_smi telemetry source: opened once with DynamicLibrary, rsmi_init once, read every sample.
+#include "core/runtime/captured_stderr.h"
 #include "core/runtime/vendor_abi.h"
 #include "core/telemetry/telemetry_sources.h"
 
@@ -33,12 +34,18 @@ public:
             m_status.detail = m_lib.loadedPath() + " lacks rsmi_init/rsmi_num_monitor_devices; reinstall rocm-smi-lib";
             return;
         }
-        if (const int rc = m_api.init(0); rc != kRsmiSuccess) {
+        // On a machine without AMD GPUs rsmi_init prints "Failed to open drm root directory /sys/class/drm." and
+        // "Exception caught: rsmi_init." to the terminal: that text belongs in the reason shown for this source.
+        const auto [rc, said] = callCapturingStderr([this] { return m_api.init(0); });
+        if (rc != kRsmiSuccess) {
             m_status.reason = rc == kRsmiPermission ? MissingReason::Permission : MissingReason::LibraryNotLoaded;
             m_status.detail = fmt::format("rsmi_init failed: {}; is the amdgpu driver loaded and /sys/class/drm "
                                           "readable by this user?", errorText(rc));
+            if (const std::string line = capturedAsOneLine(said); !line.empty())
+                m_status.detail += " rocm_smi printed: \"" + line + "\"";
             return;
         }
+        printToStderr(said); // a warning from a working library is the user's to see
         m_initialised = true;
         m_status.available = true;
         m_status.reason = MissingReason::Present;
