@@ -228,8 +228,10 @@ private Q_SLOTS:
         Snapshot here = plantedSnapshot(); // a machine inspected here: libraries loaded or not
         here.root.reset();
         CompareDialog dialog;
+        QSignalSpy done(&dialog, &CompareDialog::compared); // both sides load in the background
         dialog.setFiles(a);
         dialog.setThisMachineAsB(std::make_shared<const Snapshot>(here));
+        QVERIFY(done.wait(30000));
         QVERIFY2(dialog.model()->rowCount() > 0, qPrintable(dialog.statusText()));
         bool notQueried = false;
         for (const auto& r : dialog.model()->rows()) {
@@ -332,7 +334,9 @@ private Q_SLOTS:
                  QString());
         CompareDialog dialog;
         QAbstractItemModelTester tester(dialog.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy done(&dialog, &CompareDialog::compared); // both sides load in the background
         dialog.setFiles(a, b);
+        QVERIFY(done.wait(30000));
         const int all = dialog.model()->rowCount();
         QVERIFY2(all > 3, qPrintable(dialog.statusText()));
         QCOMPARE(dialog.proxy()->rowCount(), all);
@@ -350,10 +354,12 @@ private Q_SLOTS:
         save(dialog, QStringLiteral("compare"));
 
         dialog.setFiles(a, a);
+        QVERIFY(done.wait(30000));
         QCOMPARE(dialog.model()->rowCount(), 0);
         QVERIFY(dialog.statusText().contains(QStringLiteral("Same")));
 
         dialog.setFiles(a, dir.filePath(QStringLiteral("missing.json")));
+        QVERIFY(done.wait(30000));
         QCOMPARE(dialog.model()->rowCount(), 0);
         QVERIFY(dialog.statusText().contains(QStringLiteral("missing.json")));
         QCOMPARE(dialog.statusText().count(QStringLiteral("missing.json")), 1); // the path once, not twice

@@ -1,14 +1,22 @@
 // Compare's view of two snapshots (walkthrough 2026-11-27 problems 14 and 15): a value a recorded machine never
-// reported reads unknown and is not counted as a difference that matters; sizes read in the System card's units.
+// reported reads unknown and is not counted as a difference that matters; sizes read in the System card's units. Both
+// sides load on the task runner with a visible loading state and errors that say what to do (issue 34); each side's
+// findings, which only on A and which only on B (problem 14).
+#include "core/diagnosis/machine_diagnosis.h"
+#include "core/inspect/system_checks.h"
 #include "core/report/snapshot_diff.h"
 #include "core/snapshot/snapshot_json.h"
 #include "ui/report/compare_dialog.h"
 #include "ui/report/diff_model.h"
+#include "ui/report/findings_compare_model.h"
 #include "ui/widgets/status_colors.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -53,6 +61,66 @@ Snapshot recordedMachine(std::uint64_t vram, const std::string& os)
     return s;
 }
 
+QString writeSnapshot(const QTemporaryDir& dir, const QString& name, const Snapshot& s)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(QByteArray::fromStdString(toJson(s).dump()));
+    return path;
+}
+
+QString writeText(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(text);
+    return path;
+}
+
+// setFiles (or setThisMachineAsB) starts the loading; the result comes back through the event loop.
+bool waitForCompare(QSignalSpy& done)
+{
+    return done.count() > 0 || done.wait(30000);
+}
+
+// /dev/kfd present, read-write or not for this user.
+Snapshot withKfd(Snapshot s, bool readWrite)
+{
+    s.access.kfd = DeviceNode {"/dev/kfd", true, readWrite, std::string("render"), std::string("0660")};
+    s.access.user = "ada";
+    s.access.userGroups = {"ada", "video"};
+    return s;
+}
+
+QStringList ids(const std::vector<Finding>& findings)
+{
+    QStringList out;
+    for (const auto& f : findings)
+        out << QString::fromStdString(f.id);
+    return out;
+}
+
+QStringList idsOnSide(const FindingsCompareModel& m, bool sideA)
+{
+    QStringList out;
+    for (const auto& r : m.rows())
+        if (sideA ? r.onA.has_value() : r.onB.has_value())
+            out << QString::fromStdString(r.id);
+    return out;
+}
+
+// What the System page lists for this snapshot: this version's checks, then the one diagnosis.
+QStringList systemPageIds(Snapshot s)
+{
+    s.findings.clear();
+    addSystemFindings(s);
+    return ids(machineFindings(s));
+}
+
 } // namespace
 
 class TestCompareView : public QObject {
@@ -84,8 +152,10 @@ private Q_SLOTS:
 
         CompareDialog dialog;
         new QAbstractItemModelTester(dialog.model(), QAbstractItemModelTester::FailureReportingMode::QtTest, &dialog);
+        QSignalSpy done(&dialog, &CompareDialog::compared);
         dialog.setFiles(a);
         dialog.setThisMachineAsB(std::make_shared<const Snapshot>(machineHere()));
+        QVERIFY(waitForCompare(done));
         DiffModel* model = dialog.model();
         QVERIFY2(model->rowCount() > 0, qPrintable(dialog.statusText()));
         QCOMPARE(model->knownCount(), known);
@@ -110,6 +180,255 @@ private Q_SLOTS:
         QVERIFY(dialog.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/compare-") +
                                    QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')) +
                                    QStringLiteral(".png")));
+    }
+
+    // Both sides are read on the task runner: compare() returns at once with "Loading …" and greyed tables, the result
+    // comes through the event loop (issue 34: Compare loaded the zips on the GUI thread).
+    void loadsInTheBackground_data()
+    {
+        QTest::addColumn<bool>("bIsThisMachine");
+        QTest::newRow("two files") << false;
+        QTest::newRow("a file and this machine") << true;
+    }
+    void loadsInTheBackground()
+    {
+        QFETCH(bool, bIsThisMachine);
+        QTemporaryDir dir;
+        const QString a = writeSnapshot(dir, QStringLiteral("a.json"), recordedMachine(20ull << 30, "Ubuntu 22.04.4 LTS"));
+        const QString b = writeSnapshot(dir, QStringLiteral("b.json"), machineHere());
+        CompareDialog dialog;
+        dialog.resize(984, 560); // as on a 1024x640 screen
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QSignalSpy done(&dialog, &CompareDialog::compared);
+        if (bIsThisMachine) {
+            dialog.setFiles(a);
+            dialog.setThisMachineAsB(std::make_shared<const Snapshot>(machineHere()));
+        } else {
+            dialog.setFiles(a, b);
+        }
+        QVERIFY(dialog.isLoading());
+        QCOMPARE(done.count(), 0);
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Loading A (a.json) and B (")), qPrintable(dialog.statusText()));
+        QVERIFY(!dialog.findingsView()->isEnabled());
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        QVERIFY(dialog.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/compare-loading-") +
+                                   QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')) +
+                                   QStringLiteral(".png")));
+        QVERIFY(waitForCompare(done));
+        QCOMPARE(done.takeFirst().at(0).toBool(), true);
+        QVERIFY(!dialog.isLoading());
+        QVERIFY(dialog.findingsView()->isEnabled());
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("2 differences that matter")), qPrintable(dialog.statusText()));
+        // A new compare while one loads: only the latest one's result is shown.
+        dialog.setFiles(a, b);
+        dialog.setFiles(b, b);
+        QVERIFY(waitForCompare(done));
+        QTest::qWait(50);
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(dialog.model()->rowCount(), 0);
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Same in everything")), qPrintable(dialog.statusText()));
+    }
+
+    // A side that cannot be read: which side, what is wrong, what to give instead; the tables emptied, headers plain.
+    void errorsSayWhatToDo_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QByteArray>("content"); // empty: the file is not there
+        QTest::addColumn<QString>("says");
+        QTest::newRow("missing") << "missing.json" << QByteArray() << "missing.json";
+        QTest::newRow("not JSON") << "notes.json" << QByteArray("CUDA error: out of memory\n") << "not a StackScope report";
+        QTest::newRow("JSON, not a report") << "list.json" << QByteArray("[1, 2]") << "not a StackScope report";
+    }
+    void errorsSayWhatToDo()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        const QString a = writeSnapshot(dir, QStringLiteral("a.json"), machineHere());
+        const QString b = content.isEmpty() ? dir.filePath(fileName) : writeText(dir, fileName, content);
+        CompareDialog dialog;
+        QSignalSpy done(&dialog, &CompareDialog::compared);
+        dialog.setFiles(a, a);
+        QVERIFY(waitForCompare(done));
+        done.clear();
+        dialog.setFiles(a, b);
+        QVERIFY(waitForCompare(done));
+        QCOMPARE(done.takeFirst().at(0).toBool(), false);
+        const QString status = dialog.statusText();
+        QVERIFY2(status.contains(QStringLiteral("B: ")) && status.contains(fileName) && status.contains(says), qPrintable(status));
+        // What to give instead.
+        QVERIFY2(status.contains(QStringLiteral("report.json")) && status.contains(QStringLiteral("its .zip")), qPrintable(status));
+        QCOMPARE(dialog.model()->rowCount(), 0);
+        QCOMPARE(dialog.findingsModel()->rowCount(), 0);
+        QCOMPARE(dialog.model()->headerData(DiffModel::AColumn, Qt::Horizontal).toString(), QStringLiteral("A"));
+        QCOMPARE(dialog.findingsModel()->headerData(FindingsCompareModel::BColumn, Qt::Horizontal).toString(), QStringLiteral("B"));
+        QVERIFY(dialog.findingsView()->isEnabled());
+        dialog.resize(984, 560); // as on a 1024x640 screen
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        QVERIFY(dialog.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/compare-error-") +
+                                   QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'))
+                                       .remove(QLatin1Char(',')) + QStringLiteral(".png")));
+    }
+
+    // Each side's findings are the System page's (the one diagnosis over the snapshot with this version's checks);
+    // those only on A and only on B come first and are named. A side that could not check everything says so, and a
+    // finding it lacks reads unknown there, not absent.
+    void findingsOnEachSide_data()
+    {
+        QTest::addColumn<bool>("aKfdOk");
+        QTest::addColumn<QString>("bOverride"); // HSA_OVERRIDE_GFX_VERSION on B; empty: unset
+        QTest::addColumn<bool>("aRecorded");
+        QTest::addColumn<QStringList>("onlyA");
+        QTest::addColumn<QStringList>("onlyB");
+        QTest::addColumn<QString>("summary");
+        QTest::newRow("same machine") << true << QString() << false << QStringList() << QStringList()
+                                      << "Findings only on A: none; only on B: none; on both:";
+        QTest::newRow("kfd blocked on A") << false << QString() << false << QStringList {QStringLiteral("KFD_PERMISSION")}
+                                          << QStringList() << "Findings only on A: KFD_PERMISSION; only on B: none;";
+        QTest::newRow("override on B") << true << QStringLiteral("11.0.0") << false << QStringList()
+                                       << QStringList {QStringLiteral("HSA_OVERRIDE_SET")}
+                                       << "Findings only on A: none; only on B: HSA_OVERRIDE_SET;";
+        // HIP's device count is asked here, never on a recorded machine: HIP_NO_DEVICE is on B and unknown on A.
+        QTest::newRow("A recorded, kfd blocked") << false << QStringLiteral("11.0.0") << true
+                                                 << QStringList {QStringLiteral("KFD_PERMISSION")}
+                                                 << QStringList {QStringLiteral("HSA_OVERRIDE_SET")}
+                                                 << "On B and unknown on A (not checked there, so not counted as a "
+                                                    "difference): HIP_NO_DEVICE.";
+    }
+    void findingsOnEachSide()
+    {
+        QFETCH(bool, aKfdOk);
+        QFETCH(QString, bOverride);
+        QFETCH(bool, aRecorded);
+        QFETCH(QStringList, onlyA);
+        QFETCH(QStringList, onlyB);
+        QFETCH(QString, summary);
+        Snapshot sa = withKfd(aRecorded ? recordedMachine(512ull << 20, "Ubuntu 24.04.1 LTS") : machineHere(), aKfdOk);
+        Snapshot sb = withKfd(machineHere(), true);
+        if (!bOverride.isEmpty())
+            sb.env["HSA_OVERRIDE_GFX_VERSION"] = bOverride.toStdString();
+        QTemporaryDir dir;
+        CompareDialog dialog;
+        new QAbstractItemModelTester(dialog.findingsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest, &dialog);
+        QSignalSpy done(&dialog, &CompareDialog::compared);
+        dialog.setFiles(writeSnapshot(dir, QStringLiteral("a.json"), sa), writeSnapshot(dir, QStringLiteral("b.json"), sb));
+        QVERIFY(waitForCompare(done));
+        QVERIFY2(done.takeFirst().at(0).toBool(), qPrintable(dialog.statusText()));
+        const auto* model = dialog.findingsModel();
+        QCOMPARE(model->onlyOn(FindingsCompareModel::Side::A), onlyA);
+        QVERIFY2(model->onlyOn(FindingsCompareModel::Side::B) == onlyB, qPrintable(model->onlyOn(FindingsCompareModel::Side::B).join(QLatin1Char(' '))));
+        QVERIFY2(dialog.findingsSummary().contains(summary), qPrintable(dialog.findingsSummary()));
+        // The System page's findings, side by side.
+        QStringList wantA = systemPageIds(sa), wantB = systemPageIds(sb);
+        QStringList gotA = idsOnSide(*model, true), gotB = idsOnSide(*model, false);
+        for (auto* l : {&wantA, &wantB, &gotA, &gotB})
+            l->sort();
+        QCOMPARE(gotA, wantA);
+        QCOMPARE(gotB, wantB);
+        // The differences first, then what one side could not check, then the findings on both.
+        const int differing = int(onlyA.size() + onlyB.size());
+        for (int r = 0; r < model->rowCount(); ++r)
+            QCOMPARE(model->rows()[std::size_t(r)].differs(), r < differing);
+        // B's findings absent on A: unknown there (with what was not checked) only where A could not have seen them.
+        for (int r = 0; r < model->rowCount(); ++r) {
+            const auto& row = model->rows()[std::size_t(r)];
+            if (row.onA)
+                continue;
+            const QModelIndex cell = model->index(r, FindingsCompareModel::AColumn);
+            const bool unknown = aRecorded && row.id == "HIP_NO_DEVICE";
+            QCOMPARE(cell.data(Qt::ForegroundRole).value<QColor>(), unknown ? unknownColor() : mutedColor());
+            QCOMPARE(cell.data().toString(), unknown ? QStringLiteral("unknown: not checked there") : QStringLiteral("not found"));
+            QCOMPARE(cell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("GPU runtime")), unknown);
+        }
+    }
+
+    // Which checks that could not be made leave a finding unknown on that side.
+    void unknownWhereNotChecked_data()
+    {
+        QTest::addColumn<QString>("finding");
+        QTest::addColumn<QStringList>("notChecked");
+        QTest::addColumn<int>("unknownBecause");
+        const QString access = QStringLiteral("GPU_ACCESS_UNKNOWN"), runtime = QStringLiteral("RUNTIME_NOT_QUERIED");
+        QTest::newRow("kfd modes not recorded") << "KFD_PERMISSION" << QStringList {access, runtime} << 1;
+        QTest::newRow("kfd, runtime not queried") << "KFD_PERMISSION" << QStringList {runtime} << 0;
+        QTest::newRow("HIP device count") << "HIP_NO_DEVICE" << QStringList {access, runtime} << 1;
+        QTest::newRow("an environment check") << "HSA_OVERRIDE_SET" << QStringList {access, runtime} << 0;
+        QTest::newRow("a rule reads any fact") << "NO_CODE_OBJECT_FOR_GPU" << QStringList {runtime} << 1;
+        QTest::newRow("a check not made that is not known") << "KFD_PERMISSION" << QStringList {QStringLiteral("NEW_UNKNOWN")} << 1;
+        QTest::newRow("everything checked") << "HIP_NO_DEVICE" << QStringList() << 0;
+    }
+    void unknownWhereNotChecked()
+    {
+        QFETCH(QString, finding);
+        QFETCH(QStringList, notChecked);
+        QFETCH(int, unknownBecause);
+        std::vector<NotChecked> list;
+        for (const auto& id : notChecked)
+            list.push_back({id.toStdString(), "what " + id.toStdString(), "why", "check"});
+        QCOMPARE(int(checksThatCouldFind(finding.toStdString(), list).size()), unknownBecause);
+    }
+
+    // The rows' order: those only on one side first, errors before warnings; then those on both, in A's order.
+    void findingsOrder()
+    {
+        auto finding = [](const char* id, Severity severity) {
+            Finding f;
+            f.id = id;
+            f.severity = severity;
+            return f;
+        };
+        const std::vector<Finding> a {finding("BOTH_1", Severity::Warning), finding("ONLY_A_WARNING", Severity::Warning),
+                                      finding("BOTH_2", Severity::Error)};
+        const std::vector<Finding> b {finding("BOTH_2", Severity::Warning), finding("ONLY_B_ERROR", Severity::Error),
+                                      finding("BOTH_1", Severity::Warning)};
+        MachineDiagnosis da, db;
+        da.findings = a;
+        db.findings = b;
+        QStringList order;
+        for (const auto& r : compareFindings(da, db))
+            order << QString::fromStdString(r.id);
+        QCOMPARE(order, (QStringList {QStringLiteral("ONLY_B_ERROR"), QStringLiteral("ONLY_A_WARNING"),
+                                      QStringLiteral("BOTH_1"), QStringLiteral("BOTH_2")}));
+        const auto rows = compareFindings(da, db);
+        QCOMPARE(rows[3].onA, std::optional<Severity>(Severity::Error));
+        QCOMPARE(rows[3].onB, std::optional<Severity>(Severity::Warning));
+    }
+
+    // Screenshots of the dialog with findings at the two sizes a person checks (files under screenshots/).
+    void screenshots_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1024x640") << QSize(1024, 640);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void screenshots()
+    {
+        QFETCH(QSize, size);
+        QTemporaryDir dir;
+        Snapshot sa = withKfd(recordedMachine(20ull << 30, "Ubuntu 22.04.4 LTS"), false);
+        Snapshot sb = withKfd(machineHere(), true);
+        sb.env["HSA_OVERRIDE_GFX_VERSION"] = "11.0.0";
+        CompareDialog dialog;
+        // The dialog as on a screen of that size (it keeps itself inside the screen's available area).
+        dialog.resize(QSize(1100, 640).boundedTo(size - QSize(40, 80)));
+        QSignalSpy done(&dialog, &CompareDialog::compared);
+        dialog.setFiles(writeSnapshot(dir, QStringLiteral("recorded.json"), sa));
+        dialog.setThisMachineAsB(std::make_shared<const Snapshot>(sb));
+        QVERIFY(waitForCompare(done));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QTest::qWait(100);
+        // The findings table shows every row it has (3 here) without scrolling.
+        const QTableView* view = dialog.findingsView();
+        QVERIFY2(view->rowViewportPosition(view->model()->rowCount() - 1) + view->rowHeight(0) <= view->viewport()->height(),
+                 qPrintable(QStringLiteral("%1 rows in %2 px").arg(view->model()->rowCount()).arg(view->viewport()->height())));
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        QVERIFY(dialog.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/compare-findings-") +
+                                   QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png")));
     }
 
     // The System card's units: 512 MiB, not "0.5 GiB"; 20.0 GiB.

@@ -143,9 +143,12 @@ private Q_SLOTS:
     {
         const QString good = QStringLiteral(STACKSCOPE_TEST_FIXTURES "/report/planted_snapshot.json");
         CompareDialog dialog;
+        QSignalSpy done(&dialog, &CompareDialog::compared); // both sides load in the background
         dialog.setFiles(good, good);
+        QVERIFY(done.wait(30000));
         QVERIFY(dialog.model()->headerData(DiffModel::AColumn, Qt::Horizontal).toString().contains(QStringLiteral("planted")));
         dialog.setFiles(good, QStringLiteral("/nonexistent/b.json"));
+        QVERIFY(done.wait(30000));
         QCOMPARE(dialog.model()->headerData(DiffModel::AColumn, Qt::Horizontal).toString(), QStringLiteral("A"));
         QCOMPARE(dialog.model()->headerData(DiffModel::BColumn, Qt::Horizontal).toString(), QStringLiteral("B"));
     }

@@ -61,7 +61,8 @@ QVariant DiffModel::data(const QModelIndex& index, int role) const
         if (notQueried)
             return tr("Unknown: a recorded machine's libraries and PyTorch are not loaded here (only its files were "
                       "read), so this value was never asked. It is not counted as a difference.");
-        return cell->size() > 60 ? QString::fromStdString(*cell) : QVariant();
+        // The whole value: the table cuts long ones in the middle.
+        return cell->empty() ? QVariant() : QVariant(QString::fromStdString(*cell));
     case Qt::ForegroundRole:
         if (notQueried)
             return unknownColor();
