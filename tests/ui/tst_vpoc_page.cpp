@@ -44,15 +44,19 @@ private Q_SLOTS:
         QTest::addColumn<QList<qulonglong>>("volume");
         QTest::addColumn<QList<double>>("widths");
         QTest::addColumn<QList<int>>("kinds"); // 0 outside, 1 value area, 2 POC
+        QTest::addColumn<qulonglong>("scaleTop"); // the volume axis' top (0: the largest level)
         // low tick 100, POC 101, value area 100..102, area 100 x 40 px (10 px per level).
-        QTest::newRow("peak in middle") << QList<qulonglong> {5, 10, 5, 1} << QList<double> {50, 100, 50, 10} << QList<int> {1, 2, 1, 0};
-        QTest::newRow("all zero") << QList<qulonglong> {0, 0, 0, 0} << QList<double> {0, 0, 0, 0} << QList<int> {1, 2, 1, 0};
+        QTest::newRow("peak in middle") << QList<qulonglong> {5, 10, 5, 1} << QList<double> {50, 100, 50, 10} << QList<int> {1, 2, 1, 0} << qulonglong(0);
+        QTest::newRow("all zero") << QList<qulonglong> {0, 0, 0, 0} << QList<double> {0, 0, 0, 0} << QList<int> {1, 2, 1, 0} << qulonglong(0);
+        // Against the scale's round top: 41 contracts on a 0..50 axis reach 82 % of the width.
+        QTest::newRow("scale top 50") << QList<qulonglong> {20, 41, 5, 0} << QList<double> {40, 82, 10, 0} << QList<int> {1, 2, 1, 0} << qulonglong(50);
     }
     void geometry()
     {
         QFETCH(QList<qulonglong>, volume);
         QFETCH(QList<double>, widths);
         QFETCH(QList<int>, kinds);
+        QFETCH(qulonglong, scaleTop);
         ProfileInput in;
         in.volume.assign(volume.begin(), volume.end());
         in.lowTick = 100;
@@ -60,7 +64,7 @@ private Q_SLOTS:
         in.valTick = 100;
         in.vahTick = 102;
         const QRectF area(0, 0, 100, 40);
-        const auto bars = layoutProfile(in, area);
+        const auto bars = layoutProfile(in, area, scaleTop);
         QCOMPARE(int(bars.size()), volume.size());
         for (int i = 0; i < volume.size(); ++i) {
             QCOMPARE(bars[size_t(i)].rect.width(), widths[i]);
@@ -396,6 +400,15 @@ private Q_SLOTS:
                                     << QStringList {"Mon 18:00", "Mon 22:00", "Tue 02:00", "Tue 06:00", "Tue 10:00", "Tue 14:00"};
         QTest::newRow("rth") << "2024-03-05T14:30:00Z" << "2024-03-05T20:59:00Z" << "America/New_York"
                              << QStringList {"Tue 10:00", "Tue 11:00", "Tue 12:00", "Tue 13:00", "Tue 14:00", "Tue 15:00"};
+        // Sessions under an hour are labelled too, on round minutes (es_tradestation.csv: three bars, 09:30 to 09:32).
+        QTest::newRow("three bars") << "2024-03-11T13:30:00Z" << "2024-03-11T13:32:00Z" << "America/New_York"
+                                    << QStringList {"Mon 09:30", "Mon 09:31", "Mon 09:32"};
+        QTest::newRow("45 minutes") << "2024-03-11T13:30:00Z" << "2024-03-11T14:15:00Z" << "America/New_York"
+                                    << QStringList {"Mon 09:30", "Mon 09:40", "Mon 09:50", "Mon 10:00", "Mon 10:10"};
+        QTest::newRow("starts mid-minute") << "2024-03-11T13:30:20Z" << "2024-03-11T13:33:00Z" << "America/New_York"
+                                           << QStringList {"Mon 09:31", "Mon 09:32", "Mon 09:33"};
+        QTest::newRow("one instant") << "2024-03-11T13:30:00Z" << "2024-03-11T13:30:00Z" << "America/New_York"
+                                     << QStringList {};
     }
     void sessionTimeTicks()
     {

@@ -61,13 +61,13 @@ VolumeTicks volumeAxisTicks(uint64_t peak, int maxIntervals)
     }
 }
 
-std::vector<LevelBar> layoutProfile(const ProfileInput& in, const QRectF& area)
+std::vector<LevelBar> layoutProfile(const ProfileInput& in, const QRectF& area, uint64_t scaleTop)
 {
     std::vector<LevelBar> bars;
     const size_t n = in.volume.size();
     if (n == 0 || area.width() <= 0 || area.height() <= 0)
         return bars;
-    const uint64_t peak = *std::max_element(in.volume.begin(), in.volume.end());
+    const uint64_t peak = std::max(scaleTop, *std::max_element(in.volume.begin(), in.volume.end()));
     const double h = area.height() / static_cast<double>(n);
     bars.reserve(n);
     for (size_t i = 0; i < n; ++i) {

@@ -25,9 +25,9 @@ struct ProfileInput {
     int32_t valTick = 0;
 };
 
-// Bars inside `area`: the highest price at the top, bar length proportional to volume (the largest
-// level spans the full width), every level the same height. Empty input gives no bars.
-std::vector<LevelBar> layoutProfile(const ProfileInput& in, const QRectF& area);
+// Bars inside `area`: the highest price at the top, bar length proportional to volume (a volume of `scaleTop` spans
+// the full width; 0: the largest level does), every level the same height. Empty input gives no bars.
+std::vector<LevelBar> layoutProfile(const ProfileInput& in, const QRectF& area, uint64_t scaleTop = 0);
 
 // The price axis a profile shares with the price chart beside it: the chart's y range in ticks and
 // the pixel rows of its plot area, in the profile widget's coordinates.

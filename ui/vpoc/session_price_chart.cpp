@@ -23,16 +23,38 @@ double ms(int64_t us)
     return static_cast<double>(us / 1000);
 }
 
+// The time axis' right end: the last bar's time, or a minute after the first when the session is one instant (one bar
+// or one trade), so the axis has a span, labels and the levels a visible line.
+double axisEndMs(const vpoc::SessionResult& s)
+{
+    return std::max(ms(s.lastUs), ms(s.firstUs) + 60000.0);
+}
+
 } // namespace
 
 SessionPriceChart::SessionPriceChart(QWidget* parent)
     : QChartView(new QChart, parent)
 {
     chart()->setTitle(tr("Price, POC, VAH, VAL"));
-    chart()->legend()->setAlignment(Qt::AlignBottom);
+    // Its one-row legend cut "developing POC" to "dev…" on a narrow chart: a ChartLegend under the chart wraps instead.
+    chart()->legend()->hide();
+    // A time label on the axis' last value ("Mon 09:32" for three bars) is centred on the plot's right edge: room for
+    // its right half, or the view cuts it.
+    QMargins margins = chart()->margins();
+    margins.setRight(std::max(margins.right(), fontMetrics().horizontalAdvance(QStringLiteral("Mon 00:00")) / 2 + 6));
+    chart()->setMargins(margins);
     setRenderHint(QPainter::Antialiasing);
     setMinimumWidth(300);
     connect(chart(), &QChart::plotAreaChanged, this, &SessionPriceChart::plotMoved);
+}
+
+QList<LegendEntry> SessionPriceChart::legendEntries() const
+{
+    QList<LegendEntry> entries;
+    for (auto* series : chart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(series))
+            entries.push_back({ line->pen().color(), line->name() });
+    return entries;
 }
 
 int SessionPriceChart::timeLabelsFor(int viewWidth)
@@ -77,7 +99,7 @@ void SessionPriceChart::showSession(std::shared_ptr<const vpoc::VpocResult> resu
         line->setName(name);
         line->setPen(QPen(colour, 1.5));
         line->append(ms(s.firstUs), value * tick);
-        line->append(ms(s.lastUs), value * tick);
+        line->append(axisEndMs(s), value * tick);
         return line;
     };
     QList<QLineSeries*> all { level(tr("POC"), s.pocTick, VolumeProfileView::pocColor()),
@@ -101,7 +123,8 @@ void SessionPriceChart::showSession(std::shared_ptr<const vpoc::VpocResult> resu
 
 void SessionPriceChart::addAxes(const vpoc::SessionResult& s, const vpoc::Tick& tickSize, const QString& zoneName)
 {
-    // Labels at whole hours of the session's own zone (a globex day reads 18:00 to 17:00 New York time).
+    // Labels at round times of the session's own zone (a globex day reads 18:00 to 17:00 New York time; three
+    // one-minute bars 09:30, 09:31, 09:32). An axis without labels also drew its title over the plot's corner.
     const QTimeZone zone(zoneName.toUtf8());
     auto* x = new QCategoryAxis;
     x->setObjectName(QStringLiteral("sessionTimeAxis"));
@@ -111,7 +134,8 @@ void SessionPriceChart::addAxes(const vpoc::SessionResult& s, const vpoc::Tick& 
     // 1280x720 the chart is ~450 px wide, its plot ~360); the y axis labels take ~90 px of the view.
     m_timeLabels = timeLabelsFor(width());
     for (const auto& [at, label] :
-        sessionTimeTicks(s.firstUs / 1000, s.lastUs / 1000, zone.isValid() ? zone : QTimeZone::utc(), m_timeLabels))
+        sessionTimeTicks(s.firstUs / 1000, static_cast<int64_t>(axisEndMs(s)), zone.isValid() ? zone : QTimeZone::utc(),
+            m_timeLabels))
         x->append(label, static_cast<double>(at));
     // Prices on the instrument's tick grid (ES 0.25: 5095.75, not 5095.81), labels with the tick's decimals.
     const double tick = tickSize.value;
@@ -128,7 +152,7 @@ void SessionPriceChart::addAxes(const vpoc::SessionResult& s, const vpoc::Tick& 
         series->attachAxis(x);
         series->attachAxis(y);
     }
-    x->setRange(ms(s.firstUs), ms(s.lastUs));
+    x->setRange(ms(s.firstUs), axisEndMs(s));
     y->setRange(double(grid.lowTick) * tick, double(grid.highTick) * tick);
     m_axisTicks = { double(grid.lowTick), double(grid.highTick) };
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/vpoc/vpoc_engine.h"
+#include "ui/vpoc/chart_legend.h"
 
 #include <QChartView>
 
@@ -20,6 +21,8 @@ public:
     void clear();
     // The y range in ticks as last drawn ({0, 0} when empty): the volume profile beside follows it.
     std::pair<double, double> axisTicks() const { return m_axisTicks; }
+    // The lines drawn, for the ChartLegend under the chart (the chart's own legend is hidden: it cut entries).
+    QList<LegendEntry> legendEntries() const;
     // Time labels there is room for at this view width (about 90 px a label, 90 px of y axis).
     static int timeLabelsFor(int viewWidth);
 

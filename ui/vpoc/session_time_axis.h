@@ -1,5 +1,5 @@
 // Time-axis labels for a session's price chart in the session's own time zone (New York for globex),
-// at whole hours, as plain values tested with rows.
+// at round clock times, as plain values tested with rows.
 #pragma once
 
 #include <QString>
@@ -11,8 +11,10 @@
 
 namespace stackscope::ui {
 
-// Labels ("Sun 18:00") at whole-hour steps of 1, 2, 3, 4, 6 or 12 hours in `zone`, the smallest step
-// that gives at most maxLabels labels in [firstMs, lastMs]; each with its time in ms since the epoch.
+// Labels ("Sun 18:00") at round local clock times in `zone`: every 1, 2, 5, 10, 15 or 30 minutes (on the minute's
+// multiples: 09:30, 09:45) or every 1, 2, 3, 4, 6 or 12 hours (from the first whole hour), the smallest step that gives
+// at most maxLabels labels in [firstMs, lastMs], so a session of three one-minute bars is labelled too; each with its
+// time in ms since the epoch. None when lastMs <= firstMs.
 std::vector<std::pair<std::int64_t, QString>> sessionTimeTicks(std::int64_t firstMs, std::int64_t lastMs, const QTimeZone& zone,
                                                                int maxLabels = 6);
 

@@ -50,6 +50,11 @@ QColor VolumeProfileView::vahColor() { return QColor(0x2e, 0x7d, 0x32); }
 QColor VolumeProfileView::valColor() { return QColor(0x8e, 0x24, 0xaa); }
 QColor VolumeProfileView::pocColor() { return kPoc; }
 
+QList<LegendEntry> VolumeProfileView::legendEntries()
+{
+    return { { kValueArea, tr("value area") }, { kPoc, tr("POC") }, { kOutside, tr("outside") } };
+}
+
 void VolumeProfileView::setPriceFrame(std::optional<PriceFrame> frame)
 {
     m_frame = frame;
@@ -77,7 +82,8 @@ void VolumeProfileView::paintEvent(QPaintEvent*)
         return;
     }
     const QRectF area = plotArea();
-    for (const LevelBar& b : layoutProfile(m_profile, area)) {
+    const VolumeTicks ticks = scaleFor(p.fontMetrics(), area);
+    for (const LevelBar& b : layoutProfile(m_profile, area, ticks.top)) {
         const QColor c = b.kind == LevelKind::Poc ? kPoc : b.kind == LevelKind::ValueArea ? kValueArea : kOutside;
         p.fillRect(b.rect.adjusted(0, 0, 0, b.rect.height() > 3 ? -0.5 : 0), c);
     }
@@ -102,17 +108,7 @@ void VolumeProfileView::paintEvent(QPaintEvent*)
     label(m_profile.vahTick, vahColor());
     label(m_profile.valTick, valColor());
     label(m_profile.pocTick, kPoc);
-    const double axisBottom = drawVolumeScale(p, area);
-    double x = area.left();
-    const double y = std::min<double>(axisBottom + 4, height() - 20);
-    for (const auto& [colour, text] : {std::pair {kValueArea, tr("value area")}, std::pair {kPoc, tr("POC")},
-                                       std::pair {kOutside, tr("outside")}}) {
-        p.fillRect(QRectF(x, y + 3, 10, 10), colour);
-        p.setPen(Qt::darkGray);
-        const QRectF textRect(x + 14, y, 90, 16);
-        p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, text);
-        x += 14 + p.fontMetrics().horizontalAdvance(text) + 14;
-    }
+    drawVolumeScale(p, area, ticks);
 }
 
 QString VolumeProfileView::volumeText(uint64_t v)
@@ -124,32 +120,37 @@ QString VolumeProfileView::volumeText(uint64_t v)
     return QString::number(v);
 }
 
-// The volume scale under the bars: 0 to the largest level at round steps, the unit at its right; returns the y below it.
-double VolumeProfileView::drawVolumeScale(QPainter& p, const QRectF& area) const
+// As many round intervals as labels of about "000k" fit the width (at least one: 0 and the top).
+VolumeTicks VolumeProfileView::scaleFor(const QFontMetrics& fm, const QRectF& area) const
 {
     const uint64_t peak = *std::max_element(m_profile.volume.begin(), m_profile.volume.end());
-    if (peak == 0)
-        return area.bottom();
+    const int labelRoom = fm.horizontalAdvance(QStringLiteral("000k")) + 16;
+    return volumeAxisTicks(peak, std::clamp(static_cast<int>(area.width() / labelRoom), 1, 5));
+}
+
+// The volume scale under the bars: 0 to the scale's top at its round steps (every step labelled), the unit under it.
+void VolumeProfileView::drawVolumeScale(QPainter& p, const QRectF& area, const VolumeTicks& ticks) const
+{
     const QFontMetrics fm = p.fontMetrics();
-    const QString unit = tr("contracts");
-    const double room = area.width() - fm.horizontalAdvance(unit) - 8;
-    const int intervals = std::clamp(static_cast<int>(room / (fm.horizontalAdvance(QStringLiteral("000k")) + 16)), 1, 5);
-    const VolumeTicks ticks = volumeAxisTicks(peak, intervals);
     const double y = area.bottom() + 2;
     p.setPen(Qt::darkGray);
     p.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
-    for (uint64_t v = 0; v <= peak; v += ticks.step) {
-        const double x = area.left() + area.width() * double(v) / double(peak);
+    m_scaleValues.clear();
+    for (uint64_t v = 0; v <= ticks.top; v += ticks.step) {
+        m_scaleValues << v;
+        const double x = area.left() + area.width() * double(v) / double(ticks.top);
         p.drawLine(QPointF(x, y), QPointF(x, y + 3));
         const QString text = volumeText(v);
-        const double w = fm.horizontalAdvance(text);
-        p.drawText(QRectF(std::max(area.left() - 2, x - w / 2), y + 3, w + 2, fm.height()), Qt::AlignCenter, text);
+        const double w = fm.horizontalAdvance(text) + 2;
+        // Centred on its tick, kept inside the widget (the top's label at the right edge).
+        const double left = std::clamp(x - w / 2, 0.0, std::max(0.0, width() - w));
+        p.drawText(QRectF(left, y + 3, w, fm.height()), Qt::AlignCenter, text);
     }
+    const QString unit = tr("contracts");
     p.drawText(QRectF(area.right() - fm.horizontalAdvance(unit), y + 3 + fm.height(), fm.horizontalAdvance(unit) + 2,
                       fm.height()),
                Qt::AlignRight, unit);
     m_scaleStep = ticks.step;
-    return y + 3 + 2 * fm.height();
 }
 
 void VolumeProfileView::mouseMoveEvent(QMouseEvent* event)

@@ -3,12 +3,14 @@
 
 #include "core/util/atomic_file.h"
 #include "core/vpoc/vpoc_output.h"
+#include "ui/vpoc/chart_legend.h"
 #include "ui/vpoc/session_model.h"
 #include "ui/vpoc/session_price_chart.h"
 #include "ui/vpoc/volume_profile_view.h"
 #include "ui/widgets/file_dialogs.h"
 
 #include <QEvent>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -88,11 +90,22 @@ QWidget* VpocResultsView::createCharts()
     connect(m_chart, &SessionPriceChart::plotMoved, this, &VpocResultsView::alignProfile);
     m_profile->installEventFilter(this);
     m_chart->installEventFilter(this);
+    // Each chart's legend under it, wrapped where the chart is narrow (1024x640), never cut.
+    m_priceLegend = new ChartLegend(this);
+    m_priceLegend->setObjectName(QStringLiteral("vpocPriceLegend"));
+    m_profileLegend = new ChartLegend(this);
+    m_profileLegend->setObjectName(QStringLiteral("vpocProfileLegend"));
     m_charts = new QWidget(this);
-    auto* layout = new QHBoxLayout(m_charts);
+    auto* layout = new QGridLayout(m_charts);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_chart, 3);
-    layout->addWidget(m_profile, 2);
+    layout->setVerticalSpacing(2);
+    layout->addWidget(m_chart, 0, 0);
+    layout->addWidget(m_profile, 0, 1);
+    layout->addWidget(m_priceLegend, 1, 0);
+    layout->addWidget(m_profileLegend, 1, 1);
+    layout->setColumnStretch(0, 3);
+    layout->setColumnStretch(1, 2);
+    layout->setRowStretch(0, 1);
     return m_charts;
 }
 
@@ -148,6 +161,8 @@ void VpocResultsView::showResult(std::shared_ptr<const vpoc::VpocResult> result,
     m_profile->setEmptyText(QString());
     m_profile->clear();
     m_chart->clear();
+    m_priceLegend->setEntries({});
+    m_profileLegend->setEntries({});
     m_profile->setPriceFrame(std::nullopt);
     fitColumns();
     if (m_sessions->rowCount() > 0) {
@@ -162,11 +177,12 @@ void VpocResultsView::selectSession(int row)
     const auto& result = m_sessions->result();
     if (!result || row < 0 || row >= static_cast<int>(result->sessions.size())) {
         m_profile->clear();
+        m_profileLegend->setEntries({});
         return;
     }
     const auto& s = result->sessions[static_cast<size_t>(row)];
     m_profile->setEmptyText(s.profile.empty() && m_recorded
-            ? tr("A report keeps no profiles: run VPOC on the data to see this session's")
+            ? tr("A report keeps no profiles: run VPOC on the data to see this session's profile")
             : QString());
     ProfileInput in;
     in.volume = s.profile;
@@ -176,6 +192,8 @@ void VpocResultsView::selectSession(int row)
     in.valTick = s.valTick;
     m_profile->setProfile(std::move(in), [model = m_sessions](int32_t tick) { return model->priceText(tick); });
     m_chart->showSession(result, row, m_recorded);
+    m_priceLegend->setEntries(m_chart->legendEntries());
+    m_profileLegend->setEntries(s.profile.empty() ? QList<LegendEntry> {} : VolumeProfileView::legendEntries());
 }
 
 void VpocResultsView::applyMark(const ResultsMark& mark)

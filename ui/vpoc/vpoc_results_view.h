@@ -17,6 +17,7 @@ class QTableView;
 
 namespace stackscope::ui {
 
+class ChartLegend;
 class SessionModel;
 class SessionPriceChart;
 class VolumeProfileView;
@@ -60,6 +61,8 @@ private:
     QTableView* m_table = nullptr;
     SessionPriceChart* m_chart = nullptr;
     VolumeProfileView* m_profile = nullptr;
+    ChartLegend* m_priceLegend = nullptr;
+    ChartLegend* m_profileLegend = nullptr;
     QWidget* m_charts = nullptr;
     QPushButton* m_exportPng = nullptr;
     QPushButton* m_exportCsv = nullptr;
