@@ -78,30 +78,39 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("rows"); // the ids of the verdict's rows (problems, no-GPU reasons or unknowns)
         QTest::addColumn<QString>("command");  // the first command offered
         QTest::addColumn<QString>("inHeadline"); // also in the headline
+        // The warnings it names as not blocking: `stackscope-cli diagnose --root` lists them as [warning]; in the
+        // headline one says its title (problem 13: the unknown verdict did not name the one warning).
+        QTest::addColumn<QStringList>("warnings");
         // A recorded machine's commands are to run there, as the CLI says (walkthrough 2026-11-27 problem 12).
         QTest::newRow("2x7900xt: no /dev/kfd access") << "ubuntu2204-2x7900xt" << false << int(VerdictState::Problem)
                                                       << QStringList {"KFD_PERMISSION", "RENDER_NODE_PERMISSION"}
-                                                      << "sudo usermod -aG render,video $USER" << "on that machine";
+                                                      << "sudo usermod -aG render,video $USER" << "on that machine"
+                                                      << QStringList {"WRONG_DEVICE_IGPU", "HSA_OVERRIDE_SET"};
         QTest::newRow("2x7900xt as this machine") << "ubuntu2204-2x7900xt" << true << int(VerdictState::Problem)
                                                   << QStringList {"KFD_PERMISSION", "RENDER_NODE_PERMISSION"}
-                                                  << "sudo usermod -aG render,video $USER" << "block GPU work here";
+                                                  << "sudo usermod -aG render,video $USER" << "block GPU work here"
+                                                  << QStringList {"WRONG_DEVICE_IGPU", "HSA_OVERRIDE_SET"};
         // Was only "No GPU visible" with lsmod advice, while `diagnose` named Secure Boot.
         QTest::newRow("secure boot + dkms") << "ubuntu2404-secureboot-dkms" << false << int(VerdictState::Problem)
                                             << QStringList {"SECURE_BOOT_DKMS"} << "sudo mokutil --import /var/lib/dkms/mok.pub"
-                                            << "on that machine";
+                                            << "on that machine" << QStringList {"NO_GPU_VISIBLE"};
         // Was the Linux lsmod/--device advice with nothing about WSL.
         QTest::newRow("wsl2") << "wsl2-ubuntu2204" << false << int(VerdictState::NoGpu) << QStringList {"NO_GPU_VISIBLE_WSL"}
-                              << "amdgpu-install -y --usecase=wsl,rocm --no-dkms" << "cannot run on that machine";
+                              << "amdgpu-install -y --usecase=wsl,rocm --no-dkms" << "cannot run on that machine"
+                              << QStringList();
         // Was "All good" with the access rows unknown; its one warning was not mentioned (problem 13).
         QTest::newRow("KFD only, access unknown") << "kfd-only-2x7900xt" << false << int(VerdictState::Unknown)
                                                   << QStringList {"GPU_ACCESS_UNKNOWN", "RUNTIME_NOT_QUERIED"}
-                                                  << "ls -l /dev/kfd /dev/dri/render*; id" << "1 warning is in the table";
+                                                  << "ls -l /dev/kfd /dev/dri/render*; id"
+                                                  << "Not blocking: the warning WRONG_DEVICE_IGPU (An integrated GPU is "
+                                                     "visible to HIP next to the discrete GPU), in Findings below."
+                                                  << QStringList {"WRONG_DEVICE_IGPU"};
         // Healthy in its files; a recorded machine's runtime libraries were not loaded: not "all good" either.
         QTest::newRow("rocm7: healthy files") << "ubuntu2404-rocm7" << false << int(VerdictState::Unknown)
                                               << QStringList {"RUNTIME_NOT_QUERIED"} << "stackscope-cli inspect"
-                                              << "1 warning is in the table";
+                                              << "Not blocking: the warning PCIE_LINK_NARROW" << QStringList {"PCIE_LINK_NARROW"};
         QTest::newRow("no GPU") << "debian12-nogpu" << false << int(VerdictState::NoGpu) << QStringList {"NO_GPU_VISIBLE"}
-                                << "lsmod | grep -E 'amdgpu|nvidia'" << "cannot run on that machine";
+                                << "lsmod | grep -E 'amdgpu|nvidia'" << "cannot run on that machine" << QStringList();
     }
     void verdict()
     {
@@ -111,6 +120,7 @@ private Q_SLOTS:
         QFETCH(QStringList, rows);
         QFETCH(QString, command);
         QFETCH(QString, inHeadline);
+        QFETCH(QStringList, warnings);
         Snapshot inspected = inspectRoot(fixtureRoot(root));
         if (asThisMachine)
             inspected.root.reset();
@@ -132,6 +142,11 @@ private Q_SLOTS:
                  qPrintable(headline));
         QVERIFY2(!headline.contains(QStringLiteral("All good")) || state == int(VerdictState::Ok), qPrintable(headline));
         QVERIFY2(headline.contains(inHeadline), qPrintable(headline));
+        QCOMPARE(verdict->view().warningIds, warnings);
+        for (const auto& id : warnings)
+            QVERIFY2(headline.contains(id), qPrintable(headline));
+        const bool named = headline.contains(QStringLiteral("Not blocking: the warning")) || headline.contains(QStringLiteral("Also found: the warning"));
+        QVERIFY2(warnings.isEmpty() != named, qPrintable(headline));
         if (!command.isEmpty()) {
             QVERIFY2(verdict->commands().value(0) == command, qPrintable(verdict->commands().join(QStringLiteral(" | "))));
             auto* copy = verdict->findChild<QPushButton*>(QStringLiteral("copyFix"));

@@ -56,27 +56,42 @@ QString headlineHtml(const QColor& color, const QString& mark, const QString& bo
         .arg(color.name(), mark, bold.toHtmlEscaped(), rest.toHtmlEscaped());
 }
 
-QString warningsText(int warnings, bool recorded)
+// The warnings named (walkthrough 2026-11-27 problem 13: one warning was only in the status bar's count and the
+// table far below): one with its title, up to three by id, more counted.
+QString warningsNamed(const VerdictView& v)
 {
-    const QString place = recorded ? QObject::tr("on that machine") : QObject::tr("here");
-    if (warnings == 0)
-        return QObject::tr("nothing blocks GPU work %1.").arg(place);
-    return warnings == 1
-        ? QObject::tr("nothing blocks GPU work %1; 1 warning is in the table below.").arg(place)
-        : QObject::tr("nothing blocks GPU work %1; %2 warnings are in the table below.").arg(place).arg(warnings);
+    constexpr int kNamed = 3;
+    const int n = v.warningIds.size();
+    if (n == 1)
+        return QObject::tr("the warning %1 (%2), in Findings below").arg(v.warningIds[0], v.warningTitles.value(0));
+    QStringList named = v.warningIds.mid(0, kNamed);
+    const QString last = n > kNamed ? QObject::tr("%1 more").arg(n - kNamed) : named.takeLast();
+    return QObject::tr("the warnings %1 and %2, in Findings below").arg(named.join(QStringLiteral(", ")), last);
 }
 
-// The unknown state's line: the warnings found are named too (walkthrough 2026-11-27 problem 13: one warning was
-// only in the status bar's count and the table far below).
-QString unknownText(int warnings)
+QString warningsText(const VerdictView& v, bool recorded)
 {
-    const QString notAllGood = QObject::tr("but this is not \u201call good\u201d until these are known.");
-    if (warnings == 0)
-        return QObject::tr("Nothing found blocks GPU work, %1").arg(notAllGood);
-    return (warnings == 1 ? QObject::tr("Nothing found blocks GPU work (1 warning is in the table below), %1")
-                          : QObject::tr("Nothing found blocks GPU work (%1 warnings are in the table below), %2")
-                                .arg(warnings))
-        .arg(notAllGood);
+    const QString place = recorded ? QObject::tr("on that machine") : QObject::tr("here");
+    if (v.warningIds.isEmpty())
+        return QObject::tr("nothing blocks GPU work %1.").arg(place);
+    return QObject::tr("nothing blocks GPU work %1. Not blocking: %2.").arg(place, warningsNamed(v));
+}
+
+// The unknown state's line: nothing found blocks, the warnings named, and why this is not "all good".
+QString unknownText(const VerdictView& v)
+{
+    const QString notAllGood = QObject::tr("This is not \u201call good\u201d until these are known.");
+    if (v.warningIds.isEmpty())
+        return QObject::tr("Nothing found blocks GPU work. %1").arg(notAllGood);
+    return QObject::tr("Nothing found blocks GPU work. Not blocking: %1. %2").arg(warningsNamed(v), notAllGood);
+}
+
+// The problem state's line: the errors first; the warnings named after them.
+QString problemText(const VerdictView& v)
+{
+    if (v.warningIds.isEmpty())
+        return QObject::tr("Fix these first; every finding is in the table below.");
+    return QObject::tr("Fix these first. Also found: %1.").arg(warningsNamed(v));
 }
 
 } // namespace
@@ -91,6 +106,10 @@ VerdictView verdictView(const MachineDiagnosis& d, bool recorded)
         unknowns.append(notCheckedItem(n, recorded));
     for (const auto& f : d.findings) {
         v.warnings += f.severity == Severity::Warning ? 1 : 0;
+        if (f.severity == Severity::Warning && d.verdict != VerdictState::NoGpu) {
+            v.warningIds << QString::fromStdString(f.id);
+            v.warningTitles << QString::fromStdString(f.title);
+        }
         const bool shown = d.verdict == VerdictState::Problem ? f.severity == Severity::Error
             : d.verdict == VerdictState::NoGpu                ? f.severity == Severity::Warning
                                                               : false;
@@ -147,14 +166,14 @@ void VerdictPanel::showDiagnosis(const MachineDiagnosis& d)
     switch (m_view.state) {
     case VerdictState::Ok:
         m_headline->setText(
-            headlineHtml(okColor(), QStringLiteral("\u2714"), tr("All good:"), warningsText(m_view.warnings, m_recorded)));
+            headlineHtml(okColor(), QStringLiteral("\u2714"), tr("All good:"), warningsText(m_view, m_recorded)));
         break;
     case VerdictState::Problem:
         m_headline->setText(headlineHtml(errorColor(), QStringLiteral("\u2716"),
             m_recorded ? (n == 1 ? tr("1 problem blocks GPU work on that machine.")
                                  : tr("%1 problems block GPU work on that machine.").arg(n))
                        : (n == 1 ? tr("1 problem blocks GPU work here.") : tr("%1 problems block GPU work here.").arg(n)),
-            tr("Fix these first; every finding is in the table below.")));
+            problemText(m_view)));
         break;
     case VerdictState::NoGpu:
         m_headline->setText(headlineHtml(warningColor(), QStringLiteral("\u26a0"), tr("No GPU visible:"),
@@ -164,7 +183,7 @@ void VerdictPanel::showDiagnosis(const MachineDiagnosis& d)
     case VerdictState::Unknown:
         m_headline->setText(headlineHtml(unknownColor(), QStringLiteral("?"),
             n == 1 ? tr("1 check could not be made.") : tr("%1 checks could not be made.").arg(n),
-            unknownText(m_view.warnings)));
+            unknownText(m_view)));
         break;
     }
     addRows(m_view.items);

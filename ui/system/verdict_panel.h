@@ -32,6 +32,10 @@ struct VerdictView {
     QList<VerdictItem> items;
     QList<VerdictItem> notChecked; // also shown, below the problems, when something blocks GPU work
     int warnings = 0;
+    // The warnings the verdict does not treat as blocking (named in the headline; none for no GPU, whose warnings are
+    // its rows): their ids and titles, in the diagnosis's order.
+    QStringList warningIds;
+    QStringList warningTitles;
     bool recorded = false; // the diagnosis is of a recorded machine (a root, a snapshot file, a report), not this one
 };
 VerdictView verdictView(const MachineDiagnosis& d, bool recorded = false);
