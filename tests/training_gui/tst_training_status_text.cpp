@@ -99,6 +99,51 @@ private Q_SLOTS:
         QVERIFY2(text.contains(expected), qPrintable(text));
     }
 
+    // The trainer measured one GPU faster than the ranks: both figures and the ratio, the button names the device.
+    void deviceAdvice()
+    {
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        training::DeviceAdvice a;
+        a.processes = 2;
+        a.ranksStepsPerS = 508;
+        a.oneGpuStepsPerS = 11688;
+        a.gpu = 1;
+        a.suggestedDevice = "gpu:1";
+        const QString text = deviceAdviceText(a);
+        QVERIFY2(text.contains(QStringLiteral("One GPU is 23.0x faster for this model.")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("2 processes ran 508 steps/s; one GPU (GPU 1, with the fused step kernel) "
+                                              "ran 11,688 steps/s")),
+                 qPrintable(text));
+        QCOMPARE(deviceAdviceButtonText(a), QStringLiteral("Train on one GPU (gpu:1)"));
+        QVERIFY(deviceAdviceButtonToolTip(a).contains(QStringLiteral("--device gpu:1")));
+        QLocale::setDefault(QLocale::c());
+    }
+
+    // The advice has its own box: its sentence is not repeated among the ended run's notes; several GPUs being
+    // faster stays a note.
+    void endedDetailsLeaveTheAdviceToItsBox_data()
+    {
+        QTest::addColumn<bool>("oneGpuFaster");
+        QTest::addColumn<bool>("listed");
+        QTest::newRow("one GPU faster: in its box") << true << false;
+        QTest::newRow("several GPUs faster: a note") << false << true;
+    }
+    void endedDetailsLeaveTheAdviceToItsBox()
+    {
+        QFETCH(bool, oneGpuFaster);
+        QFETCH(bool, listed);
+        training::TrainingResult r;
+        r.notes = {"CUDA graph of the whole step", "2 processes run 508 steps/s; ..."};
+        training::DeviceAdvice a;
+        a.kind = oneGpuFaster ? training::DeviceAdvice::Kind::FewerGpusFaster
+                              : training::DeviceAdvice::Kind::SeveralGpusFaster;
+        a.message = r.notes.back();
+        r.deviceAdvice = a;
+        const QString details = endedDetails(QStringLiteral("NVIDIA H200"), r);
+        QVERIFY2(details.contains(QStringLiteral("CUDA graph of the whole step")), qPrintable(details));
+        QCOMPARE(details.contains(QStringLiteral("508 steps/s")), listed);
+    }
+
     // What the run does not say reads as not said, never as a placeholder.
     void unknownsStayUnknown()
     {

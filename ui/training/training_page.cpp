@@ -42,6 +42,8 @@ TrainingPage::TrainingPage(SnapshotController* snapshots, QWidget* parent)
     connect(m_run, &TrainingRunController::ended, this, &TrainingPage::onRunEnded);
     connect(m_form, &TrainingForm::optionsChanged, this, &TrainingPage::markResults);
     connect(m_results, &TrainingResultsPanel::openFolderClicked, this, &TrainingPage::openOutputFolder);
+    connect(m_run, &TrainingRunController::deviceAdviceChanged, this, &TrainingPage::showDeviceAdvice);
+    connect(m_results, &TrainingResultsPanel::deviceAdviceButtonClicked, this, &TrainingPage::useSuggestedDevice);
 
     auto* layout = new QVBoxLayout(this);
     // Start/Stop/Resume sit beside the title, outside every scroll area: always in view, at any window size.
@@ -144,6 +146,7 @@ void TrainingPage::setRunning(bool running)
     m_form->setEditable(!running);
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
+    m_results->setDeviceAdviceButtonEnabled(!running); // the form is locked during a run
     const bool resumable = !running && canResume();
     if (m_resume->isEnabled() != resumable) {
         m_resume->setEnabled(resumable);
@@ -231,6 +234,36 @@ void TrainingPage::openOutputFolder()
                                      "can be copied from the line beside the button)")
                                       .arg(outputFolder())
                                       .toHtmlEscaped()));
+}
+
+void TrainingPage::showDeviceAdvice()
+{
+    const auto& advice = m_run->deviceAdvice();
+    if (!advice || advice->kind != training::DeviceAdvice::Kind::FewerGpusFaster) {
+        m_results->hideDeviceAdvice(); // several GPUs faster: the note says so among the others
+        return;
+    }
+    m_results->showDeviceAdvice(deviceAdviceText(*advice), deviceAdviceButtonText(*advice),
+                                deviceAdviceButtonToolTip(*advice));
+}
+
+bool TrainingPage::useSuggestedDevice()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    const auto& advice = m_run->deviceAdvice();
+    if (isRunning() || !advice || advice->suggestedDevice.empty())
+        return false;
+    try {
+        // Through the whole configuration, so the processes follow the device: one GPU, one process.
+        auto config = m_form->config();
+        config.device = training::parseDevices(advice->suggestedDevice);
+        config.processes = 0;
+        m_form->setConfig(config);
+        return true;
+    } catch (const std::exception& e) {
+        showProblem(runProblem(e)); // a field being typed ("32,"): the status names it
+        return false;
+    }
 }
 
 // During a run, after each repaint of the charts: devices and notes, the progress line and the ETA.

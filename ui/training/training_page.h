@@ -74,6 +74,9 @@ public Q_SLOTS:
     // Continues the stopped run in the same output folder from its checkpoint.
     void resume();
     void openOutputFolder();
+    // Sets the form's Device to the device the trainer suggested (one GPU, one process) when it measured one GPU
+    // faster than the run's processes; starts nothing. False (form unchanged) without such advice or during a run.
+    bool useSuggestedDevice();
 
 Q_SIGNALS:
     // After every run, and after a start the options refused; lastStatus() says how it ended.
@@ -91,6 +94,8 @@ private:
     void showFailedOutput();
     void showProblem(const RunProblem& problem);
     void showStall();
+    // The box offering one GPU, from the controller's advice for the run shown.
+    void showDeviceAdvice();
     // Marks the shown run out of date while the form's options differ from those it ran with, until the next run.
     void markResults();
 

@@ -9,6 +9,7 @@
 
 #include <QChartView>
 #include <QCheckBox>
+#include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -52,13 +53,55 @@ void TrainingResultsPanel::createStatusLines()
     m_stallLabel->setToolTip(tr("The most a 5 ms timer on the GUI thread was late during the run: how long the "
                                 "window could not react"));
     auto* v = static_cast<QVBoxLayout*>(layout());
-    for (QWidget* w : std::initializer_list<QWidget*> {m_status, m_progress, m_details, m_staleBanner})
+    for (QWidget* w : std::initializer_list<QWidget*> {m_status, m_progress, m_details, createDeviceAdviceBox(),
+                                                      m_staleBanner})
         v->addWidget(w);
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_logScale);
     bar->addStretch(1);
     bar->addWidget(m_stallLabel);
     v->addLayout(bar);
+}
+
+// A light-blue box (information, not a failure): the advice beside its button, hidden until a run carries one.
+QWidget* TrainingResultsPanel::createDeviceAdviceBox()
+{
+    m_adviceBox = new QFrame(this);
+    m_adviceBox->setObjectName(QStringLiteral("trainingDeviceAdvice"));
+    m_adviceBox->setStyleSheet(
+        QStringLiteral("#trainingDeviceAdvice { background: #e7f1fb; border: 1px solid #8db6e0; }"));
+    m_adviceText = new QLabel(m_adviceBox);
+    m_adviceText->setObjectName(QStringLiteral("trainingDeviceAdviceText"));
+    m_adviceText->setWordWrap(true);
+    m_adviceText->setTextFormat(Qt::RichText);
+    m_adviceText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_adviceButton = new QPushButton(m_adviceBox);
+    m_adviceButton->setObjectName(QStringLiteral("trainingUseSuggestedDevice"));
+    connect(m_adviceButton, &QPushButton::clicked, this, &TrainingResultsPanel::deviceAdviceButtonClicked);
+    auto* h = new QHBoxLayout(m_adviceBox);
+    h->setContentsMargins(6, 4, 6, 4);
+    h->addWidget(m_adviceText, 1);
+    h->addWidget(m_adviceButton, 0, Qt::AlignVCenter);
+    m_adviceBox->hide();
+    return m_adviceBox;
+}
+
+void TrainingResultsPanel::showDeviceAdvice(const QString& text, const QString& button, const QString& buttonToolTip)
+{
+    m_adviceText->setText(text);
+    m_adviceButton->setText(button);
+    m_adviceButton->setToolTip(buttonToolTip);
+    m_adviceBox->show();
+}
+
+void TrainingResultsPanel::hideDeviceAdvice()
+{
+    m_adviceBox->hide();
+}
+
+void TrainingResultsPanel::setDeviceAdviceButtonEnabled(bool enabled)
+{
+    m_adviceButton->setEnabled(enabled);
 }
 
 // Loss and throughput above, memory and the epoch table below.

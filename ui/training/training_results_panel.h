@@ -1,4 +1,5 @@
-// The right side of the Training page: the status lines, the progress line, the out-of-date banner, the log-scale
+// The right side of the Training page: the status lines, the progress line, the box offering one GPU where the
+// trainer measured it faster, the out-of-date banner, the log-scale
 // switch and the stall figure, the charts and the epoch table, and the output folder with "Open folder". Widgets only:
 // the page says what they show.
 #pragma once
@@ -39,18 +40,28 @@ public:
     void showStall(double stallMs, double updateMs, double paintMs);
     // Before any run: what to do, and where the output folder will be said.
     void showIdle();
+    // The box under the status lines offering a faster device: rich text with the figures and the button's words;
+    // hidden again by hideDeviceAdvice(). The button only says it was pressed (the page sets the form).
+    void showDeviceAdvice(const QString& text, const QString& button, const QString& buttonToolTip);
+    void hideDeviceAdvice();
+    void setDeviceAdviceButtonEnabled(bool enabled);
 
 Q_SIGNALS:
     void openFolderClicked();
+    void deviceAdviceButtonClicked();
 
 private:
     void createStatusLines();
+    QWidget* createDeviceAdviceBox();
     void createChartGrid();
     void createOutputLine();
 
     QLabel* m_status = nullptr;
     ProgressStrip* m_progress = nullptr;
     QLabel* m_details = nullptr;
+    QWidget* m_adviceBox = nullptr;
+    QLabel* m_adviceText = nullptr;
+    QPushButton* m_adviceButton = nullptr;
     StaleBanner* m_staleBanner = nullptr;
     QCheckBox* m_logScale = nullptr;
     QLabel* m_stallLabel = nullptr;

@@ -139,6 +139,7 @@ void TrainingRunController::resetFor(const training::TrainingConfig& config)
     m_stall->start();
     m_longestUpdateNs = 0;
     m_charts->resetPaintTiming();
+    setDeviceAdvice(std::nullopt); // each run measures its own
 }
 
 // In the job's thread: the sample file if asked, the resumed epochs shown at once, then the run; progress goes
@@ -221,6 +222,7 @@ void TrainingRunController::drain()
 
 void TrainingRunController::handle(const training::TrainingProgress& p)
 {
+    Q_ASSERT(QThread::currentThread() == thread());
     using Kind = training::TrainingProgress::Kind;
     switch (p.kind) {
     case Kind::Started: {
@@ -236,7 +238,13 @@ void TrainingRunController::handle(const training::TrainingProgress& p)
         m_tableDirty = true;
         break;
     }
-    case Kind::Note: m_live.notes << QString::fromStdString(p.message); break;
+    case Kind::Note:
+        if (p.deviceAdvice)
+            setDeviceAdvice(p.deviceAdvice);
+        // One GPU faster: the page shows the advice in its own box, not among the notes.
+        if (!p.deviceAdvice || p.deviceAdvice->kind != training::DeviceAdvice::Kind::FewerGpusFaster)
+            m_live.notes << QString::fromStdString(p.message);
+        break;
     case Kind::Step:
         m_charts->addStep(p);
         m_live.lastStep = p;
@@ -254,6 +262,14 @@ void TrainingRunController::handle(const training::TrainingProgress& p)
             m_live.notes << tr("execution: %1").arg(QString::fromStdString(p.execution));
         break;
     }
+}
+
+void TrainingRunController::setDeviceAdvice(std::optional<training::DeviceAdvice> advice)
+{
+    if (!advice && !m_deviceAdvice)
+        return;
+    m_deviceAdvice = std::move(advice);
+    Q_EMIT deviceAdviceChanged();
 }
 
 void TrainingRunController::scheduleRepaint()
@@ -318,6 +334,7 @@ bool TrainingRunController::showRecorded(const training::RecordedTrainingRun& ru
     m_finishedOutput.clear();
     m_checkpointEpoch = 0;
     m_lastStatus.reset();
+    setDeviceAdvice(run.deviceAdvice);
     return true;
 }
 
@@ -328,6 +345,7 @@ void TrainingRunController::clearShown()
     m_epochModel->setData(EpochTable {});
     m_charts->clear();
     m_charts->refresh();
+    setDeviceAdvice(std::nullopt);
 }
 
 } // namespace stackscope::ui

@@ -81,6 +81,13 @@ public:
     // Empties the charts and the table (a recorded run closed).
     void clearShown();
 
+    // The trainer's comparison of the ranks with one GPU for the run shown (live, or a recorded run's); none when it
+    // did not measure one (one process, CPU ranks, before the ranks' first steps).
+    const std::optional<training::DeviceAdvice>& deviceAdvice() const { return m_deviceAdvice; }
+
+    // One progress value, on the GUI thread: the run's inbox drains into it (tests give it values directly).
+    void handle(const training::TrainingProgress& p);
+
     StallMeter* stallMeter() const { return m_stall; }
     // The longest the progress handling and the chart/table update took on the GUI thread during the last run.
     double longestUpdateMs() const { return m_longestUpdateNs / 1e6; }
@@ -91,6 +98,8 @@ Q_SIGNALS:
     // The charts and the table were brought up to date during a run: the page updates its status line from live().
     void progressed();
     void ended(const stackscope::ui::RunEnd& end);
+    // deviceAdvice() changed: measured during a run, a recorded run's, or gone with a new run.
+    void deviceAdviceChanged();
 
 private:
     struct Outcome;
@@ -99,7 +108,7 @@ private:
                           const std::shared_ptr<ProgressInbox>& inbox, const JobControl& control);
     void showSavedEpochs(const EpochTable& saved);
     void drain();
-    void handle(const training::TrainingProgress& p);
+    void setDeviceAdvice(std::optional<training::DeviceAdvice> advice);
     void scheduleRepaint();
     void repaint();
     void finish(Outcome out);
@@ -122,6 +131,7 @@ private:
     QString m_finishedOutput;
     std::string m_shownOutput; // the folder of the run the charts and the table show
     std::optional<training::TrainingConfig> m_shownConfig;
+    std::optional<training::DeviceAdvice> m_deviceAdvice;
 };
 
 } // namespace stackscope::ui

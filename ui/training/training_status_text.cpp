@@ -87,9 +87,36 @@ QString endedDetails(const QString& devices, const training::TrainingResult& r)
     details << QObject::tr("Trained on %1").arg(devices.isEmpty() ? QObject::tr("devices not reported") : devices);
     if (!r.execution.empty())
         details << QObject::tr("execution: %1").arg(QString::fromStdString(r.execution));
+    // The advice to train on one GPU has its own box on the page; its sentence is not repeated here.
+    const bool adviceBoxed = r.deviceAdvice && r.deviceAdvice->kind == training::DeviceAdvice::Kind::FewerGpusFaster;
     for (const auto& n : r.notes)
-        details << QString::fromStdString(n);
+        if (!adviceBoxed || n != r.deviceAdvice->message)
+            details << QString::fromStdString(n);
     return details.join(QStringLiteral(" · "));
+}
+
+QString deviceAdviceText(const training::DeviceAdvice& a)
+{
+    const QLocale locale;
+    return QObject::tr("<b>One GPU is %1x faster for this model.</b> %2 processes ran %3 steps/s; one GPU (GPU %4, "
+                       "with the fused step kernel) ran %5 steps/s, measured in the same run. The model is too small "
+                       "to gain from several GPUs.")
+        .arg(locale.toString(a.oneGpuStepsPerS / a.ranksStepsPerS, 'f', 1))
+        .arg(a.processes)
+        .arg(locale.toString(a.ranksStepsPerS, 'f', 0))
+        .arg(a.gpu)
+        .arg(locale.toString(a.oneGpuStepsPerS, 'f', 0));
+}
+
+QString deviceAdviceButtonText(const training::DeviceAdvice& a)
+{
+    return QObject::tr("Train on one GPU (%1)").arg(QString::fromStdString(a.suggestedDevice));
+}
+
+QString deviceAdviceButtonToolTip(const training::DeviceAdvice& a)
+{
+    return QObject::tr("Sets Device to %1 with one process (--device %1); press Start to train with it")
+        .arg(QString::fromStdString(a.suggestedDevice));
 }
 
 QString stoppedBeforeTrainingText(const QString& error)

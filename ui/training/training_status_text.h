@@ -30,6 +30,12 @@ QString failedOutputText(const QString& output, bool recorded);
 // Stop pressed while the data were read: nothing was trained; `error` is what the run said, if anything.
 QString stoppedBeforeTrainingText(const QString& error);
 
+// The trainer measured one GPU faster than the run's processes (DeviceAdvice::Kind::FewerGpusFaster): the box's rich
+// text with both figures, the button's words ("Train on one GPU (gpu:0)") and what the button does.
+QString deviceAdviceText(const training::DeviceAdvice& advice);
+QString deviceAdviceButtonText(const training::DeviceAdvice& advice);
+QString deviceAdviceButtonToolTip(const training::DeviceAdvice& advice);
+
 // A recorded run (a report's): "Training run from <origin>: N epochs, status S, best epoch B. ..." and the line
 // saying which options and devices it had, as far as the record says.
 QString recordedText(const training::RecordedTrainingRun& run, const QString& origin);
