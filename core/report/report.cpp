@@ -56,14 +56,15 @@ json trimVpoc(const json& v)
     return out;
 }
 
-// model_metadata.json ("stackscope.training/1"): the configuration, epochs and best values.
+// model_metadata.json ("stackscope.training/1"): the configuration, epochs and best values, and the trainer's advice
+// to train on one GPU (a replayed report's Training page offers it again).
 json trimTraining(const json& t)
 {
     if (!t.is_object())
         return nullptr;
     json out = json::object();
     for (const char* key : {"schema", "status", "config", "features", "target", "data", "versions", "devices", "epochs",
-                            "best_epoch", "best_val_loss", "files_note", "epochs_not_in_files"}) {
+                            "best_epoch", "best_val_loss", "files_note", "epochs_not_in_files", "device_advice"}) {
         if (t.contains(key))
             out[key] = t[key];
     }

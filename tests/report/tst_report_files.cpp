@@ -196,6 +196,13 @@ private Q_SLOTS:
         QVERIFY(!doc["vpoc"]["sessions"][0].contains("profile"));
         QCOMPARE(doc["vpoc"]["session_count"].get<int>(), 1);
         QCOMPARE(doc["training"]["best_epoch"].get<int>(), 1);
+        QVERIFY(!doc["training"].contains("device_advice"));
+        auto advised = plantedInputs(); // the trainer measured one GPU faster than the ranks: the report keeps it
+        advised.trainingRun["device_advice"] = {{"kind", "fewer_gpus_faster"}, {"processes", 2},
+                                                {"ranks_steps_per_s", 508.0}, {"one_gpu_steps_per_s", 11688.0},
+                                                {"gpu", 0}, {"suggested_device", "gpu:0"}};
+        const auto advisedDoc = buildReport(advised, nullptr);
+        QCOMPARE(advisedDoc["training"]["device_advice"], advised.trainingRun["device_advice"]);
         QVERIFY(doc["findings"].is_array());
         // Findings are recomputed: the planted log's "invalid device function" is a rule's signature.
         QVERIFY2(QString::fromStdString(doc["findings"].dump()).contains("NO_CODE_OBJECT_FOR_GPU"),
