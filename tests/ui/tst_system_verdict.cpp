@@ -4,6 +4,7 @@
 #include "ui/main_window.h"
 #include "ui/models/stack_model.h"
 #include "ui/system/fix_command.h"
+#include "ui/system/links_panel.h"
 #include "ui/system/system_page.h"
 #include "ui/system/verdict_panel.h"
 #include "ui/widgets/gpu_card.h"
@@ -12,6 +13,9 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QLayout>
+#include <QSplitter>
+#include <QTableView>
 #include <QtTest>
 
 using namespace stackscope;
@@ -228,6 +232,59 @@ private Q_SLOTS:
         QVERIFY(changed.wait(60000));
         QVERIFY2(!window.systemPage()->verdict()->headline().contains(QStringLiteral("Inspecting")),
                  qPrintable(window.systemPage()->verdict()->headline()));
+    }
+
+    // The report's picture of the System page (ReportExporter draws it with fitForPicture): every finding and every
+    // stack row without scrolling, and the links box says what it holds (walkthrough 2026-11-27 problem 5: the links box
+    // showed buttons and no text, the findings and stack tables two rows each).
+    void pictureShowsEveryBox_data()
+    {
+        QTest::addColumn<QString>("root");
+        QTest::newRow("2x7900xt: 5 findings") << "ubuntu2204-2x7900xt";
+        QTest::newRow("KFD only") << "kfd-only-2x7900xt";
+        QTest::newRow("rocm7: 2 ROCm installs") << "ubuntu2404-rocm7";
+    }
+    void pictureShowsEveryBox()
+    {
+        QFETCH(QString, root);
+        SystemPage page;
+        page.setAttribute(Qt::WA_DontShowOnScreen);
+        page.resize(1130, 780); // the exporter's page size
+        page.show();
+        page.showSnapshot(std::make_shared<const Snapshot>(inspectRoot(fixtureRoot(root))), QStringLiteral("report"));
+        page.links()->showNote(QStringLiteral("Links not measured for this report."));
+        const int height = page.fitForPicture(1130);
+        QCOMPARE(page.height(), height);
+        (void)page.grab(QRect(0, 0, 1, 1)); // lays the page out at its new size, as the exporter's first grab does
+        QTest::qWait(50);
+        for (const char* name : {"findingsTable", "stackTable"}) {
+            auto* view = page.findChild<QTableView*>(QLatin1String(name));
+            QVERIFY2(view && view->model()->rowCount() > 0, name);
+            const int last = view->model()->rowCount() - 1;
+            const int bottom = view->rowViewportPosition(last) + view->rowHeight(last);
+            QVERIFY2(view->rowViewportPosition(0) == 0 && bottom <= view->viewport()->height(),
+                     qPrintable(QStringLiteral("%1: %2 rows end at %3 in %4 px").arg(QLatin1String(name)).arg(last + 1).arg(bottom)
+                                    .arg(view->viewport()->height())));
+            QVERIFY2(view->mapTo(&page, QPoint(0, view->height())).y() <= page.height(), name);
+        }
+        // Nothing drawn over the tables: the stack table ends above its detail pane, the findings above the tabs.
+        auto* stack = page.findChild<QTableView*>(QStringLiteral("stackTable"));
+        auto* detail = page.findChild<QWidget*>(QStringLiteral("stackDetail"));
+        auto* tabs = page.findChild<QWidget*>(QStringLiteral("stackTabs"));
+        auto* findings = page.findChild<QTableView*>(QStringLiteral("findingsTable"));
+        QVERIFY(detail && tabs);
+        QVERIFY2(stack->mapTo(&page, QPoint(0, stack->height())).y() <= detail->mapTo(&page, QPoint(0, 0)).y(),
+                 qPrintable(QStringLiteral("stack table ends at %1, its detail starts at %2")
+                                .arg(stack->mapTo(&page, QPoint(0, stack->height())).y())
+                                .arg(detail->mapTo(&page, QPoint(0, 0)).y())));
+        QVERIFY(findings->mapTo(&page, QPoint(0, findings->height())).y() <= tabs->mapTo(&page, QPoint(0, 0)).y());
+        auto* links = page.findChild<QLabel*>(QStringLiteral("linksStatus"));
+        QVERIFY(links && links->isVisible() && links->height() >= links->fontMetrics().height());
+        QCOMPARE(links->text(), QStringLiteral("Links not measured for this report."));
+        for (auto* button : page.links()->findChildren<QPushButton*>())
+            QVERIFY(!button->isVisible());
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        QVERIFY(page.grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/system-picture-") + root + QStringLiteral(".png")));
     }
 
     // A recorded root with KFD topology GPU nodes and no /sys/class/drm: each node is a GPU.

@@ -10,6 +10,7 @@
 #include "ui/report/redacted_render.h"
 #include "ui/report/text_scrub.h"
 #include "core/report/report_bandwidth.h"
+#include "ui/system/links_panel.h"
 #include "ui/system/system_page.h"
 #include "ui/system/topology_view.h"
 
@@ -257,6 +258,12 @@ std::vector<ReportExporter::PageStep> ReportExporter::pageSteps(const ReportRequ
                          page->resize(size);
                          page->show();
                          page->showSnapshot(run.controller->snapshot(), tr("report"));
+                         page->links()->showNote(run.prepared.bandwidth
+                                                     ? tr("Measured: the next picture, system-links.png, shows the run.")
+                                                     : tr("Links not measured for this report (Measure links on the System "
+                                                          "page, or stackscope-cli bench bandwidth, before exporting)."));
+                         // Every box readable: the page as tall as its tables' rows and texts need.
+                         page->fitForPicture(size.width());
                          run.built = std::move(page);
                          return run.built.get();
                      }});

@@ -1,3 +1,4 @@
+// The System page's links box: its buttons, status line and topology view, wired to a BandwidthController.
 #include "ui/system/links_panel.h"
 
 #include "ui/system/topology_view.h"
@@ -53,6 +54,13 @@ void LinksPanel::setController(BandwidthController* controller)
     });
     m_status->setText(controller->statusText());
     m_view->showRun(controller->shown());
+}
+
+void LinksPanel::showNote(const QString& text)
+{
+    for (auto* button : {m_measure, m_stop, m_open})
+        button->hide();
+    m_status->setText(text);
 }
 
 QString LinksPanel::statusText() const

@@ -22,6 +22,9 @@ public:
     void setController(BandwidthController* controller);
     TopologyView* view() const { return m_view; }
     QString statusText() const;
+    // A drawing with no controller (the report's screenshot of the System page): the buttons go, `text` says what the
+    // picture holds in their place (the links box showed its buttons and no text).
+    void showNote(const QString& text);
 
 Q_SIGNALS:
     void openRequested();

@@ -26,6 +26,8 @@
 #include <QThread>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace stackscope::ui {
 
 namespace {
@@ -269,6 +271,7 @@ QTabWidget* SystemPage::createStackTabs()
 // The findings table beside the selected finding's detail.
 QGroupBox* SystemPage::createFindingsBox()
 {
+    m_findingsView->setObjectName(QStringLiteral("findingsTable"));
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::SeverityColumn, QHeaderView::ResizeToContents);
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::IdColumn, QHeaderView::ResizeToContents);
     // The checks have no fix a probe variant could verify (the Probes page shows that column).
@@ -286,6 +289,41 @@ QGroupBox* SystemPage::createFindingsBox()
     findingsBox->setObjectName(QStringLiteral("findingsBox"));
     (new QVBoxLayout(findingsBox))->addWidget(findingsSplit);
     return findingsBox;
+}
+
+int SystemPage::fitForPicture(int width)
+{
+    // Enough for every finding and stack row seen on the recorded machines; more scroll.
+    constexpr int kFindingRows = 12;
+    constexpr int kStackRows = 40;
+    const auto rowsHeight = [](QTableView* view, int maxRows) {
+        const int rows = view->model()->rowCount();
+        const int rowsShown = rows == 0 ? view->verticalHeader()->defaultSectionSize()
+            : rows <= maxRows          ? view->verticalHeader()->length()
+                                       : maxRows * view->verticalHeader()->sectionSize(0);
+        return view->horizontalHeader()->height() + rowsShown + 2 * view->frameWidth();
+    };
+    // First every box at the height its text asks for (squeezed, the links box's text had no room)...
+    const int natural = std::max({height(), layout()->totalSizeHint().height(),
+                                  layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width) : 0});
+    resize(width, natural);
+    // ...then the page grows by what the two tables lack, and the splitter below gives it to them (twice at most: the
+    // first pass may change a wrapped label's width and so its height).
+    auto* lower = findChild<QSplitter*>(QStringLiteral("systemLower"));
+    const int needFindings = rowsHeight(m_findingsView, kFindingRows);
+    const int needStack = rowsHeight(m_stackView, kStackRows);
+    for (int pass = 0; pass < 2; ++pass) {
+        layout()->activate();
+        const int moreFindings = std::max(0, needFindings - m_findingsView->height());
+        const int moreStack = std::max(0, needStack - m_stackView->height());
+        if (moreFindings == 0 && moreStack == 0)
+            break;
+        const QList<int> sizes = lower->sizes();
+        resize(width, height() + moreFindings + moreStack);
+        layout()->activate();
+        lower->setSizes({sizes.value(0) + moreFindings, sizes.value(1) + moreStack});
+    }
+    return height();
 }
 
 int SystemPage::gpuCardCount() const

@@ -33,6 +33,10 @@ public:
     VerdictPanel* verdict() const { return m_verdict; }
     LinksPanel* links() const { return m_links; }
     int gpuCardCount() const;
+    // For a picture at `width` (the report's screenshot): the findings and stack tables as tall as their rows (up to
+    // a bound), every box at the height its text needs, and the page as tall as all of that (the 780-pixel page gave
+    // each table two rows). Returns the height.
+    int fitForPicture(int width);
 
 public Q_SLOTS:
     void showSnapshot(stackscope::ui::SnapshotPtr snapshot, const QString& origin);

@@ -199,12 +199,18 @@ void VerdictPanel::addRows(const QList<VerdictItem>& items)
         const bool sameAsNext = i + 1 < items.size() && i + 1 < kMaxShown && items[i + 1].command == item.command;
         if (sameAsNext)
             item.command.clear();
-        m_rows->addWidget(makeRow(item));
+        addRowWidget(makeRow(item));
     }
-    if (items.size() > kMaxShown) {
-        auto* more = new QLabel(tr("… and %1 more in the table below.").arg(items.size() - kMaxShown), this);
-        m_rows->addWidget(more);
-    }
+    if (items.size() > kMaxShown)
+        addRowWidget(new QLabel(tr("… and %1 more in the table below.").arg(items.size() - kMaxShown), this));
+}
+
+// Shown now, not when the layout's queued show arrives: the panel's height is right at once (a page laid out for a
+// picture before the event loop ran had a verdict one line tall and its rows drawn over the boxes below).
+void VerdictPanel::addRowWidget(QWidget* row)
+{
+    m_rows->addWidget(row);
+    row->show();
 }
 
 QWidget* VerdictPanel::makeRow(const VerdictItem& item)

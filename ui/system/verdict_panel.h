@@ -64,6 +64,7 @@ public:
 private:
     QWidget* makeRow(const VerdictItem& item);
     void addRows(const QList<VerdictItem>& items);
+    void addRowWidget(QWidget* row);
     void clearRows();
 
     QLabel* m_headline;
