@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
@@ -49,23 +50,43 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text"); // empty: nothing diagnosed yet
         QTest::addColumn<QString>("expected");
-        QTest::newRow("nothing pasted") << QString() << "shown here once a text is diagnosed";
-        QTest::newRow("a text naming nothing") << "hello world" << "none (no GPU, architecture or version named)";
+        QTest::addColumn<QSize>("size"); // the window the dialog opens from
+        for (const QSize size : {QSize(1024, 640), QSize(1920, 1080)}) {
+            const QString at = QStringLiteral(" %1x%2").arg(size.width()).arg(size.height());
+            QTest::newRow(qPrintable(QStringLiteral("nothing pasted") + at)) << QString() << QString() << size;
+            QTest::newRow(qPrintable(QStringLiteral("a text naming nothing") + at))
+                << "hello world" << "none (no GPU, architecture or version named)" << size;
+        }
     }
     void factsLineBeforeAndAfter()
     {
         QFETCH(QString, text);
         QFETCH(QString, expected);
-        LogDiagnosisDialog dialog(nullptr);
+        QFETCH(QSize, size);
+        MainWindow window;
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        LogDiagnosisDialog* dialog = window.openLogDiagnosis();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
         if (!text.isEmpty()) {
-            QSignalSpy done(&dialog, &LogDiagnosisDialog::diagnosed);
-            dialog.diagnoseText(text, QStringLiteral("pasted text"));
+            QSignalSpy done(dialog, &LogDiagnosisDialog::diagnosed);
+            dialog->diagnoseText(text, QStringLiteral("pasted text"));
             QVERIFY(done.wait(30000));
         }
-        auto* facts = dialog.findChild<QLabel*>(QStringLiteral("logFacts"));
+        auto* facts = dialog->findChild<QLabel*>(QStringLiteral("logFacts"));
         QVERIFY(facts);
-        QVERIFY2(facts->text().contains(expected), qPrintable(facts->text()));
-        QVERIFY(dialog.facts().isEmpty());
+        // Nothing is said about a text not yet given (the box's placeholder says what to do); once diagnosed, its facts.
+        QVERIFY2(expected.isEmpty() ? facts->text().isEmpty() : facts->text().contains(expected), qPrintable(facts->text()));
+        QCOMPARE(facts->isVisible(), !text.isEmpty());
+        auto* box = dialog->findChild<QPlainTextEdit*>();
+        QVERIFY(box && box->placeholderText().contains(QStringLiteral("then press Diagnose")));
+        QVERIFY(dialog->facts().isEmpty());
+        QTest::qWait(50);
+        QDir().mkpath(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots"));
+        QVERIFY(dialog->grab().save(QStringLiteral(STACKSCOPE_TEST_BINARY_DIR "/screenshots/log-dialog-") +
+                                    QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')) +
+                                    QStringLiteral(".png")));
     }
 
     // "not tried" is explained where it is shown: the cell's and the header's tooltip and a legend line under the

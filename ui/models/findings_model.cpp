@@ -59,8 +59,9 @@ QString verifiedToolTip(const std::optional<bool>& verified)
 
 QString fixColumnLegend()
 {
-    return QObject::tr("Fix \u201cnot tried\u201d: the failing probes were not run again with it here (Probes page: Try "
-                       "this fix); \u201cverified here\u201d or \u201cdid not work here\u201d: they were.");
+    return QObject::tr("Fix \u201cnot tried\u201d: the failing probes were not run again with the fix\u2019s variant "
+                       "(Probes page: Try this fix); \u201cverified here\u201d / \u201cdid not work here\u201d: they were, "
+                       "and passed / still failed.");
 }
 
 void FindingsModel::setFindings(std::vector<Finding> findings, Order order)

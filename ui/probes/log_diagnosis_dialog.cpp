@@ -167,13 +167,14 @@ QWidget* LogDiagnosisDialog::createResults()
     return results;
 }
 
-// Before any text is diagnosed the facts line says where they will appear (it said "none (no GPU, architecture or
-// version named)" of a text not yet given: walkthrough 2026-11-27 problem 10).
+// Before any text is diagnosed the facts line says nothing and takes no room; the text box's placeholder says what to
+// do (it said "none (no GPU, architecture or version named)" of a text not yet given: walkthrough 2026-11-27
+// problem 10).
 void LogDiagnosisDialog::showFactsPending()
 {
     m_facts.clear();
-    fitFacts(tr("<b>Facts the text states</b>: shown here once a text is diagnosed (the GPU, architecture and versions "
-                "it names)."));
+    m_factsLabel->clear();
+    m_factsArea->hide();
 }
 
 void LogDiagnosisDialog::showFacts(const QStringList& facts, const QString& against)
@@ -196,6 +197,7 @@ void LogDiagnosisDialog::showFacts(const QStringList& facts, const QString& agai
 void LogDiagnosisDialog::fitFacts(const QString& html)
 {
     m_factsLabel->setText(html);
+    m_factsArea->show();
     // As tall as the facts need, up to about eight lines (then they scroll); the list below takes the rest.
     const int width = std::max(m_table->width(), 360) - 16;
     const int maxHeight = m_factsLabel->fontMetrics().lineSpacing() * 8 + 8;
