@@ -111,9 +111,38 @@ std::string maskSourceLineNumbers(std::string_view s)
     return out;
 }
 
+std::string straightenQuotes(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == 0xE2 && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x80) {
+            const auto third = static_cast<unsigned char>(text[i + 2]);
+            if (third >= 0x98 && third <= 0x9B) { // single quotes
+                out.push_back('\'');
+                i += 2;
+                continue;
+            }
+            if (third >= 0x9C && third <= 0x9E) { // double quotes
+                out.push_back('"');
+                i += 2;
+                continue;
+            }
+            if (third == 0xB2 || third == 0xB3) { // primes, as some fonts render quotes
+                out.push_back(third == 0xB2 ? '\'' : '"');
+                i += 2;
+                continue;
+            }
+        }
+        out.push_back(text[i]);
+    }
+    return out;
+}
+
 std::string normalizeSignatureText(std::string_view text)
 {
-    return maskSourceLineNumbers(collapseWhitespace(stripAnsi(text)));
+    return maskSourceLineNumbers(collapseWhitespace(straightenQuotes(stripAnsi(text))));
 }
 
 NormalizedText::NormalizedText(std::string_view raw)
@@ -121,7 +150,7 @@ NormalizedText::NormalizedText(std::string_view raw)
     int number = 1;
     std::size_t start = 0;
     auto emit = [&](std::size_t end) {
-        std::string display = collapseWhitespace(stripAnsi(raw.substr(start, end - start)));
+        std::string display = collapseWhitespace(straightenQuotes(stripAnsi(raw.substr(start, end - start))));
         if (display.empty())
             return;
         std::string match = maskSourceLineNumbers(display);

@@ -41,6 +41,9 @@ std::string stripAnsi(std::string_view text);
 std::string collapseWhitespace(std::string_view text);
 // "Context.cpp:296" -> "Context.cpp:N" for C, C++, CUDA, HIP and Python source names.
 std::string maskSourceLineNumbers(std::string_view text);
+// Typographic quotes that web pages and word processors put in pasted text (U+2018/2019/201A/201B, U+201C/201D/
+// 201E, U+2032/2033) become ASCII ' and ": a pasted "couldn<U+2018>t" must match the library's "couldn't".
+std::string straightenQuotes(std::string_view text);
 // A signature's exact text, normalised the way a line's match form is (newlines count as spaces).
 std::string normalizeSignatureText(std::string_view text);
 

@@ -48,6 +48,26 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(maskSourceLineNumbers(in.toStdString())), out);
     }
 
+    void straightensQuotes_data()
+    {
+        QTest::addColumn<QByteArray>("in");
+        QTest::addColumn<QByteArray>("out");
+        QTest::newRow("left single quote") << QByteArray("couldn\xe2\x80\x98t communicate") << QByteArray("couldn't communicate");
+        QTest::newRow("right single quote") << QByteArray("couldn\xe2\x80\x99t") << QByteArray("couldn't");
+        QTest::newRow("double quotes") << QByteArray("\xe2\x80\x9cout of memory\xe2\x80\x9d") << QByteArray("\"out of memory\"");
+        QTest::newRow("low-9 quotes") << QByteArray("\xe2\x80\x9ax\xe2\x80\x9e") << QByteArray("'x\"");
+        QTest::newRow("primes") << QByteArray("\xe2\x80\xb2" "a" "\xe2\x80\xb3") << QByteArray("'a\"");
+        QTest::newRow("other U+2000 punctuation kept") << QByteArray("a\xe2\x80\x94" "b") << QByteArray("a\xe2\x80\x94" "b");
+        QTest::newRow("cut sequence at the end kept") << QByteArray("a\xe2\x80") << QByteArray("a\xe2\x80");
+        QTest::newRow("plain ASCII") << QByteArray("version `GLIBC_2.34' not found") << QByteArray("version `GLIBC_2.34' not found");
+    }
+    void straightensQuotes()
+    {
+        QFETCH(QByteArray, in);
+        QFETCH(QByteArray, out);
+        QCOMPARE(QByteArray::fromStdString(straightenQuotes(in.toStdString())), out);
+    }
+
     void collapsesWhitespace()
     {
         QCOMPARE(QString::fromStdString(collapseWhitespace("  a \t\t b   c  ")), QString("a b c"));
