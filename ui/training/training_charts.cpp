@@ -218,6 +218,11 @@ QChartView* TrainingCharts::makeView(QChart* chart, QWidget* parent)
 {
     auto* view = new TimedChartView(chart, parent, &m_longestPaintNs);
     view->setRenderHint(QPainter::Antialiasing);
+    // Repaint the whole view on any change: with the default minimal updates, a plot that moved (wider or narrower
+    // value labels once a report's losses arrived) left marks of its earlier layout on the screen, a second validation
+    // point and a dashed grid line at x = 0.95 and a "(" left of the axis' 0 (walkthrough 2026-11-27 problem 4). A
+    // view is ~240x180 px and is repainted at most ~25 times a second.
+    view->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     view->setMinimumSize(220, 180); // two across beside the form at 1024x640; lower, the axes lose their labels
     return view;
 }

@@ -44,6 +44,9 @@ SessionPriceChart::SessionPriceChart(QWidget* parent)
     margins.setRight(std::max(margins.right(), fontMetrics().horizontalAdvance(QStringLiteral("Mon 00:00")) / 2 + 6));
     chart()->setMargins(margins);
     setRenderHint(QPainter::Antialiasing);
+    // The chart is rebuilt per session and its plot moves with the labels' widths: a full repaint each time, or the
+    // screen keeps marks of the earlier layout (the Training charts showed such ghosts after a report was opened).
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     setMinimumWidth(300);
     connect(chart(), &QChart::plotAreaChanged, this, &SessionPriceChart::plotMoved);
 }

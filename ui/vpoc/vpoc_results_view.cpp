@@ -84,6 +84,7 @@ QWidget* VpocResultsView::createTable()
 QWidget* VpocResultsView::createCharts()
 {
     m_chart = new SessionPriceChart(this);
+    m_chart->setObjectName(QStringLiteral("vpocPriceChart"));
     m_profile = new VolumeProfileView(this);
     // One price axis for both: the profile follows the chart's plot area whenever it moves, and whenever either
     // widget moves or shows (a run while another page was in view is laid out later).
