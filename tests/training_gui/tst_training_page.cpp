@@ -208,8 +208,12 @@ private Q_SLOTS:
         const QString shown = box->shownText();
         QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
         QVERIFY(box->fontMetrics().horizontalAdvance(shown) < 120);
+        // Hovering the cut box shows the whole choice above the box's explanation.
+        QVERIFY2(box->toolTipText().startsWith(box->currentText() + QStringLiteral("\n\n")), qPrintable(box->toolTipText()));
+        QVERIFY(box->toolTipText().endsWith(box->toolTip()));
         box->resize(box->fontMetrics().horizontalAdvance(box->currentText()) + 80, box->sizeHint().height());
         QCOMPARE(box->shownText(), box->currentText());
+        QCOMPARE(box->toolTipText(), box->toolTip());
     }
 
     // Each is an Input error (the CLI's exit 2): the page names the field to correct and puts the focus there.

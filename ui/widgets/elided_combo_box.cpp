@@ -1,8 +1,10 @@
 // A combo box that elides its current text to the box's width.
 #include "ui/widgets/elided_combo_box.h"
 
+#include <QHelpEvent>
 #include <QStyleOptionComboBox>
 #include <QStylePainter>
+#include <QToolTip>
 
 namespace stackscope::ui {
 
@@ -29,6 +31,27 @@ void ElidedComboBox::paintEvent(QPaintEvent*)
     painter.drawComplexControl(QStyle::CC_ComboBox, option);
     option.currentText = shownText();
     painter.drawControl(QStyle::CE_ComboBoxLabel, option);
+}
+
+QString ElidedComboBox::toolTipText() const
+{
+    const QString whole = currentText();
+    if (whole.isEmpty() || shownText() == whole)
+        return toolTip();
+    return toolTip().isEmpty() ? whole : whole + QStringLiteral("\n\n") + toolTip();
+}
+
+bool ElidedComboBox::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const QString tip = toolTipText();
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), tip, this);
+        return true;
+    }
+    return QComboBox::event(event);
 }
 
 } // namespace stackscope::ui

@@ -14,9 +14,12 @@ public:
 
     // The text the closed box paints for its current choice at its present width.
     QString shownText() const;
+    // What hovering shows: the current choice whole when the box cuts it, above the box's own toolTip().
+    QString toolTipText() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
 };
 
 } // namespace stackscope::ui
