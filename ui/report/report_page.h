@@ -1,4 +1,6 @@
-// The Report page: one-click export (folder + zip), redaction on by default, "Copy summary", where it went, pasted logs, the card preview.
+// The Report page, a view: one-click export (folder + zip), redaction on by default, "Copy summary", where it went
+// (ExportLocationBox), the pasted logs (SessionLogsBox), what redaction replaces (RedactionList) and the summary
+// card (CardPreviewColumn). What the report holds, its preview and its export are ReportController's.
 #pragma once
 
 #include "ui/report/report_exporter.h"
@@ -7,20 +9,21 @@
 
 #include <functional>
 
+class QBoxLayout;
 class QCheckBox;
 class QLabel;
-class QBoxLayout;
 class QLayout;
-class QScrollArea;
-class QListView;
 class QPushButton;
-class QTableWidget;
-class QTimer;
 
 namespace stackscope::ui {
 
+class CardPreviewColumn;
+class ExportLocationBox;
 class ProbesPage;
+class RedactionList;
+class ReportController;
 class SessionLogModel;
+class SessionLogsBox;
 class SnapshotController;
 class SummaryCard;
 class VpocPage;
@@ -31,16 +34,17 @@ public:
     // `probes` gives the results of this session; `livePages` are drawn as they are, private texts redacted (VPOC).
     ReportPage(SnapshotController* snapshots, ProbesPage* probes, QWidget* parent = nullptr);
 
+    ReportController* controller() const { return m_controller; }
     void addLivePage(const QString& title, QWidget* page);
     // The VPOC page: grabbed as it is, and its last run (options, sessions) goes into the report.
     void setVpocPage(VpocPage* page);
     // The folder of the last training run (its model_metadata.json goes into the report); "" for none.
-    void setTrainingRunSource(std::function<QString()> folder) { m_trainingFolder = std::move(folder); }
+    void setTrainingRunSource(std::function<QString()> folder);
     // The bandwidth run the System page shows (empty: none); each export carries it.
-    void setBandwidthSource(std::function<std::optional<perf::SuiteRun>()> run) { m_bandwidth = std::move(run); }
-    ReportExporter& exporter() { return m_exporter; }
+    void setBandwidthSource(std::function<std::optional<perf::SuiteRun>()> run);
+    ReportExporter& exporter();
     // The logs pasted or dropped in this session (the window adds them); each export writes them into the report.
-    SessionLogModel* sessionLogs() const { return m_logs; }
+    SessionLogModel* sessionLogs() const;
     // The "Written to" box's text (tests): the last export's folder and zip, or what is being written.
     QString writtenToText() const;
     SummaryCard* summaryCard() const { return m_card; }
@@ -48,7 +52,7 @@ public:
     void setRedactionEnabled(bool on);
     // What an export would hold now.
     ReportRequest request() const;
-    const ReportResult& lastResult() const { return m_last; }
+    const ReportResult& lastResult() const;
     bool isExporting() const;
     QString statusText() const;
     // Where the export's folder dialog starts: Documents when it exists, else the home folder.
@@ -80,40 +84,23 @@ private:
     void arrangeColumns();
     void configureWidgets();
     QLayout* buildControlsColumn();
-    QLayout* buildCardColumn();
-    QWidget* buildLogsBox();
     void connectSignals();
     void setExportRunning(bool running);
-    void onExported(ReportResult result);
+    void onExported();
     void onExportFailed(const QString& parentDir, const QString& reason);
-    void showRedactions(const std::vector<report::RedactionEntry>& entries, const std::vector<std::string>& uncertain,
-                        bool enabled);
     void setStatus(const QString& text, bool error);
 
-    SnapshotController* m_snapshots;
-    ProbesPage* m_probes;
-    std::vector<std::pair<QString, QPointer<QWidget>>> m_livePages;
-    QPointer<VpocPage> m_vpoc;
-    std::function<QString()> m_trainingFolder;
-    std::function<std::optional<perf::SuiteRun>()> m_bandwidth;
-    ReportExporter m_exporter;
+    ReportController* m_controller;
     QBoxLayout* m_columns = nullptr;
-    QScrollArea* m_cardArea = nullptr;
-    ReportResult m_last;
+    CardPreviewColumn* m_cardColumn = nullptr;
     QPushButton* m_export;
     QCheckBox* m_redact;
     QPushButton* m_copy;
     QLabel* m_status;
-    QLabel* m_where;
-    QPushButton* m_openFolder;
-    SessionLogModel* m_logs;
-    QListView* m_logList;
-    QPushButton* m_removeLog;
-    QLabel* m_logsNote;
-    QTableWidget* m_redactions;
-    QLabel* m_uncertain; // what redaction could not be sure of (redaction.uncertain in report.json)
+    ExportLocationBox* m_where;
+    SessionLogsBox* m_logs;
+    RedactionList* m_redactions;
     SummaryCard* m_card;
-    QTimer* m_previewTimer;
 };
 
 } // namespace stackscope::ui
