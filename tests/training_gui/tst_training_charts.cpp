@@ -202,6 +202,12 @@ private Q_SLOTS:
             QCOMPARE(perEpoch->at(i).x(), double(i + 1));
             QCOMPARE(validation->at(i).x(), double(i + 1));
         }
+        // The convention is stated on every chart's axis: x counts the epochs done.
+        for (auto* view : { charts.lossView(), charts.samplesView(), charts.memoryView() }) {
+            const auto axes = view->chart()->axes(Qt::Horizontal);
+            QCOMPARE(axes.size(), 1);
+            QCOMPARE(axes.first()->titleText(), QStringLiteral("epochs completed"));
+        }
     }
 
     void resumeDropsWhatFollowedTheCheckpoint()

@@ -53,7 +53,9 @@ QChart* makeChart(const QString& title)
 QValueAxis* makeEpochAxis()
 {
     auto* x = new QValueAxis;
-    x->setTitleText(QObject::tr("epoch"));
+    // One convention on every chart and in the epoch table: x counts the epochs done, so epoch N's figures sit at its
+    // end, x = N, and a progress interval inside epoch N between N - 1 and N.
+    x->setTitleText(QObject::tr("epochs completed"));
     x->setLabelFormat(QStringLiteral("%.0f"));
     x->setTickType(QValueAxis::TicksDynamic);
     x->setTickAnchor(0);
@@ -149,7 +151,8 @@ TrainingCharts::TrainingCharts(QWidget* parent)
     m_valLossSeries->attachAxis(m_lossLinear);
     m_lossView = makeView(m_lossChart, parent);
     m_lossView->setObjectName(QStringLiteral("trainingLossChart"));
-    m_lossView->setToolTip(tr("Training loss per progress interval, validation loss per epoch"));
+    m_lossView->setToolTip(tr("Training loss per progress interval, validation loss per epoch; epoch N's figures at "
+                              "its end (x = N)"));
 
     // The unit in the title, not on the vertical axis: there it was cut ("k samp...") in a plot lower than its
     // ~80 px (1024x640 with the Monitor open).
@@ -170,7 +173,8 @@ TrainingCharts::TrainingCharts(QWidget* parent)
     }
     m_samplesView = makeView(m_samplesChart, parent);
     m_samplesView->setObjectName(QStringLiteral("trainingSamplesChart"));
-    m_samplesView->setToolTip(tr("Training samples per second: per progress interval and each epoch's mean"));
+    m_samplesView->setToolTip(tr("Training samples per second: per progress interval and each epoch's mean, epoch N's "
+                                 "at its end (x = N)"));
 
     m_memoryChart = makeChart(tr("Memory"));
     m_deviceUsedSeries = makeSeries(tr("VRAM"), QColor(0x94, 0x67, 0xbd), Qt::SolidLine, 2);
