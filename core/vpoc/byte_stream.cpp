@@ -2,6 +2,7 @@
 #include "core/vpoc/byte_stream.h"
 
 #include "core/vpoc/market_data.h"
+#include "core/vpoc/market_file.h"
 
 #include <fmt/format.h>
 
@@ -21,7 +22,6 @@ namespace stackscope::vpoc {
 
 namespace {
 constexpr size_t kBlock = 1 << 20;
-int64_t mtimeOf(const struct stat& st) { return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec; }
 } // namespace
 
 bool ByteStream::isZstd(const unsigned char* h, size_t n)
@@ -32,15 +32,7 @@ bool ByteStream::isZstd(const unsigned char* h, size_t n)
 ByteStream::ByteStream(const std::string& path)
     : m_path(path)
 {
-    m_file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (m_file.fd < 0)
-        throw InputError(path, 0, 0, fmt::format("cannot open the file ({}); check the path and its permissions",
-                                                 std::strerror(errno)));
-    struct stat st {};
-    if (::fstat(m_file.fd, &st) != 0 || !S_ISREG(st.st_mode))
-        throw InputError(path, 0, 0, "not a regular file (a FIFO, device or folder); give a market data file");
-    m_fileSize = static_cast<uint64_t>(st.st_size);
-    m_mtimeNs = mtimeOf(st);
+    m_file.fd = openMarketFile(path, m_fileSize, m_mtimeNs);
     m_in.resize(kBlock);
     m_inEnd = readFile(m_in.data(), m_in.size());
     if (!isZstd(reinterpret_cast<const unsigned char*>(m_in.data()), m_inEnd))
@@ -67,7 +59,7 @@ ByteStream::~ByteStream()
 void ByteStream::checkUnchanged()
 {
     struct stat st {};
-    if (::fstat(m_file.fd, &st) == 0 && static_cast<uint64_t>(st.st_size) == m_fileSize && mtimeOf(st) == m_mtimeNs)
+    if (::fstat(m_file.fd, &st) == 0 && static_cast<uint64_t>(st.st_size) == m_fileSize && modificationTimeNs(st) == m_mtimeNs)
         return;
     throw InputError(m_path, BinaryPosition {-1, m_position},
                      fmt::format("the file changed while it was being read (it had {} bytes); results would be "

@@ -3,6 +3,7 @@
 
 #include "core/vpoc/csv_chunk.h"
 #include "core/vpoc/csv_reader.h"
+#include "core/vpoc/market_file.h"
 
 #include <fmt/format.h>
 
@@ -30,8 +31,6 @@ constexpr size_t kWindowPerThread = 8u << 20; // two windows are held: one merge
 // 16 MiB ahead of 32 MiB in all four rounds (tests/bench/RESULTS.md, "Session windows and the reader's window").
 constexpr size_t kMaxWindow = 16u << 20;
 
-int64_t mtimeNs(const struct stat& st) { return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec; }
-
 } // namespace
 
 ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions& options, const CsvLayout* headerless)
@@ -39,15 +38,7 @@ ParallelCsvReader::ParallelCsvReader(const std::string& path, const ReadOptions&
     , m_options(options)
 {
     findTimeZone(options.timeZone);
-    m_file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (m_file.fd < 0)
-        throw InputError(path, 0, 0, fmt::format("cannot open the file ({}); check the path and its permissions",
-                                                 std::strerror(errno)));
-    struct stat st {};
-    if (::fstat(m_file.fd, &st) != 0 || !S_ISREG(st.st_mode))
-        throw InputError(path, 0, 0, "not a regular file (a FIFO, device or folder); give a market data file");
-    m_totalBytes = static_cast<uint64_t>(st.st_size);
-    m_mtimeNs = mtimeNs(st);
+    m_file.fd = openMarketFile(path, m_totalBytes, m_mtimeNs);
     if (headerless) {
         m_layout = *headerless;
         m_kind = m_layout.format == DataFormat::Bars ? "NinjaTrader bars" : "NinjaTrader ticks";
@@ -91,11 +82,11 @@ void ParallelCsvReader::checkUnchanged(const char* when)
     struct stat st {};
     if (::fstat(m_file.fd, &st) != 0)
         throw std::runtime_error(fmt::format("{}: cannot check the file {} ({})", m_path, when, std::strerror(errno)));
-    if (static_cast<uint64_t>(st.st_size) != m_totalBytes || mtimeNs(st) != m_mtimeNs)
+    if (static_cast<uint64_t>(st.st_size) != m_totalBytes || modificationTimeNs(st) != m_mtimeNs)
         throw FileChanged {fmt::format("the file changed while it was being read (size {} -> {} bytes{}); results "
                                        "would be incomplete, so nothing is reported: run again once whatever writes "
                                        "the file has finished",
-                                       m_totalBytes, st.st_size, mtimeNs(st) != m_mtimeNs ? ", modified" : "")};
+                                       m_totalBytes, st.st_size, modificationTimeNs(st) != m_mtimeNs ? ", modified" : "")};
 }
 
 // Puts the partial line the last window left at the start of `buffer` and plans reading the file after it.
