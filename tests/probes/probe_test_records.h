@@ -26,7 +26,8 @@ inline ProbeRecord probeRecord(const std::string& probe, const std::string& devi
     return r;
 }
 
-// A finding with one environment-change fix (HIPBLASLT=0) and, when asked, a diagnostic step before it.
+// A finding with one environment-change fix (HIPBLASLT=0) and, when asked, a diagnostic step (an environment change
+// too) before it.
 inline Finding findingWithFix(bool diagnosticFirst = false, std::optional<bool> applies = std::nullopt)
 {
     Finding f;
@@ -34,8 +35,9 @@ inline Finding findingWithFix(bool diagnosticFirst = false, std::optional<bool> 
     f.severity = Severity::Error;
     f.title = "hipBLASLt has no kernels for this GPU";
     if (diagnosticFirst) {
-        FixAdvice look;
-        look.text = "look at the log";
+        FixAdvice look; // an environment change that makes the libraries say more, not a fix to verify
+        look.text = "run with AMD_LOG_LEVEL=3 and read the log";
+        look.env = {{"AMD_LOG_LEVEL", std::string("3")}};
         look.diagnostic = true;
         f.fixes.push_back(look);
     }
