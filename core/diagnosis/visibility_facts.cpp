@@ -33,10 +33,38 @@ bool selectsNothing(const std::string& value, std::size_t driverGpus)
     return isIndex(first) && std::stoul(first) >= driverGpus;
 }
 
+std::size_t entries(const std::string& list)
+{
+    return static_cast<std::size_t>(std::count(list.begin(), list.end(), ',')) + 1;
+}
+
+// ROCm applies ROCR_VISIBLE_DEVICES first (the HSA runtime); HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES then index
+// the GPUs it left, renumbered from 0 (PyTorch's device count follows the same order since pytorch#142292), so
+// ROCR_VISIBLE_DEVICES=1 with HIP_VISIBLE_DEVICES=1 leaves no GPU, whatever GPUs the machine has.
+std::optional<std::string> stackedRocmMasks(const Snapshot& s)
+{
+    const auto rocr = s.env.find("ROCR_VISIBLE_DEVICES");
+    if (rocr == s.env.end() || rocr->second.empty())
+        return std::nullopt;
+    if (!s.gpus.empty() && std::none_of(s.gpus.begin(), s.gpus.end(), [](const GpuInfo& g) { return g.vendor == "amd"; }))
+        return std::nullopt;
+    const std::size_t left = entries(rocr->second);
+    for (const char* name : {"HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"}) {
+        const auto it = s.env.find(name);
+        if (it != s.env.end() && !it->second.empty() && selectsNothing(it->second, left))
+            return fmt::format("{}='{}' indexes the {} GPU{} ROCR_VISIBLE_DEVICES='{}' leaves (renumbered from 0), so it "
+                               "selects none",
+                               name, it->second, left, left == 1 ? "" : "s", rocr->second);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<std::string> gpusHiddenByEnvironment(const Snapshot& s)
 {
+    if (auto stacked = stackedRocmMasks(s))
+        return stacked;
     if (s.gpus.empty())
         return std::nullopt;
     // torch's count says something about visibility only where torch is a GPU build: a CPU libtorch sees 0 anyway.

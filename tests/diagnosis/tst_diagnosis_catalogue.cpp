@@ -226,6 +226,50 @@ private Q_SLOTS:
         QCOMPARE(stackscope::gpusHiddenByEnvironment(s).has_value(), hidden);
     }
 
+    // ROCR_VISIBLE_DEVICES first, then HIP_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES index what it left: no GPU list needed.
+    void stackedRocmMasks_data()
+    {
+        QTest::addColumn<QString>("rocr");
+        QTest::addColumn<QString>("hip");
+        QTest::addColumn<QString>("cuda");
+        QTest::addColumn<QString>("gpuVendor"); // "" = no GPU list (a pasted log)
+        QTest::addColumn<bool>("hidden");
+        QTest::newRow("ROCR 1, HIP 1") << "1" << "1" << "" << "" << true;
+        QTest::newRow("ROCR 1, HIP 0") << "1" << "0" << "" << "" << false;
+        QTest::newRow("ROCR 0,1, HIP 1") << "0,1" << "1" << "" << "" << false;
+        QTest::newRow("ROCR 0,1, HIP 2") << "0,1" << "2" << "" << "" << true;
+        QTest::newRow("ROCR 2, CUDA 1") << "2" << "" << "1" << "" << true;
+        QTest::newRow("ROCR 2, CUDA 0") << "2" << "" << "0" << "" << false;
+        QTest::newRow("ROCR only") << "1" << "" << "" << "" << false;
+        QTest::newRow("HIP 1 without ROCR, no GPU list") << "" << "1" << "" << "" << false;
+        QTest::newRow("ROCR 1, HIP 1, AMD GPUs") << "1" << "1" << "" << "amd" << true;
+        QTest::newRow("ROCR 1, CUDA 1, NVIDIA GPUs only") << "1" << "" << "1" << "nvidia" << false;
+    }
+    void stackedRocmMasks()
+    {
+        QFETCH(QString, rocr);
+        QFETCH(QString, hip);
+        QFETCH(QString, cuda);
+        QFETCH(QString, gpuVendor);
+        QFETCH(bool, hidden);
+        Snapshot s;
+        if (!gpuVendor.isEmpty()) {
+            for (int i = 0; i < 4; ++i) {
+                GpuInfo g;
+                g.index = i;
+                g.vendor = gpuVendor.toStdString();
+                s.gpus.push_back(g);
+            }
+        }
+        if (!rocr.isEmpty())
+            s.env["ROCR_VISIBLE_DEVICES"] = rocr.toStdString();
+        if (!hip.isEmpty())
+            s.env["HIP_VISIBLE_DEVICES"] = hip.toStdString();
+        if (!cuda.isEmpty())
+            s.env["CUDA_VISIBLE_DEVICES"] = cuda.toStdString();
+        QCOMPARE(stackscope::gpusHiddenByEnvironment(s).has_value(), hidden);
+    }
+
     // The built-in vocabulary: every code names a rule (checked at load), no code is listed twice in a catalogue, and
     // every catalogue brings entries.
     void builtInCataloguesAreWhole()
