@@ -1,15 +1,11 @@
 // System page layout and how it shows a snapshot.
 #include "ui/system/system_page.h"
 
-#include "core/diagnosis/machine_diagnosis.h"
-#include "core/snapshot/stack_rows.h"
-#include "ui/models/coverage_model.h"
-#include "ui/models/findings_model.h"
-#include "ui/models/stack_model.h"
-#include "ui/system/fix_command.h"
+#include "ui/system/findings_box.h"
 #include "ui/system/links_panel.h"
-#include "ui/system/verdict_panel.h"
 #include "ui/system/snapshot_banner.h"
+#include "ui/system/stack_tabs.h"
+#include "ui/system/verdict_panel.h"
 #include "ui/widgets/gpu_card.h"
 #include "ui/widgets/status_colors.h"
 
@@ -20,9 +16,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QTabWidget>
 #include <QTableView>
-#include <QTextBrowser>
 #include <QThread>
 #include <QVBoxLayout>
 
@@ -31,21 +25,6 @@
 namespace stackscope::ui {
 
 namespace {
-
-QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
-{
-    auto* view = new QTableView(parent);
-    view->setModel(model);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
-    view->setAlternatingRowColors(true);
-    view->setWordWrap(false);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    return view;
-}
 
 // One device node: read-write (ok), no access (a problem) or unknown, with what could not be read.
 QString nodeText(const Snapshot& s, const DeviceNode& n)
@@ -117,15 +96,9 @@ SystemPage::SystemPage(QWidget* parent)
     , m_cards(new QWidget(this))
     , m_cardsLayout(new QHBoxLayout(m_cards))
     , m_access(new QLabel(this))
-    , m_stackModel(new StackModel(this))
-    , m_findingsModel(new FindingsModel(this))
-    , m_coverageModel(new CoverageModel(this))
-    , m_stackView(makeTable(m_stackModel, this))
-    , m_stackDetail(new QTextBrowser(this))
-    , m_coverageView(makeTable(m_coverageModel, this))
-    , m_coverageNote(new QLabel(this))
-    , m_findingsView(makeTable(m_findingsModel, this))
-    , m_findingDetail(new QTextBrowser(this))
+    , m_controller(new SystemController(this))
+    , m_stackTabs(new StackTabs(m_controller->stackModel(), m_controller->coverageModel(), this))
+    , m_findings(new FindingsBox(m_controller->findingsModel(), this))
 {
     m_banner->setObjectName(QStringLiteral("snapshotBanner"));
     m_banner->setWordWrap(true);
@@ -135,15 +108,14 @@ SystemPage::SystemPage(QWidget* parent)
     auto* top = createTopBar();
     auto* cardsScroll = createCardsScroll();
     auto* accessBox = createAccessBox();
-    auto* stackBox = createStackTabs();
-    auto* findingsBox = createFindingsBox();
+    connect(m_controller, &SystemController::diagnosed, this, &SystemPage::showDiagnosis);
 
     // The findings before the stack table: on a 1920x1080 screen they were below the fold, under the table
     // (walkthrough 2026-11-27 problem 21).
     auto* lower = new QSplitter(Qt::Vertical, this);
     lower->setObjectName(QStringLiteral("systemLower"));
-    lower->addWidget(findingsBox);
-    lower->addWidget(stackBox);
+    lower->addWidget(m_findings);
+    lower->addWidget(m_stackTabs);
     lower->setStretchFactor(0, 2);
     lower->setStretchFactor(1, 3);
 
@@ -202,95 +174,6 @@ QGroupBox* SystemPage::createAccessBox()
     return accessBox;
 }
 
-// The stack table above the selected row's details. Component and Status fit their (short) texts; Version and
-// Found at share the rest whatever their length, cut in the middle with the whole text in the tooltip and the
-// details: a long value (the kernel command line) once sized Version past the window and hid Status at every size.
-QWidget* SystemPage::createStackTab()
-{
-    auto* header = m_stackView->horizontalHeader();
-    header->setSectionResizeMode(StackModel::ComponentColumn, QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(StackModel::StatusColumn, QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(StackModel::VersionColumn, QHeaderView::Stretch);
-    header->setSectionResizeMode(StackModel::LocationColumn, QHeaderView::Stretch);
-    header->setStretchLastSection(false);
-    m_stackView->setObjectName(QStringLiteral("stackTable"));
-    m_stackView->setTextElideMode(Qt::ElideMiddle);
-    m_stackDetail->setObjectName(QStringLiteral("stackDetail"));
-    m_stackDetail->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere); // a path has no spaces to wrap at
-    m_stackDetail->setPlaceholderText(tr("Select a row for its whole value, where it was found and why it is missing, failed or unknown."));
-    // About four lines; longer values scroll inside.
-    m_stackDetail->setFixedHeight(m_stackDetail->fontMetrics().lineSpacing() * 4 + 12);
-    connect(m_stackView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showStackRow(current.row()); });
-    auto* tab = new QWidget(this);
-    auto* layout = new QVBoxLayout(tab);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_stackView, 1);
-    layout->addWidget(m_stackDetail);
-    return tab;
-}
-
-void SystemPage::showStackRow(int row)
-{
-    const StackRow* r = m_stackModel->rowAt(row);
-    if (!r) {
-        m_stackDetail->clear();
-        return;
-    }
-    auto html = [](const std::string& text) { return QString::fromStdString(text).toHtmlEscaped(); };
-    QString text = tr("<b>%1</b> · <span style='color:%2'>%3</span><br/>Version: <code>%4</code><br/>Found at: <code>%5</code>")
-                       .arg(html(r->component), statusColor(r->status).name(), QString::fromLatin1(stackStatusName(r->status)),
-                            html(r->version), html(r->location));
-    if (!r->note.empty())
-        text += QStringLiteral("<br/>") + html(r->note);
-    m_stackDetail->setHtml(text);
-}
-
-// The stack table (with the selected row's details) and the kernel coverage table (with the selected cell's note),
-// as two tabs.
-QTabWidget* SystemPage::createStackTabs()
-{
-    m_coverageView->setSelectionBehavior(QAbstractItemView::SelectItems);
-    m_coverageView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_coverageNote->setWordWrap(true);
-    m_coverageNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    connect(m_coverageView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
-        m_coverageNote->setText(current.data(Qt::ToolTipRole).toString());
-    });
-    auto* coverageTab = new QWidget(this);
-    auto* coverageLayout = new QVBoxLayout(coverageTab);
-    coverageLayout->addWidget(m_coverageView, 1);
-    coverageLayout->addWidget(m_coverageNote);
-    auto* stackBox = new QTabWidget(this);
-    stackBox->setObjectName(QStringLiteral("stackTabs"));
-    stackBox->addTab(createStackTab(), tr("Stack"));
-    stackBox->addTab(coverageTab, tr("Kernel coverage"));
-    return stackBox;
-}
-
-// The findings table beside the selected finding's detail.
-QGroupBox* SystemPage::createFindingsBox()
-{
-    m_findingsView->setObjectName(QStringLiteral("findingsTable"));
-    m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::SeverityColumn, QHeaderView::ResizeToContents);
-    m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::IdColumn, QHeaderView::ResizeToContents);
-    // The checks have no fix a probe variant could verify (the Probes page shows that column).
-    m_findingsView->setColumnHidden(FindingsModel::VerifiedColumn, true);
-    m_findingDetail->setOpenExternalLinks(true);
-    m_findingDetail->setPlaceholderText(tr("Select a finding to see its detail, the fix and the sources."));
-    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showFinding(current.row()); });
-    auto* findingsSplit = new QSplitter(Qt::Horizontal, this);
-    findingsSplit->addWidget(m_findingsView);
-    findingsSplit->addWidget(m_findingDetail);
-    findingsSplit->setStretchFactor(0, 2);
-    findingsSplit->setStretchFactor(1, 3);
-    auto* findingsBox = new QGroupBox(tr("Findings"), this);
-    findingsBox->setObjectName(QStringLiteral("findingsBox"));
-    (new QVBoxLayout(findingsBox))->addWidget(findingsSplit);
-    return findingsBox;
-}
-
 int SystemPage::fitForPicture(int width)
 {
     // Enough for every finding and stack row seen on the recorded machines; more scroll.
@@ -310,12 +193,14 @@ int SystemPage::fitForPicture(int width)
     // ...then the page grows by what the two tables lack, and the splitter below gives it to them (twice at most: the
     // first pass may change a wrapped label's width and so its height).
     auto* lower = findChild<QSplitter*>(QStringLiteral("systemLower"));
-    const int needFindings = rowsHeight(m_findingsView, kFindingRows);
-    const int needStack = rowsHeight(m_stackView, kStackRows);
+    QTableView* findings = m_findings->table();
+    QTableView* stack = m_stackTabs->stackView();
+    const int needFindings = rowsHeight(findings, kFindingRows);
+    const int needStack = rowsHeight(stack, kStackRows);
     for (int pass = 0; pass < 2; ++pass) {
         layout()->activate();
-        const int moreFindings = std::max(0, needFindings - m_findingsView->height());
-        const int moreStack = std::max(0, needStack - m_stackView->height());
+        const int moreFindings = std::max(0, needFindings - findings->height());
+        const int moreStack = std::max(0, needStack - stack->height());
         if (moreFindings == 0 && moreStack == 0)
             break;
         const QList<int> sizes = lower->sizes();
@@ -354,41 +239,20 @@ void SystemPage::showSnapshot(SnapshotPtr snapshot, const QString& origin)
         m_banner->show();
     }
     m_verdict->setRecordedMachine(!origin.isEmpty() || s.root.has_value());
-    m_shown = snapshot;
     rebuildGpuCards(s);
     m_access->setText(accessText(s));
-    m_coverageModel->setCoverage(s.archCoverage);
-    m_coverageNote->setText(m_coverageModel->rowCount() == 0
-        ? m_coverageModel->emptyReason()
-        : tr("Select a cell for what it means and the fix. Red: the library has no code for that GPU."));
-    showDiagnosis();
+    m_controller->showSnapshot(std::move(snapshot)); // then showDiagnosis
 }
 
 void SystemPage::setSessionInputs(std::vector<ReadLogText> logs, std::vector<ProbeOutcome> probes)
 {
-    m_sessionLogs = std::move(logs);
-    m_sessionProbes = std::move(probes);
-    if (m_shown)
-        showDiagnosis();
+    m_controller->setSessionInputs(std::move(logs), std::move(probes));
 }
 
-// The one diagnosis (as `stackscope-cli diagnose` makes it) over the snapshot, the logs pasted in the session and the
-// probe results measured on this machine: the page only renders it.
+// The controller diagnosed the snapshot again (the findings box and the stack tabs follow their models).
 void SystemPage::showDiagnosis()
 {
-    const Snapshot& s = *m_shown;
-    MachineDiagnosisInput input;
-    input.snapshot = &s;
-    input.logs = m_sessionLogs;
-    input.probes = m_sessionProbes;
-    const MachineDiagnosis diagnosis = diagnoseMachine(input);
-    m_stackModel->setRows(stackRows(s, diagnosis.findings));
-    m_stackDetail->clear();
-    m_findingsModel->setFindings(diagnosis.findings, FindingsModel::Order::AsGiven);
-    m_verdict->showDiagnosis(diagnosis);
-    m_findingDetail->clear();
-    if (m_findingsModel->rowCount() > 0)
-        m_findingsView->selectRow(0);
+    m_verdict->showDiagnosis(*m_controller->diagnosis());
     Q_EMIT diagnosisShown();
 }
 
@@ -403,44 +267,6 @@ void SystemPage::rebuildGpuCards(const Snapshot& s)
     for (const auto& g : s.gpus)
         m_cardsLayout->addWidget(new GpuCard(g, m_cards));
     m_cardsLayout->addStretch(1);
-}
-
-void SystemPage::showFinding(int row)
-{
-    const Finding* f = m_findingsModel->findingAt(row);
-    if (!f) {
-        m_findingDetail->clear();
-        return;
-    }
-    QString sources;
-    for (const auto& src : f->sources) {
-        const QString s = QString::fromStdString(src).toHtmlEscaped();
-        sources += s.startsWith(QStringLiteral("http")) ? QStringLiteral("<li><a href=\"%1\">%1</a></li>").arg(s)
-                                                        : QStringLiteral("<li>%1</li>").arg(s);
-    }
-    // A check has one fix; a diagnosis lists its fixes in order and says what it matched (the facts that name the
-    // cause, such as the variable that hides the GPUs).
-    QString fixes = f->fix.empty() ? QString() : QStringLiteral("<p>%1</p>").arg(fixHtml(QString::fromStdString(f->fix)));
-    if (!f->fixes.empty()) {
-        fixes += QStringLiteral("<ol>");
-        for (const auto& a : f->fixes)
-            fixes += QStringLiteral("<li>%1%2</li>").arg(fixHtml(QString::fromStdString(a.text)),
-                                                           a.diagnostic ? tr(" <i>(locates the problem)</i>") : QString());
-        fixes += QStringLiteral("</ol>");
-    }
-    QString evidence;
-    for (std::size_t i = 0; i < f->evidence.size() && i < 3; ++i) {
-        const auto& e = f->evidence[i];
-        evidence += QStringLiteral("<li>%1: <code>%2</code></li>").arg(QString::fromStdString(e.origin).toHtmlEscaped(),
-                                                                        QString::fromStdString(e.text).toHtmlEscaped());
-    }
-    if (!evidence.isEmpty())
-        evidence = tr("<h4>Seen</h4><ul>%1</ul>").arg(evidence);
-    m_findingDetail->setHtml(QStringLiteral("<h3 style='color:%1'>%2</h3><p><code>%3</code> · %4</p>"
-                                            "<p style='white-space:pre-wrap'>%5</p>%6<h4>Fix</h4>%7<h4>Sources</h4><ul>%8</ul>")
-                                 .arg(severityColor(f->severity).name(), QString::fromStdString(f->title).toHtmlEscaped(),
-                                      QString::fromStdString(f->id), QString::fromLatin1(severityName(f->severity)),
-                                      QString::fromStdString(f->detail).toHtmlEscaped(), evidence, fixes, sources));
 }
 
 } // namespace stackscope::ui

@@ -1,8 +1,9 @@
-// The System page: GPU cards, the stack table, device access and environment, findings with fixes.
+// The System page, a view: the heading with Paste a log and Refresh, the "not this machine" banner, the verdict, the
+// GPU cards, the links, device access and environment, the findings (FindingsBox) above the stack and kernel coverage
+// tabs (StackTabs). What it shows is SystemController's: the snapshot and its one diagnosis, in the models.
 #pragma once
 
-#include "core/diagnosis/machine_diagnosis.h"
-#include "ui/system/snapshot_controller.h"
+#include "ui/system/system_controller.h"
 
 #include <QWidget>
 
@@ -10,16 +11,12 @@ class QGroupBox;
 class QHBoxLayout;
 class QLabel;
 class QScrollArea;
-class QTabWidget;
-class QTableView;
-class QTextBrowser;
 
 namespace stackscope::ui {
 
-class CoverageModel;
-class FindingsModel;
-class StackModel;
+class FindingsBox;
 class LinksPanel;
+class StackTabs;
 class VerdictPanel;
 
 class SystemPage : public QWidget {
@@ -27,9 +24,10 @@ class SystemPage : public QWidget {
 public:
     explicit SystemPage(QWidget* parent = nullptr);
 
-    StackModel* stackModel() const { return m_stackModel; }
-    FindingsModel* findingsModel() const { return m_findingsModel; }
-    CoverageModel* coverageModel() const { return m_coverageModel; }
+    SystemController* controller() const { return m_controller; }
+    StackModel* stackModel() const { return m_controller->stackModel(); }
+    FindingsModel* findingsModel() const { return m_controller->findingsModel(); }
+    CoverageModel* coverageModel() const { return m_controller->coverageModel(); }
     VerdictPanel* verdict() const { return m_verdict; }
     LinksPanel* links() const { return m_links; }
     int gpuCardCount() const;
@@ -57,17 +55,9 @@ private:
     QHBoxLayout* createTopBar();
     QScrollArea* createCardsScroll();
     QGroupBox* createAccessBox();
-    QTabWidget* createStackTabs();
-    QWidget* createStackTab();
-    void showStackRow(int row);
-    QGroupBox* createFindingsBox();
     void rebuildGpuCards(const Snapshot& s);
-    void showFinding(int row);
     void showDiagnosis();
 
-    SnapshotPtr m_shown;
-    std::vector<ReadLogText> m_sessionLogs;
-    std::vector<ProbeOutcome> m_sessionProbes;
     QLabel* m_banner;
     VerdictPanel* m_verdict;
     LinksPanel* m_links = nullptr;
@@ -75,15 +65,9 @@ private:
     QWidget* m_cards;
     QHBoxLayout* m_cardsLayout;
     QLabel* m_access;
-    StackModel* m_stackModel;
-    FindingsModel* m_findingsModel;
-    CoverageModel* m_coverageModel;
-    QTableView* m_stackView;
-    QTextBrowser* m_stackDetail;
-    QTableView* m_coverageView;
-    QLabel* m_coverageNote;
-    QTableView* m_findingsView;
-    QTextBrowser* m_findingDetail;
+    SystemController* m_controller;
+    StackTabs* m_stackTabs;
+    FindingsBox* m_findings;
 };
 
 } // namespace stackscope::ui

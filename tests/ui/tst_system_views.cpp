@@ -1,0 +1,163 @@
+// The System page's display pieces: the finding detail's rich text (findingDetailHtml), FindingsBox (a new list shows
+// its first finding, a selection its detail) and StackTabs (a stack row's whole value, the coverage tab's note).
+#include "core/archscan/arch_scan.h"
+#include "core/snapshot/stack_rows.h"
+#include "ui/models/coverage_model.h"
+#include "ui/models/findings_model.h"
+#include "ui/models/stack_model.h"
+#include "ui/system/findings_box.h"
+#include "ui/system/stack_tabs.h"
+
+#include <QTableView>
+#include <QtTest>
+
+using namespace stackscope;
+using namespace stackscope::ui;
+
+Q_DECLARE_METATYPE(stackscope::Finding)
+
+namespace {
+Finding finding(const std::string& id, Severity severity, const std::string& title)
+{
+    Finding f;
+    f.id = id;
+    f.severity = severity;
+    f.title = title;
+    f.detail = "detail of " + id;
+    return f;
+}
+
+Evidence seen(int n)
+{
+    Evidence e;
+    e.origin = "pasted text";
+    e.text = "line " + std::to_string(n);
+    return e;
+}
+} // namespace
+
+class TestSystemViews : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void findingDetail_data()
+    {
+        QTest::addColumn<Finding>("finding");
+        QTest::addColumn<QStringList>("has");
+        QTest::addColumn<QStringList>("lacks");
+
+        Finding check = finding("KFD_ABSENT", Severity::Info, "/dev/kfd is absent");
+        check.fix = "load the amdgpu driver";
+        check.sources = {"https://rocm.docs.amd.com/", "the kernel's documentation"};
+        QTest::newRow("a check: one fix, a link and a plain source")
+            << check
+            << QStringList {"<h3 style='color:", "/dev/kfd is absent</h3>", "<code>KFD_ABSENT</code> · info",
+                            "load the amdgpu driver", "<a href=\"https://rocm.docs.amd.com/\">",
+                            "<li>the kernel's documentation</li>"}
+            << QStringList {"<ol>", "<h4>Seen</h4>", "<a href=\"the kernel"};
+
+        Finding diagnosis = finding("NO_CODE_OBJECT_FOR_GPU", Severity::Error, "No kernel for <this> GPU");
+        FixAdvice look;
+        look.text = "run with AMD_LOG_LEVEL=3";
+        look.diagnostic = true;
+        FixAdvice fix;
+        fix.text = "install the wheel built for your GPU";
+        diagnosis.fixes = {look, fix};
+        diagnosis.evidence = {seen(1), seen(2), seen(3), seen(4)};
+        QTest::newRow("a diagnosis: fixes in order, three lines seen, title escaped")
+            << diagnosis
+            << QStringList {"No kernel for &lt;this&gt; GPU", "<ol><li>run with AMD_LOG_LEVEL=3 <i>(locates the problem)</i></li>",
+                            "<li>install the wheel built for your GPU</li></ol>", "<h4>Seen</h4>",
+                            "pasted text: <code>line 3</code>", "<code>NO_CODE_OBJECT_FOR_GPU</code> · error"}
+            << QStringList {"line 4", "<this>", "<a href"};
+    }
+    void findingDetail()
+    {
+        QFETCH(Finding, finding);
+        QFETCH(QStringList, has);
+        QFETCH(QStringList, lacks);
+        const QString html = findingDetailHtml(finding);
+        for (const auto& s : has)
+            QVERIFY2(html.contains(s), qPrintable(s + QStringLiteral(" not in ") + html));
+        for (const auto& s : lacks)
+            QVERIFY2(!html.contains(s), qPrintable(s + QStringLiteral(" in ") + html));
+    }
+
+    // A new list selects its first finding (the most important) and shows it; a row chosen shows its own; an empty
+    // list shows none.
+    void findingsBoxSelection_data()
+    {
+        QTest::addColumn<int>("count");
+        QTest::addColumn<int>("choose"); // -1: keep the first
+        QTest::addColumn<QString>("detail");
+        QTest::newRow("first of two") << 2 << -1 << "finding 0";
+        QTest::newRow("second chosen") << 2 << 1 << "finding 1";
+        QTest::newRow("none") << 0 << -1 << "";
+    }
+    void findingsBoxSelection()
+    {
+        QFETCH(int, count);
+        QFETCH(int, choose);
+        QFETCH(QString, detail);
+        FindingsModel model;
+        FindingsBox box(&model);
+        model.setFindings({finding("OLD", Severity::Warning, "an older list")});
+        QVERIFY(box.detail().contains(QStringLiteral("an older list")));
+        std::vector<Finding> list;
+        for (int i = 0; i < count; ++i)
+            list.push_back(finding("ID_" + std::to_string(i), Severity::Error, "finding " + std::to_string(i)));
+        model.setFindings(list);
+        if (choose >= 0)
+            box.table()->selectRow(choose);
+        if (detail.isEmpty())
+            QCOMPARE(box.detail(), QString());
+        else
+            QVERIFY2(box.detail().startsWith(detail), qPrintable(box.detail()));
+        QCOMPARE(box.table()->isColumnHidden(FindingsModel::VerifiedColumn), true);
+    }
+
+    // The selected stack row's whole value and its note; a new list clears it.
+    void stackRowDetail()
+    {
+        StackModel stack;
+        CoverageModel coverage;
+        StackTabs tabs(&stack, &coverage);
+        StackRow ok {"ROCm install", "7.0.2", "/opt/rocm-7.0.2", StackStatus::Ok, ""};
+        StackRow unknown {"HIP runtime", "-", "not queried (recorded machine)", StackStatus::Unknown,
+                          "a recorded machine's libraries are not loaded here"};
+        stack.setRows({ok, unknown});
+        QCOMPARE(tabs.stackDetail(), QString());
+        tabs.stackView()->selectRow(1);
+        const QString detail = tabs.stackDetail();
+        for (const char* part : {"HIP runtime · unknown", "Found at: not queried (recorded machine)",
+                                 "a recorded machine's libraries are not loaded here"})
+            QVERIFY2(detail.contains(QString::fromUtf8(part)), qPrintable(detail));
+        tabs.stackView()->selectRow(0);
+        QVERIFY2(tabs.stackDetail().contains(QStringLiteral("Version: 7.0.2")), qPrintable(tabs.stackDetail()));
+        stack.setRows({ok});
+        QCOMPARE(tabs.stackDetail(), QString());
+    }
+
+    // The coverage tab's note: why the table is empty, what a cell tells when it has rows, and the selected cell's own.
+    void coverageNote()
+    {
+        StackModel stack;
+        CoverageModel coverage;
+        StackTabs tabs(&stack, &coverage);
+        QCOMPARE(tabs.coverageNote(), QString()); // nothing shown yet
+        coverage.setCoverage(std::nullopt);
+        QVERIFY(!coverage.emptyReason().isEmpty());
+        QCOMPARE(tabs.coverageNote(), coverage.emptyReason());
+        const std::string lib = STACKSCOPE_TEST_FIXTURES "/archscan/";
+        coverage.setCoverage(archscan::scanCoverage({lib + "rocblas/library", lib + "rocblas-gfx110-trap/library"},
+                                                    {"gfx1100"}));
+        QCOMPARE(coverage.rowCount(), 2);
+        QVERIFY2(tabs.coverageNote().startsWith(QStringLiteral("Select a cell")), qPrintable(tabs.coverageNote()));
+        const QModelIndex cell = coverage.index(1, CoverageModel::FIRST_DEVICE_COLUMN);
+        tabs.coverageView()->setCurrentIndex(cell);
+        QVERIFY(!cell.data(Qt::ToolTipRole).toString().isEmpty());
+        QCOMPARE(tabs.coverageNote(), cell.data(Qt::ToolTipRole).toString());
+    }
+};
+
+QTEST_MAIN(TestSystemViews)
+#include "tst_system_views.moc"
