@@ -1,5 +1,6 @@
-// TrainingPage: the form and the results side by side, the buttons, and what the results say; the run is
-// TrainingRunController's, the sentences training_status_text's, a refused or failed start training_problem's.
+// TrainingPage: the form and the results side by side under the heading's buttons, and when the results say what; the
+// run is TrainingRunController's, the options around it training_run_options', the words the results panel's (from
+// training_status_text), a refused or failed start training_problem's.
 #include "ui/training/training_page.h"
 
 #include "core/training/training_metadata.h"
@@ -10,16 +11,14 @@
 #include "ui/training/training_page_widgets.h"
 #include "ui/training/training_problem.h"
 #include "ui/training/training_results_panel.h"
+#include "ui/training/training_run_bar.h"
 #include "ui/training/training_run_controller.h"
+#include "ui/training/training_run_options.h"
 #include "ui/training/training_status_text.h"
 #include "ui/widgets/stale_banner.h"
-#include "ui/widgets/status_colors.h"
 
 #include <QDesktopServices>
 #include <QFileInfo>
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QPushButton>
 #include <QSplitter>
 #include <QThread>
 #include <QUrl>
@@ -38,22 +37,17 @@ TrainingPage::TrainingPage(SnapshotController* snapshots, QWidget* parent)
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
     m_run = new TrainingRunController(m_results->charts(), m_results->epochModel(), this);
-    connect(m_run, &TrainingRunController::progressed, this, &TrainingPage::showProgress);
+    connect(m_run, &TrainingRunController::progressed, this,
+            [this] { m_results->showLive(m_run->live(), m_run->stopRequested()); });
     connect(m_run, &TrainingRunController::ended, this, &TrainingPage::onRunEnded);
     connect(m_form, &TrainingForm::optionsChanged, this, &TrainingPage::markResults);
     connect(m_results, &TrainingResultsPanel::openFolderClicked, this, &TrainingPage::openOutputFolder);
-    connect(m_run, &TrainingRunController::deviceAdviceChanged, this, &TrainingPage::showDeviceAdvice);
+    connect(m_run, &TrainingRunController::deviceAdviceChanged, this,
+            [this] { m_results->showDeviceAdvice(m_run->deviceAdvice()); });
     connect(m_results, &TrainingResultsPanel::deviceAdviceButtonClicked, this, &TrainingPage::useSuggestedDevice);
 
     auto* layout = new QVBoxLayout(this);
-    // Start/Stop/Resume sit beside the title, outside every scroll area: always in view, at any window size.
-    auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("<h2>Training</h2>"), this));
-    top->addStretch(1);
-    top->addWidget(m_start);
-    top->addWidget(m_stop);
-    top->addWidget(m_resume);
-    layout->addLayout(top);
+    layout->addWidget(m_bar);
     layout->addWidget(split, 1);
     setRunning(false);
 }
@@ -62,7 +56,7 @@ TrainingPage::TrainingPage(SnapshotController* snapshots, QWidget* parent)
 // owner.
 TrainingPage::~TrainingPage() = default;
 
-// The form in its scroll area, and the buttons the page puts beside its title.
+// The form in its scroll area, and the heading with the buttons (made after the form: the Tab order).
 QWidget* TrainingPage::createControls()
 {
     auto* panel = new QWidget(this);
@@ -70,18 +64,10 @@ QWidget* TrainingPage::createControls()
     v->setContentsMargins(0, 0, 6, 0);
     v->addWidget(m_form);
     v->addStretch(1);
-    m_start = new QPushButton(tr("Start"), this);
-    m_start->setObjectName(QStringLiteral("trainingStart"));
-    m_start->setDefault(true);
-    m_stop = new QPushButton(tr("Stop"), this);
-    m_stop->setObjectName(QStringLiteral("trainingStop"));
-    m_stop->setToolTip(tr("Stops within one step; the last finished epoch's checkpoint stays for Resume"));
-    m_resume = new QPushButton(tr("Resume"), this);
-    m_resume->setObjectName(QStringLiteral("trainingResumeButton"));
-    m_resume->setToolTip(tr("Continue the stopped run from its checkpoint, in the same output folder"));
-    connect(m_start, &QPushButton::clicked, this, &TrainingPage::start);
-    connect(m_stop, &QPushButton::clicked, this, &TrainingPage::stop);
-    connect(m_resume, &QPushButton::clicked, this, &TrainingPage::resume);
+    m_bar = new TrainingRunBar(this);
+    connect(m_bar, &TrainingRunBar::startClicked, this, &TrainingPage::start);
+    connect(m_bar, &TrainingRunBar::stopClicked, this, &TrainingPage::stop);
+    connect(m_bar, &TrainingRunBar::resumeClicked, this, &TrainingPage::resume);
     return new FormScrollArea(panel, this);
 }
 
@@ -144,14 +130,9 @@ void TrainingPage::setStepObserver(std::function<void(const training::TrainingPr
 void TrainingPage::setRunning(bool running)
 {
     m_form->setEditable(!running);
-    m_start->setEnabled(!running);
-    m_stop->setEnabled(running);
     m_results->setDeviceAdviceButtonEnabled(!running); // the form is locked during a run
-    const bool resumable = !running && canResume();
-    if (m_resume->isEnabled() != resumable) {
-        m_resume->setEnabled(resumable);
-        Q_EMIT resumableChanged(resumable);
-    }
+    if (m_bar->setRunning(running, canResume()))
+        Q_EMIT resumableChanged(m_bar->canResume());
     markResults();
 }
 
@@ -165,7 +146,8 @@ void TrainingPage::start()
         return;
     m_recordedOrigin.clear();
     m_run->start(*config, m_form->inputIsSample());
-    showStarting(*config);
+    m_results->showStarting(*config);
+    setRunning(true);
 }
 
 // The form's configuration, validated; on a bad one the page names the field to correct, the run counts as failed,
@@ -176,10 +158,7 @@ std::optional<training::TrainingConfig> TrainingPage::acceptedConfig()
         if (!m_form->resume() && m_form->outputIsDefault() && QFileInfo::exists(m_form->outputFolder()))
             m_form->setOutputFolder(TrainingForm::newDefaultOutput()); // a fresh run never mixes with an old one
         auto config = m_form->config();
-        training::validate(config); // the sample file is written by the job; validation needs only its name
-        if (!m_form->inputIsSample() && !QFileInfo(QString::fromStdString(config.input)).isFile())
-            throw training::ConfigError("--input " + config.input + ": no such file; choose a CSV of bars (Browse…), "
-                                        "or Sample data");
+        checkStartable(config, m_form->inputIsSample());
         return config;
     } catch (const std::exception& e) {
         showProblem(runProblem(e));
@@ -189,28 +168,14 @@ std::optional<training::TrainingConfig> TrainingPage::acceptedConfig()
     }
 }
 
-// The status lines, the output folder and the stall figure of a run that has just started.
-void TrainingPage::showStarting(const training::TrainingConfig& config)
-{
-    m_results->setOutput(tr("Output folder: %1 (being written)").arg(QString::fromStdString(config.output)), false);
-    m_results->setProgress(0);
-    m_results->setDetails({});
-    m_results->setStatus(config.resume
-                             ? tr("Resuming from %1…").arg(QString::fromStdString(config.output))
-                             : tr("Reading %1 and building the features…").arg(QString::fromStdString(config.input)));
-    m_results->setStall(tr("measuring the GUI thread's longest stall…"));
-    setRunning(true);
-}
-
 void TrainingPage::stop()
 {
     Q_ASSERT(QThread::currentThread() == thread());
     if (!isRunning() || m_run->stopRequested())
         return;
     m_run->requestStop();
-    m_stop->setEnabled(false);
-    m_results->setStatus(
-        tr("Stopping… the trainer stops within one step and keeps the last finished epoch's checkpoint."));
+    m_bar->stopRequested();
+    m_results->showStopping();
 }
 
 void TrainingPage::resume()
@@ -226,25 +191,8 @@ void TrainingPage::resume()
 
 void TrainingPage::openOutputFolder()
 {
-    if (outputFolder().isEmpty() || QDesktopServices::openUrl(QUrl::fromLocalFile(outputFolder())))
-        return;
-    m_results->setStatus(QStringLiteral("<span style='color:%1'>%2</span>")
-                             .arg(errorColor().name(),
-                                  tr("Could not open %1 with the desktop's file manager; open it by hand (the path "
-                                     "can be copied from the line beside the button)")
-                                      .arg(outputFolder())
-                                      .toHtmlEscaped()));
-}
-
-void TrainingPage::showDeviceAdvice()
-{
-    const auto& advice = m_run->deviceAdvice();
-    if (!advice || advice->kind != training::DeviceAdvice::Kind::FewerGpusFaster) {
-        m_results->hideDeviceAdvice(); // several GPUs faster: the note says so among the others
-        return;
-    }
-    m_results->showDeviceAdvice(deviceAdviceText(*advice), deviceAdviceButtonText(*advice),
-                                deviceAdviceButtonToolTip(*advice));
+    if (!outputFolder().isEmpty() && !QDesktopServices::openUrl(QUrl::fromLocalFile(outputFolder())))
+        m_results->showOpenFolderFailed(outputFolder());
 }
 
 bool TrainingPage::useSuggestedDevice()
@@ -254,11 +202,7 @@ bool TrainingPage::useSuggestedDevice()
     if (isRunning() || !advice || advice->suggestedDevice.empty())
         return false;
     try {
-        // Through the whole configuration, so the processes follow the device: one GPU, one process.
-        auto config = m_form->config();
-        config.device = training::parseDevices(advice->suggestedDevice);
-        config.processes = 0;
-        m_form->setConfig(config);
+        m_form->setConfig(withSuggestedDevice(m_form->config(), *advice));
         return true;
     } catch (const std::exception& e) {
         showProblem(runProblem(e)); // a field being typed ("32,"): the status names it
@@ -266,29 +210,14 @@ bool TrainingPage::useSuggestedDevice()
     }
 }
 
-// During a run, after each repaint of the charts: devices and notes, the progress line and the ETA.
-void TrainingPage::showProgress()
-{
-    const LiveRun& live = m_run->live();
-    m_results->setDetails(liveDetails(live.devices, live.notes));
-    if (!live.lastStep || m_run->stopRequested())
-        return;
-    m_results->setProgress(progressFraction(*live.lastStep, live.firstEpoch, live.plannedEpochs));
-    m_results->setStatus(progressText(*live.lastStep, live.plannedEpochs));
-}
-
 void TrainingPage::onRunEnded(const RunEnd& end)
 {
-    showStall();
+    m_results->showStall(stallMeter()->longestStallMs(), longestUpdateMs(), charts()->longestPaintMs());
     m_form->setResume(false);
     setRunning(false); // first: the field a problem names can take the focus only once the form is editable again
     if (end.result) {
-        const auto& r = *end.result;
-        m_results->setStatus(endedText(r, checkpointEpoch(), end.secondsAfterStop));
-        if (r.status != training::TrainingStatus::Stopped)
-            m_results->setProgress(1);
-        m_results->setDetails(endedDetails(m_run->live().devices, r));
-        m_results->setOutput(tr("Output folder: %1").arg(outputFolder()), true);
+        m_results->showEnded(*end.result, end.secondsAfterStop, checkpointEpoch(), m_run->live().devices,
+                             outputFolder());
     } else if (end.stopRequested) {
         m_results->setStatus(stoppedBeforeTrainingText(end.problem ? end.problem->message : QString()));
     } else {
@@ -296,17 +225,9 @@ void TrainingPage::onRunEnded(const RunEnd& end)
                                                      tr("the run ended without a result or a reason; run it again, "
                                                         "or train with stackscope-cli train to see its output"),
                                                      {}}));
-        showFailedOutput();
+        m_results->showFailedOutput(QString::fromStdString(m_run->shownConfig()->output));
     }
     Q_EMIT runEnded();
-}
-
-// After a failed run: whether its folder holds a record of the failure.
-void TrainingPage::showFailedOutput()
-{
-    const QString output = QString::fromStdString(m_run->shownConfig()->output);
-    m_results->setOutput(failedOutputText(output, QFileInfo::exists(output + QStringLiteral("/model_metadata.json"))),
-                         false);
 }
 
 // An Input problem names the field to correct and puts the focus there; a failure says what to do next.
@@ -320,11 +241,6 @@ void TrainingPage::showProblem(const RunProblem& problem)
         m_form->focusField(problem.option);
 }
 
-void TrainingPage::showStall()
-{
-    m_results->showStall(stallMeter()->longestStallMs(), longestUpdateMs(), charts()->longestPaintMs());
-}
-
 bool TrainingPage::showRecordedRun(const training::RecordedTrainingRun& run, const QString& origin)
 {
     Q_ASSERT(QThread::currentThread() == thread());
@@ -335,20 +251,12 @@ bool TrainingPage::showRecordedRun(const training::RecordedTrainingRun& run, con
         return false;
     }
     m_recordedOrigin = origin;
-    if (run.config) {
-        // The form shows the options the run was made with, so form and results agree; the output folder stays this
-        // machine's (the run's is on the machine that made it) and nothing resumes. A field the form cannot set (a
-        // device not here) leaves the results marked "computed with …" by markResults.
-        training::TrainingConfig config = *run.config;
-        config.output = m_form->outputFolder().toStdString();
-        config.resume = false;
-        m_form->setConfig(config);
-    }
+    // The form shows the options the run was made with, so form and results agree. A field the form cannot set (a
+    // device not here) leaves the results marked "computed with …" by markResults.
+    if (run.config)
+        m_form->setConfig(recordedRunOnThisMachine(*run.config, m_form->outputFolder().toStdString()));
     markResults();
-    m_results->setStatus(recordedText(run, origin));
-    m_results->setDetails(recordedDetails(run));
-    m_results->setOutput(tr("Output folder: not on this machine (the run is %1's).").arg(origin), false);
-    m_results->setProgress(1);
+    m_results->showRecorded(run, origin);
     setRunning(false);
     return true;
 }

@@ -1,6 +1,7 @@
-// The Training page, a view: the form, Start / Stop / Resume, the status lines, live charts, the per-epoch table, the
-// output folder with "Open folder", and the longest GUI-thread stall. The run itself (job, progress, results, charts
-// and table filling) is TrainingRunController's; the form maps the options.
+// The Training page, a view: the form (TrainingForm) beside the results (TrainingResultsPanel: the status lines, live
+// charts, the per-epoch table, the output folder with "Open folder", the longest GUI-thread stall), under the heading
+// with Start / Stop / Resume (TrainingRunBar). The run itself (job, progress, results, charts and table filling) is
+// TrainingRunController's; the form maps the options, training_run_options what is done with them around a run.
 #pragma once
 
 #include "core/training/training_run.h"
@@ -9,8 +10,6 @@
 
 #include <functional>
 #include <optional>
-
-class QPushButton;
 
 namespace stackscope::training {
 struct RecordedTrainingRun;
@@ -24,6 +23,7 @@ class StallMeter;
 class TrainingCharts;
 class TrainingForm;
 class TrainingResultsPanel;
+class TrainingRunBar;
 class TrainingRunController;
 struct RunEnd;
 struct RunProblem;
@@ -88,24 +88,16 @@ private:
     QWidget* createControls();
     void setRunning(bool running);
     std::optional<training::TrainingConfig> acceptedConfig();
-    void showStarting(const training::TrainingConfig& config);
-    void showProgress();
     void onRunEnded(const RunEnd& end);
-    void showFailedOutput();
     void showProblem(const RunProblem& problem);
-    void showStall();
-    // The box offering one GPU, from the controller's advice for the run shown.
-    void showDeviceAdvice();
     // Marks the shown run out of date while the form's options differ from those it ran with, until the next run.
     void markResults();
 
     TrainingForm* m_form = nullptr;
     TrainingResultsPanel* m_results = nullptr;
     TrainingRunController* m_run = nullptr;
+    TrainingRunBar* m_bar = nullptr;
     QString m_recordedOrigin; // "report ..." while a recorded run is shown
-    QPushButton* m_start = nullptr;
-    QPushButton* m_stop = nullptr;
-    QPushButton* m_resume = nullptr;
 };
 
 } // namespace stackscope::ui

@@ -5,10 +5,14 @@
 #include "ui/training/epoch_table_view.h"
 #include "ui/training/training_charts.h"
 #include "ui/training/training_page_widgets.h"
+#include "ui/training/training_run_controller.h"
+#include "ui/training/training_status_text.h"
 #include "ui/widgets/stale_banner.h"
+#include "ui/widgets/status_colors.h"
 
 #include <QChartView>
 #include <QCheckBox>
+#include <QFileInfo>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -86,17 +90,16 @@ QWidget* TrainingResultsPanel::createDeviceAdviceBox()
     return m_adviceBox;
 }
 
-void TrainingResultsPanel::showDeviceAdvice(const QString& text, const QString& button, const QString& buttonToolTip)
+void TrainingResultsPanel::showDeviceAdvice(const std::optional<training::DeviceAdvice>& advice)
 {
-    m_adviceText->setText(text);
-    m_adviceButton->setText(button);
-    m_adviceButton->setToolTip(buttonToolTip);
+    if (!advice || advice->kind != training::DeviceAdvice::Kind::FewerGpusFaster) {
+        m_adviceBox->hide(); // several GPUs faster: the note says so among the others
+        return;
+    }
+    m_adviceText->setText(deviceAdviceText(*advice));
+    m_adviceButton->setText(deviceAdviceButtonText(*advice));
+    m_adviceButton->setToolTip(deviceAdviceButtonToolTip(*advice));
     m_adviceBox->show();
-}
-
-void TrainingResultsPanel::hideDeviceAdvice()
-{
-    m_adviceBox->hide();
 }
 
 void TrainingResultsPanel::setDeviceAdviceButtonEnabled(bool enabled)
@@ -198,6 +201,63 @@ void TrainingResultsPanel::showIdle()
     m_status->setText(tr("Set the options and press Start. Training runs in the background; the page stays "
                          "responsive and Stop keeps the last finished epoch."));
     setOutput(tr("Output folder: appears here when a run ends."), false);
+}
+
+void TrainingResultsPanel::showStarting(const training::TrainingConfig& config)
+{
+    setOutput(tr("Output folder: %1 (being written)").arg(QString::fromStdString(config.output)), false);
+    setProgress(0);
+    setDetails({});
+    setStatus(config.resume ? tr("Resuming from %1…").arg(QString::fromStdString(config.output))
+                            : tr("Reading %1 and building the features…").arg(QString::fromStdString(config.input)));
+    setStall(tr("measuring the GUI thread's longest stall…"));
+}
+
+void TrainingResultsPanel::showStopping()
+{
+    setStatus(tr("Stopping… the trainer stops within one step and keeps the last finished epoch's checkpoint."));
+}
+
+void TrainingResultsPanel::showLive(const LiveRun& live, bool stopRequested)
+{
+    setDetails(liveDetails(live.devices, live.notes));
+    if (!live.lastStep || stopRequested)
+        return;
+    setProgress(progressFraction(*live.lastStep, live.firstEpoch, live.plannedEpochs));
+    setStatus(progressText(*live.lastStep, live.plannedEpochs));
+}
+
+void TrainingResultsPanel::showEnded(const training::TrainingResult& result, double secondsAfterStop,
+                                     int checkpointEpoch, const QString& devices, const QString& output)
+{
+    setStatus(endedText(result, checkpointEpoch, secondsAfterStop));
+    if (result.status != training::TrainingStatus::Stopped)
+        setProgress(1);
+    setDetails(endedDetails(devices, result));
+    setOutput(tr("Output folder: %1").arg(output), true);
+}
+
+void TrainingResultsPanel::showFailedOutput(const QString& output)
+{
+    setOutput(failedOutputText(output, QFileInfo::exists(output + QStringLiteral("/model_metadata.json"))), false);
+}
+
+void TrainingResultsPanel::showRecorded(const training::RecordedTrainingRun& run, const QString& origin)
+{
+    setStatus(recordedText(run, origin));
+    setDetails(recordedDetails(run));
+    setOutput(tr("Output folder: not on this machine (the run is %1's).").arg(origin), false);
+    setProgress(1);
+}
+
+void TrainingResultsPanel::showOpenFolderFailed(const QString& folder)
+{
+    setStatus(QStringLiteral("<span style='color:%1'>%2</span>")
+                  .arg(errorColor().name(),
+                       tr("Could not open %1 with the desktop's file manager; open it by hand (the path can be copied "
+                          "from the line beside the button)")
+                           .arg(folder)
+                           .toHtmlEscaped()));
 }
 
 } // namespace stackscope::ui
