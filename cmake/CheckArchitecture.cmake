@@ -8,6 +8,9 @@
 # 3. Environment variables in one place: no STACKSCOPE_* variable read (getenv, qgetenv, qEnvironmentVariable) outside
 #    core/util/environment.cpp, and every one it names is in docs/environment.md.
 # 4. One Settings object: no QSettings in ui/ or app/ outside ui/settings/.
+# 5. Thin pages: no page class (a class in ui/ whose name ends in Page) has over 250 lines of methods, counted by
+#    cmake/page_method_lines.py (every member function definition, out of line or in the class body, from its first line
+#    to its closing brace; comments and strings blanked).
 cmake_minimum_required(VERSION 3.20)
 
 if(NOT SOURCE_DIR)
@@ -80,6 +83,30 @@ if(EXISTS ${SOURCE_DIR}/core/util/environment.cpp)
   endforeach()
 else()
   list(APPEND _problems "core/util/environment.cpp is missing: the STACKSCOPE_* variables are read there")
+endif()
+
+# Thin pages: the counter is Python (brace matching); it prints one line per page class over the limit.
+set(_page_method_limit 250)
+find_program(_python NAMES python3 python)
+if(NOT _python)
+  list(APPEND _problems "python3 was not found: install it (the page size check, cmake/page_method_lines.py, runs on it)")
+else()
+  execute_process(COMMAND ${_python} ${CMAKE_CURRENT_LIST_DIR}/page_method_lines.py ${SOURCE_DIR} --limit ${_page_method_limit}
+                  OUTPUT_VARIABLE _over ERROR_VARIABLE _error RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    list(APPEND _problems "cmake/page_method_lines.py failed (exit ${_rc}): ${_error}")
+  endif()
+  string(REPLACE ";" "," _over "${_over}")
+  string(REGEX REPLACE "\n$" "" _over "${_over}")
+  if(_over)
+    string(REPLACE "\n" ";" _over "${_over}")
+    list(APPEND _problems ${_over})
+  endif()
+  execute_process(COMMAND ${_python} ${CMAKE_CURRENT_LIST_DIR}/page_method_lines.py ${SOURCE_DIR}
+                  OUTPUT_VARIABLE _pages RESULT_VARIABLE _rc)
+  if(_rc EQUAL 0 AND _pages)
+    message(STATUS "Lines of methods of the page classes (at most ${_page_method_limit}):\n${_pages}")
+  endif()
 endif()
 
 if(_problems)
