@@ -6,6 +6,7 @@
 #include "ui/settings/settings.h"
 #include "ui/window_session.h"
 #include "ui/monitor/monitor_dock.h"
+#include "ui/report/report_controller.h"
 #include "ui/report/report_page.h"
 #include "ui/report/report_replay.h"
 #include "ui/system/bandwidth_controller.h"
@@ -55,7 +56,8 @@ struct Options {
                                                  "every page it has a run for shows it."),
                                   QStringLiteral("PATH")};
     QCommandLineOption screenshot{QStringLiteral("screenshot"),
-                                  QStringLiteral("Write a PNG of the window once the snapshot is shown, then quit (works with QT_QPA_PLATFORM=offscreen)."),
+                                  QStringLiteral("Write a PNG of the window once the snapshot is shown and the page is ready (the Report page: its "
+                                                 "preview; at most 10 s), then quit (works with QT_QPA_PLATFORM=offscreen)."),
                                   QStringLiteral("FILE")};
     QCommandLineOption page{QStringLiteral("page"), QStringLiteral("Start on this page (System, Probes, VPOC, Training, Report)."), QStringLiteral("NAME")};
     QCommandLineOption report{QStringLiteral("report"),
@@ -106,19 +108,57 @@ bool sizeWindow(stackscope::ui::MainWindow& window, const QCommandLineParser& pa
     return true;
 }
 
-// --screenshot FILE: grabs the window once the snapshot is shown, then quits.
+// The most --screenshot waits, from the snapshot shown, for the page to be ready.
+constexpr int kScreenshotWaitMs = 10000;
+
+// Writes the window's picture to `file` and quits: exit 0, or 2 with what to do when it cannot be written.
+void grabAndQuit(stackscope::ui::MainWindow& window, const QString& file, int status = 0)
+{
+    if (!window.grab().save(file)) {
+        std::fprintf(stderr, "stackscope: cannot write %s; choose a writable path ending in .png\n", qPrintable(file));
+        QApplication::exit(2);
+        return;
+    }
+    QApplication::exit(status);
+}
+
+// --screenshot FILE: grabs the window once the snapshot is shown and the page shown is ready, then quits. The Report
+// page is ready when its preview (the summary card, the redactions) is built: ReportController::previewDue, 200 ms
+// after the last change, rebuilds it before this listener runs (the page connected first); the grab comes on the next
+// turn of the event loop, once the columns are laid out again. Other pages draw the snapshot as it arrives; they get
+// 200 ms to settle. Past kScreenshotWaitMs the picture is written as it is, exit 2, saying what did not come.
 void screenshotWhenShown(stackscope::ui::MainWindow& window, const QString& screenshot)
 {
-    QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window, [&window, screenshot] {
-        QTimer::singleShot(200, &window, [&window, screenshot] {
-            if (!window.grab().save(screenshot)) {
-                std::fprintf(stderr, "stackscope: cannot write %s; choose a writable path ending in .png\n", qPrintable(screenshot));
-                QApplication::exit(2);
-                return;
-            }
-            QApplication::exit(0);
+    auto* timeout = new QTimer(&window);
+    timeout->setSingleShot(true);
+    timeout->setInterval(kScreenshotWaitMs);
+    const auto grabOnce = [&window, screenshot, timeout](int delayMs) {
+        QTimer::singleShot(delayMs, &window, [&window, screenshot, timeout] {
+            if (!timeout->isActive())
+                return; // the timeout wrote it already
+            timeout->stop();
+            grabAndQuit(window, screenshot);
         });
-    });
+    };
+    QObject::connect(window.snapshots(), &stackscope::ui::SnapshotController::snapshotChanged, &window,
+                     [&window, screenshot, timeout, grabOnce] {
+        const bool report = window.currentPageTitle() == QStringLiteral("Report");
+        QObject::connect(timeout, &QTimer::timeout, &window, [&window, screenshot, report] {
+            std::fprintf(stderr, "stackscope: --screenshot: waited %d s for %s; wrote %s without it. Take it again, or "
+                                 "from the window (the page may need longer on this machine)\n",
+                         kScreenshotWaitMs / 1000,
+                         report ? "the Report page's preview (its summary card and redactions)" : "the page to settle",
+                         qPrintable(screenshot));
+            grabAndQuit(window, screenshot, 2);
+        });
+        timeout->start();
+        if (!report) {
+            grabOnce(200);
+            return;
+        }
+        QObject::connect(window.reportPage()->controller(), &stackscope::ui::ReportController::previewDue, &window,
+                         [grabOnce] { grabOnce(0); }, Qt::SingleShotConnection);
+    }, Qt::SingleShotConnection);
 }
 
 // --report DIR: writes the redacted support report once the snapshot is shown, through the page's background
