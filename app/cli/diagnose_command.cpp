@@ -103,18 +103,27 @@ const char* triState(const std::optional<bool>& b, const char* yes, const char* 
     return b ? (*b ? yes : no) : unknown;
 }
 
+// A system check's finding carries one fix and its evidence is the snapshot itself; a rule's finding carries its
+// matches, its rank and its fixes in order. Lines with nothing to say are left out (no empty "fixes, in order:").
 void printFinding(const Finding& f)
 {
-    std::cout << fmt::format("[{}] {}: {}\n  rank: {}\n  confidence {}{}\n  cause: {}\n", severityName(f.severity), f.id,
-                             f.title, f.rankNote, confidenceName(f.confidence),
+    std::cout << fmt::format("[{}] {}: {}\n", severityName(f.severity), f.id, f.title);
+    if (!f.rankNote.empty())
+        std::cout << fmt::format("  rank: {}\n", f.rankNote);
+    std::cout << fmt::format("  confidence {}{}\n  cause: {}\n", confidenceName(f.confidence),
                              f.confidenceNote.empty() ? "" : " (" + f.confidenceNote + ")", f.detail);
-    std::cout << fmt::format("  applies to this snapshot: {}\n", triState(f.applies, "yes", "no", "unknown"));
+    if (f.applies || !f.applicability.empty())
+        std::cout << fmt::format("  applies to this snapshot: {}\n", triState(f.applies, "yes", "no", "unknown"));
     for (const auto& a : f.applicability)
         std::cout << "    " << safe(a) << "\n";
-    std::cout << fmt::format("  evidence ({} match{}):\n", f.evidenceCount, f.evidenceCount == 1 ? "" : "es");
+    if (f.evidenceCount > 0 || !f.evidence.empty())
+        std::cout << fmt::format("  evidence ({} match{}):\n", f.evidenceCount, f.evidenceCount == 1 ? "" : "es");
     for (const auto& e : f.evidence)
         std::cout << fmt::format("    {}{}: {}\n", safe(e.origin), e.line ? fmt::format(":{}", *e.line) : "", safe(e.text));
-    std::cout << "  fixes, in order:\n";
+    if (!f.fix.empty())
+        std::cout << fmt::format("  fix: {}\n", f.fix);
+    if (!f.fixes.empty())
+        std::cout << "  fixes, in order:\n";
     int n = 1;
     for (const auto& fix : f.fixes) {
         std::cout << fmt::format("    {}. {}{}{}\n", n++, fix.text,
