@@ -138,7 +138,7 @@ private Q_SLOTS:
         // The file: a pasted error, not a CSV. Said whole (the hint too), in the file's own case, brackets
         // closed.
         QTest::newRow("not a CSV") << QByteArray("Error: CUDA out of memory. Tried to allocate 2.00 GiB\nmore text\n")
-                                   << "not market data: the first line (&quot;Error: CUDA out of memory. Tried to allocate 2.00 GiB&quot;) "
+                                   << "not market data: the first line (\"Error: CUDA out of memory. Tried to allocate 2.00 GiB\") "
                                       "names no column of bars or trades; give a CSV whose header has timestamp";
         QTest::newRow("header of another kind") << QByteArray("Timestamp,Bid,Ask,Volume\n2024-03-04 09:30:00,1,2,3\n")
                                                 << "cannot tell bars from trades (the header has: Timestamp, Bid, Ask, Volume)";

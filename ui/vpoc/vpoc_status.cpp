@@ -2,10 +2,12 @@
 #include "ui/vpoc/vpoc_status.h"
 
 #include "ui/widgets/gui_message.h"
+#include "ui/widgets/wrapped_label.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPalette>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStyle>
@@ -31,27 +33,22 @@ void VpocStatus::addButtons()
     m_cancel = new QPushButton(tr("Cancel"), this);
     connect(m_run, &QPushButton::clicked, this, &VpocStatus::runClicked);
     connect(m_cancel, &QPushButton::clicked, this, &VpocStatus::cancelClicked);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_cancel);
-    v->addLayout(buttons);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
-    v->addWidget(m_progress);
 }
 
 void VpocStatus::addStatusLine()
 {
-    m_status = new QLabel(tr("Choose a file or the sample data, then Run."), this);
+    m_status = new WrappedLabel(this);
     m_status->setObjectName(QStringLiteral("vpocStatus"));
-    m_status->setWordWrap(true);
+    m_status->setFullText(tr("Choose a file or the sample data, then Run."));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_detailsButton = new QPushButton(tr("Details…"), this);
     m_detailsButton->setObjectName(QStringLiteral("vpocDetails"));
     m_detailsButton->setToolTip(tr("The whole message"));
     m_detailsButton->hide();
     connect(m_detailsButton, &QPushButton::clicked, this, [this] {
-        QMessageBox box(m_isError ? QMessageBox::Warning : QMessageBox::Information, tr("VPOC"), m_status->text(),
+        QMessageBox box(m_isError ? QMessageBox::Warning : QMessageBox::Information, tr("VPOC"), m_status->fullText(),
             QMessageBox::Close, this);
         box.setDetailedText(m_details);
         box.exec();
@@ -69,6 +66,13 @@ void VpocStatus::addStatusLine()
     auto* v = static_cast<QVBoxLayout*>(layout());
     v->addLayout(row);
     v->addWidget(m_detailsButton, 0, Qt::AlignLeft);
+    // The line grows upwards and Run stays put at the column's foot: with the line under it, Run moved about 28 px
+    // whenever the line changed length, and a click aimed at it missed (walkthrough 2026-11-27 third, problem 7).
+    v->addWidget(m_progress);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    v->addLayout(buttons);
 }
 
 void VpocStatus::setRunning(bool running)
@@ -84,7 +88,8 @@ void VpocStatus::setProgress(int permille)
 
 void VpocStatus::setStatus(const QString& text, const QString& details)
 {
-    m_status->setText(text);
+    m_status->setPalette(QPalette());
+    m_status->setFullText(text);
     m_details = details;
     m_detailsButton->setVisible(!details.isEmpty());
     m_isError = false;
@@ -99,7 +104,10 @@ void VpocStatus::showError(const QString& message)
         : guiMessage(message);
     // No percentage of a run that did not happen (it read "0%" after a failed run).
     m_progress->reset();
-    m_status->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(m.line.toHtmlEscaped()));
+    QPalette red = m_status->palette();
+    red.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
+    m_status->setPalette(red);
+    m_status->setFullText(m.line);
     m_details = m.details;
     m_detailsButton->setVisible(!m.details.isEmpty());
     m_isError = true;
@@ -108,7 +116,7 @@ void VpocStatus::showError(const QString& message)
 
 QString VpocStatus::text() const
 {
-    return m_status->text();
+    return m_status->fullText();
 }
 
 } // namespace stackscope::ui

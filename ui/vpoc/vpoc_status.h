@@ -1,4 +1,4 @@
-// Below the VPOC form: Run and Cancel, the progress bar, and the status line with its warning sign and Details button.
+// Below the VPOC form: the status line with its warning sign and Details button, the progress bar, then Run and Cancel.
 #pragma once
 
 #include <QWidget>
@@ -8,6 +8,8 @@ class QProgressBar;
 class QPushButton;
 
 namespace stackscope::ui {
+
+class WrappedLabel;
 
 class VpocStatus : public QWidget {
     Q_OBJECT
@@ -23,6 +25,7 @@ public:
     // else its first line with the rest behind Details.
     void showError(const QString& message);
 
+    // The whole line (the label may show a long path cut in the middle).
     QString text() const;
     QString details() const { return m_details; }
     bool isError() const { return m_isError; }
@@ -38,7 +41,7 @@ private:
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
-    QLabel* m_status = nullptr;
+    WrappedLabel* m_status = nullptr; // long paths cut in the middle, never widening the column
     QLabel* m_icon = nullptr; // a warning sign beside an error
     QPushButton* m_detailsButton = nullptr;
     QString m_details;

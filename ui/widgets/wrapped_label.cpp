@@ -1,0 +1,81 @@
+// Cuts over-wide words to the label's width on every text change and resize; wraps the rest as QLabel does.
+#include "ui/widgets/wrapped_label.h"
+
+#include <QRegularExpression>
+#include <QResizeEvent>
+
+namespace stackscope::ui {
+
+QString elideLongWords(const QString& text, const QFontMetrics& metrics, int room)
+{
+    if (room <= 0)
+        return text;
+    static const QRegularExpression word(QStringLiteral("\\S+"));
+    QString out;
+    qsizetype at = 0;
+    for (auto it = word.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        out += text.mid(at, m.capturedStart() - at);
+        const QString w = m.captured();
+        out += metrics.horizontalAdvance(w) > room ? metrics.elidedText(w, Qt::ElideMiddle, room) : w;
+        at = m.capturedEnd();
+    }
+    return out + text.mid(at);
+}
+
+WrappedLabel::WrappedLabel(QWidget* parent)
+    : QLabel(parent)
+{
+    setTextFormat(Qt::PlainText);
+    setWordWrap(true);
+    // Its width comes from the column, never from its longest word.
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+}
+
+void WrappedLabel::setFullText(const QString& text)
+{
+    m_full = text;
+    elide();
+    updateGeometry();
+}
+
+QSize WrappedLabel::minimumSizeHint() const
+{
+    return { 0, heightForWidth(width()) };
+}
+
+int WrappedLabel::heightForWidth(int width) const
+{
+    const QMargins m = contentsMargins();
+    const int room = width - m.left() - m.right() - 2 * margin();
+    if (room <= 0)
+        return QLabel::heightForWidth(width);
+    const QRect r = fontMetrics().boundingRect(QRect(0, 0, room, QWIDGETSIZE_MAX), Qt::TextWordWrap | int(alignment()),
+        shownFor(room));
+    return r.height() + m.top() + m.bottom() + 2 * margin();
+}
+
+void WrappedLabel::resizeEvent(QResizeEvent* event)
+{
+    QLabel::resizeEvent(event);
+    if (event->size().width() != event->oldSize().width()) {
+        elide();
+        updateGeometry(); // its minimum height follows the width
+    }
+}
+
+QString WrappedLabel::shownFor(int room) const
+{
+    return elideLongWords(m_full, fontMetrics(), room);
+}
+
+void WrappedLabel::elide()
+{
+    const int room = contentsRect().width() - 2 * margin();
+    const QString shown = shownFor(room);
+    if (shown != text())
+        setText(shown);
+    setToolTip(shown == m_full ? QString() : m_full);
+}
+
+} // namespace stackscope::ui
