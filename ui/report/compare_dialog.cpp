@@ -60,7 +60,8 @@ protected:
     }
 };
 
-// A value one side did not report is unknown: counted apart from the differences that matter.
+// A value one side does not know is unknown: counted apart from the differences that matter (the CLI's diff says
+// the same).
 QString countsText(int known, int unknown)
 {
     const QString differences = known == 0 ? CompareDialog::tr("No difference that matters")
@@ -68,10 +69,10 @@ QString countsText(int known, int unknown)
                                            : CompareDialog::tr("%1 differences that matter").arg(known);
     if (unknown == 0)
         return known == 0 ? CompareDialog::tr("Same in everything compared.") : differences + QLatin1Char('.');
-    return (unknown == 1 ? CompareDialog::tr("%1; 1 value unknown (not queried on the recorded machine), listed below "
-                                             "them and not counted.")
-                         : CompareDialog::tr("%1; %2 values unknown (not queried on the recorded machine), listed below "
-                                             "them and not counted."))
+    return (unknown == 1 ? CompareDialog::tr("%1; 1 value unknown on one side (not recorded, not read or not queried "
+                                             "there), listed below them and not counted.")
+                         : CompareDialog::tr("%1; %2 values unknown on one side (not recorded, not read or not queried "
+                                             "there), listed below them and not counted."))
         .arg(differences)
         .arg(unknown);
 }

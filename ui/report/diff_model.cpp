@@ -1,4 +1,4 @@
-// Diff rows as a table; a side that lacks the fact is drawn muted, one that was not asked reads unknown.
+// Diff rows as a table; a side that lacks the fact is drawn muted, one that does not know it reads unknown.
 #include "ui/report/diff_model.h"
 
 #include "ui/widgets/status_colors.h"
@@ -7,9 +7,24 @@
 
 namespace stackscope::ui {
 
+namespace {
+
+// The whole value, and why an unknown is not counted (or, for a device node that exists on one side only, why the
+// row still is).
+QString unknownTip(const std::string& value, bool matters)
+{
+    const QString text = QString::fromStdString(value);
+    return matters ? DiffModel::tr("%1\n\nPart of this value is unknown on this side; the row is counted because what "
+                                   "both sides know differs.").arg(text)
+                   : DiffModel::tr("%1\n\nThis side's snapshot does not know this value, so it cannot be compared. "
+                                   "It is not counted as a difference.").arg(text);
+}
+
+} // namespace
+
 bool DiffModel::isUnknown(const report::DiffRow& row)
 {
-    return row.a == report::kNotQueried || row.b == report::kNotQueried;
+    return !row.matters;
 }
 
 void DiffModel::setRows(std::vector<report::DiffRow> rows)
@@ -52,19 +67,18 @@ QVariant DiffModel::data(const QModelIndex& index, int role) const
     default: return {};
     }
     const bool side = index.column() == AColumn || index.column() == BColumn;
-    const bool notQueried = side && *cell == report::kNotQueried;
+    const bool unknown = (index.column() == AColumn && r.aUnknown) || (index.column() == BColumn && r.bUnknown);
     switch (role) {
     case Qt::DisplayRole:
     case SortRole:
-        return notQueried ? tr("unknown: not queried (recorded machine)") : QString::fromStdString(*cell);
+        return QString::fromStdString(*cell);
     case Qt::ToolTipRole:
-        if (notQueried)
-            return tr("Unknown: a recorded machine's libraries and PyTorch are not loaded here (only its files were "
-                      "read), so this value was never asked. It is not counted as a difference.");
+        if (unknown)
+            return unknownTip(*cell, r.matters);
         // The whole value: the table cuts long ones in the middle.
         return cell->empty() ? QVariant() : QVariant(QString::fromStdString(*cell));
     case Qt::ForegroundRole:
-        if (notQueried)
+        if (unknown && !r.matters)
             return unknownColor();
         if (side && *cell == report::kNone)
             return mutedColor();

@@ -17,12 +17,13 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
 
-    // The rows that differ in what both sides know first, then those one side did not report (unknown).
+    // The rows that differ in what both sides know first, then those one side does not know (unknown).
     void setRows(std::vector<report::DiffRow> rows);
     void setHeaders(const QString& a, const QString& b);
     const std::vector<report::DiffRow>& rows() const { return m_rows; }
-    // A side is "not queried (recorded machine)": the value there is unknown, so the row is no difference that
-    // matters (walkthrough 2026-11-27 problem 14: 38 "differences" of a report with this machine, most of them these).
+    // The row differs only in what one side does not know (not recorded, not read, not queried: diffSnapshots decides
+    // it from the snapshot's typed facts), so it is no difference that matters (walkthrough 2026-11-27 problem 14; third
+    // walkthrough problem 2: VRAM, driver, groups, OS, kernel and device modes read "(none)" and were counted).
     static bool isUnknown(const report::DiffRow& row);
     int knownCount() const { return m_known; }
     int unknownCount() const { return static_cast<int>(m_rows.size()) - m_known; }
