@@ -96,19 +96,26 @@ private Q_SLOTS:
         QTest::addColumn<int>("verified"); // -1 not tried, 0 did not work, 1 verified
         QTest::addColumn<QString>("cell");
         QTest::addColumn<QString>("tip");
-        QTest::newRow("not tried") << -1 << "not tried" << "have not been run again with this fix";
-        QTest::newRow("verified") << 1 << "verified here" << "passed when run again";
-        QTest::newRow("did not work") << 0 << "did not work here" << "still failed";
+        QTest::addColumn<bool>("envFix"); // the fix is an environment change a probe variant can run with
+        QTest::newRow("not tried") << -1 << "not tried" << "have not been run again with this fix" << true;
+        QTest::newRow("verified") << 1 << "verified here" << "passed when run again" << true;
+        QTest::newRow("did not work") << 0 << "did not work here" << "still failed" << true;
+        // A slot or a build to install: no probe could try it (walkthrough 2026-11-27 third, problem 4: PCIe lanes).
+        QTest::newRow("no probe can") << -1 << "no probe can try this" << "not environment changes" << false;
     }
     void fixColumnExplained()
     {
         QFETCH(int, verified);
         QFETCH(QString, cell);
         QFETCH(QString, tip);
+        QFETCH(bool, envFix);
         Finding f;
         f.id = "HIPBLASLT_UNSUPPORTED_ARCH";
         f.title = "hipBLASLt has no kernels for this GPU";
-        f.fixes.push_back({});
+        FixAdvice fix;
+        if (envFix)
+            fix.env = {{"TORCH_BLAS_PREFER_HIPBLASLT", std::string("0")}};
+        f.fixes.push_back(fix);
         if (verified >= 0)
             f.verified = verified == 1;
         FindingsModel model;
@@ -122,6 +129,7 @@ private Q_SLOTS:
         auto* legend = dialog.findChild<QLabel*>(QStringLiteral("fixLegend"));
         QVERIFY(legend);
         QVERIFY(legend->text().contains(QStringLiteral("\u201cnot tried\u201d: the failing probes were not run again")));
+        QVERIFY(legend->text().contains(QStringLiteral("\u201cno probe can try this\u201d")));
     }
 
     void sameAsCliAndUsable_data()

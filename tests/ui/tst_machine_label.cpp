@@ -7,6 +7,7 @@
 #include "ui/probes/probes_page.h"
 #include "ui/report/report_page.h"
 #include "ui/report/summary_card.h"
+#include "ui/system/snapshot_banner.h"
 
 #include <QLabel>
 #include <QtTest>
@@ -46,7 +47,10 @@ private Q_SLOTS:
         auto* label = window.probesPage()->findChild<QLabel*>(QStringLiteral("probesMachine"));
         QVERIFY(label && label->isVisibleTo(window.probesPage()));
         QVERIFY(label->text().contains(QStringLiteral("from this machine")));
-        QVERIFY(label->text().contains(QStringLiteral("h100-snapshot.json")));
+        // The System page's own line for the machine it shows, then whose the findings and the results are.
+        QVERIFY2(label->text().startsWith(notThisMachineText(*window.snapshots()->snapshot(), QStringLiteral("h100-snapshot.json"))),
+                 qPrintable(label->text()));
+        QVERIFY(label->text().contains(QStringLiteral("The findings are that machine's")));
 
         const ReportRequest request = window.reportPage()->request();
         QVERIFY(request.probes.empty());

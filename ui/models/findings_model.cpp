@@ -40,6 +40,13 @@ QString fixText(const Finding& f)
 
 } // namespace
 
+bool canBeTried(const Finding& f)
+{
+    return std::any_of(f.fixes.begin(), f.fixes.end(), [](const FixAdvice& fix) {
+        return !fix.env.empty() && !fix.diagnostic && fix.applies != std::optional<bool>(false);
+    });
+}
+
 QString verifiedText(const std::optional<bool>& verified)
 {
     if (!verified)
@@ -61,7 +68,7 @@ QString fixColumnLegend()
 {
     return QObject::tr("Fix \u201cnot tried\u201d: the failing probes were not run again with the fix\u2019s variant "
                        "(Probes page: Try this fix); \u201cverified here\u201d / \u201cdid not work here\u201d: they were, "
-                       "and passed / still failed.");
+                       "and passed / still failed; \u201cno probe can try this\u201d: the fix is not an environment change.");
 }
 
 void FindingsModel::setFindings(std::vector<Finding> findings, Order order)
@@ -99,8 +106,12 @@ QVariant FindingsModel::display(const Finding& f, int column) const
     case SeverityColumn: return QString::fromLatin1(severityName(f.severity));
     case IdColumn: return qs(f.id);
     case TitleColumn: return qs(f.title);
-    // A system check has no fix a probe could try: nothing to say there.
-    case VerifiedColumn: return f.fixes.empty() ? QString() : verifiedText(f.verified);
+    // A system check has no fix a probe could try: nothing to say there. A fix that is not an environment change
+    // (reseat the card, install another build) read "not tried" as if a probe could have tried it.
+    case VerifiedColumn:
+        if (f.fixes.empty())
+            return QString();
+        return canBeTried(f) || f.verified ? verifiedText(f.verified) : tr("no probe can try this");
     default: return {};
     }
 }
@@ -125,8 +136,14 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         return sources;
     }
     case Qt::ToolTipRole: // a title cut in a narrow column is whole here
-        if (index.column() == VerifiedColumn)
-            return f.fixes.empty() ? QVariant() : QVariant(verifiedToolTip(f.verified));
+        if (index.column() == VerifiedColumn) {
+            if (f.fixes.empty())
+                return {};
+            if (!canBeTried(f) && !f.verified)
+                return tr("No probe can try this: its fixes are not environment changes a probe could run with (a slot, "
+                          "a driver, another build). Follow the fix, then run the probes again.");
+            return verifiedToolTip(f.verified);
+        }
         return index.column() == TitleColumn ? qs(f.title) + QStringLiteral("\n\n") + qs(f.detail) : qs(f.detail);
     case Qt::ForegroundRole:
         if (index.column() == SeverityColumn)

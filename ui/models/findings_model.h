@@ -36,6 +36,9 @@ private:
     std::vector<Finding> m_findings;
 };
 
+// Whether a probe variant could try one of the finding's fixes: an environment change, not a diagnostic step, for
+// the machine's architectures. A finding whose fixes are all others reads "no probe can try this" under Fix.
+bool canBeTried(const Finding& f);
 // "verified here", "did not work here", "not tried".
 QString verifiedText(const std::optional<bool>& verified);
 // What the Fix column's words mean, for a fix's cell tooltip (walkthrough 2026-11-27 problem 9: "not tried" was not

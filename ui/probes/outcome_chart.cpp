@@ -21,7 +21,8 @@ OutcomeChart::OutcomeChart(QWidget* parent)
     // Short enough for the chart's width at 1280x720 (the longer title was cut to "unsupported not c..."); the
     // variants are named on the axis.
     chart->setTitle(tr("Outcomes per device"));
-    setToolTip(tr("Probe outcomes per device and variant; unsupported cells are not counted"));
+    setToolTip(tr("Probe outcomes per device and variant; \u201cunsupported\u201d: the device or build has no such "
+                  "operation (not a fault)"));
     // Beside the bars, one outcome a line: under them, at the ~300 px the chart gets at 1024x640, the names were cut
     // to "cra…" and "wr…".
     chart->legend()->setAlignment(Qt::AlignRight);
@@ -49,6 +50,7 @@ OutcomeChart::OutcomeChart(QWidget* parent)
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(220);
+    setCounts({});
 }
 
 void OutcomeChart::setCounts(const OutcomeCounts& counts)
@@ -67,6 +69,11 @@ void OutcomeChart::setCounts(const OutcomeCounts& counts)
     }
     m_categories->setCategories(labels);
     m_top = std::max(1, counts.maxTotal());
+    // No axes over nothing (0 to 1 before any run read as a result); the title says why it is empty.
+    const bool any = !counts.columns.empty();
+    m_categories->setVisible(any);
+    m_values->setVisible(any);
+    chart()->setTitle(any ? tr("Outcomes per device") : tr("Outcomes per device: no results yet"));
     fitTicks();
 }
 

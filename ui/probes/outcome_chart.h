@@ -1,4 +1,4 @@
-// Stacked bars of probe outcomes (ok/error/crash/hang/wrong) per device and variant, redrawn as results arrive.
+// Stacked bars of probe outcomes (ok/error/crash/hang/wrong/unsupported) per device and variant, redrawn as results arrive.
 #pragma once
 
 #include "ui/probes/probe_results.h"

@@ -22,13 +22,13 @@ struct ProbeColumnKey {
 
 ProbeColumnKey columnKeyOf(const ProbeRecord& r);
 
-// Outcome counts per column for the stacked bar chart (ok/error/crash/hang/wrong; unsupported is
-// left out: it says nothing about the stack's health).
+// Outcome counts per column for the stacked bar chart: ok/error/crash/hang/wrong, and unsupported last (in grey):
+// left out, the bars summed to 21 of a column's 47 results (walkthrough 2026-11-27 third, problem 10).
 struct OutcomeCounts {
-    static constexpr std::array<ProbeResult, 5> kShown {ProbeResult::Ok, ProbeResult::Error, ProbeResult::Crash,
-                                                        ProbeResult::Hang, ProbeResult::Wrong};
+    static constexpr std::array<ProbeResult, 6> kShown {ProbeResult::Ok, ProbeResult::Error, ProbeResult::Crash,
+                                                        ProbeResult::Hang, ProbeResult::Wrong, ProbeResult::Unsupported};
     std::vector<ProbeColumnKey> columns;
-    std::vector<std::array<int, 5>> counts; // counts[column][index in kShown]
+    std::vector<std::array<int, kShown.size()>> counts; // counts[column][index in kShown]
 
     void add(const ProbeRecord& r);
     int count(std::size_t column, ProbeResult r) const;

@@ -6,6 +6,7 @@
 #include "ui/probes/outcome_chart.h"
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/python_env_picker.h"
+#include "ui/widgets/elided_label.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -82,19 +83,26 @@ QWidget* ProbeResultsView::createFindingsBox()
     m_findingsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_findingsView->verticalHeader()->hide();
     m_fixes = new QComboBox(this);
+    m_fixes->setObjectName(QStringLiteral("probeFixChoice"));
+    // Empty and unlabelled it read as a broken control (walkthrough 2026-11-27 third, problem 10).
+    m_fixes->setPlaceholderText(tr("No fix to try: select a finding whose fix is an environment change"));
     m_tryFixButton = new QPushButton(tr("Try this fix"), this);
-    m_tryFixButton->setToolTip(tr("Re-run the failing probes with this environment change and mark the fix verified or not"));
+    m_tryFixButton->setObjectName(QStringLiteral("probeTryFix"));
     m_findingText = new QLabel(this);
     m_findingText->setWordWrap(true);
     m_findingText->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* fixBar = new QHBoxLayout;
+    fixBar->addWidget(new QLabel(tr("Fix:"), this));
     fixBar->addWidget(m_fixes, 1);
     fixBar->addWidget(m_tryFixButton);
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new QLabel(tr("Findings"), box));
+    m_findingsHeading = new ElidedLabel(this);
+    m_findingsHeading->setObjectName(QStringLiteral("probesFindingsHeading"));
+    m_findingsHeading->setFullText(tr("Findings"));
+    layout->addWidget(m_findingsHeading);
     layout->addWidget(m_findingsView, 1);
     // What the Fix column's words mean (walkthrough 2026-11-27 problem 9: "not tried" was not explained).
     auto* fixLegend = new QLabel(fixColumnLegend(), box);
@@ -198,12 +206,35 @@ void ProbeResultsView::showFinding()
         m_fixes->addItem(QStringLiteral("%1  [%2]").arg(QString::fromStdString(variantName(fix.env)), verifiedText(fix.verified)),
                          static_cast<int>(i));
     }
+    // With a placeholder the combo selects nothing by itself: the first fix is the one to try.
+    if (m_fixes->count() > 0)
+        m_fixes->setCurrentIndex(0);
+    updateTryFix();
+}
+
+void ProbeResultsView::setFindingsHeading(const QString& heading)
+{
+    m_findingsHeading->setFullText(heading);
+}
+
+QString ProbeResultsView::findingsHeading() const
+{
+    return m_findingsHeading->fullText();
+}
+
+void ProbeResultsView::setFixesTriable(bool triable)
+{
+    m_triable = triable;
     updateTryFix();
 }
 
 void ProbeResultsView::updateTryFix()
 {
-    m_tryFixButton->setEnabled(!m_running && m_fixes->count() > 0);
+    m_tryFixButton->setEnabled(m_triable && !m_running && m_fixes->count() > 0);
+    m_tryFixButton->setToolTip(m_triable
+            ? tr("Re-run the failing probes with this environment change and mark the fix verified or not")
+            : tr("The findings are another machine's, and a fix is tried by running the failing probes on this one: "
+                 "inspect this machine (View > Refresh) and run the probes here to try its fixes."));
 }
 
 } // namespace stackscope::ui

@@ -20,6 +20,7 @@ struct Finding;
 
 namespace stackscope::ui {
 
+class ElidedLabel;
 class FindingsModel;
 class OutcomeChart;
 class ProbeGridModel;
@@ -49,6 +50,12 @@ public:
     void showEnvironments(const QStringList& checked, bool hide);
     // The selected finding's id, severity and text, and the fixes that can be tried here.
     void showFinding();
+    // Whose findings these are, over the list (cut in the middle to its width, whole in the tooltip).
+    void setFindingsHeading(const QString& heading);
+    QString findingsHeading() const;
+    // False while the findings are another machine's: "Try this fix" runs the failing probes here, so it is off and
+    // says why.
+    void setFixesTriable(bool triable);
 
 Q_SIGNALS:
     void tryFixClicked();
@@ -63,6 +70,8 @@ private:
     ProbeGridModel* m_grid = nullptr;
     FindingsModel* m_findings = nullptr;
     bool m_running = false;
+    bool m_triable = true;
+    ElidedLabel* m_findingsHeading = nullptr;
     QTableView* m_gridView = nullptr;
     QPlainTextEdit* m_cellText = nullptr;
     OutcomeChart* m_chart = nullptr;

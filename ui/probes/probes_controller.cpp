@@ -7,6 +7,8 @@
 #include "ui/probes/probe_grid_model.h"
 #include "ui/probes/probe_run_plan.h"
 #include "ui/probes/probe_session.h"
+#include "ui/probes/probes_machine_text.h"
+#include "ui/system/snapshot_banner.h"
 #include "ui/system/snapshot_controller.h"
 
 #include <QThread>
@@ -45,6 +47,8 @@ ProbesController::ProbesController(SnapshotController* snapshots, QObject* paren
     connect(m_session, &ProbeSession::failed, this, [this](const QString& message) { m_runError = message; });
     connect(m_session, &ProbeSession::finished, this, &ProbesController::onFinished);
     connect(m_session, &ProbeSession::runningChanged, this, &ProbesController::runningChanged);
+    // A run's start and end change whose results the grid holds (the line over it said nothing after a run here).
+    connect(m_session, &ProbeSession::runningChanged, this, &ProbesController::originChanged);
     if (m_snapshots)
         connect(m_snapshots, &SnapshotController::snapshotChanged, this, [this] {
             Q_EMIT originChanged();
@@ -84,7 +88,7 @@ void ProbesController::run(std::vector<ProbeRunOptions> runs, bool ruleVariants,
     m_grid->setTimeoutSeconds(timeoutS);
     m_counts = OutcomeCounts {};
     Q_EMIT countsChanged(m_counts);
-    m_findings->setFindings({});
+    rediagnose(); // the machine shown, without results until this run's arrive
     Q_EMIT resultsReplaced();
     const QString where = runs.size() == 1 ? tr("on this machine") : tr("in %1 environments on this machine").arg(runs.size());
     Q_EMIT statusChanged(variants.size() == 1 ? tr("Running %1\u2026").arg(where)
@@ -200,30 +204,46 @@ bool ProbesController::resultsMatchSnapshot() const
     return m_resultsLive ? m_snapshots->isThisMachine() : m_snapshots->origin() == m_resultsOrigin;
 }
 
-QString ProbesController::otherMachineText() const
+QString ProbesController::machineText() const
 {
-    const bool mixed = !m_grid->records().empty() || m_session->isRunning() ? !resultsMatchSnapshot() : false;
-    if (!mixed)
+    if (!m_snapshots)
         return {};
-    const QString shown = m_snapshots->originText().toHtmlEscaped();
-    return m_resultsLive ? tr("<b>These results are from this machine.</b> The System page shows %1; "
-                              "its findings are not applied here and the report leaves these results out.")
-                               .arg(shown)
-                         : tr("<b>These results are from %1.</b> The System page now shows %2.")
-                               .arg(m_resultsOrigin.toHtmlEscaped(), shown);
+    const auto shown = m_snapshots->snapshot();
+    ProbesWhose whose;
+    if (shown && !m_snapshots->isThisMachine())
+        whose.notThisMachine = notThisMachineText(*shown, m_snapshots->origin());
+    whose.hasResults = !m_grid->records().empty() || m_session->isRunning();
+    whose.resultsLive = m_resultsLive;
+    whose.resultsMatch = resultsMatchSnapshot();
+    whose.resultsOrigin = m_resultsOrigin;
+    return probesMachineText(whose);
+}
+
+QString ProbesController::findingsHeading() const
+{
+    if (!m_snapshots || !m_snapshots->snapshot())
+        return tr("Findings");
+    return probesFindingsHeading(m_snapshots->originText(), m_snapshots->isThisMachine());
+}
+
+bool ProbesController::canTryFixes() const
+{
+    return m_resultsLive && (!m_snapshots || m_snapshots->isThisMachine());
 }
 
 void ProbesController::rediagnose()
 {
-    // The one diagnosis the System page shows (snapshot, the session's logs, these results) while the results were
-    // measured on the machine it shows; results from another machine get their own, without that machine's facts.
-    const bool sameMachine = m_snapshots && (m_grid->records().empty() || resultsMatchSnapshot());
-    const auto snapshot = sameMachine ? m_snapshots->snapshot() : nullptr;
+    // The one diagnosis the System page shows (its snapshot and the session's logs), with these results while they
+    // were measured on the machine it shows. Results from another machine stay out of it: the findings are the
+    // shown machine's, as the status bar's counts are (a run here on a recorded root emptied them).
+    const bool sameMachine = m_grid->records().empty() || resultsMatchSnapshot();
+    const auto snapshot = m_snapshots ? m_snapshots->snapshot() : nullptr;
     MachineDiagnosisInput input;
     input.snapshot = snapshot.get();
     if (snapshot)
         input.logs = m_sessionLogs;
-    input.probes = probeOutcomes(m_grid->records());
+    if (sameMachine || !snapshot)
+        input.probes = probeOutcomes(m_grid->records());
     m_findings->setFindings(diagnoseMachine(input).findings, FindingsModel::Order::AsGiven);
     Q_EMIT findingsChanged();
 }

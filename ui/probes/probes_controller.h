@@ -39,9 +39,14 @@ public:
     // False when the results come from another machine than the System page's snapshot (a run here while a file or
     // report is loaded): the two are never combined without a label.
     bool resultsMatchSnapshot() const;
-    // What the label above the grid says when the results and the System page are not the same machine (rich
-    // text); empty when they are, or when there are no results.
-    QString otherMachineText() const;
+    // What the line above the grid says when the System page shows another machine than this one, or the results
+    // come from another machine than it shows (rich text, probesMachineText); empty when both are this machine's.
+    QString machineText() const;
+    // Whose the findings are: always the machine the System page shows (the status bar's), never mixed with results
+    // measured elsewhere.
+    QString findingsHeading() const;
+    // A fix is tried by running the failing probes again here: only for this machine's findings and results.
+    bool canTryFixes() const;
     void setSessionLogs(std::vector<ReadLogText> logs);
     // These results' outcomes when they were measured on the machine the System page shows, else none.
     std::vector<ProbeOutcome> outcomesForShownMachine() const;

@@ -27,6 +27,8 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     createLines();
 
     auto* layout = new QVBoxLayout(this);
+    // A heading as every other page has (walkthrough 2026-11-27 third, problem 10).
+    layout->addWidget(new QLabel(tr("<h2>Probes</h2>"), this));
     layout->addWidget(m_form);
     layout->addWidget(m_machine);
     layout->addWidget(m_staleBanner);
@@ -37,8 +39,9 @@ ProbesPage::ProbesPage(SnapshotController* snapshots, QWidget* parent)
     connectController();
 }
 
-// Says whose results these are when the System page shows another machine (a file, a report, a root); one banner
-// area for "out of date" and "from another machine" (the second says more, so it wins).
+// Says whose findings and results these are when the System page shows another machine (a file, a report, a root)
+// or the results are another machine's; one banner area for "out of date" and "another machine" (the second says
+// more, so it wins).
 void ProbesPage::createLines()
 {
     m_machine = new QLabel(this);
@@ -201,11 +204,13 @@ bool ProbesPage::resultsMatchSnapshot() const
 
 void ProbesPage::updateMachineLabel()
 {
-    const QString text = m_controller->otherMachineText();
+    const QString text = m_controller->machineText();
     m_machine->setVisible(!text.isEmpty());
     markResults();
     if (!text.isEmpty())
         m_machine->setText(text);
+    m_results->setFindingsHeading(m_controller->findingsHeading());
+    m_results->setFixesTriable(m_controller->canTryFixes());
 }
 
 void ProbesPage::setSessionLogs(std::vector<ReadLogText> logs)

@@ -40,7 +40,8 @@ public:
     FindingsModel* findingsModel() const;
     bool isRunning() const;
     // False when the results come from another machine than the System page's snapshot (a run here while
-    // a file or report is loaded): the two are never combined without a label.
+    // a file or report is loaded): the two are never combined; the findings stay the shown machine's, and the line
+    // over the grid says whose each is.
     bool resultsMatchSnapshot() const;
     // The grid was run here with other environments, timeout or variants than the form's now (the banner says which).
     bool resultsStale() const;
