@@ -6,6 +6,7 @@
 #include "ui/vpoc/session_time_axis.h"
 #include "ui/vpoc/session_model.h"
 #include "ui/vpoc/volume_profile_view.h"
+#include "ui/vpoc/vpoc_form.h"
 #include "ui/vpoc/vpoc_page.h"
 
 #include <QAbstractItemModelTester>
@@ -14,6 +15,7 @@
 #include <QValueAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -367,6 +369,68 @@ private Q_SLOTS:
         for (const auto& c : colours)
             distinct.insert(c.rgb());
         QCOMPARE(distinct.size(), colours.size());
+    }
+
+    // The checkbox reads "Developing POC/VAH/VAL": all three are drawn, one point a bar, VAL <= POC <= VAH at each;
+    // off, none (only the developing POC was drawn: walkthrough 2026-11-27 third, problem 11). The price axis says its
+    // unit and grid.
+    void developingLevels_data()
+    {
+        QTest::addColumn<bool>("developing");
+        QTest::newRow("on") << true;
+        QTest::newRow("off") << false;
+    }
+    void developingLevels()
+    {
+        QFETCH(bool, developing);
+        VpocPage page;
+        auto* box = qobject_cast<QCheckBox*>(page.form()->fieldWidget("developing-values"));
+        QVERIFY(box);
+        box->setChecked(developing);
+        QVERIFY(runSample(page));
+        QMap<QString, QLineSeries*> lines;
+        for (auto* series : page.priceChart()->series())
+            lines[series->name()] = static_cast<QLineSeries*>(series);
+        for (const char* name : {"developing POC", "developing VAH", "developing VAL"})
+            QVERIFY2(lines.contains(QString::fromLatin1(name)) == developing, name);
+        if (developing) {
+            const auto poc = lines.value(QStringLiteral("developing POC"))->points();
+            const auto vah = lines.value(QStringLiteral("developing VAH"))->points();
+            const auto val = lines.value(QStringLiteral("developing VAL"))->points();
+            QVERIFY(!poc.isEmpty());
+            QCOMPARE(vah.size(), poc.size());
+            QCOMPARE(val.size(), poc.size());
+            for (qsizetype i = 0; i < poc.size(); ++i)
+                QVERIFY2(val[i].y() <= poc[i].y() && poc[i].y() <= vah[i].y(),
+                         qPrintable(QStringLiteral("bar %1: VAL %2, POC %3, VAH %4").arg(i).arg(val[i].y()).arg(poc[i].y()).arg(vah[i].y())));
+        }
+        auto* price = page.priceChart()->findChild<QValueAxis*>(QStringLiteral("priceAxis"));
+        if (!price)
+            for (auto* axis : page.priceChart()->axes(Qt::Vertical))
+                price = qobject_cast<QValueAxis*>(axis);
+        QVERIFY(price);
+        QCOMPARE(price->titleText(), QStringLiteral("price (the data's units, tick 0.25)"));
+    }
+
+    // Without sessions the volume view says how to get some, not "Select a session" over an empty table.
+    void emptyProfileSaysWhatToDo()
+    {
+        VpocPage page;
+        QVERIFY(page.profileView()->emptyText().startsWith(QStringLiteral("No sessions yet")));
+        const QString path = m_dir.filePath(QStringLiteral("not-market-data.txt"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("Error: CUDA out of memory\n");
+        f.close();
+        page.setInputFile(path);
+        QSignalSpy finished(&page, &VpocPage::finished);
+        page.run();
+        QVERIFY(finished.wait(30000));
+        QVERIFY(!finished.at(0).at(0).toBool());
+        QVERIFY2(page.profileView()->emptyText().startsWith(QStringLiteral("No sessions yet")),
+                 qPrintable(page.profileView()->emptyText()));
+        QVERIFY(runSample(page));
+        QCOMPARE(page.profileView()->emptyText(), QStringLiteral("Select a session")); // a session is shown
     }
 
     // The time axis is in the session's zone: a globex day starts at 18:00 New York time.

@@ -88,13 +88,23 @@ void SessionPriceChart::showSession(std::shared_ptr<const vpoc::VpocResult> resu
     auto* close = new QLineSeries;
     close->setName(tr("close"));
     close->setPen(QPen(QColor(0x45, 0x5a, 0x64), 1));
-    auto* developing = new QLineSeries;
-    developing->setName(tr("developing POC"));
-    developing->setPen(QPen(QColor(0xfb, 0x8c, 0x00), 1.5, Qt::DashLine)); // apart from the final POC's red
+    // The developing levels the checkbox names (POC/VAH/VAL): the POC dashed in orange, apart from the final POC's
+    // red; VAH and VAL dotted in lighter shades of their final lines' colours (only the POC was drawn: walkthrough third, problem 11).
+    auto developingLine = [](const QString& name, const QColor& colour, Qt::PenStyle style) {
+        auto* line = new QLineSeries;
+        line->setName(name);
+        line->setPen(QPen(colour, 1.5, style));
+        return line;
+    };
+    QList<QLineSeries*> developing { developingLine(tr("developing POC"), QColor(0xfb, 0x8c, 0x00), Qt::DashLine),
+        developingLine(tr("developing VAH"), VolumeProfileView::vahColor().lighter(140), Qt::DotLine),
+        developingLine(tr("developing VAL"), VolumeProfileView::valColor().lighter(140), Qt::DotLine) };
     if (static_cast<size_t>(row) < m_result->developing.size()) {
         for (const auto& d : m_result->developing[static_cast<size_t>(row)]) {
             close->append(ms(d.timeUs), d.closeTick * tick);
-            developing->append(ms(d.timeUs), d.pocTick * tick);
+            developing[0]->append(ms(d.timeUs), d.pocTick * tick);
+            developing[1]->append(ms(d.timeUs), d.vahTick * tick);
+            developing[2]->append(ms(d.timeUs), d.valTick * tick);
         }
     }
     auto level = [&](const QString& name, int32_t value, const QColor& colour) {
@@ -111,11 +121,10 @@ void SessionPriceChart::showSession(std::shared_ptr<const vpoc::VpocResult> resu
     // The price lines only where there are points: a legend entry for an empty line reads like missing data.
     const bool priceLine = close->count() > 0;
     if (priceLine) {
-        all.prepend(developing);
-        all.prepend(close);
+        all = QList<QLineSeries*> { close } + developing + all;
     } else {
         delete close;
-        delete developing;
+        qDeleteAll(developing);
     }
     for (auto* series : all)
         chart()->addSeries(series);
@@ -145,6 +154,8 @@ void SessionPriceChart::addAxes(const vpoc::SessionResult& s, const vpoc::Tick& 
     const PriceTicks grid = priceAxisTicks(s.lowTick, s.highTick, tick, std::clamp(height() / 45, 2, 8));
     auto* y = new QValueAxis;
     y->setObjectName(QStringLiteral("priceAxis"));
+    // The file's prices carry no currency: the title says they are its own units, on which grid.
+    y->setTitleText(tr("price (the data's units, tick %1)").arg(tick, 0, 'f', tickSize.decimals));
     y->setLabelFormat(QStringLiteral("%.%1f").arg(tickSize.decimals));
     y->setTickType(QValueAxis::TicksDynamic);
     y->setTickAnchor(double(grid.lowTick) * tick);

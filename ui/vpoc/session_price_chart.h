@@ -1,5 +1,5 @@
-// One session's prices: the close and developing POC (when the run kept them) with the session's POC, VAH and VAL, on
-// the tick grid, over hours of the session's own zone.
+// One session's prices: the close and the developing POC, VAH and VAL (when the run kept them) with the session's POC,
+// VAH and VAL, on the tick grid, over hours of the session's own zone.
 #pragma once
 
 #include "core/vpoc/vpoc_engine.h"

@@ -40,6 +40,11 @@ void VolumeProfileView::setEmptyText(const QString& text)
     update();
 }
 
+QString VolumeProfileView::emptyText() const
+{
+    return m_emptyText.isEmpty() ? tr("Select a session") : m_emptyText;
+}
+
 void VolumeProfileView::clear()
 {
     m_profile = {};
@@ -78,7 +83,7 @@ void VolumeProfileView::paintEvent(QPaintEvent*)
     if (m_profile.volume.empty()) {
         p.setPen(Qt::gray);
         p.drawText(rect().adjusted(8, 0, -8, 0), Qt::AlignCenter | Qt::TextWordWrap,
-                   m_emptyText.isEmpty() ? tr("Select a session") : m_emptyText);
+                   emptyText());
         return;
     }
     const QRectF area = plotArea();

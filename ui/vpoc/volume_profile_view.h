@@ -24,6 +24,8 @@ public:
     void clear();
     // What the empty view says ("Select a session" until set).
     void setEmptyText(const QString& text);
+    // What the view says while it has no profile.
+    QString emptyText() const;
     // Share the price chart's axis: levels are drawn at the chart's pixel rows. nullopt: own layout.
     void setPriceFrame(std::optional<PriceFrame> frame);
     const std::optional<PriceFrame>& priceFrame() const { return m_frame; }

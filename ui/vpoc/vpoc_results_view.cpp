@@ -24,6 +24,13 @@
 
 namespace stackscope::ui {
 
+namespace {
+QString noSessionsText()
+{
+    return VpocResultsView::tr("No sessions yet: choose a file or the sample data, then Run");
+}
+} // namespace
+
 VpocResultsView::VpocResultsView(QWidget* parent)
     : QWidget(parent)
 {
@@ -86,6 +93,7 @@ QWidget* VpocResultsView::createCharts()
     m_chart = new SessionPriceChart(this);
     m_chart->setObjectName(QStringLiteral("vpocPriceChart"));
     m_profile = new VolumeProfileView(this);
+    m_profile->setEmptyText(noSessionsText());
     // One price axis for both: the profile follows the chart's plot area whenever it moves, and whenever either
     // widget moves or shows (a run while another page was in view is laid out later).
     connect(m_chart, &SessionPriceChart::plotMoved, this, &VpocResultsView::alignProfile);
@@ -159,7 +167,8 @@ void VpocResultsView::showResult(std::shared_ptr<const vpoc::VpocResult> result,
 {
     m_recorded = recorded;
     m_sessions->setResult(std::move(result));
-    m_profile->setEmptyText(QString());
+    // "Select a session" over an empty table (after a failed run) pointed at nothing to select.
+    m_profile->setEmptyText(m_sessions->rowCount() > 0 ? QString() : noSessionsText());
     m_profile->clear();
     m_chart->clear();
     m_priceLegend->setEntries({});
