@@ -6,6 +6,7 @@
 #include "ui/monitor/telemetry_chart.h"
 #include "ui/probes/outcome_chart.h"
 
+#include <QToolButton>
 #include <QValueAxis>
 #include <QtTest>
 
@@ -33,7 +34,8 @@ private Q_SLOTS:
         dock.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dock));
         dock.refreshNow();
-        QVERIFY2(dock.messageText().startsWith(QStringLiteral("No GPU samples: no GPU visible")), qPrintable(dock.messageText()));
+        QVERIFY2(dock.messageText().startsWith(QStringLiteral("No GPU samples from this machine: no GPU visible")),
+                 qPrintable(dock.messageText()));
         // The four empty charts and the table fold into that one line; the dock asks for little more than it.
         QVERIFY(dock.chartsCollapsed());
         QVERIFY(!dock.chartArea()->isVisible());
@@ -41,6 +43,49 @@ private Q_SLOTS:
         for (auto* chart : dock.charts()) {
             QVERIFY2(!chart->emptyMessage().contains(QStringLiteral("rocm_smi")), qPrintable(chart->emptyMessage()));
             QVERIFY(!chart->emptyMessage().contains(QStringLiteral("nvml")));
+        }
+    }
+
+    // The dock says it samples this machine (under a page showing a recorded machine's GPU its "No GPU samples" read
+    // as that machine's), and offers exports only with GPU samples to write (walkthrough 2026-11-27 third, problem 12).
+    void saysThisMachineAndExportsWhatItHas_data()
+    {
+        QTest::addColumn<int>("samples"); // 0: none yet, 1: a sample without a GPU, 2: a sample of one GPU
+        QTest::addColumn<bool>("exports");
+        QTest::newRow("no sample yet") << 0 << false;
+        QTest::newRow("no GPU") << 1 << false;
+        QTest::newRow("a GPU") << 2 << true;
+    }
+    void saysThisMachineAndExportsWhatItHas()
+    {
+        QFETCH(int, samples);
+        QFETCH(bool, exports);
+        auto store = std::make_shared<TelemetryStore>();
+        if (samples > 0) {
+            TelemetrySample sample;
+            sample.timeMs = 1'767'225'600'000;
+            if (samples == 2) {
+                GpuReadings gpu;
+                gpu.vendor = "synthetic";
+                gpu.name = "test GPU";
+                gpu.offer(Quantity::Utilisation, Reading::of(50.0, "synthetic"));
+                sample.gpus.push_back(gpu);
+            }
+            store->append(sample);
+        }
+        ui::MonitorDock dock(store, nullptr);
+        dock.resize(900, 600);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        dock.refreshNow();
+        QCOMPARE(dock.windowTitle(), QStringLiteral("Monitor: this machine"));
+        QCOMPARE(dock.exportsEnabled(), exports);
+        for (const char* name : {"monitorExportCsv", "monitorExportPng"}) {
+            auto* button = dock.findChild<QToolButton*>(QString::fromLatin1(name));
+            QVERIFY(button);
+            QCOMPARE(button->isEnabled(), exports);
+            QVERIFY2(exports || button->toolTip().contains(QStringLiteral("no GPU samples from this machine")),
+                     qPrintable(button->toolTip()));
         }
     }
 

@@ -31,7 +31,7 @@ namespace stackscope::ui {
 using namespace telemetry;
 
 MonitorDock::MonitorDock(QWidget* parent)
-    : QDockWidget(tr("Monitor"), parent)
+    : QDockWidget(titleText(), parent)
     , m_store(std::make_shared<TelemetryStore>())
     , m_torchFeed(std::make_shared<TorchAllocatorFeed>())
 {
@@ -42,7 +42,7 @@ MonitorDock::MonitorDock(QWidget* parent)
 
 MonitorDock::MonitorDock(std::shared_ptr<TelemetryStore> store, std::unique_ptr<TelemetrySampler> sampler,
                          QWidget* parent)
-    : QDockWidget(tr("Monitor"), parent)
+    : QDockWidget(titleText(), parent)
     , m_store(std::move(store))
     , m_torchFeed(std::make_shared<TorchAllocatorFeed>())
     , m_sampler(std::move(sampler))
@@ -58,6 +58,13 @@ MonitorDock::~MonitorDock()
     if (m_sampler)
         m_sampler->stop();
     m_store->removeListener(m_listener);
+}
+
+// The dock samples this machine whatever the pages show (a recorded root, a report): its title says so, or "No GPU
+// samples" under a page showing the recorded machine's GPU read as that machine's (walkthrough third, problem 12).
+QString MonitorDock::titleText()
+{
+    return tr("Monitor: this machine");
 }
 
 void MonitorDock::build()
@@ -107,8 +114,9 @@ QHBoxLayout* MonitorDock::buildControls(QWidget* body)
         m_rate->addItem(tr("%1 Hz").arg(hz), hz);
     m_rate->setCurrentIndex(2);
     m_rate->setEnabled(m_sampler != nullptr);
-    m_rate->setToolTip(tr("How often the sampler thread reads the GPUs; the charts repaint at most 25 times a "
-                          "second whatever the rate"));
+    m_rate->setToolTip(tr("How often the sampler thread reads this machine's GPUs (also while the pages show a "
+                          "recorded machine or a report); the charts repaint at most 25 times a second whatever the "
+                          "rate"));
     bar->addWidget(m_rate);
     bar->addSpacing(12);
     bar->addWidget(new QLabel(tr("Show"), body));
@@ -129,14 +137,17 @@ QHBoxLayout* MonitorDock::buildControls(QWidget* body)
     m_live->setToolTip(tr("Follow the newest sample (double-click a chart to return here after zooming)"));
     bar->addWidget(m_live);
     bar->addStretch(1);
-    auto* csv = new QToolButton(body);
-    csv->setText(tr("Export CSV…"));
-    auto* png = new QToolButton(body);
-    png->setText(tr("Export PNG…"));
-    bar->addWidget(csv);
-    bar->addWidget(png);
-    connect(csv, &QToolButton::clicked, this, &MonitorDock::chooseCsvFile);
-    connect(png, &QToolButton::clicked, this, &MonitorDock::choosePngFile);
+    m_exportCsv = new QToolButton(body);
+    m_exportCsv->setObjectName(QStringLiteral("monitorExportCsv"));
+    m_exportCsv->setText(tr("Export CSV…"));
+    m_exportPng = new QToolButton(body);
+    m_exportPng->setObjectName(QStringLiteral("monitorExportPng"));
+    m_exportPng->setText(tr("Export PNG…"));
+    bar->addWidget(m_exportCsv);
+    bar->addWidget(m_exportPng);
+    connect(m_exportCsv, &QToolButton::clicked, this, &MonitorDock::chooseCsvFile);
+    connect(m_exportPng, &QToolButton::clicked, this, &MonitorDock::choosePngFile);
+    enableExports(false);
     return bar;
 }
 
@@ -207,6 +218,21 @@ void MonitorDock::connectSignals()
             m_live->setChecked(true); // leaving live happens by panning or zooming a chart
     });
     m_axis->setLive(m_span->currentData().toLongLong());
+}
+
+// Off until there are GPU samples: enabled, they wrote a CSV of headers and a picture of empty charts.
+void MonitorDock::enableExports(bool hasGpuSamples)
+{
+    const QString why = hasGpuSamples ? QString() : tr("Nothing to export yet: no GPU samples from this machine");
+    m_exportCsv->setEnabled(hasGpuSamples);
+    m_exportPng->setEnabled(hasGpuSamples);
+    m_exportCsv->setToolTip(hasGpuSamples ? tr("This machine's samples over the whole timeline, as CSV") : why);
+    m_exportPng->setToolTip(hasGpuSamples ? tr("The four charts as shown, as PNG") : why);
+}
+
+bool MonitorDock::exportsEnabled() const
+{
+    return m_exportCsv->isEnabled();
 }
 
 void MonitorDock::setSamplingRateHz(int hz)
@@ -314,11 +340,12 @@ void MonitorDock::refreshNow()
         const int sentence = empty.indexOf(QLatin1String(". "));
         QString why = sentence < 0 ? empty : empty.left(sentence + 1) + tr(" (hover for the loaders' messages)");
         why[0] = why[0].toLower(); // "No GPU samples: no GPU visible to NVML or rocm_smi."
-        m_message->setText(tr("No GPU samples: %1").arg(why));
+        m_message->setText(tr("No GPU samples from this machine: %1").arg(why));
         m_message->setToolTip(empty); // the loaders' whole messages
     }
     m_message->setVisible(!empty.isEmpty());
     setCollapsed(!empty.isEmpty());
+    enableExports(latest && !latest->gpus.empty());
     // The charts only say that they are empty; the reason is in the message above them.
     const QString chartEmpty = !latest ? tr("Waiting for the first sample…") : latest->gpus.empty() ? tr("No GPU samples") : QString();
     for (auto* c : m_charts)

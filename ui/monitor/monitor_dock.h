@@ -58,6 +58,10 @@ public:
     // at a readable size, never more than 40 % of the window (the page keeps the rest).
     int compactHeight() const;
     int refreshCount() const { return m_refreshCount; }
+    // "Monitor: this machine": what it samples, whatever machine the pages show.
+    static QString titleText();
+    // Export CSV/PNG are on only while there are GPU samples to write.
+    bool exportsEnabled() const;
 
     void setSamplingRateHz(int hz);
     // Run started/stopped, epoch end, probe failure, variant change: any thread may call this.
@@ -87,6 +91,7 @@ private:
     void choosePngFile();
     QString emptyMessage(const std::optional<telemetry::TelemetrySample>& latest) const;
     void setCollapsed(bool collapsed);
+    void enableExports(bool hasGpuSamples);
     // Docked in a main window: gives the dock its compact height there.
     void fitDockedHeight();
 
@@ -100,6 +105,8 @@ private:
     QComboBox* m_rate = nullptr;
     QComboBox* m_span = nullptr;
     QToolButton* m_live = nullptr;
+    QToolButton* m_exportCsv = nullptr;
+    QToolButton* m_exportPng = nullptr;
     QTableView* m_table = nullptr;
     QLabel* m_message = nullptr;
     QWidget* m_body = nullptr;
