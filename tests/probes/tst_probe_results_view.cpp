@@ -71,6 +71,27 @@ private Q_SLOTS:
         QCOMPARE(probeCellText(record), expected);
     }
 
+    // An empty grid says how to fill it; the hint goes with the first result and comes back when the grid empties
+    // (walkthrough 2026-11-27 third, problem 10: only a "Probe" header).
+    void emptyGridHint()
+    {
+        ProbeGridModel grid;
+        FindingsModel findings;
+        ProbeResultsView view(&grid, &findings);
+        view.resize(900, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* hint = view.findChild<QLabel*>(QStringLiteral("probeGridHint"));
+        QVERIFY(hint);
+        QVERIFY(hint->isVisible());
+        QVERIFY(hint->text().contains(QStringLiteral("Run all probes")));
+        QVERIFY(hint->width() <= viewOf(view, &grid)->viewport()->width());
+        grid.addRecord(probeRecord("zeros", "cpu", ProbeResult::Ok));
+        QVERIFY(!hint->isVisible());
+        grid.clear();
+        QVERIFY(hint->isVisible());
+    }
+
     void fixesOffered_data()
     {
         QTest::addColumn<bool>("diagnosticFirst");

@@ -9,6 +9,7 @@
 #include "ui/widgets/elided_label.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -59,6 +60,19 @@ void ProbeResultsView::createGridWidgets()
     m_gridView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_gridView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_gridView->verticalHeader()->hide();
+    // An empty grid said nothing but "Probe" in its header (walkthrough 2026-11-27 third, problem 10).
+    m_gridHint = new QLabel(tr("No results yet: press Run all probes. Each probe runs on every device, in a child "
+                               "process, in each checked environment."),
+                            m_gridView->viewport());
+    m_gridHint->setObjectName(QStringLiteral("probeGridHint"));
+    m_gridHint->setWordWrap(true);
+    m_gridHint->setStyleSheet(QStringLiteral("QLabel { color: gray; }"));
+    m_gridHint->setContentsMargins(8, 8, 8, 8);
+    m_gridView->viewport()->installEventFilter(this);
+    connect(m_grid, &QAbstractItemModel::modelReset, this, &ProbeResultsView::updateGridHint);
+    connect(m_grid, &QAbstractItemModel::rowsInserted, this, &ProbeResultsView::updateGridHint);
+    connect(m_grid, &QAbstractItemModel::rowsRemoved, this, &ProbeResultsView::updateGridHint);
+    updateGridHint();
     m_cellText = new QPlainTextEdit(this);
     m_cellText->setReadOnly(true);
     m_cellText->setPlaceholderText(tr("Select a cell to see its message and what the libraries printed"));
@@ -210,6 +224,20 @@ void ProbeResultsView::showFinding()
     if (m_fixes->count() > 0)
         m_fixes->setCurrentIndex(0);
     updateTryFix();
+}
+
+void ProbeResultsView::updateGridHint()
+{
+    m_gridHint->setVisible(m_grid->rowCount() == 0);
+    m_gridHint->setFixedWidth(m_gridView->viewport()->width());
+    m_gridHint->adjustSize();
+}
+
+bool ProbeResultsView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_gridView->viewport() && event->type() == QEvent::Resize)
+        updateGridHint();
+    return QSplitter::eventFilter(watched, event);
 }
 
 void ProbeResultsView::setFindingsHeading(const QString& heading)

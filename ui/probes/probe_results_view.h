@@ -60,7 +60,12 @@ public:
 Q_SIGNALS:
     void tryFixClicked();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    // The hint over an empty grid, as wide as the grid's viewport.
+    void updateGridHint();
     void createGridWidgets();
     QWidget* createFindingsBox();
     void arrangePanes(QWidget* findingsBox);
@@ -73,6 +78,7 @@ private:
     bool m_triable = true;
     ElidedLabel* m_findingsHeading = nullptr;
     QTableView* m_gridView = nullptr;
+    QLabel* m_gridHint = nullptr; // over the grid while it is empty
     QPlainTextEdit* m_cellText = nullptr;
     OutcomeChart* m_chart = nullptr;
     QTableView* m_findingsView = nullptr;
