@@ -55,7 +55,7 @@ private Q_SLOTS:
             const QString at = QStringLiteral(" %1x%2").arg(size.width()).arg(size.height());
             QTest::newRow(qPrintable(QStringLiteral("nothing pasted") + at)) << QString() << QString() << size;
             QTest::newRow(qPrintable(QStringLiteral("a text naming nothing") + at))
-                << "hello world" << "none (no GPU, architecture or version named)" << size;
+                << "hello world" << "none StackScope reads as this machine's" << size;
         }
     }
     void factsLineBeforeAndAfter()

@@ -182,7 +182,9 @@ void LogDiagnosisDialog::showFacts(const QStringList& facts, const QString& agai
     m_facts = facts;
     QString html = tr("<b>Facts the text states</b>");
     if (facts.isEmpty()) {
-        html += tr(": none (no GPU, architecture or version named)");
+        // Not "the text names none": a build's target list (gfx1100;gfx1101) or a runtime's own version can be there
+        // without being a fact about a machine (third walkthrough 2026-11-27, problem 5).
+        html += tr(": none StackScope reads as this machine's (a GPU, its architecture, a driver or library version)");
     } else {
         html += QStringLiteral("<ul style='margin:0 0 0 -20px'>");
         for (const auto& f : facts)
