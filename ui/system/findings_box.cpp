@@ -6,11 +6,14 @@
 #include "ui/widgets/status_colors.h"
 
 #include <QCoreApplication>
+#include <QEvent>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace stackscope::ui {
 
@@ -82,9 +85,15 @@ FindingsBox::FindingsBox(FindingsModel* findings, QWidget* parent)
     setObjectName(QStringLiteral("findingsBox"));
     m_table->setObjectName(QStringLiteral("findingsTable"));
     m_table->horizontalHeader()->setSectionResizeMode(FindingsModel::SeverityColumn, QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(FindingsModel::IdColumn, QHeaderView::ResizeToContents);
+    // The Finding column takes the width; Rule is as wide as its longest id up to a third of the table, cut beyond
+    // (the detail pane beside it names the rule whole). At 1024x640 ROCM_MULTIPLE_INSTALLS left "A GPU's PCIe…".
+    m_table->horizontalHeader()->setSectionResizeMode(FindingsModel::IdColumn, QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSectionResizeMode(FindingsModel::TitleColumn, QHeaderView::Stretch);
+    m_table->viewport()->installEventFilter(this);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &FindingsBox::fitRuleColumn);
     // The checks have no fix a probe variant could verify (the Probes page shows that column).
     m_table->setColumnHidden(FindingsModel::VerifiedColumn, true);
+    m_detail->setObjectName(QStringLiteral("findingDetail"));
     m_detail->setOpenExternalLinks(true);
     m_detail->setPlaceholderText(tr("Select a finding to see its detail, the fix and the sources."));
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -93,9 +102,25 @@ FindingsBox::FindingsBox(FindingsModel* findings, QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
     split->addWidget(m_detail);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    // Half each: at 2 to 3 the table's Finding column had about 100 px at 1024x640; the detail pane wraps.
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     (new QVBoxLayout(this))->addWidget(split);
+}
+
+bool FindingsBox::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitRuleColumn();
+    return QGroupBox::eventFilter(watched, event);
+}
+
+void FindingsBox::fitRuleColumn()
+{
+    const int longest = std::max(static_cast<QAbstractItemView*>(m_table)->sizeHintForColumn(FindingsModel::IdColumn),
+                                 m_table->horizontalHeader()->sectionSizeHint(FindingsModel::IdColumn));
+    m_table->horizontalHeader()->resizeSection(FindingsModel::IdColumn,
+                                               std::min(longest, std::max(60, m_table->viewport()->width() / 3)));
 }
 
 // A new list (a snapshot shown, the session's logs or probes changed): its first finding, the most important.

@@ -27,7 +27,11 @@ public:
     // The selected finding's detail as plain text; empty when none is selected.
     QString detail() const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void fitRuleColumn();
     void showFinding(int row);
     void showFirst();
 

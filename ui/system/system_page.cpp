@@ -6,9 +6,12 @@
 #include "ui/system/snapshot_banner.h"
 #include "ui/system/stack_tabs.h"
 #include "ui/system/verdict_panel.h"
+#include "ui/widgets/card_strip.h"
 #include "ui/widgets/gpu_card.h"
 #include "ui/widgets/status_colors.h"
+#include "ui/widgets/wheel_to_page.h"
 
+#include <QAbstractScrollArea>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -128,6 +131,11 @@ SystemPage::SystemPage(QWidget* parent)
     layout->addWidget(m_links);
     layout->addWidget(accessBox);
     layout->addWidget(lower, 1);
+    // The page scrolls as one under the pointer: the tables and panes take the wheel only when clicked into.
+    for (auto* view : findChildren<QAbstractScrollArea*>()) {
+        if (view != m_cardsScroll)
+            WheelToPage::install(view);
+    }
 }
 
 // The heading with Paste a log and Refresh.
@@ -150,17 +158,12 @@ QHBoxLayout* SystemPage::createTopBar()
     return top;
 }
 
-// The GPU cards, in a scroll area of bounded height.
+// The GPU cards side by side, as tall as they are: many GPUs scroll sideways, never up and down inside the page.
 QScrollArea* SystemPage::createCardsScroll()
 {
     m_cardsLayout->setContentsMargins(0, 0, 0, 0);
-    m_cardsScroll = new QScrollArea(this);
+    m_cardsScroll = new CardStrip(m_cards, this);
     m_cardsScroll->setObjectName(QStringLiteral("gpuCards"));
-    m_cardsScroll->setWidget(m_cards);
-    m_cardsScroll->setWidgetResizable(true);
-    m_cardsScroll->setFrameShape(QFrame::NoFrame);
-    m_cardsScroll->setMinimumHeight(170);
-    m_cardsScroll->setMaximumHeight(200);
     return m_cardsScroll;
 }
 
@@ -264,9 +267,15 @@ void SystemPage::rebuildGpuCards(const Snapshot& s)
     }
     // No GPU: the verdict says so and why; the room goes to the tables instead of an empty card.
     m_cardsScroll->setVisible(!s.gpus.empty());
-    for (const auto& g : s.gpus)
-        m_cardsLayout->addWidget(new GpuCard(g, m_cards));
+    // Shown now, not at the next turn of the event loop (the layout's way for a visible parent): the strip's height is
+    // the cards', and a picture of the page (fitForPicture) is laid out before that turn.
+    for (const auto& g : s.gpus) {
+        auto* card = new GpuCard(g, m_cards);
+        m_cardsLayout->addWidget(card);
+        card->show();
+    }
     m_cardsLayout->addStretch(1);
+    m_cardsScroll->updateGeometry();
 }
 
 } // namespace stackscope::ui

@@ -14,6 +14,7 @@ class QScrollArea;
 
 namespace stackscope::ui {
 
+class CardStrip;
 class FindingsBox;
 class LinksPanel;
 class StackTabs;
@@ -61,7 +62,7 @@ private:
     QLabel* m_banner;
     VerdictPanel* m_verdict;
     LinksPanel* m_links = nullptr;
-    QScrollArea* m_cardsScroll = nullptr;
+    CardStrip* m_cardsScroll = nullptr;
     QWidget* m_cards;
     QHBoxLayout* m_cardsLayout;
     QLabel* m_access;
