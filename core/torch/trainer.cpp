@@ -1,12 +1,14 @@
 // The libtorch trainer: an MLP (Linear, LayerNorm, SiLU, optional Dropout) trained with Adam on flat
 // parameter buffers, one device per process, data parallel over processes through c10d (trainer_dist.h),
 // CUDA-graphed where libtorch allows.
-#include "core/runtime/trainer_api.h"
+#include "core/torch/trainer_loop.h"
 
+#include "core/runtime/trainer_api.h"
 #include "core/torch/flight_recorder.h"
 #include "core/torch/probe_runtime.h"
 #include "core/torch/trainer_device.h"
 #include "core/torch/trainer_buckets.h"
+#include "core/torch/trainer_device_notes.h"
 #include "core/torch/trainer_dist.h"
 #include "core/torch/trainer_fused.h"
 #include "core/torch/trainer_model.h"
@@ -29,161 +31,20 @@
 
 namespace {
 
-using stackscope::trainer::DistGroup;
-using stackscope::trainer::DistSettings;
-using stackscope::trainer::Replica;
-using stackscope::trainer::TrainSettings;
-using Clock = std::chrono::steady_clock;
-
-// A configuration the device cannot run: stackscope_torch_train returns 2 with this message.
-class DeviceConfigError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-// The host's event callback returned non-zero: the run stops; stackscope_torch_train returns
-// STACKSCOPE_TORCH_TRAIN_HOST_FAILED and the host reports its own error.
-struct HostFailed {};
-
 void setError(char* error, size_t len, const std::string& what)
 {
     if (error && len)
         std::snprintf(error, len, "%s", what.c_str());
 }
 
-double seconds(Clock::time_point a, Clock::time_point b)
+double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
 }
 
-class Trainer {
-public:
-    Trainer(const TrainSettings& s, const DistSettings& dist, const StackscopeTrainData& data, std::string outputDir,
-            StackscopeTrainEventFn onEvent, StackscopeTrainStopFn stop, void* user)
-        : m_s(s)
-        , m_ds(dist)
-        , m_data(data)
-        , m_dir(std::move(outputDir))
-        , m_onEvent(onEvent)
-        , m_stop(stop)
-        , m_user(user)
-    {
-    }
+} // namespace
 
-    void run(bool resume);
-    // run() with the flight recorder's dump (flight_recorder.h) when a rank fails.
-    void runRecorded(bool resume);
-
-private:
-    // What run() carries from epoch to epoch: how a step executes and the run's step and time figures.
-    // fused is declared before graph so that, as when they were run()'s locals, the graph goes first.
-    struct RunProgress {
-        std::unique_ptr<stackscope::trainer::FusedStep> fused;
-        std::string graphNote;
-        bool tryGraphs = false;
-        std::unique_ptr<stackscope::trainer::GraphedStep> graph;
-        int64_t stepsSinceGraphTry = 0;
-        double trainSeconds = 0;
-        int64_t totalSteps = 0;
-        // The eager warm-up steps and the capture of a CUDA graph are timed apart (setup_seconds), as the Python
-        // baselines time their warm-up and capture apart: steps/s is the steady rate.
-        double setupSeconds = 0;
-        int64_t setupSteps = 0;
-        bool stopped = false;
-        // Several processes on a model the fused step serves: what one GPU runs (steps/s, measured on rank 0's GPU
-        // before training), compared once with the ranks' own rate after their first steps.
-        double oneGpuStepsPerS = 0;
-        int reports = 0;
-        // Bytes a graph replay all-reduces (the flight recorder's entry for each replay).
-        int64_t graphBytes = 0;
-    };
-
-    // Only rank 0 reports: the other ranks' losses and files are rank 0's.
-    void emit(nlohmann::json event)
-    {
-        if (m_onEvent && rank() == 0 && m_onEvent(m_user, event.dump().c_str()) != 0)
-            throw HostFailed();
-    }
-    bool stopRequested() const { return m_stop && m_stop(m_user) != 0; }
-    void resolveDevices();
-    std::unique_ptr<stackscope::trainer::FusedStep> chooseFusedStep(std::string& executionNote);
-    void selectBatch(int64_t offset);
-    void stepOnSelectedBatch();
-    void allReduceGradients();
-    double validate();
-    nlohmann::json deviceFigures() const;
-    // Data parallel over processes (trainer_dist.h): joins the group, takes this rank's shard of the batch.
-    int rank() const { return m_ds.worldSize >= 1 ? m_ds.rank : 0; }
-    int worldSize() const { return m_ds.worldSize >= 1 ? m_ds.worldSize : 1; }
-    void joinGroup();
-    void shareRankZeroState(stackscope::trainer::TrainingState& state);
-    double intervalLoss(bool& stop, const nlohmann::json& figures, nlohmann::json& ranks);
-    double agreedValidationLoss(int epoch);
-    // run()'s stages, in the order run() calls them.
-    void checkBatchFitsData() const;
-    void buildReplicas();
-    void restoreState(bool resume, const std::string& checkpoint, stackscope::trainer::TrainingState& state);
-    nlohmann::json deviceNames() const;
-    void chooseExecution(RunProgress& p);
-    void emitStarted(const nlohmann::json& names, const stackscope::trainer::TrainingState& state);
-    void startEpoch(int epoch);
-    double trainEpoch(int epoch, Clock::time_point epochStart, RunProgress& p);
-    int64_t runSteps(int64_t step, int64_t sinceReport, Clock::time_point epochStart, RunProgress& p);
-    void eagerStep(Clock::time_point epochStart, RunProgress& p);
-    void captureGraph(Clock::time_point epochStart, RunProgress& p);
-    void measureOneGpu(RunProgress& p);
-    void compareWithOneGpu(RunProgress& p, int64_t steps, double seconds);
-    void synced() const;
-    void endGroup(RunProgress& p);
-    bool reportInterval(int epoch, int64_t step, int64_t sinceReport, Clock::time_point epochStart,
-                        Clock::time_point& intervalStart, double& epochLoss);
-    bool endEpoch(int epoch, double trainTime, double epochLoss, const std::string& checkpoint,
-                  stackscope::trainer::TrainingState& state);
-    void emitFinished(const stackscope::trainer::TrainingState& state, const RunProgress& p);
-    int64_t stepsPerEpoch() const { return m_data.trainRows / m_s.batchSize; }
-
-    TrainSettings m_s;
-    DistSettings m_ds;
-    std::unique_ptr<DistGroup> m_dist;
-    std::unique_ptr<stackscope::trainer::GradientBuckets> m_buckets; // with m_dist: all-reduce during backward
-    std::unique_ptr<stackscope::trainer::FlightWatch> m_watch;       // with m_dist; ends before the group
-    int64_t m_step = 0;         // this epoch's step, for the collectives' labels
-    int m_epoch = 0;
-    int64_t m_shardBegin = 0;   // this rank's rows start here in every batch
-    double m_shardWeight = 1.0; // its rows / the batch: the weight of its mean gradient and loss in the sum
-    StackscopeTrainData m_data;
-    std::string m_dir;
-    StackscopeTrainEventFn m_onEvent;
-    StackscopeTrainStopFn m_stop;
-    void* m_user;
-
-    std::vector<torch::Device> m_devices;
-    std::vector<int> m_gpus;
-    std::vector<Replica> m_replicas; // one: this process's device
-    std::vector<torch::Tensor> m_perm;      // this epoch's permutation, on each device
-    std::vector<torch::Tensor> m_batchIdx;  // the step's indices, a fixed buffer per device (graph input)
-    std::vector<int64_t> m_shard;           // rows of the batch this process takes
-};
-
-// Why libtorch sees no GPU, in the facts at hand: a libtorch built without GPU support (the only case for "rebuild"),
-// then a visibility variable that hides the GPUs, then the driver or the container.
-std::string whyNoGpu()
-{
-    const std::string config = at::show_config();
-    const bool gpuBuild = config.find("USE_CUDA=ON") != std::string::npos || config.find("USE_CUDA=1") != std::string::npos
-        || config.find("USE_ROCM=ON") != std::string::npos || config.find("USE_ROCM=1") != std::string::npos;
-    if (!gpuBuild)
-        return std::string("this libtorch (") + TORCH_VERSION + ") is built for the CPU only; build StackScope against a "
-               "CUDA or ROCm PyTorch (README: Point it at your ROCm or CUDA PyTorch)";
-    for (const char* name : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
-        if (const char* v = std::getenv(name))
-            return std::string(name) + "='" + v + "' is set and hides the GPUs from this process; unset it or name "
-                   "GPUs that exist (`nvidia-smi -L` or `rocm-smi` lists them)";
-    }
-    return std::string("this libtorch (") + TORCH_VERSION + ") has GPU support but finds no GPU: check that the driver "
-           "is loaded (`nvidia-smi`, or `rocminfo` on AMD) and, in a container, that the GPUs were passed in "
-           "(--gpus all, or --device /dev/kfd --device /dev/dri)";
-}
+namespace stackscope::trainer {
 
 void Trainer::resolveDevices()
 {
@@ -198,7 +59,7 @@ void Trainer::resolveDevices()
                 continue;
             if (m_s.fallbackToCpu) {
                 emit({{"event", "note"},
-                      {"message", visible == 0 ? "no GPU is visible to libtorch (" + whyNoGpu() + "): training on the CPU"
+                      {"message", visible == 0 ? "no GPU is visible to libtorch (" + stackscope::trainer::whyNoGpu() + "): training on the CPU"
                                                : "GPU " + std::to_string(g) + " is not visible (libtorch sees " +
                                                      std::to_string(visible) + "): training on the CPU"}});
                 m_gpus.clear();
@@ -206,7 +67,7 @@ void Trainer::resolveDevices()
             }
             throw DeviceConfigError(
                 visible == 0
-                    ? "--device gpu:" + std::to_string(g) + ": no GPU is visible: " + whyNoGpu() + "; or use --device cpu"
+                    ? "--device gpu:" + std::to_string(g) + ": no GPU is visible: " + stackscope::trainer::whyNoGpu() + "; or use --device cpu"
                     : "--device gpu:" + std::to_string(g) + ": this libtorch sees " + std::to_string(visible) +
                           " GPU(s), numbered 0 to " + std::to_string(visible - 1) +
                           "; check HIP_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES and name one of those");
@@ -678,29 +539,8 @@ void Trainer::compareWithOneGpu(RunProgress& p, int64_t steps, double secondsTak
 {
     if (p.oneGpuStepsPerS <= 0 || ++p.reports != 2 || secondsTaken <= 0)
         return;
-    const double ranks = static_cast<double>(steps) / secondsTaken;
-    const double one = p.oneGpuStepsPerS;
-    char text[600];
-    if (one > ranks)
-        std::snprintf(text, sizeof text,
-                      "%d processes run %.0f steps/s; one GPU with the fused step kernel ran %.0f steps/s (GPU %d, "
-                      "measured in this run): %.1fx faster. This model is too small to gain from several GPUs: train "
-                      "it with --device gpu:%d (--device auto picks one GPU)",
-                      worldSize(), ranks, one, m_gpus.front(), one / ranks, m_gpus.front());
-    else
-        std::snprintf(text, sizeof text,
-                      "%d processes run %.0f steps/s; one GPU with the fused step kernel ran %.0f steps/s (GPU %d, "
-                      "measured in this run): several GPUs are %.1fx faster here",
-                      worldSize(), ranks, one, m_gpus.front(), ranks / one);
-    // The figures as fields beside the sentence (core/training reads them into DeviceAdvice): the Training page offers
-    // the suggested device, model_metadata.json records them.
-    nlohmann::json e = {{"event", "note"},          {"kind", one > ranks ? "fewer_gpus_faster" : "several_gpus_faster"},
-                        {"message", text},          {"processes", worldSize()},
-                        {"ranks_steps_per_s", ranks}, {"one_gpu_steps_per_s", one},
-                        {"gpu", m_gpus.front()}};
-    if (one > ranks)
-        e["suggested_device"] = "gpu:" + std::to_string(m_gpus.front());
-    emit(std::move(e));
+    emit(stackscope::trainer::deviceAdviceNote(worldSize(), static_cast<double>(steps) / secondsTaken,
+                                               p.oneGpuStepsPerS, m_gpus.front()));
 }
 
 // A host synchronisation that orders after every collective issued so far: the flight recorder marks them done.
@@ -800,7 +640,11 @@ void Trainer::emitFinished(const stackscope::trainer::TrainingState& state, cons
           {"dist_backend", m_dist ? m_dist->backendName() : std::string("none")}});
 }
 
-} // namespace
+} // namespace stackscope::trainer
+
+using stackscope::trainer::DeviceConfigError;
+using stackscope::trainer::HostFailed;
+using stackscope::trainer::Trainer;
 
 extern "C" int stackscope_torch_train_abi(void)
 {
