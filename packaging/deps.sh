@@ -43,6 +43,12 @@ if [ "${#need[@]}" -gt 0 ]; then
   echo "deps.sh: installing ${need[*]}"
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
+# One apt-get run for all optional packages (each run re-reads the package lists: ~17 separate runs
+# cost minutes on a fresh machine); only when that fails, one at a time to find which are missing.
+if [ "${#want[@]}" -gt 0 ] && "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${want[@]}" >/dev/null 2>&1; then
+  echo "deps.sh: installed optional ${want[*]}"
+  want=()
+fi
 for p in "${want[@]}"; do
   # Optional packages may not exist on every distribution (Ubuntu lacks some ROCm ones).
   if "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "$p" >/dev/null 2>&1; then
