@@ -70,12 +70,14 @@ struct Collected {
     std::size_t count = 0;
     std::set<std::size_t> probes; // indexes of probe outcomes that showed the problem
     Confidence confidence = Confidence::Informational; // the highest of all matches, kept or not
+    bool named = false; // some match names the cause (not only presumed signatures: TextSignature::presumed)
 
-    void add(Evidence e, std::optional<std::size_t> probeIndex)
+    void add(Evidence e, std::optional<std::size_t> probeIndex, bool presumed = false)
     {
         if (e.line && !seenLines.insert({e.origin, *e.line}).second)
             return;
         ++count;
+        named = named || !presumed;
         confidence = std::max(confidence, e.confidence);
         if (probeIndex)
             probes.insert(*probeIndex);
@@ -125,14 +127,14 @@ void matchSignatures(const DiagnosisRule& rule, const std::vector<std::uint32_t>
                 std::string shown;
                 for (auto i = first; i <= last; ++i)
                     shown += (shown.empty() ? "" : " ") + lines[i].display;
-                c.add({st.source, st.origin, lines[first].number, clip(shown), sig.text, conf, sig.note}, st.probeIndex);
+                c.add({st.source, st.origin, lines[first].number, clip(shown), sig.text, conf, sig.note}, st.probeIndex, sig.presumed);
             }
             continue;
         }
         if (literal == SignatureIndex::kNoLiteral) {
             for (const auto& line : lines) {
                 if (line.display.size() <= kMaxPatternLineLength && std::regex_search(line.display, *sig.regex))
-                    c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex);
+                    c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex, sig.presumed);
             }
             continue;
         }
@@ -140,7 +142,7 @@ void matchSignatures(const DiagnosisRule& rule, const std::vector<std::uint32_t>
         for (const auto i : hits.lines[literal]) {
             const auto& line = lines[i];
             if (patternMatchesNearAnchor(line.display, anchor, sig))
-                c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex);
+                c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex, sig.presumed);
         }
     }
 }
@@ -504,8 +506,13 @@ std::string ordinal(std::size_t i)
 
 // Orders findings: severity first; a rule that explains another's message goes right before it (and takes
 // at least its severity); otherwise the rules file's order. Each finding says why it is where it is.
-std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> found,
-                                           const DiagnosisRules& rules)
+struct Found {
+    std::size_t first;    // the rule's index in the rules file
+    Finding second;
+    bool presumed = false; // every match came from a presumed signature
+};
+
+std::vector<Finding> rankFindings(std::vector<Found> found, const DiagnosisRules& rules)
 {
     std::map<std::string, std::size_t> indexOf;
     for (std::size_t i = 0; i < found.size(); ++i)
@@ -521,6 +528,10 @@ std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> f
                 continue;
             auto& mine = found[i].second;
             auto& other = found[it->second];
+            // A presumed cause stands for the wrapper only on the lines it read; a wrapper line it did not read
+            // (a WARN naming the failing call) keeps the wrapper first.
+            if (found[i].presumed && other.second.evidenceCount > mine.evidenceCount)
+                continue;
             mine.severity = std::max(mine.severity, other.second.severity);
             position[i] = std::min(position[i], static_cast<double>(other.first) - 0.5);
             mine.explains.push_back(id);
@@ -533,7 +544,7 @@ std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> f
     std::vector<bool> generic(found.size());
     for (std::size_t i = 0; i < found.size(); ++i) {
         const auto* rule = rules.find(found[i].second.id);
-        generic[i] = rule && rule->generic;
+        generic[i] = (rule && rule->generic) || found[i].presumed;
     }
     // A finding whose condition the facts contradict (applies == false: "HSA_OVERRIDE_GFX_VERSION is not set")
     // ranks below the others of its severity: its text matched, but the facts point elsewhere.
@@ -551,7 +562,12 @@ std::vector<Finding> rankFindings(std::vector<std::pair<std::size_t, Finding>> f
     for (std::size_t k = 0; k < order.size(); ++k) {
         auto f = std::move(found[order[k]].second);
         std::string why = fmt::format("{} of {}: severity {}", ordinal(k), order.size(), severityName(f.severity));
-        if (!f.explains.empty())
+        if (found[order[k]].presumed)
+            why += f.explains.empty()
+                ? std::string("; presumed from a message that does not name its cause: below the causes a line names")
+                : fmt::format("; presumed (no line names it): the documented usual cause of {}, ranked above it and below "
+                              "the causes a line names", fmt::join(f.explains, ", "));
+        else if (!f.explains.empty())
             why += fmt::format("; ranks above {} because its cause produces that message and the facts here point to it",
                                fmt::join(f.explains, ", "));
         else if (!explainedBy[order[k]].empty())
@@ -702,7 +718,7 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
         facts.emplace(*input.snapshot);
     const SnapshotFacts* known = facts ? &*facts : nullptr;
 
-    std::vector<std::pair<std::size_t, Finding>> found;
+    std::vector<Found> found;
     const auto& all = rules.rules();
     for (std::size_t r = 0; r < all.size(); ++r) {
         const auto& rule = all[r];
@@ -726,7 +742,7 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
         verifyFixes(input.probes, c, f);
         if (rule.id == "CUDA_OOM" || rule.id == "HIP_OOM")
             addOomNumbers(f, input.snapshot);
-        found.push_back({r, std::move(f)});
+        found.push_back({r, std::move(f), !c.named});
     }
     return rankFindings(std::move(found), rules);
 }

@@ -202,7 +202,10 @@ TextSignature readSignature(ObjectReader r)
     s.ignoreCase = r.boolean("icase").value_or(false);
     s.confidence = r.confidence("confidence", false);
     s.note = r.str("note", false);
+    s.presumed = r.boolean("presumed").value_or(false);
     r.rejectUnknownKeys();
+    if (s.presumed && s.note.empty())
+        r.fail("note", "a presumed signature says why its cause is the usual one for that message (\"note\")");
     if (s.text.empty() == s.pattern.empty())
         r.fail("", "give exactly one of \"text\" (exact) or \"pattern\" (tolerant)");
     if (!s.text.empty()) {

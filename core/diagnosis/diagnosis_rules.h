@@ -31,6 +31,9 @@ struct TextSignature {
     std::shared_ptr<const std::regex> regex;
     std::optional<Confidence> confidence; // overrides the rule's
     std::string note;
+    // The cause is presumed from a message that does not name it (the documented usual cause of a wrapper
+    // message): a finding with only such evidence ranks with the generic codes, below the causes a line names.
+    bool presumed = false;
 };
 
 // Facts of a snapshot that raise the rule on their own; every key given must hold.

@@ -153,6 +153,44 @@ private Q_SLOTS:
         QCOMPARE(fs[2].id, std::string("ASYNC_ERROR_LOCATION"));
     }
 
+    // A presumed cause (TextSignature::presumed) stands for a wrapper message that names no cause, ranks with the
+    // generic codes, and gives way to a line that names the cause or the failing call.
+    void presumedCauseRanks_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("second");
+        QTest::newRow("wrapper alone: shared memory presumed")
+            << "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:825, unhandled system error, NCCL version 2.7.8"
+            << "NCCL_SHM" << "NCCL_SYSTEM_ERROR";
+        QTest::newRow("a WARN naming the call keeps the wrapper first")
+            << "host:1:2 [0] misc/socket.cc:456 NCCL WARN Call to connect failed : Connection timed out\n"
+               "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:825, unhandled system error, NCCL version 2.7.8"
+            << "NCCL_SYSTEM_ERROR" << "NCCL_SHM";
+        QTest::newRow("a line naming another cause ranks above the presumption")
+            << "host:1:1 [0] NCCL INFO Bootstrap : no socket interface found\n"
+               "torch.distributed.DistBackendError: NCCL error in: NCCLUtils.hpp:268, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5"
+            << "NCCL_SOCKET_INTERFACE" << "NCCL_SHM";
+        QTest::newRow("the shared-memory line itself is not presumed")
+            << "host:1:2 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device\n"
+               "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"
+            << "NCCL_SHM" << "NCCL_SYSTEM_ERROR";
+    }
+    void presumedCauseRanks()
+    {
+        QFETCH(QString, log);
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        const auto fs = diagnoseLog(log.toStdString());
+        QVERIFY(fs.size() >= 2);
+        QCOMPARE(QString::fromStdString(fs[0].id), first);
+        QCOMPARE(QString::fromStdString(fs[1].id), second);
+        const auto shm = find(fs, "NCCL_SHM");
+        QVERIFY(shm);
+        const bool presumed = shm->rankNote.find("presumed") != std::string::npos;
+        QCOMPARE(presumed, QTest::currentDataTag() != QByteArray("the shared-memory line itself is not presumed"));
+    }
+
     void confidenceComesFromTheSignature_data()
     {
         QTest::addColumn<QString>("rule");
