@@ -155,6 +155,7 @@ struct Extractor {
     void cpuTorchOnLine(int n, std::string_view s);
     void gpuCheckOnLine(int n, std::string_view s);
     void containerOnLine(int n, std::string_view s);
+    void nvidiaOnLine(int n, std::string_view s);
 };
 
 void Extractor::gpusOnLine(int n, std::string_view s)
@@ -570,6 +571,37 @@ void Extractor::hostOnLine(int n, std::string_view s)
 
 } // namespace
 
+// The CUDA torch was built for and the NVIDIA driver, as collect_env and nvidia-smi print them, for the CUDA
+// driver matrix (cuda_driver_matrix.h): "CUDA used to build PyTorch: 10.2", "Nvidia driver version: 418.67",
+// nvidia-smi's "| NVIDIA-SMI 418.67  Driver Version: 418.67  CUDA Version: 10.1 |". The first statement wins.
+void Extractor::nvidiaOnLine(int n, std::string_view s)
+{
+    auto& t = facts.snapshot.torch;
+    if (const auto k = s.find("CUDA used to build PyTorch: "); k != std::string_view::npos && !t.builtWith) {
+        const auto v = leadingVersion(s.substr(k + 28));
+        if (!v.empty() && (!t.backend || *t.backend == "cuda")) {
+            t.backend = "cuda";
+            t.builtWith = v;
+            fact(n, fmt::format("torch built with CUDA {} (collect_env)", v));
+        }
+    }
+    auto& driver = facts.snapshot.cuda.driverVersion;
+    if (driver)
+        return;
+    for (std::string_view key : {"Nvidia driver version: ", "Driver Version: "}) {
+        const auto k = s.find(key);
+        if (k == std::string_view::npos)
+            continue;
+        const auto v = leadingVersion(s.substr(k + key.size()));
+        // NVIDIA driver versions are NNN.NN[.NN]; AMD's tools print other numbers after similar words.
+        if (v.size() >= 5 && v.find('.') == 3) {
+            driver = v;
+            fact(n, fmt::format("NVIDIA driver {} ({})", v, key == "Driver Version: " ? "nvidia-smi" : "collect_env"));
+            return;
+        }
+    }
+}
+
 LogFacts extractLogFacts(const NormalizedText& text)
 {
     Extractor x;
@@ -584,6 +616,7 @@ LogFacts extractLogFacts(const NormalizedText& text)
         x.cpuTorchOnLine(n, s);
         x.gpuCheckOnLine(n, s);
         x.containerOnLine(n, s);
+        x.nvidiaOnLine(n, s);
     }
     return std::move(x.facts);
 }

@@ -120,8 +120,32 @@ private Q_SLOTS:
             << "1.7.1" << "cpu" << "";
         QTest::newRow("collect_env of a rocm build is not cpu")
             << "CUDA used to build PyTorch: N/A\nROCM used to build PyTorch: 6.2.41133-dd7f95766" << "" << "rocm" << "6.2.41133";
+        QTest::newRow("collect_env of a cuda build")
+            << "PyTorch version: 1.6.0\nIs debug build: No\nCUDA used to build PyTorch: 10.2" << "1.6.0" << "cuda" << "10.2";
+        QTest::newRow("collect_env keeps the wheel's own cuda")
+            << "PyTorch version: 2.5.1+cu124\nCUDA used to build PyTorch: 12.4" << "2.5.1" << "cuda" << "12.4";
         QTest::newRow("conda cpu build") << "pytorch                   2.0.1           py3.10_cpu_0    pytorch" << "" << "cpu" << "";
         QTest::newRow("conda cpuonly") << "cpuonly                   2.0                           0    pytorch" << "" << "cpu" << "";
+    }
+
+    // The NVIDIA driver as collect_env and nvidia-smi print it (the CUDA driver matrix compares it with torch's CUDA).
+    void driverFromText_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("driver");
+        QTest::newRow("collect_env") << "Nvidia driver version: 418.67\ncuDNN version: Could not collect" << "418.67";
+        QTest::newRow("nvidia-smi header")
+            << "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |" << "535.104.05";
+        QTest::newRow("first statement wins") << "Driver Version: 410.48\nNvidia driver version: 550.54.14" << "410.48";
+        QTest::newRow("rocm-smi's driver is not NVIDIA's") << "Driver version: 6.8.5" << "";
+        QTest::newRow("amd-smi's kernel driver is not NVIDIA's") << "Driver Version: 6.10.5" << "";
+        QTest::newRow("deviceQuery has no colon") << "CUDA Driver Version / Runtime Version          10.1 / 10.0" << "";
+    }
+    void driverFromText()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, driver);
+        QCOMPARE(QString::fromStdString(factsOf(text).snapshot.cuda.driverVersion.value_or("")), driver);
     }
 
     // The text's own check that PyTorch sees no GPU, and a container started without one (issue 32).
