@@ -89,7 +89,9 @@ bool haveGpuKernel()
 
 std::string launchSteps(const Shape&, const Buffers&, const Hyper&, int64_t, int, bool, void*)
 {
-    return "this build has no GPU kernel for the fused step (not a CUDA build of libtorch)";
+    // STACKSCOPE_FUSED_MLP_GPU needs a CUDA libtorch and nvcc at build time (STACKSCOPE_CUDA on).
+    return "this StackScope build has no GPU kernel for the fused step (built without nvcc, with -DSTACKSCOPE_CUDA=OFF "
+           "or against a libtorch without CUDA)";
 }
 #endif
 

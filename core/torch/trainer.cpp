@@ -531,14 +531,20 @@ void Trainer::measureOneGpu(RunProgress& p)
     std::string why;
     p.oneGpuStepsPerS = stackscope::trainer::fusedStepsPerSecond(m_replicas[0], m_s, m_gpus.front(),
                                                                  m_data.trainRows, why);
+    if (p.oneGpuStepsPerS <= 0)
+        p.oneGpuNotTimed = why.empty() ? std::string("the timing gave no figure") : why;
 }
 
 // After the ranks' first steps (the second report: the first holds the warm-up and the capture): says, with both
-// figures, whether one GPU with the fused step would be faster. Rank 0 only (it measured one GPU).
+// figures, whether one GPU with the fused step would be faster, or that one GPU could not be timed (and why). Rank 0
+// only (it measured one GPU).
 void Trainer::compareWithOneGpu(RunProgress& p, int64_t steps, double secondsTaken)
 {
-    if (p.oneGpuStepsPerS <= 0 || ++p.reports != 2 || secondsTaken <= 0)
+    if ((p.oneGpuStepsPerS <= 0 && p.oneGpuNotTimed.empty()) || ++p.reports != 2 || secondsTaken <= 0)
         return;
+    if (p.oneGpuStepsPerS <= 0)
+        return emit(stackscope::trainer::oneGpuNotComparedNote(worldSize(), static_cast<double>(steps) / secondsTaken,
+                                                               p.oneGpuNotTimed));
     emit(stackscope::trainer::deviceAdviceNote(worldSize(), static_cast<double>(steps) / secondsTaken,
                                                p.oneGpuStepsPerS, m_gpus.front()));
 }

@@ -72,6 +72,7 @@ private:
         // Several processes on a model the fused step serves: what one GPU runs (steps/s, measured on rank 0's GPU
         // before training), compared once with the ranks' own rate after their first steps.
         double oneGpuStepsPerS = 0;
+        std::string oneGpuNotTimed; // why one GPU has no figure (then the note says the comparison was not made)
         int reports = 0;
         // Bytes a graph replay all-reduces (the flight recorder's entry for each replay).
         int64_t graphBytes = 0;

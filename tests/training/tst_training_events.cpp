@@ -126,6 +126,14 @@ private Q_SLOTS:
         auto older = adviceEvent(); // the module before the figures were typed: figures, no kind
         older.erase("kind");
         row("no kind", older, false, "");
+        // The module's note when one GPU could not be timed (trainer_device_notes.h): the comparison was not made.
+        row("one GPU not compared",
+            nlohmann::json {{"event", "note"}, {"kind", "one_gpu_not_compared"}, {"processes", 2},
+                            {"ranks_steps_per_s", 508.0},
+                            {"message", "2 processes run 508 steps/s; one GPU was not timed against them (this StackScope "
+                                        "build has no GPU kernel for the fused step ...), so whether fewer GPUs would "
+                                        "train this model faster is unknown"}},
+            false, "");
         auto unknown = adviceEvent();
         unknown["kind"] = "more_memory_faster";
         row("a kind this build does not know", unknown, false, "");
