@@ -19,7 +19,7 @@ std::string unsuitable(const TrainSettings& s, const fused::Shape* shape)
     if (!s.fusedStep)
         return "fused step off (--no-fused-step)";
     if (!fused::haveGpuKernel())
-        return "no fused step kernel in this build (it is built for CUDA builds of libtorch)";
+        return "no fused step kernel in this build (it is compiled by nvcc against a CUDA libtorch, with -DSTACKSCOPE_CUDA=ON)";
     if (s.bf16)
         return "the fused step is fp32 only (--precision bf16 trains through libtorch)";
     if (s.dropout > 0)
