@@ -17,6 +17,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -108,6 +109,38 @@ private Q_SLOTS:
         QVERIFY(c.device.isAuto());
         QCOMPARE(c.hidden, (std::vector<int> {32, 16}));
         QVERIFY(!c.resume);
+    }
+
+    // Switching between the sample data and a file of one's own changes the note under the input (3 lines to 1 at
+    // 1024 px); the fields below it must not move under the mouse (walkthrough 2026-11-27 third, problem 7).
+    void inputNoteKeepsTheFieldsStill_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("1024") << 1024;
+        QTest::newRow("1920") << 1920;
+    }
+    void inputNoteKeepsTheFieldsStill()
+    {
+        QFETCH(int, width);
+        TrainingPage page(nullptr);
+        page.resize(width, 640);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto* output = page.findChild<QLineEdit*>(QStringLiteral("trainingOutput"));
+        auto* input = page.findChild<QLineEdit*>(QStringLiteral("trainingInput"));
+        QVERIFY(output && input);
+        const auto outputY = [&] { // after the layouts have settled (a layout request posts the next one)
+            for (int i = 0; i < 4; ++i) {
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+                QCoreApplication::processEvents();
+            }
+            return output->mapTo(&page, QPoint(0, 0)).y();
+        };
+        const int sampleY = outputY();
+        input->setText(QStringLiteral("/data/es-bars.csv"));
+        QCOMPARE(outputY(), sampleY);
+        input->setText(TrainingForm::sampleDataPath());
+        QCOMPARE(outputY(), sampleY);
     }
 
     static SnapshotPtr twoH200()

@@ -3,6 +3,7 @@
 #include "ui/widgets/app_paths.h"
 #include "ui/widgets/elided_combo_box.h"
 #include "ui/widgets/file_dialogs.h"
+#include "ui/widgets/wrapped_label.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -149,9 +150,10 @@ QGroupBox* TrainingForm::buildDataBox()
     auto* browseInput = new QPushButton(tr("Browse…"), dataBox);
     auto* sample = new QPushButton(tr("Sample data"), dataBox);
     sample->setToolTip(tr("Synthetic ES futures 1-minute bars (20 trading days, deterministic)"));
-    m_inputNote = new QLabel(dataBox);
-    m_inputNote->setWordWrap(true);
+    m_inputNote = new WrappedLabel(dataBox);
     m_inputNote->setObjectName(QStringLiteral("trainingInputNote"));
+    // As tall as the longer of its two notes: switching the input never moves the fields below.
+    m_inputNote->setReservedTexts({sampleInputNote(), ownInputNote()});
     // A wrapped label asks for ~280 px by itself: it wraps to whatever the buttons below leave.
     m_inputNote->setMinimumWidth(120);
     m_output = new QLineEdit(dataBox);
@@ -320,12 +322,19 @@ void TrainingForm::setEditable(bool editable)
         widget->setEnabled(editable);
 }
 
+QString TrainingForm::sampleInputNote()
+{
+    return tr("Synthetic sample data: generated ES 1-minute bars, not real market data (written here on the first run).");
+}
+
+QString TrainingForm::ownInputNote()
+{
+    return tr("Your data: bars with timestamp, open, high, low, close, volume.");
+}
+
 void TrainingForm::updateInputNote()
 {
-    m_inputNote->setText(inputIsSample()
-                             ? tr("Synthetic sample data: generated ES 1-minute bars, not real market data "
-                                  "(written here on the first run).")
-                             : tr("Your data: bars with timestamp, open, high, low, close, volume."));
+    m_inputNote->setFullText(inputIsSample() ? sampleInputNote() : ownInputNote());
 }
 
 // Training runs on this machine, so the box lists this machine's GPUs: while the System page shows a recorded machine

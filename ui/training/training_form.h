@@ -16,6 +16,8 @@ class QSpinBox;
 
 namespace stackscope::ui {
 
+class WrappedLabel;
+
 class TrainingForm : public QWidget {
     Q_OBJECT
 public:
@@ -61,12 +63,14 @@ private:
     void selectDevice(const QString& device);
     QString deviceToolTip() const;
     void updateInputNote();
+    static QString sampleInputNote();
+    static QString ownInputNote();
 
     SnapshotController* m_snapshots = nullptr;
     SnapshotPtr m_thisMachine; // the last inspection of this machine; null before one
     QString m_generatedOutput;
     QLineEdit* m_input = nullptr;
-    QLabel* m_inputNote = nullptr;
+    WrappedLabel* m_inputNote = nullptr;
     QLineEdit* m_output = nullptr;
     QSpinBox* m_epochs = nullptr;
     QSpinBox* m_batch = nullptr;

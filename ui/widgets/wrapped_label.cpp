@@ -4,6 +4,9 @@
 #include <QRegularExpression>
 #include <QResizeEvent>
 
+#include <algorithm>
+#include <utility>
+
 namespace stackscope::ui {
 
 QString elideLongWords(const QString& text, const QFontMetrics& metrics, int room)
@@ -39,6 +42,12 @@ void WrappedLabel::setFullText(const QString& text)
     updateGeometry();
 }
 
+void WrappedLabel::setReservedTexts(const QStringList& texts)
+{
+    m_reserved = texts;
+    updateGeometry();
+}
+
 QSize WrappedLabel::minimumSizeHint() const
 {
     return { 0, heightForWidth(width()) };
@@ -50,9 +59,15 @@ int WrappedLabel::heightForWidth(int width) const
     const int room = width - m.left() - m.right() - 2 * margin();
     if (room <= 0)
         return QLabel::heightForWidth(width);
-    const QRect r = fontMetrics().boundingRect(QRect(0, 0, room, QWIDGETSIZE_MAX), Qt::TextWordWrap | int(alignment()),
-        shownFor(room));
-    return r.height() + m.top() + m.bottom() + 2 * margin();
+    int tallest = 0;
+    QStringList texts = m_reserved;
+    texts << m_full;
+    for (const QString& text : std::as_const(texts)) {
+        const QRect r = fontMetrics().boundingRect(QRect(0, 0, room, QWIDGETSIZE_MAX),
+                                                   Qt::TextWordWrap | int(alignment()), shownFor(text, room));
+        tallest = std::max(tallest, r.height());
+    }
+    return tallest + m.top() + m.bottom() + 2 * margin();
 }
 
 void WrappedLabel::resizeEvent(QResizeEvent* event)
@@ -66,7 +81,12 @@ void WrappedLabel::resizeEvent(QResizeEvent* event)
 
 QString WrappedLabel::shownFor(int room) const
 {
-    return elideLongWords(m_full, fontMetrics(), room);
+    return shownFor(m_full, room);
+}
+
+QString WrappedLabel::shownFor(const QString& text, int room) const
+{
+    return elideLongWords(text, fontMetrics(), room);
 }
 
 void WrappedLabel::elide()

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QLabel>
+#include <QStringList>
 
 namespace stackscope::ui {
 
@@ -15,6 +16,9 @@ public:
     // Plain text: shown wrapped with over-wide words cut to the label's width, whole in the tooltip when cut.
     void setFullText(const QString& text);
     QString fullText() const { return m_full; }
+    // Texts the label may show later: its height is the tallest of them and its own at its width, so switching to
+    // another never moves what sits below it (the Training form's input note: walkthrough 2026-11-27 third, problem 7).
+    void setReservedTexts(const QStringList& texts);
 
     // Any width (the words are cut to it); the height its text needs at that width.
     QSize minimumSizeHint() const override;
@@ -27,8 +31,10 @@ private:
     void elide();
     // The text as shown in `room` pixels of line: each word wider than that cut in the middle.
     QString shownFor(int room) const;
+    QString shownFor(const QString& text, int room) const;
 
     QString m_full;
+    QStringList m_reserved;
 };
 
 // `text` with every whitespace-separated word wider than `room` pixels (in `metrics`) cut in the middle to fit.
