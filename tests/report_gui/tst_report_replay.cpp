@@ -37,6 +37,15 @@ private Q_SLOTS:
         QVERIFY(banner->text().contains(QStringLiteral("Viewing a report from &lt;host&gt;")));
         QVERIFY(banner->text().contains(QStringLiteral("2026-11-21T19:00:00Z")));
         QVERIFY(banner->runHereButton()->isEnabled());
+        // One line of bar by default (walkthrough-third problem 8); the path and the other pages under Details.
+        auto* details = banner->findChild<QLabel*>(QStringLiteral("replayBannerDetails"));
+        QVERIFY(details && !details->isVisible());
+        QVERIFY(banner->text().contains(written.zip.toHtmlEscaped()) || banner->text().contains(QStringLiteral("Report ")));
+        QVERIFY2(banner->height() <= 3 * banner->fontMetrics().lineSpacing() + 16, qPrintable(QString::number(banner->height())));
+        banner->detailsButton()->click();
+        QVERIFY(details->isVisible());
+        banner->detailsButton()->click();
+        QVERIFY(!details->isVisible());
         QCOMPARE(window.snapshots()->snapshot()->gpus.size(), std::size_t(1));
         QVERIFY(window.probesPage()->gridModel()->records().size() == plantedRecords().size());
         // Findings recomputed here: the snapshot's own finding from the old version is gone,

@@ -4,12 +4,16 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QTextDocumentFragment>
+#include <QVBoxLayout>
 
 namespace stackscope::ui {
 
 ReplayBanner::ReplayBanner(QWidget* parent)
     : QFrame(parent)
     , m_text(new QLabel(this))
+    , m_details(new QLabel(this))
+    , m_detailsButton(new QPushButton(tr("Details"), this))
     , m_runHere(new QPushButton(tr("Run these probes here"), this))
     , m_close(new QPushButton(tr("Close report"), this))
 {
@@ -22,12 +26,25 @@ ReplayBanner::ReplayBanner(QWidget* parent)
                                  "QFrame#replayBanner QPushButton:disabled { background: #b39ddb; color: #4a148c; }"));
     m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::RichText);
+    m_details->setWordWrap(true);
+    m_details->setTextFormat(Qt::RichText);
+    m_details->setObjectName(QStringLiteral("replayBannerDetails"));
+    m_details->hide();
+    m_detailsButton->setCheckable(true);
+    m_detailsButton->setToolTip(tr("Shows where the report is and what the other pages got from it"));
     m_runHere->setToolTip(tr("Runs the report's probes and variants on this machine and shows both grids side by side"));
+    auto* texts = new QVBoxLayout;
+    texts->setContentsMargins(0, 0, 0, 0);
+    texts->setSpacing(2);
+    texts->addWidget(m_text);
+    texts->addWidget(m_details);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(12, 6, 8, 6);
-    layout->addWidget(m_text, 1);
-    layout->addWidget(m_runHere);
-    layout->addWidget(m_close);
+    layout->addLayout(texts, 1);
+    layout->addWidget(m_detailsButton, 0, Qt::AlignTop);
+    layout->addWidget(m_runHere, 0, Qt::AlignTop);
+    layout->addWidget(m_close, 0, Qt::AlignTop);
+    connect(m_detailsButton, &QPushButton::toggled, m_details, &QLabel::setVisible);
     connect(m_runHere, &QPushButton::clicked, this, &ReplayBanner::runHereRequested);
     connect(m_close, &QPushButton::clicked, this, &ReplayBanner::closeRequested);
     hide();
@@ -35,10 +52,10 @@ ReplayBanner::ReplayBanner(QWidget* parent)
 
 void ReplayBanner::showReport(const QString& host, const QString& capturedAt, const QString& source, bool hasProbes)
 {
-    m_main = tr("<b>Viewing a report from %1</b>, captured %2. Findings recomputed with this version's rules."
-                "<br/><span style='color:#e1bee7'>%3</span>")
-                 .arg(host.toHtmlEscaped(), capturedAt.toHtmlEscaped(), source.toHtmlEscaped());
-    m_text->setText(m_main);
+    m_text->setText(tr("<b>Viewing a report from %1</b>, captured %2.").arg(host.toHtmlEscaped(), capturedAt.toHtmlEscaped()));
+    m_source = tr("Findings recomputed with this version's rules. Report %1").arg(source.toHtmlEscaped());
+    setDetails(m_source);
+    m_detailsButton->show();
     m_runHere->setEnabled(hasProbes);
     m_runHere->setToolTip(hasProbes ? tr("Runs the report's probes and variants on this machine and shows both grids side by side")
                                     : tr("This report has no probe results to repeat"));
@@ -48,6 +65,8 @@ void ReplayBanner::showReport(const QString& host, const QString& capturedAt, co
 void ReplayBanner::showLoading(const QString& name)
 {
     m_text->setText(tr("<b>Loading %1…</b> The pages keep what they show until it is read.").arg(name.toHtmlEscaped()));
+    setDetails(QString());
+    m_detailsButton->hide();
     m_runHere->setEnabled(false);
     m_runHere->setToolTip(tr("Waits for the report to be read"));
     show();
@@ -55,13 +74,18 @@ void ReplayBanner::showLoading(const QString& name)
 
 void ReplayBanner::setPagesNote(const QString& note)
 {
-    m_text->setText(note.isEmpty() ? m_main
-                                   : m_main + tr("<br/><span style='color:#e1bee7'>Also shown: %1</span>").arg(note.toHtmlEscaped()));
+    setDetails(note.isEmpty() ? m_source : m_source + tr("<br/>Also shown: %1").arg(note.toHtmlEscaped()));
+}
+
+void ReplayBanner::setDetails(const QString& html)
+{
+    m_details->setText(html.isEmpty() ? QString() : QStringLiteral("<span style='color:#e1bee7'>%1</span>").arg(html));
+    m_text->setToolTip(QTextDocumentFragment::fromHtml(html).toPlainText());
 }
 
 QString ReplayBanner::text() const
 {
-    return m_text->text();
+    return m_details->text().isEmpty() ? m_text->text() : m_text->text() + QStringLiteral("<br/>") + m_details->text();
 }
 
 } // namespace stackscope::ui
