@@ -23,7 +23,8 @@ ReplayBanner::ReplayBanner(QWidget* parent)
                                  "QFrame#replayBanner QLabel { color: white; font-size: 13px; }"
                                  "QFrame#replayBanner QPushButton { background: #ffffff; color: #4a148c; font-weight: 600;"
                                  " border: none; border-radius: 3px; padding: 4px 10px; }"
-                                 "QFrame#replayBanner QPushButton:disabled { background: #b39ddb; color: #4a148c; }"));
+                                 "QFrame#replayBanner QPushButton:disabled { background: transparent; color: #b39ddb;"
+                                 " border: 1px solid #7e57c2; }"));
     m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::RichText);
     m_details->setWordWrap(true);
