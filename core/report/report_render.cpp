@@ -24,10 +24,7 @@ namespace {
 
 std::string firstLine(const std::string& s, std::size_t max = 200)
 {
-    auto line = s.substr(0, s.find('\n'));
-    if (line.size() > max)
-        line = line.substr(0, max) + "...";
-    return line;
+    return cutAtWord(std::string_view(s).substr(0, s.find('\n')), max);
 }
 
 std::string bytesText(const json& v)
@@ -79,7 +76,7 @@ std::vector<std::pair<std::string, std::string>> stackTable(const json& s, const
         if (r.status != StackStatus::Ok)
             value += std::string(" [") + stackStatusName(r.status) + "]";
         if (!r.note.empty())
-            value += ": " + firstLine(r.note);
+            value += ": " + firstLine(r.note, 600); // a note is one sentence: whole unless absurd
         rows.emplace_back(r.component, value);
     }
     return rows;

@@ -94,6 +94,21 @@ std::string escapeMessage(std::string_view text)
     return escape(text, true);
 }
 
+std::string cutAtWord(std::string_view text, std::size_t max)
+{
+    if (text.size() <= max)
+        return std::string(text);
+    std::size_t end = text.rfind(' ', max);
+    if (end == std::string_view::npos || end == 0) {
+        end = max; // one long word: cut it, but not inside a UTF-8 sequence
+        while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+            --end;
+    }
+    while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == ','))
+        --end;
+    return std::string(text.substr(0, end)) + " ...";
+}
+
 std::string escapeHtml(std::string_view text)
 {
     std::string out;

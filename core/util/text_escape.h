@@ -14,6 +14,10 @@ std::string escapeControl(std::string_view text);
 // The same for a whole message that may hold several lines: newlines are kept, other control bytes escaped.
 std::string escapeMessage(std::string_view text);
 
+// `text` when it has at most `max` bytes; else its start up to the last space that fits (a word longer than `max`
+// is cut at a UTF-8 character boundary), followed by " ...": a shortened line never ends mid-word ("/dev/d...").
+std::string cutAtWord(std::string_view text, std::size_t max);
+
 // Text for HTML element content or a quoted attribute: & < > " ' become entities (the report's HTML pages).
 std::string escapeHtml(std::string_view text);
 

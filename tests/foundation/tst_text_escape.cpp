@@ -38,6 +38,29 @@ private Q_SLOTS:
         QCOMPARE(QByteArray::fromStdString(stackscope::escapeControl(v)), control);
         QCOMPARE(QByteArray::fromStdString(stackscope::escapeMessage(v)), message);
     }
+
+    // A shortened line ends at a word (walkthrough-third problem 13: report.md cut "/dev/d..." mid-word).
+    void cutAtWord_data()
+    {
+        QTest::addColumn<QByteArray>("in");
+        QTest::addColumn<int>("max");
+        QTest::addColumn<QByteArray>("out");
+        QTest::newRow("fits") << QByteArray("short line") << 20 << QByteArray("short line");
+        QTest::newRow("exactly max") << QByteArray("abcde") << 5 << QByteArray("abcde");
+        QTest::newRow("at the last word, list comma dropped")
+            << QByteArray("not read-write for this user: /dev/kfd, /dev/dri/renderD128, /dev/dri/card1") << 64
+            << QByteArray("not read-write for this user: /dev/kfd, /dev/dri/renderD128 ...");
+        QTest::newRow("one long word cut at a character") << QByteArray("abcdefghij") << 4 << QByteArray("abcd ...");
+        QTest::newRow("not inside UTF-8") << QByteArray("\xe2\x82\xac\xe2\x82\xac") << 4 << QByteArray("\xe2\x82\xac ...");
+    }
+    void cutAtWord()
+    {
+        QFETCH(QByteArray, in);
+        QFETCH(int, max);
+        QFETCH(QByteArray, out);
+        const std::string_view v(in.constData(), static_cast<size_t>(in.size()));
+        QCOMPARE(QByteArray::fromStdString(stackscope::cutAtWord(v, static_cast<std::size_t>(max))), out);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTextEscape)
