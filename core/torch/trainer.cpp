@@ -531,7 +531,9 @@ void Trainer::measureOneGpu(RunProgress& p)
     std::string why;
     p.oneGpuStepsPerS = stackscope::trainer::fusedStepsPerSecond(m_replicas[0], m_s, m_gpus.front(),
                                                                  m_data.trainRows, why);
-    if (p.oneGpuStepsPerS <= 0)
+    // Only a model the fused step takes, on a build or GPU where it could not be timed, leaves the question open; a
+    // model it does not take (large, bf16, dropout) is not one a single GPU's fused step competes for.
+    if (p.oneGpuStepsPerS <= 0 && stackscope::trainer::fusedStepSuitsModel(m_s, m_replicas[0].x.size(1)))
         p.oneGpuNotTimed = why.empty() ? std::string("the timing gave no figure") : why;
 }
 
@@ -542,9 +544,11 @@ void Trainer::compareWithOneGpu(RunProgress& p, int64_t steps, double secondsTak
 {
     if ((p.oneGpuStepsPerS <= 0 && p.oneGpuNotTimed.empty()) || ++p.reports != 2 || secondsTaken <= 0)
         return;
-    if (p.oneGpuStepsPerS <= 0)
-        return emit(stackscope::trainer::oneGpuNotComparedNote(worldSize(), static_cast<double>(steps) / secondsTaken,
-                                                               p.oneGpuNotTimed));
+    if (p.oneGpuStepsPerS <= 0) {
+        emit(stackscope::trainer::oneGpuNotComparedNote(worldSize(), static_cast<double>(steps) / secondsTaken,
+                                                        p.oneGpuNotTimed));
+        return;
+    }
     emit(stackscope::trainer::deviceAdviceNote(worldSize(), static_cast<double>(steps) / secondsTaken,
                                                p.oneGpuStepsPerS, m_gpus.front()));
 }

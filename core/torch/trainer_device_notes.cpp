@@ -55,12 +55,12 @@ nlohmann::json deviceAdviceNote(int processes, double ranks, double one, int gpu
 
 nlohmann::json oneGpuNotComparedNote(int processes, double ranks, const std::string& why)
 {
-    char head[160];
-    std::snprintf(head, sizeof head, "%d processes run %.0f steps/s; one GPU was not timed against them (", processes,
-                  ranks);
+    char head[200];
+    std::snprintf(head, sizeof head, "%d processes run %.0f steps/s; whether one GPU would train this model faster is "
+                  "unknown; one GPU was not timed against them: ", processes, ranks);
     return {{"event", "note"},
             {"kind", "one_gpu_not_compared"},
-            {"message", head + why + "), so whether fewer GPUs would train this model faster is unknown"},
+            {"message", head + why},
             {"processes", processes},
             {"ranks_steps_per_s", ranks}};
 }

@@ -18,9 +18,10 @@ std::string whyNoGpu();
 // faster).
 nlohmann::json deviceAdviceNote(int processes, double ranks, double one, int gpu);
 
-// The note when one GPU could not be timed against the ranks (`why`: the fused step is not in this build, does not
-// serve this model, or disagreed with autograd): whether fewer GPUs would be faster is unknown, and the note says so
-// (kind "one_gpu_not_compared": no DeviceAdvice is read from it).
+// The note when one GPU could not be timed against the ranks on a model the fused step takes (`why`: the kernel is
+// not in this build, or it failed or disagreed with autograd here): whether fewer GPUs would be faster is unknown,
+// and the note says so (kind "one_gpu_not_compared": no DeviceAdvice is read from it). A model it does not take gets
+// no note (trainer_fused.h fusedStepSuitsModel).
 nlohmann::json oneGpuNotComparedNote(int processes, double ranks, const std::string& why);
 
 } // namespace stackscope::trainer

@@ -14,11 +14,12 @@ namespace stackscope::trainer {
 namespace {
 
 // Why the fused step does not serve this run, or empty when it does.
-std::string unsuitable(const TrainSettings& s, const fused::Shape* shape)
+// `checkKernel` false: whether the model and settings suit the fused step, whatever this build carries.
+std::string unsuitable(const TrainSettings& s, const fused::Shape* shape, bool checkKernel = true)
 {
     if (!s.fusedStep)
         return "fused step off (--no-fused-step)";
-    if (!fused::haveGpuKernel())
+    if (checkKernel && !fused::haveGpuKernel())
         return "no fused step kernel in this build (it is compiled by nvcc against a CUDA libtorch, with -DSTACKSCOPE_CUDA=ON)";
     if (s.bf16)
         return "the fused step is fp32 only (--precision bf16 trains through libtorch)";
@@ -33,17 +34,24 @@ std::string unsuitable(const TrainSettings& s, const fused::Shape* shape)
 }
 
 // The kernel's shape for this model, or the reason it does not serve it (empty `why`: it does).
-fused::Shape shapeFor(const TrainSettings& s, int64_t inputs, std::string& why)
+fused::Shape shapeFor(const TrainSettings& s, int64_t inputs, std::string& why, bool checkKernel = true)
 {
     std::vector<int> widths(s.hidden.begin(), s.hidden.end());
     fused::Shape shape;
     const bool fits = fused::makeShape(shape, static_cast<int>(inputs), widths.data(), static_cast<int>(widths.size()),
                                        static_cast<int>(s.batchSize));
-    why = unsuitable(s, fits ? &shape : nullptr);
+    why = unsuitable(s, fits ? &shape : nullptr, checkKernel);
     return shape;
 }
 
 } // namespace
+
+bool fusedStepSuitsModel(const TrainSettings& s, int64_t inputs)
+{
+    std::string why;
+    shapeFor(s, inputs, why, false);
+    return why.empty();
+}
 
 FusedStep::FusedStep(Replica& r, const fused::Shape& shape, const TrainSettings& s, int gpu)
     : m_replica(r)

@@ -37,4 +37,8 @@ private:
 // Nothing of `like` changes.
 double fusedStepsPerSecond(const Replica& like, const TrainSettings& s, int gpu, int64_t trainRows, std::string& why);
 
+// Whether the model and settings are ones the fused step takes (hidden layers, size, fp32, no dropout, not switched
+// off), whatever this build carries: where they are not, one GPU's fused step is no comparison for several GPUs.
+bool fusedStepSuitsModel(const TrainSettings& s, int64_t inputs);
+
 } // namespace stackscope::trainer

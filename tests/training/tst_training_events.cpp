@@ -130,9 +130,9 @@ private Q_SLOTS:
         row("one GPU not compared",
             nlohmann::json {{"event", "note"}, {"kind", "one_gpu_not_compared"}, {"processes", 2},
                             {"ranks_steps_per_s", 508.0},
-                            {"message", "2 processes run 508 steps/s; one GPU was not timed against them (this StackScope "
-                                        "build has no GPU kernel for the fused step ...), so whether fewer GPUs would "
-                                        "train this model faster is unknown"}},
+                            {"message", "2 processes run 508 steps/s; whether one GPU would train this model faster is "
+                                        "unknown; one GPU was not timed against them: no fused step kernel in this "
+                                        "build (...)"}},
             false, "");
         auto unknown = adviceEvent();
         unknown["kind"] = "more_memory_faster";
