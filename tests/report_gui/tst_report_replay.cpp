@@ -40,10 +40,14 @@ private Q_SLOTS:
         // One line of bar by default (walkthrough-third problem 8); the path and the other pages under Details.
         auto* details = banner->findChild<QLabel*>(QStringLiteral("replayBannerDetails"));
         QVERIFY(details && !details->isVisible());
-        QVERIFY(banner->text().contains(written.zip.toHtmlEscaped()) || banner->text().contains(QStringLiteral("Report ")));
+        QVERIFY2(banner->text().contains(QStringLiteral("Report ") + QFileInfo(written.zip).fileName().toHtmlEscaped())
+                     || banner->text().contains(QStringLiteral("Report ") + written.zip.toHtmlEscaped()),
+                 qPrintable(banner->text()));
+        QVERIFY2(!banner->text().contains(QStringLiteral("Report Report")), qPrintable(banner->text()));
         QVERIFY2(banner->height() <= 3 * banner->fontMetrics().lineSpacing() + 16, qPrintable(QString::number(banner->height())));
         banner->detailsButton()->click();
         QVERIFY(details->isVisible());
+        QCOMPARE(banner->detailsButton()->text(), QStringLiteral("Hide details"));
         banner->detailsButton()->click();
         QVERIFY(!details->isVisible());
         QCOMPARE(window.snapshots()->snapshot()->gpus.size(), std::size_t(1));

@@ -45,7 +45,10 @@ ReplayBanner::ReplayBanner(QWidget* parent)
     layout->addWidget(m_detailsButton, 0, Qt::AlignTop);
     layout->addWidget(m_runHere, 0, Qt::AlignTop);
     layout->addWidget(m_close, 0, Qt::AlignTop);
-    connect(m_detailsButton, &QPushButton::toggled, m_details, &QLabel::setVisible);
+    connect(m_detailsButton, &QPushButton::toggled, this, [this](bool shown) {
+        m_details->setVisible(shown);
+        m_detailsButton->setText(shown ? tr("Hide details") : tr("Details"));
+    });
     connect(m_runHere, &QPushButton::clicked, this, &ReplayBanner::runHereRequested);
     connect(m_close, &QPushButton::clicked, this, &ReplayBanner::closeRequested);
     hide();
@@ -54,7 +57,7 @@ ReplayBanner::ReplayBanner(QWidget* parent)
 void ReplayBanner::showReport(const QString& host, const QString& capturedAt, const QString& source, bool hasProbes)
 {
     m_text->setText(tr("<b>Viewing a report from %1</b>, captured %2.").arg(host.toHtmlEscaped(), capturedAt.toHtmlEscaped()));
-    m_source = tr("Findings recomputed with this version's rules. Report %1").arg(source.toHtmlEscaped());
+    m_source = tr("Findings recomputed with this version's rules. %1").arg(source.toHtmlEscaped());
     setDetails(m_source);
     m_detailsButton->show();
     m_runHere->setEnabled(hasProbes);
