@@ -263,7 +263,8 @@ bool evaluateHostFacts(const SnapshotTrigger& t, const SnapshotFacts& f, std::ve
     }
     // Conditions computed from the whole snapshot: each says its fact in words when it holds.
     for (const auto& [wanted, fact] : {std::pair {t.gpusHiddenByEnv, &gpusHiddenByEnvironment},
-                                       std::pair {t.cudaDriverOlderThanTorch, &cudaDriverOlderThanTorch}}) {
+                                       std::pair {t.cudaDriverOlderThanTorch, &cudaDriverOlderThanTorch},
+                                       std::pair {t.torchForAbsentVendor, &torchForAbsentVendor}}) {
         if (!wanted)
             continue;
         const auto said = fact(f.snapshot);

@@ -266,10 +266,11 @@ SnapshotTrigger readSnapshotTrigger(ObjectReader r)
     t.cudaDriverOlderThanTorch = r.boolean("cuda_driver_older_than_torch");
     t.containerWithoutGpus = r.boolean("container_without_gpus");
     t.torchFoundNoGpu = r.boolean("torch_found_no_gpu");
+    t.torchForAbsentVendor = r.boolean("torch_for_absent_vendor");
     t.confidence = r.confidence("confidence", false);
     t.note = r.str("note", true);
     r.rejectUnknownKeys();
-    const bool any = t.amdGpusMin || t.gpusMin || t.containerWithoutGpus || t.torchFoundNoGpu || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
+    const bool any = t.amdGpusMin || t.gpusMin || t.containerWithoutGpus || t.torchFoundNoGpu || t.torchForAbsentVendor || !t.gpuArchAny.empty() || !t.envUnset.empty() || !t.envEquals.empty()
         || !t.envContains.empty() || t.rocmVersion || t.torchVersion || t.torchBackend || t.torchBlasBackend
         || t.kfdReadWrite || t.wsl || t.secureBoot || !t.kernelCmdlineLacks.empty() || t.dkmsAmdgpu || t.amdgpuLoaded || t.torchRocmDiffers || t.pcieLinkNarrow || t.pcieLinkSlow || t.gpusHiddenByEnv || t.cudaDriverOlderThanTorch;
     if (!any)

@@ -62,6 +62,8 @@ struct SnapshotTrigger {
     std::optional<bool> cudaDriverOlderThanTorch; // the driver is below its CUDA torch's branch (cuda_driver_matrix.h)
     std::optional<bool> containerWithoutGpus;     // a pasted log's docker/podman run passes no GPU (host_extras.h)
     std::optional<bool> torchFoundNoGpu;          // a pasted log's own check found no GPU for PyTorch (host_extras.h)
+    std::optional<bool> torchForAbsentVendor;     // torch is a ROCm build and every GPU shown is NVIDIA, or a CUDA
+                                                  // build and every GPU shown is AMD
     std::optional<Confidence> confidence;
     std::string note;
 };

@@ -19,6 +19,11 @@ bool startsWith(std::string_view s, std::string_view p)
     return s.substr(0, p.size()) == p;
 }
 
+bool endsWith(std::string_view s, std::string_view p)
+{
+    return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
 bool isAlnum(char c)
 {
     return std::isalnum(static_cast<unsigned char>(c)) != 0;
@@ -154,6 +159,7 @@ struct Extractor {
     void hostOnLine(int n, std::string_view s);
     void cpuTorchOnLine(int n, std::string_view s);
     void gpuCheckOnLine(int n, std::string_view s);
+    void backendOfMessage(int n, const std::string& line);
     void containerOnLine(int n, std::string_view s);
     void nvidiaOnLine(int n, std::string_view s);
 };
@@ -434,6 +440,11 @@ void Extractor::envOnLine(int n, std::string_view raw)
             map = sp == std::string_view::npos ? std::string_view() : map.substr(sp + 1);
         }
     }
+    // ComfyUI (and Fooocus, which copies its model management) log the allocator backend PyTorch runs with:
+    // "Device: cuda:0 NVIDIA GeForce GTX 1060 : cudaMallocAsync"; their cuda_malloc.py selects it through
+    // PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync.
+    if (startsWith(s, "Device: cuda:") && endsWith(trim(s), ": cudaMallocAsync"))
+        record("PYTORCH_CUDA_ALLOC_CONF", "backend:cudaMallocAsync", "ComfyUI's device line names the cudaMallocAsync allocator");
     // Ollama: msg="skipping rocm gfx compatibility check" HSA_OVERRIDE_GFX_VERSION=11.0.2
     if (const auto k = raw.find("\" HSA_OVERRIDE_GFX_VERSION="); k != std::string_view::npos)
         record("HSA_OVERRIDE_GFX_VERSION", tokenAt(raw, k + 27), "Ollama log");
@@ -507,9 +518,27 @@ void Extractor::gpuCheckOnLine(int n, std::string_view s)
     }
     for (std::string_view text : {"Found no NVIDIA driver on your system", "No CUDA GPUs are available",
                                   "no CUDA-capable device is detected", "No HIP GPUs are available"}) {
-        if (line.find(text) != std::string::npos)
-            return record(n, line);
+        if (line.find(text) != std::string::npos) {
+            record(n, line);
+            return backendOfMessage(n, line);
+        }
     }
+}
+
+// Two of those messages exist in one build only: c10's "No HIP GPUs are available" is the hipified text of a ROCm
+// build, "Found no NVIDIA driver on your system" comes from a CUDA build's driver check (torch/cuda/__init__.py).
+void Extractor::backendOfMessage(int n, const std::string& line)
+{
+    auto& t = facts.snapshot.torch;
+    if (t.backend)
+        return;
+    if (line.find("No HIP GPUs are available") != std::string::npos)
+        t.backend = "rocm";
+    else if (line.find("Found no NVIDIA driver on your system") != std::string::npos)
+        t.backend = "cuda";
+    else
+        return;
+    fact(n, fmt::format("torch is a {} build (only such a build prints this message)", *t.backend == "rocm" ? "ROCm" : "CUDA"));
 }
 
 // `docker run` / `podman run` / `nerdctl run` of the text that passes the container no GPU: none of --gpus,

@@ -91,4 +91,24 @@ std::optional<std::string> gpusHiddenByEnvironment(const Snapshot& s)
                        torchSees ? fmt::format("; torch sees {}", *torchSees) : std::string());
 }
 
+std::optional<std::string> torchForAbsentVendor(const Snapshot& s)
+{
+    if (!s.torch.backend || s.gpus.empty())
+        return std::nullopt;
+    const std::string& backend = *s.torch.backend;
+    const std::string absent = backend == "rocm" ? "amd" : backend == "cuda" ? "nvidia" : "";
+    const std::string present = backend == "rocm" ? "nvidia" : "amd";
+    if (absent.empty() || std::any_of(s.gpus.begin(), s.gpus.end(), [&](const GpuInfo& g) { return g.vendor == absent; }))
+        return std::nullopt;
+    std::vector<std::string> names;
+    for (const auto& g : s.gpus) {
+        if (g.vendor != present)
+            return std::nullopt; // a GPU of unknown vendor could be torch's
+        names.push_back(g.name.empty() ? g.arch.value_or("unnamed GPU") : g.name);
+    }
+    return fmt::format("torch is a {} build; the GPU{} shown {} {}: {}", backend == "rocm" ? "ROCm" : "CUDA",
+                       names.size() == 1 ? "" : "s", names.size() == 1 ? "is" : "are", present == "amd" ? "AMD" : "NVIDIA",
+                       fmt::join(names, ", "));
+}
+
 } // namespace stackscope

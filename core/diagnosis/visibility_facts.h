@@ -16,4 +16,9 @@ namespace stackscope {
 // list (a pasted log's "export" lines are enough).
 std::optional<std::string> gpusHiddenByEnvironment(const Snapshot& s);
 
+// The fact in words when torch is built for the vendor whose GPUs are absent: a ROCm build where every GPU shown is
+// NVIDIA, or a CUDA build where every GPU shown is AMD ("torch is a ROCm build; the GPUs shown are NVIDIA: ..."); else
+// nullopt (backend or GPUs unknown, or a GPU of torch's vendor is there).
+std::optional<std::string> torchForAbsentVendor(const Snapshot& s);
+
 } // namespace stackscope
