@@ -32,6 +32,9 @@ void printScore(const CorpusScore& s, const std::string& corpus, double seconds)
                              "when nothing is claimed)\n", s.scored, corpus, seconds, other);
     std::cout << fmt::format("  top-1 {}/{} = {:.1f} %   top-3 {}/{} = {:.1f} %\n", s.top1, s.scored,
                              percent(s.top1, s.scored), s.top3, s.scored, percent(s.top3, s.scored));
+    if (s.relabelled)
+        std::cout << fmt::format("  top-1 under the later vocabulary ({} OTHER threads relabelled blind): {}/{} = {:.1f} %\n",
+                                 s.relabelled, s.top1Later, s.scored, percent(s.top1Later, s.scored));
     std::cout << fmt::format("  healthy texts: {}, error findings on them: {}\n\n", s.healthy, s.healthyErrors);
     std::cout << fmt::format("  {:<30} {:>7} {:>6} {:>6}\n", "family", "reports", "top-1", "top-3");
     for (const auto& [name, f] : s.families)
@@ -43,6 +46,14 @@ void printScore(const CorpusScore& s, const std::string& corpus, double seconds)
         std::cout << fmt::format("    {}: {} -> [{}]{}\n", r.name, r.expectedRule.value_or("(no claim)"),
                                  fmt::join(r.ranked, ", "), r.top3 ? " (top-3)" : "");
     }
+}
+
+// The blind labels of OTHER threads under later ids, used when --later-labels is not given and the file is there.
+std::string defaultLaterLabels()
+{
+    std::error_code ec;
+    const std::string path = "tests/fixtures/diagnosis/later-labels.tsv";
+    return std::filesystem::is_regular_file(path, ec) ? path : std::string();
 }
 
 // The corpora scored when --corpus is not given: the seen part, then the held-out part (issue 32) when present.
@@ -62,17 +73,23 @@ void addBenchDiagnose(CLI::App& bench, CommandContext& ctx)
     auto json = std::make_shared<bool>(false);
     auto rulesFile = std::make_shared<std::string>();
     auto noFacts = std::make_shared<bool>(false);
+    auto laterLabels = std::make_shared<std::string>(defaultLaterLabels());
     cmd->add_option("--corpus", *corpora, "Folder of NN_name/{report.txt,expected.json}; repeat for several, each scored "
                                           "apart (default: tests/fixtures/reports, then tests/fixtures/reports-heldout)");
     cmd->add_flag("--json", *json, "Print the scores as JSON (schema stackscope.bench-diagnose/2: one entry per corpus)");
     cmd->add_option("--rules", *rulesFile, "Score this rules file instead of the built-in rules and catalogues (e.g. an older version)");
     cmd->add_flag("--no-facts", *noFacts, "Diagnose the text alone, without the facts it states (the engine before issue 22)");
-    cmd->callback([corpora, json, rulesFile, noFacts, &ctx] {
+    cmd->add_option("--later-labels", *laterLabels, "Also score OTHER threads under the labels this file gives them with "
+                                                   "ids added later (default: tests/fixtures/diagnosis/later-labels.tsv when present; '' for none)");
+    cmd->callback([corpora, json, rulesFile, noFacts, laterLabels, &ctx] {
         const auto folders = corpora->empty() ? defaultCorpora() : *corpora;
         std::vector<std::vector<CorpusReport>> reports;
         try {
-            for (const auto& folder : folders)
+            for (const auto& folder : folders) {
                 reports.push_back(loadReportCorpus(folder));
+                if (!laterLabels->empty())
+                    applyLaterLabels(reports.back(), folder, *laterLabels);
+            }
         } catch (const CorpusError& e) {
             throw UsageError(e.what());
         }

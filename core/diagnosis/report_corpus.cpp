@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <utility>
 
 namespace stackscope {
 
@@ -97,6 +100,41 @@ std::vector<CorpusReport> loadReportCorpus(const std::string& dir)
     return out;
 }
 
+void applyLaterLabels(std::vector<CorpusReport>& reports, const std::string& corpusDir, const std::string& labelsFile)
+{
+    std::ifstream in(labelsFile);
+    if (!in)
+        throw CorpusError(fmt::format("{}: cannot be read; give --later-labels tests/fixtures/diagnosis/later-labels.tsv or leave it out", labelsFile));
+    std::string folder = fs::path(corpusDir).lexically_normal().filename().string();
+    if (folder.empty())
+        folder = fs::path(corpusDir).lexically_normal().parent_path().filename().string();
+    std::map<std::string, CorpusReport*> byName;
+    for (auto& r : reports)
+        byName[r.name] = &r;
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (line.empty() || line[0] == '#')
+            continue;
+        const auto tab1 = line.find('\t');
+        const auto tab2 = tab1 == std::string::npos ? std::string::npos : line.find('\t', tab1 + 1);
+        const auto slash = line.find('/');
+        if (tab2 == std::string::npos || slash == std::string::npos || slash > tab1)
+            throw CorpusError(fmt::format("{}:{}: expected '<folder>/<thread dir>\\t<ID or OTHER>\\t<reason>'", labelsFile, number));
+        if (line.compare(0, slash, folder) != 0 || slash != folder.size())
+            continue;
+        const std::string thread = line.substr(slash + 1, tab1 - slash - 1);
+        const auto it = byName.find(thread);
+        if (it == byName.end())
+            throw CorpusError(fmt::format("{}:{}: {} has no thread '{}'", labelsFile, number, corpusDir, thread));
+        if (it->second->expectedRule != std::optional<std::string>(kCauseOutsideRules))
+            throw CorpusError(fmt::format("{}:{}: {}/{} is labelled '{}', not OTHER; the file relabels OTHER threads only",
+                                          labelsFile, number, folder, thread, it->second->expectedRule.value_or("null")));
+        it->second->laterRule = line.substr(tab1 + 1, tab2 - tab1 - 1);
+    }
+}
+
 std::vector<std::string> rankedClaims(const std::vector<Finding>& findings)
 {
     std::vector<std::string> out;
@@ -107,21 +145,34 @@ std::vector<std::string> rankedClaims(const std::vector<Finding>& findings)
     return out;
 }
 
+namespace {
+
+// Top-1 and top-3 against one label: an id (the first finding names it / one of the first three does), or null and
+// OTHER (no claim at all).
+std::pair<bool, bool> matches(const std::vector<std::string>& ranked, const std::vector<Finding>& findings,
+                              const std::optional<std::string>& expected, const DiagnosisRules& rules)
+{
+    if (!expected || *expected == kCauseOutsideRules) {
+        const bool none = rankedClaims(findings).empty();
+        return {none, none};
+    }
+    const auto it = std::find_if(ranked.begin(), ranked.end(), [&](const std::string& id) { return rules.names(id, *expected); });
+    return {it == ranked.begin() && it != ranked.end(), it != ranked.end() && it - ranked.begin() < 3};
+}
+
+} // namespace
+
 ReportScore scoreReport(const CorpusReport& report, const std::vector<Finding>& findings, const DiagnosisRules& rules)
 {
-    ReportScore s {report.name, report.family, report.expectedRule, {}, false, false, 0};
+    ReportScore s {report.name, report.family, report.expectedRule, {}, false, false, 0, report.laterRule, false};
     for (const auto& f : findings) {
         s.ranked.push_back(f.id);
         s.errorFindings += f.severity == Severity::Error ? 1 : 0;
     }
-    if (!report.expectedRule || *report.expectedRule == kCauseOutsideRules) {
-        s.top1 = s.top3 = rankedClaims(findings).empty();
-        return s;
-    }
-    const auto it = std::find_if(s.ranked.begin(), s.ranked.end(),
-                                 [&](const std::string& id) { return rules.names(id, *report.expectedRule); });
-    s.top1 = it == s.ranked.begin() && it != s.ranked.end();
-    s.top3 = it != s.ranked.end() && it - s.ranked.begin() < 3;
+    const auto [top1, top3] = matches(s.ranked, findings, report.expectedRule, rules);
+    s.top1 = top1;
+    s.top3 = top3;
+    s.top1Later = report.laterRule ? matches(s.ranked, findings, report.laterRule, rules).first : top1;
     return s;
 }
 
@@ -137,6 +188,8 @@ CorpusScore scoreCorpus(const std::vector<CorpusReport>& reports, const ReportDi
         ++out.scored;
         out.top1 += s.top1 ? 1 : 0;
         out.top3 += s.top3 ? 1 : 0;
+        out.top1Later += s.top1Later ? 1 : 0;
+        out.relabelled += r.laterRule && *r.laterRule != kCauseOutsideRules ? 1 : 0;
         if (r.family == "healthy") {
             ++out.healthy;
             out.healthyErrors += s.errorFindings;
@@ -155,13 +208,15 @@ json corpusScoreToJson(const CorpusScore& score)
     for (const auto& r : score.reports) {
         reports.push_back({{"name", r.name}, {"family", r.family},
                            {"expected_rule", r.expectedRule ? json(*r.expectedRule) : json(nullptr)},
-                           {"ranked", r.ranked}, {"top1", r.top1}, {"top3", r.top3}, {"error_findings", r.errorFindings}});
+                           {"ranked", r.ranked}, {"top1", r.top1}, {"top3", r.top3}, {"error_findings", r.errorFindings},
+                           {"later_rule", r.laterRule ? json(*r.laterRule) : json(nullptr)}, {"top1_later", r.top1Later}});
     }
     const double n = score.scored ? score.scored : 1;
     return {{"schema", "stackscope.bench-diagnose/1"}, {"reports", score.scored},
             {"top1", score.top1}, {"top3", score.top3},
             {"top1_fraction", score.top1 / n}, {"top3_fraction", score.top3 / n},
             {"healthy_reports", score.healthy}, {"healthy_error_findings", score.healthyErrors},
+            {"top1_later_vocabulary", score.top1Later}, {"relabelled_by_later_labels", score.relabelled},
             {"families", families}, {"per_report", reports}};
 }
 

@@ -22,6 +22,9 @@ struct CorpusReport {
     std::string family;
     std::string vendor; // "nvidia" | "amd" | "any"; empty in the folders from before issue 32
     std::optional<std::string> expectedRule; // null: healthy, or a cause no rule should claim; kCauseOutsideRules
+    // An OTHER thread's label under ids added to the vocabulary after the folder was frozen (later-labels.tsv),
+    // given blind by someone who did not read the rules; expectedRule stays the label of record.
+    std::optional<std::string> laterRule;
 };
 
 // expected_rule "OTHER": the thread established a cause that no id of tests/fixtures/diagnosis/cause-ids.md names.
@@ -40,6 +43,11 @@ public:
 // Every NN_name/{report.txt, expected.json} under `dir`, sorted by name. Throws CorpusError.
 std::vector<CorpusReport> loadReportCorpus(const std::string& dir);
 
+// later-labels.tsv: "<corpus folder name>/<thread dir>\t<ID or OTHER>\t<reason>" lines, '#' comments. Sets laterRule
+// of the reports of `corpusDir` it names. Throws CorpusError for a malformed line, or a line naming a thread of this
+// corpus whose frozen label is not OTHER (the file relabels OTHER threads only).
+void applyLaterLabels(std::vector<CorpusReport>& reports, const std::string& corpusDir, const std::string& labelsFile);
+
 struct ReportScore {
     std::string name;
     std::string family;
@@ -48,6 +56,8 @@ struct ReportScore {
     bool top1 = false;
     bool top3 = false;
     int errorFindings = 0; // findings of severity error
+    std::optional<std::string> laterRule;
+    bool top1Later = false; // top1 under the later label where one is given, else top1
 };
 
 struct FamilyScore {
@@ -62,6 +72,8 @@ struct CorpusScore {
     int scored = 0;        // reports with an expected rule or null expectation (all of them)
     int top1 = 0;
     int top3 = 0;
+    int top1Later = 0;     // top-1 with later-labels.tsv's labels for the OTHER threads it relabels
+    int relabelled = 0;    // reports with a later label other than OTHER
     int healthy = 0;       // family "healthy"
     int healthyErrors = 0; // error findings on healthy texts (goal: 0)
 };

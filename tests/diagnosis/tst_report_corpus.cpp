@@ -152,6 +152,48 @@ private Q_SLOTS:
         std::filesystem::remove_all(dir);
     }
 
+    // later-labels.tsv gives OTHER threads a later id; the frozen label stays, the later one scores apart.
+    void laterLabels_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("error"); // empty: accepted
+        QTest::newRow("relabels an OTHER thread") << "corpus/01_other\tNEW_ID\treason" << "";
+        QTest::newRow("another folder is skipped") << "elsewhere/01_other\tNEW_ID\treason" << "";
+        QTest::newRow("a labelled thread is refused") << "corpus/02_known\tNEW_ID\treason" << "not OTHER";
+        QTest::newRow("an unknown thread is refused") << "corpus/09_none\tNEW_ID\treason" << "has no thread";
+        QTest::newRow("a line without tabs is refused") << "corpus/01_other NEW_ID" << "expected '<folder>";
+    }
+    void laterLabels()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, error);
+        const auto root = std::filesystem::temp_directory_path() / ("ss-later-" + std::to_string(::getpid()));
+        const auto dir = root / "corpus";
+        for (const auto& [name, rule] : {std::pair {"01_other", "\"OTHER\""}, std::pair {"02_known", "\"CUDA_OOM\""}}) {
+            std::filesystem::create_directories(dir / name);
+            std::ofstream(dir / name / "report.txt") << "text\n";
+            std::ofstream(dir / name / "expected.json") << "{\"url\": \"https://x\", \"family\": \"f\", \"expected_rule\": " << rule
+                                                        << ", \"cause\": \"c\"}\n";
+        }
+        std::ofstream(root / "later.tsv") << "# comment\n" << line.toStdString() << "\n";
+        auto reports = loadReportCorpus(dir.string());
+        try {
+            applyLaterLabels(reports, dir.string() + "/", (root / "later.tsv").string());
+            QVERIFY2(error.isEmpty(), "a bad line was accepted");
+            const bool relabelled = line.startsWith("corpus/");
+            QCOMPARE(reports[0].laterRule.has_value(), relabelled);
+            QCOMPARE(reports[0].expectedRule.value_or(""), std::string(kCauseOutsideRules));
+            if (relabelled) {
+                const auto s = scoreReport(reports[0], {finding("NEW_ID", Severity::Error)}, DiagnosisRules::builtIn());
+                QVERIFY(!s.top1); // the frozen label: OTHER, and something was claimed
+                QVERIFY(s.top1Later);
+            }
+        } catch (const CorpusError& e) {
+            QVERIFY2(!error.isEmpty() && QString(e.what()).contains(error), e.what());
+        }
+        std::filesystem::remove_all(root);
+    }
+
     // Issue 22's goal for the built-in rules; the figure itself is recorded by `bench diagnose`.
     void builtInRulesMeetTheGoal()
     {
