@@ -160,6 +160,10 @@ struct Extractor {
     void cpuTorchOnLine(int n, std::string_view s);
     void gpuCheckOnLine(int n, std::string_view s);
     void backendOfMessage(int n, const std::string& line);
+    void allocatorHintOnLine(int n, std::string_view s);
+    void comfyDefaultAllocator();
+    int comfyLine = 0;            // a ComfyUI/Fooocus path or launcher line (their launchers select cudaMallocAsync)
+    bool cudaMallocOff = false;   // --disable-cuda-malloc, or an allocator named other than cudaMallocAsync
     void containerOnLine(int n, std::string_view s);
     void nvidiaOnLine(int n, std::string_view s);
 };
@@ -541,6 +545,31 @@ void Extractor::backendOfMessage(int n, const std::string& line)
     fact(n, fmt::format("torch is a {} build (only such a build prints this message)", *t.backend == "rocm" ? "ROCm" : "CUDA"));
 }
 
+// ComfyUI's and Fooocus' paths and switches: their cuda_malloc.py sets PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync
+// on NVIDIA GPUs unless --disable-cuda-malloc is given (or the GPU is on its list of cards known to lack it).
+void Extractor::allocatorHintOnLine(int n, std::string_view s)
+{
+    if (s.find("--disable-cuda-malloc") != std::string_view::npos
+        || (startsWith(trim(s), "Device: cuda:") && !endsWith(trim(s), ": cudaMallocAsync")))
+        cudaMallocOff = true;
+    if (comfyLine == 0)
+        for (std::string_view marker : {"ComfyUI", "comfy/model_management.py", "comfy\\model_management.py", "Fooocus", "ldm_patched"})
+            if (s.find(marker) != std::string_view::npos)
+                comfyLine = n;
+}
+
+void Extractor::comfyDefaultAllocator()
+{
+    auto& snap = facts.snapshot;
+    const bool amd = snap.torch.backend == std::optional<std::string>("rocm")
+        || std::any_of(snap.gpus.begin(), snap.gpus.end(), [](const GpuInfo& g) { return g.vendor == "amd"; });
+    if (comfyLine == 0 || cudaMallocOff || amd || snap.env.count("PYTORCH_CUDA_ALLOC_CONF"))
+        return;
+    snap.env["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync";
+    fact(comfyLine, "PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync presumed: ComfyUI/Fooocus select it by default on NVIDIA "
+                    "GPUs, and the text shows no --disable-cuda-malloc");
+}
+
 // `docker run` / `podman run` / `nerdctl run` of the text that passes the container no GPU: none of --gpus,
 // --runtime=nvidia, --device (/dev/kfd, /dev/dri, CDI nvidia.com/gpu=...), --privileged or NVIDIA_VISIBLE_DEVICES.
 void Extractor::containerOnLine(int n, std::string_view raw)
@@ -646,7 +675,9 @@ LogFacts extractLogFacts(const NormalizedText& text)
         x.gpuCheckOnLine(n, s);
         x.containerOnLine(n, s);
         x.nvidiaOnLine(n, s);
+        x.allocatorHintOnLine(n, line.display);
     }
+    x.comfyDefaultAllocator();
     return std::move(x.facts);
 }
 
