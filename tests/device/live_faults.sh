@@ -347,6 +347,23 @@ fault_ext_glibcxx() {
     [ -f "$LIBS/ext_glibcxx/fused_ops.so" ] || { skip_step "extension not built (no C compiler?)"; return; }
     user "$PY" "$FD/import_ext.py" --path "$LIBS/ext_glibcxx" --module fused_ops
 }
+# a CUDA Dataset under fork-started DataLoader workers
+fault_cuda_fork() { user "$PY" "$FD/dataloader_cuda_fork.py"; }
+# torch.compile where no C compiler is on PATH (a slim runtime image): PATH keeps every other program (links to
+# them), gcc/cc/clang are left out, CC is unset, and the Triton/Inductor caches are fresh (so the launcher is built).
+fault_compile_no_cc() {
+    local bin=$W/nocc-bin d f
+    rm -rf "$bin" "$W/nocc-cache" && mkdir -p "$bin" "$W/nocc-cache"
+    for d in ${PATH//:/ }; do
+        for f in "$d"/*; do
+            case "${f##*/}" in gcc | gcc-[0-9]* | cc | clang | clang-[0-9]* | *-linux-gnu-gcc*) continue ;; esac
+            [ -x "$f" ] && [ ! -e "$bin/${f##*/}" ] && ln -s "$f" "$bin/${f##*/}"
+        done
+    done
+    FENV=(-u CC "PATH=$bin" "TRITON_CACHE_DIR=$W/nocc-cache/triton" "TORCHINDUCTOR_CACHE_DIR=$W/nocc-cache/inductor")
+    user "$PY" "$FD/compile_step.py"
+}
+
 # switches left on
 fault_alloc_conf() { FENV=("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,garbage_option:1"); f_train; }
 env_train() { FENV=("$@"); f_train; }
@@ -387,6 +404,8 @@ fault preload_missing SHARED_LIBRARY_MISSING cpu "LD_PRELOAD=libtcmalloc_minimal
 fault ext_missing_dep SHARED_LIBRARY_MISSING cpu "import of an extension whose libmyops_cuda.so.1 is not on the path" fault_ext_missing_dep
 fault ext_abi UNDEFINED_SYMBOL cpu "import of an extension built against another torch (undefined c10 symbol)" fault_ext_abi
 fault ext_glibcxx LIBSTDCXX_TOO_OLD cpu "import of an extension built against a libstdc++ with GLIBCXX_3.4.99" fault_ext_glibcxx
+fault cuda_fork_reinit CUDA_FORK_REINIT 1 "a Dataset returning CUDA tensors, DataLoader(num_workers=2) forked after the model went to the GPU" fault_cuda_fork
+fault compile_no_cc TRITON_NO_C_COMPILER 1 "torch.compile of a training step with no gcc/clang on PATH and CC unset (a slim runtime image)" fault_compile_no_cc
 fault alloc_conf_bad OTHER 1 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,garbage_option:1" fault_alloc_conf
 fault launch_blocking healthy 1 "CUDA_LAUNCH_BLOCKING=1 left on (slow, fine)" env_train CUDA_LAUNCH_BLOCKING=1
 fault dsa_left_on healthy 1 "TORCH_USE_CUDA_DSA=1 left on" env_train TORCH_USE_CUDA_DSA=1
