@@ -553,7 +553,8 @@ void Extractor::allocatorHintOnLine(int n, std::string_view s)
         || (startsWith(trim(s), "Device: cuda:") && !endsWith(trim(s), ": cudaMallocAsync")))
         cudaMallocOff = true;
     if (comfyLine == 0)
-        for (std::string_view marker : {"ComfyUI", "comfy/model_management.py", "comfy\\model_management.py", "Fooocus", "ldm_patched"})
+        for (std::string_view marker : {"ComfyUI", "comfy/model_management.py", "comfy\\model_management.py", "Fooocus", "ldm_patched",
+                                        "\"cuda-malloc\""})
             if (s.find(marker) != std::string_view::npos)
                 comfyLine = n;
 }
