@@ -444,11 +444,6 @@ void Extractor::envOnLine(int n, std::string_view raw)
             map = sp == std::string_view::npos ? std::string_view() : map.substr(sp + 1);
         }
     }
-    // ComfyUI (and Fooocus, which copies its model management) log the allocator backend PyTorch runs with:
-    // "Device: cuda:0 NVIDIA GeForce GTX 1060 : cudaMallocAsync"; their cuda_malloc.py selects it through
-    // PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync.
-    if (startsWith(s, "Device: cuda:") && endsWith(trim(s), ": cudaMallocAsync"))
-        record("PYTORCH_CUDA_ALLOC_CONF", "backend:cudaMallocAsync", "ComfyUI's device line names the cudaMallocAsync allocator");
     // Ollama: msg="skipping rocm gfx compatibility check" HSA_OVERRIDE_GFX_VERSION=11.0.2
     if (const auto k = raw.find("\" HSA_OVERRIDE_GFX_VERSION="); k != std::string_view::npos)
         record("HSA_OVERRIDE_GFX_VERSION", tokenAt(raw, k + 27), "Ollama log");
@@ -545,13 +540,19 @@ void Extractor::backendOfMessage(int n, const std::string& line)
     fact(n, fmt::format("torch is a {} build (only such a build prints this message)", *t.backend == "rocm" ? "ROCm" : "CUDA"));
 }
 
-// ComfyUI's and Fooocus' paths and switches: their cuda_malloc.py sets PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync
-// on NVIDIA GPUs unless --disable-cuda-malloc is given (or the GPU is on its list of cards known to lack it).
+// The CUDA allocator ComfyUI and Fooocus run PyTorch with: their cuda_malloc.py sets
+// PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync on NVIDIA GPUs unless --disable-cuda-malloc is given (or the GPU is on
+// its list of cards known to lack it), and their device line names the backend in use
+// ("Device: cuda:0 NVIDIA GeForce GTX 1060 : cudaMallocAsync", or ": native").
 void Extractor::allocatorHintOnLine(int n, std::string_view s)
 {
-    if (s.find("--disable-cuda-malloc") != std::string_view::npos
-        || (startsWith(trim(s), "Device: cuda:") && !endsWith(trim(s), ": cudaMallocAsync")))
+    const std::string line = trim(s);
+    if (startsWith(line, "Device: cuda:") && endsWith(line, ": cudaMallocAsync") && !facts.snapshot.env.count("PYTORCH_CUDA_ALLOC_CONF")) {
+        facts.snapshot.env["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync";
+        fact(n, "PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync (ComfyUI's device line names the cudaMallocAsync allocator)");
+    } else if (line.find("--disable-cuda-malloc") != std::string::npos || startsWith(line, "Device: cuda:")) {
         cudaMallocOff = true;
+    }
     if (comfyLine == 0)
         for (std::string_view marker : {"ComfyUI", "comfy/model_management.py", "comfy\\model_management.py", "Fooocus", "ldm_patched",
                                         "\"cuda-malloc\""})

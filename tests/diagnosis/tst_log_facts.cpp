@@ -2,6 +2,7 @@
 #include "core/diagnosis/gpu_names.h"
 #include "core/diagnosis/log_facts.h"
 #include "core/diagnosis/log_reader.h"
+#include "core/diagnosis/visibility_facts.h"
 
 #include <QtTest>
 
@@ -228,6 +229,55 @@ private Q_SLOTS:
             << "HSA_OVERRIDE_GFX_VERSION=11.5.1";
         QTest::newRow("unknown names ignored") << "export MY_SECRET=x" << "";
     }
+    // The CUDA allocator ComfyUI/Fooocus run with: named by their device line, presumed from their default, or off.
+    void allocatorFacts_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("allocConf"); // PYTORCH_CUDA_ALLOC_CONF as the facts hold it, "" for none
+        QTest::newRow("device line names it") << "Device: cuda:0 NVIDIA GeForce GTX 960M : cudaMallocAsync" << "backend:cudaMallocAsync";
+        QTest::newRow("device line names native") << "Device: cuda:0 NVIDIA GeForce GTX 960M : native\nComfyUI\\comfy\\sd.py" << "";
+        QTest::newRow("ComfyUI path: its default presumed")
+            << "  File \"C:\\ComfyUI\\comfy\\model_management.py\", line 105, in get_total_memory" << "backend:cudaMallocAsync";
+        QTest::newRow("switched off") << "python main.py --disable-cuda-malloc\n  File \"/w/ComfyUI/nodes.py\"" << "";
+        QTest::newRow("ComfyUI on ROCm: no cudaMallocAsync")
+            << "torch 2.4.0+rocm6.1\n  File \"/w/ComfyUI/comfy/model_management.py\"" << "";
+        QTest::newRow("set by the user wins") << "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True python main.py\nComfyUI" << "expandable_segments:True";
+        QTest::newRow("no ComfyUI") << "RuntimeError: CUDA error: operation not supported" << "";
+    }
+    void allocatorFacts()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, allocConf);
+        const auto env = factsOf(text).snapshot.env;
+        const auto it = env.find("PYTORCH_CUDA_ALLOC_CONF");
+        QCOMPARE(QString::fromStdString(it == env.end() ? "" : it->second), allocConf);
+    }
+
+    // A torch build for the vendor whose GPUs the text does not show (TORCH_WRONG_VENDOR_BUILD's fact), with the
+    // backend read from messages only one build prints.
+    void absentVendor_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<bool>("absent");
+        QTest::newRow("ROCm message, NVIDIA GPU") << "GPU 0: NVIDIA GeForce RTX 3050\nRuntimeError: No HIP GPUs are available" << "rocm" << true;
+        QTest::newRow("CUDA message, AMD GPU") << "Marketing Name: AMD Radeon VII\n  Name: gfx906\nFound no NVIDIA driver on your system" << "cuda" << true;
+        QTest::newRow("ROCm message, AMD GPU") << "AMD Radeon RX 7900 XTX\nRuntimeError: No HIP GPUs are available" << "rocm" << false;
+        QTest::newRow("the build's version wins over a message") << "torch 2.3.1+cu121\nNo HIP GPUs are available\nGPU 0: NVIDIA GeForce RTX 4090" << "cuda" << false;
+        QTest::newRow("no GPU shown: unknown") << "RuntimeError: No HIP GPUs are available" << "rocm" << false;
+        QTest::newRow("both vendors shown") << "torch 2.3.1+rocm6.0\nGPU 0: NVIDIA GeForce RTX 4090\nAMD Radeon RX 7900 XTX" << "rocm" << false;
+    }
+    void absentVendor()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, backend);
+        QFETCH(bool, absent);
+        const auto s = factsOf(text).snapshot;
+        QCOMPARE(QString::fromStdString(s.torch.backend.value_or("")), backend);
+        const auto fact = torchForAbsentVendor(s);
+        QVERIFY2(fact.has_value() == absent, fact.value_or("(none)").c_str());
+    }
+
     void envFacts()
     {
         QFETCH(QString, text);
