@@ -7,7 +7,10 @@
 #include "ui/models/stack_model.h"
 #include "ui/system/findings_box.h"
 #include "ui/system/stack_tabs.h"
+#include "ui/widgets/gpu_card.h"
 
+#include <QLabel>
+#include <QProgressBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -15,6 +18,7 @@ using namespace stackscope;
 using namespace stackscope::ui;
 
 Q_DECLARE_METATYPE(stackscope::Finding)
+Q_DECLARE_METATYPE(std::optional<std::uint64_t>)
 
 namespace {
 Finding finding(const std::string& id, Severity severity, const std::string& title)
@@ -156,6 +160,48 @@ private Q_SLOTS:
         tabs.coverageView()->setCurrentIndex(cell);
         QVERIFY(!cell.data(Qt::ToolTipRole).toString().isEmpty());
         QCOMPARE(tabs.coverageNote(), cell.data(Qt::ToolTipRole).toString());
+    }
+
+    // A GPU card's VRAM figures are a line of text the bar's fill never covers (it covered "VR" of "VRAM"); the bar
+    // shows only a known use, never an empty bar for an unknown one.
+    void gpuCardVramLine_data()
+    {
+        QTest::addColumn<std::optional<std::uint64_t>>("total");
+        QTest::addColumn<std::optional<std::uint64_t>>("used");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("bar");
+        constexpr std::uint64_t gib = 1ull << 30;
+        using Bytes = std::optional<std::uint64_t>;
+        QTest::newRow("use known") << Bytes(20 * gib) << Bytes(gib + gib / 2) << "VRAM 1.5 GiB of 20.0 GiB used" << true;
+        QTest::newRow("full") << Bytes(20 * gib) << Bytes(20 * gib) << "VRAM 20.0 GiB of 20.0 GiB used" << true;
+        QTest::newRow("use unknown") << Bytes(80 * gib) << Bytes() << "VRAM 80.0 GiB (use unknown)" << false;
+        QTest::newRow("unknown") << Bytes() << Bytes() << "VRAM unknown" << false;
+    }
+    void gpuCardVramLine()
+    {
+        QFETCH(std::optional<std::uint64_t>, total);
+        QFETCH(std::optional<std::uint64_t>, used);
+        QFETCH(QString, text);
+        QFETCH(bool, bar);
+        GpuInfo gpu;
+        gpu.vendor = "amd";
+        gpu.name = "Navi 31 [Radeon RX 7900 XT/7900 XTX]";
+        gpu.vramTotalBytes = total;
+        gpu.vramUsedBytes = used;
+        GpuCard card(gpu);
+        card.resize(220, card.sizeHint().height());
+        card.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&card));
+        auto* line = card.findChild<QLabel*>(QStringLiteral("vramText"));
+        auto* progress = card.findChild<QProgressBar*>(QStringLiteral("vramBar"));
+        QVERIFY(line && progress);
+        QCOMPARE(line->text(), text);
+        QCOMPARE(progress->isVisible(), bar);
+        QVERIFY(!progress->isTextVisible());
+        QVERIFY2(!line->geometry().intersects(progress->geometry()), "the bar lies over the VRAM line");
+        QVERIFY2(line->sizeHint().width() <= line->width(), qPrintable(QStringLiteral("the VRAM line is cut: %1 of %2 px")
+                                                                            .arg(line->sizeHint().width())
+                                                                            .arg(line->width())));
     }
 };
 

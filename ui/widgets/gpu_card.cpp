@@ -8,13 +8,16 @@
 #include <QProgressBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace stackscope::ui {
 
 GpuCard::GpuCard(const GpuInfo& gpu, QWidget* parent)
     : QFrame(parent)
     , m_title(new QLabel(this))
-    , m_details(new QLabel(this))
+    , m_vramText(new QLabel(this))
     , m_vram(new QProgressBar(this))
+    , m_details(new QLabel(this))
 {
     setObjectName(QStringLiteral("gpuCard"));
     setFrameShape(QFrame::StyledPanel);
@@ -33,21 +36,27 @@ GpuCard::GpuCard(const GpuInfo& gpu, QWidget* parent)
                          .arg(vendor, QString::fromStdString(gpu.name).toHtmlEscaped()));
     m_title->setWordWrap(true);
 
-    if (gpu.vramTotalBytes && *gpu.vramTotalBytes > 0) {
+    // The figures are a line of their own above a thin bar: written inside the bar, the fill covered the text's
+    // first letters. The bar shows only a known use; an empty bar would read as "none used".
+    m_vramText->setObjectName(QStringLiteral("vramText"));
+    m_vram->setObjectName(QStringLiteral("vramBar"));
+    m_vram->setTextVisible(false);
+    m_vram->setFixedHeight(8);
+    const bool totalKnown = gpu.vramTotalBytes && *gpu.vramTotalBytes > 0;
+    if (totalKnown && gpu.vramUsedBytes) {
         const double total = static_cast<double>(*gpu.vramTotalBytes);
-        const double used = static_cast<double>(gpu.vramUsedBytes.value_or(0));
+        const double used = static_cast<double>(*gpu.vramUsedBytes);
         m_vram->setRange(0, 1000);
-        m_vram->setValue(static_cast<int>(1000.0 * used / total));
-        m_vram->setFormat(gpu.vramUsedBytes
-                              ? tr("VRAM %1 of %2 used").arg(QString::fromStdString(formatBytes(*gpu.vramUsedBytes)),
-                                                             QString::fromStdString(formatBytes(*gpu.vramTotalBytes)))
-                              : tr("VRAM %1 (use unknown)").arg(QString::fromStdString(formatBytes(*gpu.vramTotalBytes))));
+        m_vram->setValue(static_cast<int>(1000.0 * std::min(used, total) / total));
+        m_vramText->setText(tr("VRAM %1 of %2 used").arg(QString::fromStdString(formatBytes(*gpu.vramUsedBytes)),
+                                                         QString::fromStdString(formatBytes(*gpu.vramTotalBytes))));
+    } else if (totalKnown) {
+        m_vramText->setText(tr("VRAM %1 (use unknown)").arg(QString::fromStdString(formatBytes(*gpu.vramTotalBytes))));
     } else {
-        m_vram->setRange(0, 1);
-        m_vram->setValue(0);
-        m_vram->setFormat(tr("VRAM unknown"));
+        m_vramText->setText(tr("VRAM unknown"));
     }
-    m_vram->setTextVisible(true);
+    m_vram->setVisible(totalKnown && gpu.vramUsedBytes);
+    m_vram->setToolTip(m_vramText->text());
 
     // No library said the architecture: an NVIDIA part's name tells it (snapshots made before inspect did this
     // itself), and the card says that it came from the name.
@@ -66,6 +75,7 @@ GpuCard::GpuCard(const GpuInfo& gpu, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
+    layout->addWidget(m_vramText);
     layout->addWidget(m_vram);
     layout->addWidget(m_details);
     layout->addStretch(1);

@@ -1,4 +1,4 @@
-// One GPU as a card: name, architecture, VRAM bar, driver, PCI bus and which source said so.
+// One GPU as a card: name, architecture, VRAM use (a line of text over a bar), driver, PCI bus and which source said so.
 #pragma once
 
 #include "core/snapshot/snapshot.h"
@@ -17,8 +17,9 @@ public:
 
 private:
     QLabel* m_title;
-    QLabel* m_details;
+    QLabel* m_vramText;
     QProgressBar* m_vram;
+    QLabel* m_details;
 };
 
 } // namespace stackscope::ui
