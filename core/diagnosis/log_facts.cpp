@@ -403,20 +403,25 @@ void Extractor::rocmOnLine(int n, std::string_view s)
 
 void Extractor::envOnLine(int n, std::string_view raw)
 {
-    auto record = [&](const std::string& name, std::string value, const char* how) {
+    // A POSIX shell's "X=" sets X to the empty value ("export CUDA_VISIBLE_DEVICES=" hides every GPU); Windows cmd's
+    // "set X=" removes X, and Ollama's config map lists every variable it reads, an empty one unset.
+    bool cmdSet = false;
+    auto record = [&](const std::string& name, std::string value, const char* how, bool emptyIsSet = true) {
         while (!value.empty() && (value.front() == '"' || value.front() == '\'' || value.front() == '`'))
             value.erase(value.begin());
         while (!value.empty() && (value.back() == '"' || value.back() == '\'' || value.back() == '`'))
             value.pop_back();
-        if (value.empty() || !isStackEnvironmentVariable(name))
+        if ((value.empty() && (!emptyIsSet || cmdSet)) || !isStackEnvironmentVariable(name))
             return;
         facts.snapshot.env[name] = value;
-        fact(n, fmt::format("{}={} ({})", name, value, how));
+        fact(n, fmt::format("{}={} ({})", name, value.empty() ? std::string("'' (empty)") : value, how));
     };
     std::string s = stripPrompt(raw);
     for (std::string_view p : {"export ", "set ", "env "}) {
-        if (startsWith(s, p))
+        if (startsWith(s, p)) {
+            cmdSet = p == "set ";
             s = s.substr(p.size());
+        }
     }
     // "A=1 B=2 command" or "A=1": leading assignments only (advice text such as "try setting X=1" is not a setting)
     std::string_view rest = s;
@@ -440,7 +445,7 @@ void Extractor::envOnLine(int n, std::string_view raw)
             const auto entry = map.substr(0, sp);
             const auto colon = entry.find(':');
             if (colon != std::string_view::npos && colon > 0)
-                record(std::string(entry.substr(0, colon)), std::string(entry.substr(colon + 1)), "Ollama server config");
+                record(std::string(entry.substr(0, colon)), std::string(entry.substr(colon + 1)), "Ollama server config", false);
             map = sp == std::string_view::npos ? std::string_view() : map.substr(sp + 1);
         }
     }

@@ -2,6 +2,7 @@
 #include "core/diagnosis/machine_diagnosis.h"
 
 #include "core/diagnosis/log_facts.h"
+#include "core/diagnosis/stated_process_facts.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -128,9 +129,13 @@ MachineDiagnosis diagnoseMachine(const MachineDiagnosisInput& in, const Diagnosi
     auto stated = extractLogFacts(NormalizedText(all));
     out.logFacts = std::move(stated.lines);
     const Snapshot* snapshot = in.snapshot;
+    std::shared_ptr<const Snapshot> withProcess; // the machine, with the user's process as the text states it
     if (!snapshot && !in.logs.empty()) {
         out.statedFacts = std::make_shared<const Snapshot>(std::move(stated.snapshot));
         snapshot = out.statedFacts.get();
+    } else if (snapshot && statesProcessFacts(stated.snapshot)) {
+        withProcess = std::make_shared<const Snapshot>(withStatedProcessFacts(*snapshot, stated.snapshot));
+        snapshot = withProcess.get();
     }
 
     DiagnosisInput input;

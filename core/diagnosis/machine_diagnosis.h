@@ -23,7 +23,8 @@ ReadLogText readLogText(const std::string& text, const std::string& origin);
 
 struct MachineDiagnosisInput {
     // The machine (inspected, a file, a recorded root, a report's); null: the facts the logs state stand in for it,
-    // as `diagnose --log-only` does.
+    // as `diagnose --log-only` does. With both, the logs' facts about the user's process (their torch, the variables
+    // they export, their own "no GPU" check) stand in for StackScope's own process (stated_process_facts.h).
     const Snapshot* snapshot = nullptr;
     std::vector<ReadLogText> logs;
     std::vector<ProbeOutcome> probes;

@@ -228,6 +228,9 @@ private Q_SLOTS:
             << "msg=\"server config\" env=\"map[CUDA_VISIBLE_DEVICES: HIP_VISIBLE_DEVICES: HSA_OVERRIDE_GFX_VERSION:11.5.1 OLLAMA_DEBUG:DEBUG]\""
             << "HSA_OVERRIDE_GFX_VERSION=11.5.1";
         QTest::newRow("unknown names ignored") << "export MY_SECRET=x" << "";
+        QTest::newRow("export of an empty value sets it") << "$ export CUDA_VISIBLE_DEVICES=" << "CUDA_VISIBLE_DEVICES=";
+        QTest::newRow("a prefix assignment of an empty value") << "$ CUDA_VISIBLE_DEVICES= python train.py" << "CUDA_VISIBLE_DEVICES=";
+        QTest::newRow("cmd's set of an empty value removes it") << "C:\\Users\\me>set CUDA_VISIBLE_DEVICES=" << "";
     }
     // The CUDA allocator ComfyUI/Fooocus run with: named by their device line, presumed from their default, or off.
     void allocatorFacts_data()
