@@ -7,11 +7,16 @@
 #include "ui/models/stack_model.h"
 #include "ui/system/findings_box.h"
 #include "ui/system/stack_tabs.h"
+#include "ui/widgets/command_text_browser.h"
 #include "ui/widgets/gpu_card.h"
 
+#include <QClipboard>
 #include <QLabel>
 #include <QProgressBar>
 #include <QTableView>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QtTest>
 
 using namespace stackscope;
@@ -160,6 +165,68 @@ private Q_SLOTS:
         tabs.coverageView()->setCurrentIndex(cell);
         QVERIFY(!cell.data(Qt::ToolTipRole).toString().isEmpty());
         QCOMPARE(tabs.coverageNote(), cell.data(Qt::ToolTipRole).toString());
+    }
+
+    // A fix's command words stay on one line at every width of the detail pane ("--device=/dev/kfd --" /
+    // "device=/dev/dri" at 1920x1080), and a copy gives the command as written, without the word joiners.
+    void fixWordsStayWhole_data()
+    {
+        QTest::addColumn<Finding>("finding");
+        QTest::addColumn<QStringList>("whole");
+        Finding check = finding("KFD_ABSENT", Severity::Info, "/dev/kfd is absent: no ROCm compute device on this machine");
+        check.fix = "Nothing to do unless you expect an AMD GPU here; then load the amdgpu driver (with KFD) and, in a "
+                    "container, pass --device=/dev/kfd --device=/dev/dri.";
+        QTest::newRow("options in the prose") << check << QStringList {"--device=/dev/kfd", "--device=/dev/dri."};
+
+        Finding docker = finding("CONTAINER_NO_GPU", Severity::Error, "The container sees no GPU");
+        FixAdvice run;
+        run.text = "AMD: start the container with the GPU devices: `docker run --device=/dev/kfd --device=/dev/dri "
+                   "--security-opt seccomp=unconfined --group-add video <image>` (ROCm's Docker guide).";
+        docker.fixes = {run};
+        QTest::newRow("a command in backticks")
+            << docker << QStringList {"--device=/dev/kfd", "--device=/dev/dri", "--security-opt", "seccomp=unconfined",
+                                      "--group-add", "<image>"};
+
+        Finding cache = finding("STALE_EXTENSIONS", Severity::Warning, "Stale extensions");
+        cache.fix = "Remove ~/.cache/torch_extensions/py312_rocm64 and set PYTORCH_ROCM_ARCH=gfx1100 before the build.";
+        QTest::newRow("a home path and an assignment")
+            << cache << QStringList {"~/.cache/torch_extensions/py312_rocm64", "PYTORCH_ROCM_ARCH=gfx1100"};
+    }
+    void fixWordsStayWhole()
+    {
+        QFETCH(Finding, finding);
+        QFETCH(QStringList, whole);
+        QTextDocument doc;
+        doc.setHtml(findingDetailHtml(finding));
+        for (int width = 330; width <= 900; width += 3) { // the pane is about 390 px at 1024x640
+            doc.setTextWidth(width);
+            QVERIFY(doc.size().height() > 0); // lays the text out: the lines exist from here
+            for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+                const QString text = block.text();
+                QTextLayout* layout = block.layout();
+                for (int i = 1; i < layout->lineCount(); ++i) {
+                    // The break in the text as shown without the joiners.
+                    const int at = withoutWordJoiners(text.left(layout->lineAt(i).textStart())).size();
+                    const QString plain = withoutWordJoiners(text);
+                    for (const QString& word : whole)
+                        for (qsizetype from = plain.indexOf(word); from >= 0; from = plain.indexOf(word, from + 1))
+                            QVERIFY2(at <= from || at >= from + word.size(),
+                                     qPrintable(QStringLiteral("%1 broken at %2 px: \"%3\" / \"%4\"")
+                                                    .arg(word)
+                                                    .arg(width)
+                                                    .arg(plain.left(at).right(30), plain.mid(at, 30))));
+                }
+            }
+        }
+        CommandTextBrowser browser;
+        browser.setHtml(findingDetailHtml(finding));
+        browser.selectAll();
+        browser.copy();
+        const QString copied = QGuiApplication::clipboard()->text();
+        QCOMPARE(copied, browser.plainText());
+        QVERIFY(!copied.contains(QChar(kWordJoiner)));
+        for (const QString& word : whole)
+            QVERIFY2(copied.contains(word), qPrintable(word + QStringLiteral(" not in the copy: ") + copied));
     }
 
     // A GPU card's VRAM figures are a line of text the bar's fill never covers (it covered "VR" of "VRAM"); the bar

@@ -5,6 +5,7 @@
 #include "core/diagnosis/machine_diagnosis.h"
 #include "ui/models/findings_model.h"
 #include "ui/system/fix_command.h"
+#include "ui/widgets/command_text_browser.h"
 #include "ui/widgets/status_colors.h"
 
 #include <QDialogButtonBox>
@@ -55,7 +56,7 @@ int findingsFromText(const std::vector<Finding>& findings, const std::string& or
 
 QString fixLine(const FixAdvice& fix)
 {
-    QString line = fixHtml(QString::fromStdString(fix.text));
+    QString line = fixHtmlWholeWords(QString::fromStdString(fix.text));
     QStringList exports;
     for (const auto& [name, value] : fix.env)
         exports << (value ? QStringLiteral("export %1=%2").arg(QString::fromStdString(name), QString::fromStdString(*value))
@@ -79,7 +80,7 @@ LogDiagnosisDialog::LogDiagnosisDialog(SnapshotPtr snapshot, QWidget* parent)
     , m_factsArea(new QScrollArea(this))
     , m_model(new FindingsModel(this))
     , m_table(new QTableView(this))
-    , m_detail(new QTextBrowser(this))
+    , m_detail(new CommandTextBrowser(this))
 {
     setWindowTitle(tr("Paste a log or error"));
     // Most of the window it belongs to (1024x640, the smallest supported, leaves it about 940x600), at most 1200x820.
@@ -317,7 +318,7 @@ void LogDiagnosisDialog::showFinding(int row)
     }
     // A system check (about the machine, not the text) has one fix and no matched lines.
     if (!f->fix.empty())
-        fixes = QStringLiteral("<li>%1</li>").arg(fixHtml(QString::fromStdString(f->fix))) + fixes;
+        fixes = QStringLiteral("<li>%1</li>").arg(fixHtmlWholeWords(QString::fromStdString(f->fix))) + fixes;
     if (evidence.isEmpty())
         evidence = tr("<li>none in the text: this finding is about the machine</li>");
     m_detail->setHtml(tr("<h3 style='color:%1'>%2</h3><p><code>%3</code> · %4</p><p>%5</p><h4>Fixes, in order</h4><ol>%6</ol>"

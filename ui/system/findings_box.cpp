@@ -3,6 +3,7 @@
 #include "ui/models/findings_model.h"
 #include "ui/system/fix_command.h"
 #include "ui/system/system_table.h"
+#include "ui/widgets/command_text_browser.h"
 #include "ui/widgets/status_colors.h"
 
 #include <QCoreApplication>
@@ -10,7 +11,6 @@
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTableView>
-#include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -44,11 +44,11 @@ QString sourcesHtml(const Finding& f)
 // such as the variable that hides the GPUs).
 QString fixesHtml(const Finding& f)
 {
-    QString fixes = f.fix.empty() ? QString() : QStringLiteral("<p>%1</p>").arg(fixHtml(QString::fromStdString(f.fix)));
+    QString fixes = f.fix.empty() ? QString() : QStringLiteral("<p>%1</p>").arg(fixHtmlWholeWords(QString::fromStdString(f.fix)));
     if (!f.fixes.empty()) {
         fixes += QStringLiteral("<ol>");
         for (const auto& a : f.fixes)
-            fixes += QStringLiteral("<li>%1%2</li>").arg(fixHtml(QString::fromStdString(a.text)),
+            fixes += QStringLiteral("<li>%1%2</li>").arg(fixHtmlWholeWords(QString::fromStdString(a.text)),
                                                            a.diagnostic ? tr(" <i>(locates the problem)</i>") : QString());
         fixes += QStringLiteral("</ol>");
     }
@@ -80,7 +80,7 @@ FindingsBox::FindingsBox(FindingsModel* findings, QWidget* parent)
     : QGroupBox(tr("Findings"), parent)
     , m_model(findings)
     , m_table(makeSystemTable(findings, this))
-    , m_detail(new QTextBrowser(this))
+    , m_detail(new CommandTextBrowser(this))
 {
     setObjectName(QStringLiteral("findingsBox"));
     m_table->setObjectName(QStringLiteral("findingsTable"));
@@ -143,7 +143,7 @@ void FindingsBox::showFinding(int row)
 
 QString FindingsBox::detail() const
 {
-    return m_detail->toPlainText();
+    return m_detail->plainText();
 }
 
 } // namespace stackscope::ui

@@ -7,10 +7,10 @@
 #include <QGroupBox>
 
 class QTableView;
-class QTextBrowser;
 
 namespace stackscope::ui {
 
+class CommandTextBrowser;
 class FindingsModel;
 
 // The detail of one finding as rich text: title in its severity's colour, id and severity, the detail, up to three
@@ -37,7 +37,7 @@ private:
 
     FindingsModel* m_model;
     QTableView* m_table;
-    QTextBrowser* m_detail;
+    CommandTextBrowser* m_detail;
 };
 
 } // namespace stackscope::ui
