@@ -19,6 +19,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QtTest>
@@ -247,6 +249,45 @@ private Q_SLOTS:
         box->resize(box->fontMetrics().horizontalAdvance(box->currentText()) + 80, box->sizeHint().height());
         QCOMPARE(box->shownText(), box->currentText());
         QCOMPARE(box->toolTipText(), box->toolTip());
+    }
+
+    // The form takes the width its choices need where the page has room (the Device box read "auto (GPU, else C…" at
+    // 1920x1080 beside 900 px of charts), up to a third of the page; at 1024x640 it keeps its minimum share and never
+    // scrolls sideways. The page widths are the main window's at those sizes less the page list.
+    void formTakesTheWidthItNeeds_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("whole");
+        QTest::newRow("1024x640") << QSize(880, 560) << false;
+        QTest::newRow("1280x720") << QSize(1130, 640) << true;
+        QTest::newRow("1920x1080") << QSize(1770, 1000) << true;
+    }
+    void formTakesTheWidthItNeeds()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, whole);
+        TrainingPage page(nullptr);
+        page.resize(size);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        for (int i = 0; i < 4; ++i) { // the layouts settle (a layout request posts the next one)
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            QCoreApplication::processEvents();
+        }
+        auto* box = qobject_cast<ElidedComboBox*>(page.findChild<QComboBox*>(QStringLiteral("trainingDevice")));
+        auto* scroll = page.findChild<QScrollArea*>(QStringLiteral("trainingFormScroll"));
+        QVERIFY(box && scroll);
+        box->setCurrentIndex(box->findData(QStringLiteral("auto")));
+        if (whole)
+            QCOMPARE(box->shownText(), box->currentText());
+        // No sideways scroll: the form is as wide as the area shows, and the area is at most a third of the page.
+        QVERIFY2(scroll->widget()->width() <= scroll->viewport()->width(),
+                 qPrintable(QStringLiteral("form %1 px in %2 px").arg(scroll->widget()->width()).arg(scroll->viewport()->width())));
+        QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+        QVERIFY2(scroll->width() <= std::max(size.width() / 3, scroll->minimumSizeHint().width()),
+                 qPrintable(QStringLiteral("form column %1 px of %2").arg(scroll->width()).arg(size.width())));
+        qInfo("form column %d px at a page %d px wide; Device shows \"%s\"", scroll->width(), size.width(),
+              qPrintable(box->shownText()));
     }
 
     // Each is an Input error (the CLI's exit 2): the page names the field to correct and puts the focus there.

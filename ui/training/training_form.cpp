@@ -3,6 +3,7 @@
 #include "ui/widgets/app_paths.h"
 #include "ui/widgets/elided_combo_box.h"
 #include "ui/widgets/file_dialogs.h"
+#include "ui/widgets/path_line_edit.h"
 #include "ui/widgets/wrapped_label.h"
 
 #include <QCheckBox>
@@ -144,7 +145,7 @@ TrainingForm::TrainingForm(SnapshotController* snapshots, QWidget* parent)
 QGroupBox* TrainingForm::buildDataBox()
 {
     auto* dataBox = new QGroupBox(tr("Data and output"), this);
-    m_input = new QLineEdit(sampleDataPath(), dataBox);
+    m_input = new PathLineEdit(sampleDataPath(), dataBox);
     m_input->setObjectName(QStringLiteral("trainingInput"));
     m_input->setToolTip(tr("Market data CSV of bars (--input), as the VPOC page reads it"));
     auto* browseInput = new QPushButton(tr("Browse…"), dataBox);
@@ -156,7 +157,7 @@ QGroupBox* TrainingForm::buildDataBox()
     m_inputNote->setReservedTexts({sampleInputNote(), ownInputNote()});
     // A wrapped label asks for ~280 px by itself: it wraps to whatever the buttons below leave.
     m_inputNote->setMinimumWidth(120);
-    m_output = new QLineEdit(dataBox);
+    m_output = new PathLineEdit(QString(), dataBox);
     m_output->setObjectName(QStringLiteral("trainingOutput"));
     m_output->setToolTip(tr("Folder for model.pt, checkpoint.pt and model_metadata.json (--output)"));
     auto* browseOutput = new QPushButton(tr("Browse…"), dataBox);

@@ -68,7 +68,9 @@ QWidget* TrainingPage::createControls()
     connect(m_bar, &TrainingRunBar::startClicked, this, &TrainingPage::start);
     connect(m_bar, &TrainingRunBar::stopClicked, this, &TrainingPage::stop);
     connect(m_bar, &TrainingRunBar::resumeClicked, this, &TrainingPage::resume);
-    return new FormScrollArea(panel, this);
+    auto* scroll = new FormScrollArea(panel, this);
+    scroll->setObjectName(QStringLiteral("trainingFormScroll"));
+    return scroll;
 }
 
 EpochTableModel* TrainingPage::epochModel() const

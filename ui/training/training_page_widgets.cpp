@@ -45,7 +45,7 @@ FormScrollArea::FormScrollArea(QWidget* form, QWidget* parent)
 
 QSize FormScrollArea::sizeHint() const
 {
-    return {wanted(), QScrollArea::sizeHint().height()};
+    return {preferred(), QScrollArea::sizeHint().height()};
 }
 
 QSize FormScrollArea::minimumSizeHint() const
@@ -71,23 +71,36 @@ int FormScrollArea::wanted() const
     return widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth();
 }
 
-// Widens this pane of the splitter by what the form lacks, taken from the other pane's room above its minimum.
+int FormScrollArea::preferred() const
+{
+    const int liked = widget()->sizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth();
+    return std::max(wanted(), std::min(liked, kPreferredMax));
+}
+
+// Sets this pane of the splitter to the width the form likes, within a third of the splitter and what the other pane
+// leaves above its minimum, and never under the form's minimum; after a drag, only to the minimum if below it.
 void FormScrollArea::fit()
 {
-    setMaximumWidth(std::max(400, wanted()));
+    setMaximumWidth(std::max(kPreferredMax, wanted()));
     updateGeometry();
     auto* split = qobject_cast<QSplitter*>(parentWidget());
     if (!split || !isVisible() || split->count() != 2)
         return;
-    const int need = wanted() - width();
+    if (!m_watchingSplitter) {
+        // splitterMoved comes from a drag of the handle only, never from setSizes.
+        connect(split, &QSplitter::splitterMoved, this, [this] { m_draggedByPerson = true; });
+        m_watchingSplitter = true;
+    }
     const int self = split->indexOf(this), other = 1 - self;
     auto sizes = split->sizes();
-    const int spare = sizes[other] - split->widget(other)->minimumSizeHint().width();
-    const int give = std::min(need, spare);
-    if (give <= 0)
+    const int total = sizes[self] + sizes[other];
+    int target = m_draggedByPerson ? sizes[self] : std::min(preferred(), total / 3);
+    target = std::min(target, total - split->widget(other)->minimumSizeHint().width());
+    target = std::max(target, wanted());
+    if (target == sizes[self])
         return;
-    sizes[self] += give;
-    sizes[other] -= give;
+    sizes[other] -= target - sizes[self];
+    sizes[self] = target;
     split->setSizes(sizes);
 }
 

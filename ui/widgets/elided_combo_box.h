@@ -12,10 +12,17 @@ class ElidedComboBox : public QComboBox {
 public:
     explicit ElidedComboBox(QWidget* parent = nullptr);
 
+    // Wide enough for the longest choice whole (a layout with room gives it that); the minimum stays the policy's.
+    QSize sizeHint() const override;
+
     // The text the closed box paints for its current choice at its present width.
     QString shownText() const;
     // What hovering shows: the current choice whole when the box cuts it, above the box's own toolTip().
     QString toolTipText() const;
+
+private:
+    // The width the closed box has for its text at the given box width.
+    int textRoom(int boxWidth) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
