@@ -59,6 +59,10 @@ std::optional<std::string> cudaDriverOlderThanTorch(const Snapshot& s)
 {
     if (s.torch.backend != std::optional<std::string>("cuda") || !s.torch.builtWith || !s.cuda.driverVersion)
         return std::nullopt;
+    // A runtime that initialised and found the GPU proves the driver accepts it (CUDA forward compatibility: the
+    // cuda-compat package on data-center GPUs, as NGC containers ship it, runs a newer CUDA on an older driver).
+    if (s.hostExtras.torchFoundGpu || s.torch.deviceCount.value_or(0) > 0)
+        return std::nullopt;
     const auto row = cudaDriverRow(*s.torch.builtWith);
     if (!row)
         return std::nullopt;

@@ -21,7 +21,8 @@ std::optional<CudaDriverRow> cudaDriverRow(const std::string& cudaVersion);
 
 // The fact in words when the snapshot's driver is below what its CUDA torch needs even with minor-version
 // compatibility ("torch built with CUDA 12.8 needs an NVIDIA driver of branch 525 or later (570.26 for every
-// feature); this one is 470.57.02"); nullopt when it is new enough or a version is unknown.
+// feature); this one is 470.57.02"); nullopt when it is new enough, a version is unknown, or torch found the GPU
+// (forward compatibility: https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html).
 std::optional<std::string> cudaDriverOlderThanTorch(const Snapshot& s);
 
 } // namespace stackscope

@@ -494,13 +494,26 @@ void Extractor::gpuCheckOnLine(int n, std::string_view s)
         facts.snapshot.hostExtras.torchFoundNoGpu = text;
         fact(line, fmt::format("PyTorch found no GPU: {}", text));
     };
+    auto recordFound = [&](int line, const std::string& text) {
+        if (facts.snapshot.hostExtras.torchFoundGpu || facts.snapshot.hostExtras.torchFoundNoGpu)
+            return;
+        facts.snapshot.hostExtras.torchFoundGpu = text;
+        fact(line, fmt::format("PyTorch found a GPU: {}", text));
+    };
     const std::string line = trim(s);
     if (!pendingGpuCheck.empty()) {
         const std::string answer = lowerCopy(line);
         if (n - pendingGpuCheckLine <= 2 && (answer == "false" || startsWith(answer, "false ")))
             record(pendingGpuCheckLine, pendingGpuCheck + " -> False");
+        else if (n - pendingGpuCheckLine <= 2 && answer == "true")
+            recordFound(pendingGpuCheckLine, pendingGpuCheck + " -> True");
         pendingGpuCheck.clear();
     }
+    // collect_env's "Is CUDA available: True" (a ROCm build answers for HIP the same way): the runtime initialised where
+    // collect_env ran. Its "False" is not taken as the failing program's check (collect_env often runs elsewhere: a
+    // login node, another environment).
+    if (line == "Is CUDA available: True")
+        return recordFound(n, line);
     static const std::string call = "torch.cuda.is_available()";
     if (const auto c = line.find(call); c != std::string::npos) {
         std::string rest = lowerCopy(line.substr(c + call.size()));
@@ -514,6 +527,8 @@ void Extractor::gpuCheckOnLine(int n, std::string_view s)
         }
         if (rest.compare(i, 5, "false") == 0)
             return record(n, line);
+        if (rest.compare(i, 4, "true") == 0 && i + 4 == rest.size())
+            return recordFound(n, line);
         if (i >= rest.size()) { // the call alone: its answer is on the next line
             pendingGpuCheck = line;
             pendingGpuCheckLine = n;

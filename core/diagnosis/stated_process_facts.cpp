@@ -36,7 +36,7 @@ bool statesTorch(const TorchInfo& t)
 bool statesProcessFacts(const Snapshot& stated)
 {
     return statesTorch(stated.torch) || !stated.env.empty() || stated.hostExtras.torchFoundNoGpu
-        || stated.hostExtras.containerRunWithoutGpus;
+        || stated.hostExtras.torchFoundGpu || stated.hostExtras.containerRunWithoutGpus;
 }
 
 Snapshot withStatedProcessFacts(const Snapshot& machine, const Snapshot& stated)
@@ -55,6 +55,7 @@ Snapshot withStatedProcessFacts(const Snapshot& machine, const Snapshot& stated)
     for (const auto& [name, value] : stated.env)
         out.env[name] = value;
     take(out.hostExtras.torchFoundNoGpu, stated.hostExtras.torchFoundNoGpu);
+    take(out.hostExtras.torchFoundGpu, stated.hostExtras.torchFoundGpu);
     take(out.hostExtras.containerRunWithoutGpus, stated.hostExtras.containerRunWithoutGpus);
     return out;
 }

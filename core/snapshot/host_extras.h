@@ -33,6 +33,9 @@ struct HostExtras {
     // line as written, null when the text shows none.
     std::optional<std::string> containerRunWithoutGpus;
     std::optional<std::string> torchFoundNoGpu;
+    // The text's own check that PyTorch initialised the GPU runtime (collect_env's "Is CUDA available: True",
+    // torch.cuda.is_available() -> True): the driver accepted the runtime, whatever the version table says.
+    std::optional<std::string> torchFoundGpu;
 };
 
 } // namespace stackscope

@@ -170,20 +170,26 @@ private Q_SLOTS:
         QTest::addColumn<QString>("torchCuda");
         QTest::addColumn<QString>("driver");
         QTest::addColumn<bool>("tooOld");
-        QTest::newRow("470 for 12.8") << "12.8" << "470.57.02" << true;
-        QTest::newRow("550 for 12.8 (minor compat)") << "12.8" << "550.54.14" << false;
-        QTest::newRow("580 for 13.0") << "13.0" << "580.159.04" << false;
-        QTest::newRow("575 for 13.0") << "13.0" << "575.57.08" << true;
-        QTest::newRow("patch in torch's version") << "11.8.89" << "450.80.02" << false;
-        QTest::newRow("toolkit the table lacks") << "14.1" << "300.1" << false;
-        QTest::newRow("driver unknown") << "12.8" << "" << false;
+        QTest::addColumn<bool>("torchFoundGpu"); // forward compatibility: the runtime initialised anyway
+        QTest::newRow("470 for 12.8") << "12.8" << "470.57.02" << true << false;
+        QTest::newRow("550 for 12.8 (minor compat)") << "12.8" << "550.54.14" << false << false;
+        QTest::newRow("580 for 13.0") << "13.0" << "580.159.04" << false << false;
+        QTest::newRow("575 for 13.0") << "13.0" << "575.57.08" << true << false;
+        QTest::newRow("patch in torch's version") << "11.8.89" << "450.80.02" << false << false;
+        QTest::newRow("toolkit the table lacks") << "14.1" << "300.1" << false << false;
+        QTest::newRow("driver unknown") << "12.8" << "" << false << false;
+        QTest::newRow("515 for 12.0, the runtime initialised (NGC's cuda-compat)") << "12.0" << "515.65.01" << false << true;
+        QTest::newRow("515 for 12.0, not known to work") << "12.0" << "515.65.01" << true << false;
     }
     void cudaDriverOlderThanTorch()
     {
         QFETCH(QString, torchCuda);
         QFETCH(QString, driver);
         QFETCH(bool, tooOld);
+        QFETCH(bool, torchFoundGpu);
         Snapshot s;
+        if (torchFoundGpu)
+            s.hostExtras.torchFoundGpu = "Is CUDA available: True";
         s.torch.backend = "cuda";
         s.torch.builtWith = torchCuda.toStdString();
         if (!driver.isEmpty())

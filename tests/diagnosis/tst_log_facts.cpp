@@ -180,6 +180,24 @@ private Q_SLOTS:
         QCOMPARE(h.torchFoundNoGpu.has_value(), noGpu);
         QCOMPARE(h.containerRunWithoutGpus.has_value(), containerWithoutGpu);
     }
+    // The text's own check that PyTorch initialised the GPU runtime.
+    void gpuFound_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("found");
+        QTest::newRow("collect_env True") << "Is CUDA available: True" << true;
+        QTest::newRow("collect_env False") << "Is CUDA available: False" << false;
+        QTest::newRow("repl answer True") << ">>> torch.cuda.is_available()\nTrue" << true;
+        QTest::newRow("print on one line") << "torch.cuda.is_available() = True" << true;
+        QTest::newRow("True then an error") << "torch.cuda.is_available() True but training fails" << false;
+        QTest::newRow("False first wins") << ">>> torch.cuda.is_available()\nFalse\nIs CUDA available: True" << false;
+    }
+    void gpuFound()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, found);
+        QCOMPARE(factsOf(text).snapshot.hostExtras.torchFoundGpu.has_value(), found);
+    }
     void torchFromText()
     {
         QFETCH(QString, text);
