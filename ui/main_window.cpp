@@ -138,7 +138,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_systemPage, &SystemPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
     connect(m_reportPage, &ReportPage::pasteLogRequested, this, [this] { openLogDiagnosis(); });
     createMenus();
-    installRecordedPages({m_snapshots, m_replay, m_vpocPage, m_trainingPage, m_pages, m_systemPage, m_reportPage->sessionLogs()});
+    installRecordedPages({m_snapshots, m_replay, m_vpocPage, m_trainingPage, m_pages, m_systemPage, m_reportPage->sessionLogs(),
+                          m_reportPage->redactionList()});
     installSessionFindings(m_reportPage->sessionLogs(), m_systemPage, m_probesPage);
     m_bandwidth = installBandwidth({m_snapshots, m_systemPage, m_replay, m_reportPage,
                                     menuBar()->actions().isEmpty() ? nullptr : menuBar()->actions().first()->menu(), this},

@@ -2,8 +2,10 @@
 #include "ui/recorded_pages.h"
 
 #include "core/training/training_metadata.h"
+#include "core/report/report_summary.h"
 #include "core/vpoc/vpoc_recorded.h"
 #include "ui/probes/probes_page.h"
+#include "ui/report/redaction_list.h"
 #include "ui/report/replay_banner.h"
 #include "ui/report/report_replay.h"
 #include "ui/report/session_logs.h"
@@ -77,6 +79,7 @@ void installRecordedPages(const RecordedPages& w)
         const QString name = QFileInfo(QDir::cleanPath(source)).fileName();
         const QString origin = QObject::tr("report %1").arg(name.isEmpty() ? source : name);
         w.logs->showReportLogs(loaded->logs, name.isEmpty() ? source : name);
+        w.redactions->setOpenedReport(report::writtenRedaction(loaded->report));
         const QStringList filled { fillVpoc(w.vpoc, loaded->report.value("vpoc", json()), origin),
             fillTraining(w.training, loaded->report.value("training", json()), origin),
             w.logs->rowCount() == 0 ? QObject::tr("Logs: none in the report")
@@ -89,6 +92,7 @@ void installRecordedPages(const RecordedPages& w)
     });
     QObject::connect(w.replay, &ReportReplay::closed, w.vpoc, [w] {
         w.logs->endReportLogs();
+        w.redactions->clearOpenedReport();
         w.vpoc->clearRecordedRun();
         w.training->clearRecordedRun();
     });

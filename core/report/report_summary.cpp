@@ -73,18 +73,32 @@ void readNotChecked(ReportSummary& s, const json& report)
 
 void readRedaction(ReportSummary& s, const json& report)
 {
-    const auto& redaction = member(report, "redaction");
-    s.redacted = member(redaction, "enabled").is_boolean() && member(redaction, "enabled").get<bool>();
-    if (!s.redacted || !member(redaction, "replaced").is_array())
+    const auto written = writtenRedaction(report);
+    s.redacted = written.has_value();
+    if (!written)
         return;
-    for (const auto& r : member(redaction, "replaced")) {
-        const std::string kind = text(r, "kind");
-        if (std::find(s.redactedKinds.begin(), s.redactedKinds.end(), kind) == s.redactedKinds.end())
-            s.redactedKinds.push_back(kind);
-    }
+    for (const auto& r : *written)
+        if (std::find(s.redactedKinds.begin(), s.redactedKinds.end(), r.kind) == s.redactedKinds.end())
+            s.redactedKinds.push_back(r.kind);
 }
 
 } // namespace
+
+std::optional<std::vector<RedactionEntry>> writtenRedaction(const json& report)
+{
+    const auto& redaction = member(report, "redaction");
+    if (!member(redaction, "enabled").is_boolean() || !member(redaction, "enabled").get<bool>())
+        return std::nullopt;
+    std::vector<RedactionEntry> replaced;
+    if (!member(redaction, "replaced").is_array())
+        return replaced;
+    for (const auto& r : member(redaction, "replaced")) {
+        const auto& count = member(r, "count");
+        replaced.push_back({text(r, "kind"), text(r, "placeholder"),
+                            count.is_number_unsigned() ? count.get<std::size_t>() : std::size_t {0}});
+    }
+    return replaced;
+}
 
 ReportSummary reportSummary(const json& report)
 {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/probes/probe_runner.h"
+#include "core/report/redactor.h"
 #include "core/snapshot/finding.h"
 #include "core/snapshot/snapshot.h"
 
@@ -28,6 +29,10 @@ struct ReportSummary {
     bool redacted = false;
     std::vector<std::string> redactedKinds; // each kind of private data replaced, in the order first met
 };
+
+// What a report's "redaction" says was replaced when it was written (kind, placeholder, times); nullopt when it was
+// written unredacted (--no-redact) or does not say. Never throws: an entry it cannot read has empty fields.
+std::optional<std::vector<RedactionEntry>> writtenRedaction(const nlohmann::json& report);
 
 // Never throws: a part that cannot be read says why in its error field.
 ReportSummary reportSummary(const nlohmann::json& report);

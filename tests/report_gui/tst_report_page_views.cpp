@@ -119,10 +119,25 @@ private Q_SLOTS:
         QTest::addColumn<bool>("uncertain");
         QTest::addColumn<int>("rows");
         QTest::addColumn<bool>("noteShown");
-        QTest::newRow("two kinds, sure") << true << 2 << false << 2 << false;
-        QTest::newRow("one kind, uncertain") << true << 1 << true << 1 << true;
-        QTest::newRow("nothing found") << true << 0 << false << 0 << false;
-        QTest::newRow("off") << false << 2 << true << 1 << false;
+        QTest::addColumn<int>("opened"); // -1: no report open; -2: one written unredacted; n: it replaced n kinds
+        QTest::addColumn<QString>("nothing"); // the sentence in place of an empty table ("": the table is shown)
+        QTest::newRow("two kinds, sure") << true << 2 << false << 2 << false << -1 << "";
+        QTest::newRow("one kind, uncertain") << true << 1 << true << 1 << true << -1 << "";
+        QTest::newRow("nothing found") << true << 0 << false << 0 << false << -1
+                                       << "Nothing was redacted: none of what redaction looks for (user and host names";
+        QTest::newRow("off") << false << 2 << true << 1 << false << -1 << "";
+        QTest::newRow("off, nothing found") << false << 0 << false << 1 << false << -1 << "";
+        // A replayed report's text holds the placeholders already: what it replaced when written (walkthrough third,
+        // problem 13: the table was empty with no word why).
+        QTest::newRow("replayed, redacted when written")
+            << true << 0 << true << 0 << true << 2
+            << "Nothing more to redact: the report open here was redacted when it was written, so it holds placeholders "
+               "in place of the private data. It replaced: host as <host> (1 time); user as <user> (2 times).";
+        QTest::newRow("replayed, nothing to replace when written")
+            << true << 0 << false << 0 << false << 0 << "Nothing was redacted: the report open here was redacted when";
+        QTest::newRow("replayed, written unredacted")
+            << true << 0 << false << 0 << false << -2 << "although it was written without redaction. Read it before";
+        QTest::newRow("replayed, its own names found") << true << 1 << false << 1 << false << -2 << "";
     }
     void redactions()
     {
@@ -131,14 +146,24 @@ private Q_SLOTS:
         QFETCH(bool, uncertain);
         QFETCH(int, rows);
         QFETCH(bool, noteShown);
+        QFETCH(int, opened);
+        QFETCH(QString, nothing);
         RedactionList list;
-        std::vector<report::RedactionEntry> found;
-        for (int i = 0; i < entries; ++i)
-            found.push_back({i == 0 ? "host" : "user", i == 0 ? "<host>" : "<user>", static_cast<std::size_t>(i + 1)});
+        const auto kinds = [](int n) {
+            std::vector<report::RedactionEntry> found;
+            for (int i = 0; i < n; ++i)
+                found.push_back({i == 0 ? "host" : "user", i == 0 ? "<host>" : "<user>", static_cast<std::size_t>(i + 1)});
+            return found;
+        };
         const std::vector<std::string> unsure = uncertain ? std::vector<std::string> {"a user name that is a common word"}
                                                           : std::vector<std::string> {};
-        list.setRedactions(found, unsure, enabled);
+        if (opened == -2)
+            list.setOpenedReport(std::nullopt);
+        else if (opened >= 0)
+            list.setOpenedReport(kinds(opened));
+        list.setRedactions(kinds(entries), unsure, enabled);
         auto* table = named<QTableWidget>(list, "redactions");
+        QCOMPARE(table->isVisibleTo(&list), nothing.isEmpty());
         QCOMPARE(table->rowCount(), rows);
         if (enabled && entries > 0) {
             QCOMPARE(table->item(0, 0)->text(), QStringLiteral("host"));
@@ -151,6 +176,15 @@ private Q_SLOTS:
         QCOMPARE(note->isVisibleTo(&list), noteShown);
         if (noteShown)
             QVERIFY(note->text().contains(QStringLiteral("• a user name that is a common word")));
+        if (nothing.isEmpty())
+            QCOMPARE(list.nothingNote(), QString());
+        else
+            QVERIFY2(list.nothingNote().startsWith(nothing) || list.nothingNote().contains(nothing),
+                     qPrintable(list.nothingNote()));
+        // Closing the report: the sentence is this session's again.
+        list.clearOpenedReport();
+        if (!nothing.isEmpty())
+            QVERIFY2(list.nothingNote().endsWith(QStringLiteral("is in this report.")), qPrintable(list.nothingNote()));
     }
 
     void cardColumn_data()

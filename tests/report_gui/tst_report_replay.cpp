@@ -2,6 +2,7 @@
 // refused with a message, and the Compare dialog.
 #include "tests/report_gui/report_gui_fixtures.h"
 #include "core/report/snapshot_diff.h"
+#include "ui/report/redaction_list.h"
 #include "ui/training/epoch_table_model.h"
 #include "ui/training/training_page.h"
 #include "ui/vpoc/session_model.h"
@@ -203,7 +204,16 @@ private Q_SLOTS:
         QVERIFY(texts.contains(CompareDialog::thisMachineText()));
         dialog->close();
 
+        // The Report page says why its Redacted box has nothing to replace: the report was redacted when written.
+        window.reportPage()->refreshPreview();
+        auto* redactions = window.reportPage()->redactionList();
+        QVERIFY2(redactions->nothingNote().startsWith(QStringLiteral("Nothing more to redact: the report open here was "
+                                                                     "redacted when it was written")),
+                 qPrintable(redactions->nothingNote()));
+        QVERIFY2(redactions->nothingNote().contains(QStringLiteral("host as <host>")), qPrintable(redactions->nothingNote()));
+
         window.replay()->close();
+        QVERIFY(!redactions->nothingNote().contains(QStringLiteral("open here")));
         QVERIFY(!window.vpocPage()->showsRecordedRun());
         QVERIFY(!window.trainingPage()->showsRecordedRun());
         QCOMPARE(window.trainingPage()->epochModel()->rowCount(), 0);

@@ -48,6 +48,8 @@ public:
     // The "Written to" box's text (tests): the last export's folder and zip, or what is being written.
     QString writtenToText() const;
     SummaryCard* summaryCard() const { return m_card; }
+    // The "Redacted" box (told by the window when a report is open for replay).
+    RedactionList* redactionList() const { return m_redactions; }
     bool redactionEnabled() const;
     void setRedactionEnabled(bool on);
     // What an export would hold now.
