@@ -152,7 +152,7 @@ AccessInfo readDeviceAccess(const SystemRoot& root)
     return a;
 }
 
-std::map<std::string, std::string> readGpuEnvironment(const SystemRoot& root)
+std::optional<std::map<std::string, std::string>> readGpuEnvironment(const SystemRoot& root)
 {
     std::map<std::string, std::string> env;
     if (root.isLive()) {
@@ -164,15 +164,16 @@ std::map<std::string, std::string> readGpuEnvironment(const SystemRoot& root)
         }
         return env;
     }
-    // Recorded as `env` output (KEY=VALUE lines) in <root>/.stackscope/env.
-    if (auto text = root.readText("/.stackscope/env")) {
-        std::istringstream in(*text);
-        std::string line;
-        while (std::getline(in, line)) {
-            const auto eq = line.find('=');
-            if (eq != std::string::npos && isStackEnvironmentVariable(std::string_view(line).substr(0, eq)))
-                env[line.substr(0, eq)] = escapeControl(std::string_view(line).substr(eq + 1));
-        }
+    // Recorded as `env` output (KEY=VALUE lines) in <root>/.stackscope/env; without it nothing says what was set.
+    const auto text = root.readText("/.stackscope/env");
+    if (!text)
+        return std::nullopt;
+    std::istringstream in(*text);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto eq = line.find('=');
+        if (eq != std::string::npos && isStackEnvironmentVariable(std::string_view(line).substr(0, eq)))
+            env[line.substr(0, eq)] = escapeControl(std::string_view(line).substr(eq + 1));
     }
     return env;
 }

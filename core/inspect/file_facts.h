@@ -42,8 +42,9 @@ std::optional<std::string> readNvidiaDriverVersion(const SystemRoot& root);
 // access(); under a root: the recorded listing in <root>/.stackscope/dev-stat and .stackscope/id.
 AccessInfo readDeviceAccess(const SystemRoot& root);
 
-// The environment variables that steer the stack (isStackEnvironmentVariable), only those set.
-std::map<std::string, std::string> readGpuEnvironment(const SystemRoot& root);
+// The environment variables that steer the stack (isStackEnvironmentVariable), only those set; nullopt for a recorded
+// root without .stackscope/env (not recorded: unknown, not "none set").
+std::optional<std::map<std::string, std::string>> readGpuEnvironment(const SystemRoot& root);
 
 // "gfx" name for a KFD gfx_target_version (110000 -> gfx1100, 90010 -> gfx90a).
 std::string gfxNameFromTargetVersion(unsigned long version);

@@ -108,7 +108,10 @@ Snapshot inspectMachine(const InspectOptions& options, std::vector<std::unique_p
         s.root = root.root();
     s.host = readHostInfo(root);
     s.hostExtras = readHostExtras(root);
-    s.env = readGpuEnvironment(root);
+    if (auto env = readGpuEnvironment(root))
+        s.env = std::move(*env);
+    else
+        s.envKnown = false;
     s.access = readDeviceAccess(root);
     const auto rocmPath = s.env.count("ROCM_PATH") ? std::optional<std::string>(s.env.at("ROCM_PATH")) : std::nullopt;
     s.rocm.installs = findRocmInstalls(root, rocmPath);

@@ -129,8 +129,10 @@ void addKfdOnlyGpus(const SystemRoot& root, const std::vector<KfdNode>& kfd, std
         g.source = "kfd";
         if (auto name = node.vendorId ? pciDeviceName(root, node.vendorId, node.deviceId) : std::nullopt)
             g.name = *name;
-        else
+        else {
             g.name = fmt::format("AMD GPU {} (name unknown: no /sys/class/drm entry)", node.gfx);
+            g.nameKnown = false;
+        }
         gpus.push_back(std::move(g));
     }
 }

@@ -89,6 +89,11 @@ bool isRelevantEnv(const std::string& name)
                        [&](const char* p) { return name.rfind(p, 0) == 0; });
 }
 
+std::string envUnknownWhy(const Snapshot& s)
+{
+    return s.root ? "not recorded (.stackscope/env)" : "not recorded in the snapshot";
+}
+
 // Why a node's permission is not known, in the System page's access box words.
 std::string nodeUnknownWhy(const Snapshot& s, const DeviceNode& n)
 {
@@ -171,7 +176,8 @@ void addVersionFacts(AreaFacts& v, const Snapshot& s)
 }
 
 // A listed GPU always has a name, a vendor, an architecture, VRAM and a driver: one the snapshot lacks is unknown
-// (the GPU card's "VRAM unknown", "Driver: unknown"), never absent.
+// (the GPU card's "VRAM unknown", "Driver: unknown"), never absent; so is a name that is only a stand-in (a KFD node
+// without a /sys/class/drm entry).
 void addGpuFacts(AreaFacts& g, const Snapshot& s)
 {
     const auto orUnknown = [&](const std::optional<std::string>& v) { return v ? known(*v) : unknown(notRead(s)); };
@@ -179,7 +185,7 @@ void addGpuFacts(AreaFacts& g, const Snapshot& s)
     g["GPU count"] = known(std::to_string(s.gpus.size()));
     for (const auto& gpu : s.gpus) {
         const auto key = fmt::format("GPU {}", gpu.index);
-        g[key + " name"] = orUnknown(text(gpu.name));
+        g[key + " name"] = gpu.nameKnown ? orUnknown(text(gpu.name)) : unknown("KFD only, no /sys/class/drm entry");
         g[key + " vendor"] = orUnknown(text(gpu.vendor));
         g[key + " arch"] = orUnknown(gpu.arch);
         // In the System card's units ("512 MiB", "20.0 GiB"), so that both pages read alike.
@@ -258,6 +264,8 @@ DiffFact absentFact(const Snapshot& s, const std::string& area, const std::strin
         return unknown(notQueriedWhy(s, item));
     if (area == "coverage" && !s.archCoverage)
         return unknown("the kernel coverage was not scanned");
+    if (area == "environment" && !s.envKnown)
+        return unknown(envUnknownWhy(s));
     return known(kNone);
 }
 

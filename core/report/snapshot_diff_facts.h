@@ -26,7 +26,8 @@ using SnapshotFacts = std::map<std::string, AreaFacts>; // area -> its facts
 
 SnapshotFacts diffFacts(const Snapshot& s);
 // What a side reads for an item it has no fact for: a library it never loaded is unknown (not queried), coverage it
-// never scanned is unknown; anything else is really absent, "(none)".
+// never scanned and variables of an environment it never recorded are unknown; anything else is really absent,
+// "(none)".
 DiffFact absentFact(const Snapshot& s, const std::string& area, const std::string& item);
 
 } // namespace stackscope::report

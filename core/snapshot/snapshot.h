@@ -46,6 +46,9 @@ struct GpuInfo {
     int index = 0;
     std::string vendor; // "amd" | "nvidia" | "other"
     std::string name;
+    // false: `name` is a stand-in ("AMD GPU gfx1100 (name unknown: ...)", a KFD node without a /sys/class/drm entry),
+    // so the name is unknown, never a difference from a machine that knows it.
+    bool nameKnown = true;
     std::optional<std::string> arch; // gcnArchName (gfx1100) or sm_90
     std::optional<std::uint64_t> vramTotalBytes;
     std::optional<std::uint64_t> vramUsedBytes;
@@ -146,6 +149,8 @@ struct Snapshot {
     TorchInfo torch;
     AccessInfo access;
     std::map<std::string, std::string> env;
+    // false: the environment was not recorded (a root without .stackscope/env): unknown, not "none set". JSON "env": null.
+    bool envKnown = true;
     std::vector<LibraryStatus> libraries;
     // The kernel coverage scan (JSON "arch_coverage", "stackscope.archscan/1", see core/archscan); empty when not scanned.
     std::optional<archscan::ArchCoverage> archCoverage;

@@ -187,6 +187,8 @@ json gpuToJson(const GpuInfo& g)
             {"clock_event_reasons", g.clockEventReasons}};
     if (g.nvlinksKnown)
         out["nvlinks"] = nvlinksToJson(g);
+    if (!g.nameKnown)
+        out["name_known"] = false; // written only when false: the files of every snapshot before it read the same
     return out;
 }
 
@@ -198,6 +200,7 @@ GpuInfo gpuFromJson(const json& g, const std::string& path, size_t i)
     gpu.index = readOr<int>(g, "index", path, static_cast<int>(i));
     gpu.vendor = readOr<std::string>(g, "vendor", path, "");
     gpu.name = readOr<std::string>(g, "name", path, "");
+    gpu.nameKnown = readOr<bool>(g, "name_known", path, true);
     gpu.arch = readOpt<std::string>(g, "arch", path);
     gpu.vramTotalBytes = readOpt<std::uint64_t>(g, "vram_total_bytes", path);
     gpu.vramUsedBytes = readOpt<std::uint64_t>(g, "vram_used_bytes", path);
@@ -261,7 +264,7 @@ json toJson(const Snapshot& s)
         {"torch", torch},
         {"access", {{"kfd", toJson(s.access.kfd)}, {"render_nodes", renders}, {"user", opt(s.access.user)},
                     {"user_groups", s.access.userGroups}}},
-        {"env", s.env},
+        {"env", s.envKnown ? json(s.env) : json(nullptr)},
         {"libraries", libraries},
         {"arch_coverage", s.archCoverage ? archscan::toJson(*s.archCoverage) : json(nullptr)},
         {"python_envs", s.pythonEnvs},
@@ -317,6 +320,7 @@ void readAccessAndEnv(const json& j, Snapshot& s)
     s.access.user = readOpt<std::string>(access, "user", "access");
     s.access.userGroups = readOr<std::vector<std::string>>(access, "user_groups", "access", {});
 
+    s.envKnown = !j.contains("env") || !j["env"].is_null();
     const auto& env = objectAt(j, "env", "");
     for (const auto& [k, v] : env.items()) {
         if (!v.is_string())

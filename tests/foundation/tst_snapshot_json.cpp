@@ -69,6 +69,7 @@ private Q_SLOTS:
         QTest::newRow("nvidia-h100") << "ubuntu2404-h100";
         QTest::newRow("no-gpu") << "debian12-nogpu";
         QTest::newRow("secure boot + dkms (host_extras)") << "ubuntu2404-secureboot-dkms";
+        QTest::newRow("kfd only (stand-in names, no environment)") << "kfd-only-2x7900xt";
     }
     void roundTrip()
     {
@@ -85,6 +86,38 @@ private Q_SLOTS:
         const std::string path = dir.filePath(QStringLiteral("snap.json")).toStdString();
         saveSnapshotFile(s, path);
         QCOMPARE(QString::fromStdString(toJson(loadSnapshotFile(path)).dump()), QString::fromStdString(first.dump()));
+    }
+
+    // A root seen only through KFD has stand-ins for the GPU names and no recorded environment: both unknown in the
+    // snapshot and in its JSON (name_known false, env null), so Compare never counts them as differences; a recorded
+    // environment stays an object, and a known name writes no name_known.
+    void unknownNamesAndEnvironment_data()
+    {
+        QTest::addColumn<QString>("root");
+        QTest::addColumn<bool>("namesKnown");
+        QTest::addColumn<bool>("envKnown");
+        QTest::newRow("kfd only") << "kfd-only-2x7900xt" << false << false;
+        QTest::newRow("2x7900xt") << "ubuntu2204-2x7900xt" << true << true;
+    }
+    void unknownNamesAndEnvironment()
+    {
+        QFETCH(QString, root);
+        QFETCH(bool, namesKnown);
+        QFETCH(bool, envKnown);
+        InspectOptions o;
+        o.root = std::string(STACKSCOPE_TEST_FIXTURES "/roots/") + root.toStdString();
+        const Snapshot s = inspectMachine(o);
+        QCOMPARE(s.gpus.size(), std::size_t(3));
+        QCOMPARE(s.envKnown, envKnown);
+        const auto j = toJson(s);
+        QCOMPARE(j["env"].is_null(), !envKnown);
+        const Snapshot back = parseSnapshot(j.dump(), "memory");
+        QCOMPARE(back.envKnown, envKnown);
+        for (std::size_t i = 0; i < s.gpus.size(); ++i) {
+            QCOMPARE(s.gpus[i].nameKnown, namesKnown);
+            QCOMPARE(back.gpus[i].nameKnown, namesKnown);
+            QCOMPARE(j["gpus"][i].contains("name_known"), !namesKnown);
+        }
     }
 
     void unknownKeysAndNulls()

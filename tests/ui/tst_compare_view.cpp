@@ -225,8 +225,8 @@ private Q_SLOTS:
 
     // Third walkthrough 2026-11-27, problem 2: the recorded 2x7900xt machine against the same GPUs seen only through
     // KFD. What the kfd-only recording lacks (VRAM, GPU driver, amdgpu version, user groups, OS, kernel, the device
-    // nodes' modes and groups) reads "unknown: <why>" as on its System page, and is not counted; the CLI's diff gives
-    // the same rows and counts. At the dialog's size on a 1024x640 screen and on a 1920x1080 one.
+    // nodes' modes and groups, the GPU names it has only stand-ins for, the environment it has no .stackscope/env for)
+    // reads "unknown: <why>" as on its System page, and is not counted; the CLI's diff gives the same rows and counts. At the dialog's size on a 1024x640 screen and on a 1920x1080 one.
     void twoRecordedRootsCliAndGuiAgree_data()
     {
         QTest::addColumn<QSize>("size");
@@ -248,11 +248,11 @@ private Q_SLOTS:
         dialog.setFiles(a, b);
         QVERIFY(waitForCompare(done));
         const DiffModel* model = dialog.model();
-        // Really different: two ROCm installs, three GPU names (the kfd-only side has none but a placeholder) and two
-        // variables; the rest is what the kfd-only recording does not have.
-        QCOMPARE(model->knownCount(), 7);
-        QCOMPARE(model->unknownCount(), 14);
-        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("7 differences that matter; 14 values unknown on one side")),
+        // Really different: the two ROCm installs; the rest is what the kfd-only recording does not have (the GPU names
+        // and the two variables were counted as differences until the walkthrough's follow-up).
+        QCOMPARE(model->knownCount(), 2);
+        QCOMPARE(model->unknownCount(), 19);
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("2 differences that matter; 19 values unknown on one side")),
                  qPrintable(dialog.statusText()));
         QStringList unknownItems;
         for (int r = model->knownCount(); r < model->rowCount(); ++r) {
@@ -266,18 +266,18 @@ private Q_SLOTS:
             QVERIFY(!row.aUnknown);
         }
         for (const char* item : {"GPU 0 VRAM", "GPU 0 driver", "amdgpu driver", "user groups", "OS", "kernel", "/dev/kfd",
-                                 "/dev/dri/renderD128"})
+                                 "/dev/dri/renderD128", "GPU 0 name", "GPU 2 name", "HSA_OVERRIDE_GFX_VERSION", "ROCM_PATH"})
             QVERIFY2(unknownItems.contains(QLatin1String(item)), item);
 
-        // The CLI: the same rows in the same order, the same counts, exit 1 for the 7 that matter.
+        // The CLI: the same rows in the same order, the same counts, exit 1 for the 2 that matter.
         const auto cli = stackscope::test::runCli({QStringLiteral("diff"), a, b, QStringLiteral("--json")});
         QCOMPARE(cli.exitCode, 1);
         const auto doc = QJsonDocument::fromJson(cli.out).object();
-        QCOMPARE(doc.value(QStringLiteral("matter")).toInt(), 7);
-        QCOMPARE(doc.value(QStringLiteral("unknown")).toInt(), 14);
+        QCOMPARE(doc.value(QStringLiteral("matter")).toInt(), 2);
+        QCOMPARE(doc.value(QStringLiteral("unknown")).toInt(), 19);
         QCOMPARE(rowKeys(doc.value(QStringLiteral("differences")).toArray()), rowKeys(model->rows()));
         const auto text = stackscope::test::runCli({QStringLiteral("diff"), a, b});
-        QVERIFY2(text.out.contains("7 differences that matter; 14 values unknown on one side"), text.out.constData());
+        QVERIFY2(text.out.contains("2 differences that matter; 19 values unknown on one side"), text.out.constData());
         QVERIFY2(!text.out.contains("mode (none)") && !text.out.contains("group (none)"), text.out.constData());
 
         dialog.resize(size);

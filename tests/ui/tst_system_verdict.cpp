@@ -186,6 +186,12 @@ private Q_SLOTS:
         QTest::newRow("KFD only: access unknown") << "kfd-only-2x7900xt" << "GPU access" << "unknown"
                                                   << "/dev/kfd: <span style='color:#5e35b1'><b>unknown</b></span> (mode and group not recorded)";
         QTest::newRow("KFD only: user unknown") << "kfd-only-2x7900xt" << "HIP runtime" << "unknown" << "User and groups: ";
+        // No .stackscope/env: what was set there is not known ("none set" read as known).
+        QTest::newRow("KFD only: environment unknown")
+            << "kfd-only-2x7900xt" << "HIP runtime" << "unknown"
+            << "GPU environment: <span style='color:#5e35b1'><b>unknown</b></span> (the recording has no <code>env</code>";
+        QTest::newRow("2x7900xt: environment recorded") << "ubuntu2204-2x7900xt" << "HIP runtime" << "unknown"
+                                                        << "GPU environment: <code>HSA_OVERRIDE_GFX_VERSION=11.0.0</code>";
         QTest::newRow("2x7900xt: no access") << "ubuntu2204-2x7900xt" << "GPU access" << "failed" << "<b>no access</b>";
         QTest::newRow("rocm7: read-write") << "ubuntu2404-rocm7" << "GPU access" << "ok" << ">read-write</span>";
         // Secure Boot "enabled" was a green "ok" beside SECURE_BOOT_DKMS.

@@ -86,7 +86,12 @@ QString accessText(const Snapshot& s)
                 + QObject::tr(" (%1 characters)").arg(v.size());
         env << QStringLiteral("<code>%1=%2</code>").arg(QString::fromStdString(k), value.toHtmlEscaped());
     }
-    lines << QObject::tr("GPU environment: %1").arg(env.isEmpty() ? QObject::tr("none set") : env.join(QStringLiteral(" ")));
+    if (!s.envKnown) // not recorded: what was set there is not known, which is not "none set"
+        lines << QObject::tr("GPU environment: <span style='color:%1'><b>unknown</b></span> (%2)")
+                     .arg(unknownColor().name(), s.root ? QObject::tr("the recording has no <code>env</code> output, .stackscope/env")
+                                                        : QObject::tr("the snapshot does not record it"));
+    else
+        lines << QObject::tr("GPU environment: %1").arg(env.isEmpty() ? QObject::tr("none set") : env.join(QStringLiteral(" ")));
     return lines.join(QStringLiteral("<br/>"));
 }
 
