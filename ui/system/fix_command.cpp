@@ -2,8 +2,8 @@
 #include "ui/system/fix_command.h"
 
 #include "ui/widgets/command_text_browser.h"
+#include "ui/widgets/text_words.h"
 
-#include <QRegularExpression>
 #include <QStringList>
 
 namespace stackscope::ui {
@@ -49,16 +49,7 @@ QString joined(const QString& word)
 // The words of a text with their spaces kept; `all`: every word (a command span), else the command-like ones.
 QString joinWords(const QString& text, bool all)
 {
-    static const QRegularExpression words(QStringLiteral("\\S+"));
-    QString out;
-    qsizetype at = 0;
-    for (auto it = words.globalMatch(text); it.hasNext();) {
-        const auto m = it.next();
-        out += text.mid(at, m.capturedStart() - at);
-        out += all || commandLike(m.captured()) ? joined(m.captured()) : m.captured();
-        at = m.capturedEnd();
-    }
-    return out + text.mid(at);
+    return mapWords(text, [all](const QString& w) { return all || commandLike(w) ? joined(w) : w; });
 }
 
 QString html(const QString& fix, bool wholeWords)

@@ -1,7 +1,8 @@
 // Cuts over-wide words to the label's width on every text change and resize; wraps the rest as QLabel does.
 #include "ui/widgets/wrapped_label.h"
 
-#include <QRegularExpression>
+#include "ui/widgets/text_words.h"
+
 #include <QResizeEvent>
 
 #include <algorithm>
@@ -13,17 +14,9 @@ QString elideLongWords(const QString& text, const QFontMetrics& metrics, int roo
 {
     if (room <= 0)
         return text;
-    static const QRegularExpression word(QStringLiteral("\\S+"));
-    QString out;
-    qsizetype at = 0;
-    for (auto it = word.globalMatch(text); it.hasNext();) {
-        const auto m = it.next();
-        out += text.mid(at, m.capturedStart() - at);
-        const QString w = m.captured();
-        out += metrics.horizontalAdvance(w) > room ? metrics.elidedText(w, Qt::ElideMiddle, room) : w;
-        at = m.capturedEnd();
-    }
-    return out + text.mid(at);
+    return mapWords(text, [&](const QString& w) {
+        return metrics.horizontalAdvance(w) > room ? metrics.elidedText(w, Qt::ElideMiddle, room) : w;
+    });
 }
 
 WrappedLabel::WrappedLabel(QWidget* parent)
