@@ -320,6 +320,8 @@ std::optional<std::vector<std::string>> evaluate(const SnapshotTrigger& t, const
             return std::nullopt;
         facts.insert(facts.end(), hit.begin(), hit.end());
     }
+    if (!t.envUnset.empty() && !f.snapshot.envKnown)
+        return std::nullopt; // a recording without its environment: "not set" is not known
     for (const auto& name : t.envUnset) {
         if (f.env(name))
             return std::nullopt;

@@ -111,6 +111,12 @@ std::vector<NotChecked> notCheckedFacts(const Snapshot& s)
                 + "`ls -l /dev/kfd /dev/dri/render*; id` (the user needs read-write through the mode or a "
                   "group it is in, usually render and video)" });
     }
+    if (!s.envKnown) {
+        out.push_back({ "ENVIRONMENT_NOT_RECORDED",
+            "which variables steering the GPU stack were set (HSA_OVERRIDE_GFX_VERSION, HIP/ROCR/CUDA_VISIBLE_DEVICES ...)",
+            "the recording has no environment (.stackscope/env)",
+            "On that machine: `env | grep -E '^(HSA|HIP|ROCR|CUDA|NCCL|PYTORCH)_'`" });
+    }
     if (s.root && s.libraries.empty() && !s.gpus.empty()) {
         out.push_back(
             { "RUNTIME_NOT_QUERIED", "whether the GPU runtime (HIP, rocm_smi, NVML) and libtorch load and see the GPUs",

@@ -32,7 +32,7 @@ struct MachineDiagnosisInput {
 
 // A check that could not be made: shown as unknown with why, never as ok.
 struct NotChecked {
-    std::string id; // GPU_ACCESS_UNKNOWN, RUNTIME_NOT_QUERIED
+    std::string id; // GPU_ACCESS_UNKNOWN, ENVIRONMENT_NOT_RECORDED, RUNTIME_NOT_QUERIED
     std::string what; // "whether this user can open /dev/kfd and /dev/dri/renderD128 read-write"
     std::string why; // what was missing
     std::string check; // how to check it by hand, `command` spans included
@@ -58,8 +58,8 @@ struct MachineDiagnosis {
 MachineDiagnosis diagnoseMachine(
     const MachineDiagnosisInput& input, const DiagnosisRules& rules = DiagnosisRules::builtIn());
 
-// The checks a snapshot could not make (device access without modes, groups or user; runtime libraries a recorded
-// machine did not load).
+// The checks a snapshot could not make (device access without modes, groups or user; an environment a recording did
+// not keep; runtime libraries a recorded machine did not load).
 std::vector<NotChecked> notCheckedFacts(const Snapshot& s);
 
 // The findings of a snapshot alone: diagnoseMachine({&s}).findings.

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <utility>
 #include <cstdio>
 #include <stdexcept>
 
@@ -236,9 +237,17 @@ void addIntegratedGpuFinding(Snapshot& s, const CheckCatalogue& c)
             ++discrete;
     }
     if (!igpus.empty() && discrete > 0 && !isolated) {
-        s.findings.push_back(c.make("WRONG_DEVICE_IGPU", fmt::format(
-            "Integrated: {}; HIP_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES are unset, so HIP enumerates it too.",
-            fmt::join(igpus, ", "))));
+        const std::string integrated = fmt::format("{}", fmt::join(igpus, ", "));
+        Finding f = c.make("WRONG_DEVICE_IGPU",
+            s.envKnown ? fmt::format("Integrated: {}; HIP_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES are unset, so HIP "
+                                     "enumerates it too.", integrated)
+                       : fmt::format("Integrated: {}; whether HIP_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES leaves it out is "
+                                     "unknown (the environment was not recorded), so HIP may enumerate it too.", integrated));
+        if (!s.envKnown) { // the iGPU is read; whether a variable hides it is not
+            f.confidence = Confidence::Medium;
+            f.confidenceNote = "The environment was not recorded: a visibility variable may already leave the iGPU out.";
+        }
+        s.findings.push_back(std::move(f));
     }
 }
 

@@ -167,6 +167,27 @@ private Q_SLOTS:
         }
     }
 
+    // The iGPU check says what it knows: variables unset where the environment was recorded, unknown where it was not.
+    void integratedGpuEnvironment_data()
+    {
+        QTest::addColumn<QString>("root");
+        QTest::addColumn<bool>("envKnown");
+        QTest::newRow("recorded environment") << "ubuntu2204-2x7900xt" << true;
+        QTest::newRow("no .stackscope/env") << "kfd-only-2x7900xt" << false;
+    }
+    void integratedGpuEnvironment()
+    {
+        QFETCH(QString, root);
+        QFETCH(bool, envKnown);
+        const Snapshot s = inspectRoot(root);
+        QCOMPARE(s.envKnown, envKnown);
+        const auto it = std::find_if(s.findings.begin(), s.findings.end(), [](const Finding& f) { return f.id == "WRONG_DEVICE_IGPU"; });
+        QVERIFY(it != s.findings.end());
+        QCOMPARE(it->detail.find("are unset") != std::string::npos, envKnown);
+        QCOMPARE(it->detail.find("is unknown (the environment was not recorded)") != std::string::npos, !envKnown);
+        QCOMPARE(it->confidence, envKnown ? Confidence::High : Confidence::Medium);
+    }
+
     void kfdMissingWithAmdGpu()
     {
         // The AMD box without its /dev/kfd: the GPU is there but ROCm cannot use it.

@@ -104,10 +104,10 @@ private Q_SLOTS:
                               << QStringList();
         // Was "All good" with the access rows unknown; its one warning was not mentioned (problem 13).
         QTest::newRow("KFD only, access unknown") << "kfd-only-2x7900xt" << false << int(VerdictState::Unknown)
-                                                  << QStringList {"GPU_ACCESS_UNKNOWN", "RUNTIME_NOT_QUERIED"}
+                                                  << QStringList {"GPU_ACCESS_UNKNOWN", "ENVIRONMENT_NOT_RECORDED", "RUNTIME_NOT_QUERIED"}
                                                   << "ls -l /dev/kfd /dev/dri/render*; id"
-                                                  << "Not blocking: the warning WRONG_DEVICE_IGPU (An integrated GPU is "
-                                                     "visible to HIP next to the discrete GPU), in Findings below."
+                                                  << "Not blocking: the warning WRONG_DEVICE_IGPU (An integrated AMD GPU is "
+                                                     "visible to HIP beside a discrete one), in Findings below."
                                                   << QStringList {"WRONG_DEVICE_IGPU"};
         // Healthy in its files; a recorded machine's runtime libraries were not loaded: not "all good" either.
         QTest::newRow("rocm7: healthy files") << "ubuntu2404-rocm7" << false << int(VerdictState::Unknown)

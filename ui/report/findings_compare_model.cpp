@@ -40,6 +40,7 @@ const std::map<std::string, std::set<std::string>>& checksCovered()
 {
     static const std::map<std::string, std::set<std::string>> covered {
         {"GPU_ACCESS_UNKNOWN", {"KFD_PERMISSION", "RENDER_NODE_PERMISSION"}},
+        {"ENVIRONMENT_NOT_RECORDED", {"HSA_OVERRIDE_SET"}},
         {"RUNTIME_NOT_QUERIED", {"HIP_RUNTIME_MISSING", "HIP_NO_DEVICE", "NVML_MISSING", "TORCH_MODULE_LOAD_FAILED",
                                  "TORCH_CPU_ONLY", "TORCH_CPU_BUILD", "TORCH_VENDOR_MISMATCH"}},
     };
