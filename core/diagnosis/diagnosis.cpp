@@ -8,6 +8,7 @@
 #include "core/diagnosis/oom_facts.h"
 #include "core/diagnosis/visibility_facts.h"
 #include "core/diagnosis/signature_index.h"
+#include "core/diagnosis/symptom_index.h"
 #include "core/diagnosis/text_normalizer.h"
 
 #include <fmt/format.h>
@@ -513,6 +514,7 @@ struct Found {
     std::size_t first;    // the rule's index in the rules file
     Finding second;
     bool presumed = false; // every match came from a presumed signature
+    std::optional<int> describedAt; // a guess from the description's words (symptom_index.h): its first line
 };
 
 std::vector<Finding> rankFindings(std::vector<Found> found, const DiagnosisRules& rules)
@@ -559,13 +561,18 @@ std::vector<Finding> rankFindings(std::vector<Found> found, const DiagnosisRules
             return !contradicted(a);
         if (generic[a] != generic[b])
             return !generic[a];
+        if (found[a].describedAt && found[b].describedAt && *found[a].describedAt != *found[b].describedAt)
+            return *found[a].describedAt < *found[b].describedAt; // the words the person wrote first
         return position[a] < position[b];
     });
     std::vector<Finding> out;
     for (std::size_t k = 0; k < order.size(); ++k) {
         auto f = std::move(found[order[k]].second);
         std::string why = fmt::format("{} of {}: severity {}", ordinal(k), order.size(), severityName(f.severity));
-        if (found[order[k]].presumed)
+        if (const auto at = found[order[k]].describedAt)
+            why += fmt::format("; a guess from the words of line {} (no message of the stack, fact or probe named a cause)"
+                               "{}", *at, k > 0 ? "; after the guesses from earlier lines" : "");
+        else if (found[order[k]].presumed)
             why += f.explains.empty()
                 ? std::string("; presumed from a message that does not name its cause: below the causes a line names")
                 : fmt::format("; presumed (no line names it): the documented usual cause of {}, ranked above it and below "
@@ -707,6 +714,41 @@ Finding findingOf(const DiagnosisRule& rule, const Collected& c, const SnapshotF
     return f;
 }
 
+// No message, fact or probe named a cause: the words of the description may (symptom_index.h). Each guess is a
+// warning of low confidence that says where its words are and that the message itself would confirm it.
+void guessFromSymptoms(const std::vector<SearchText>& texts, const DiagnosisRules& rules, const SnapshotFacts* facts,
+                       std::vector<Found>& found)
+{
+    if (std::any_of(found.begin(), found.end(), [](const Found& f) { return f.second.severity != Severity::Info; }))
+        return;
+    std::map<std::size_t, std::pair<Collected, int>> guessed; // rule -> its evidence and first line
+    for (const auto& st : texts) {
+        if (st.source != "log")
+            continue;
+        for (const auto& hit : rules.symptomIndex().find(st.text)) {
+            const auto& rule = rules.rules()[hit.rule];
+            if (rule.manualOnly)
+                continue;
+            const auto& line = st.text.lines()[hit.line];
+            auto [it, fresh] = guessed.try_emplace(hit.rule, Collected {}, line.number);
+            it->second.second = std::min(it->second.second, line.number);
+            it->second.first.add({st.source, st.origin, line.number, clip(line.display),
+                                  fmt::format("words: {}", fmt::join(hit.words, " + ")), Confidence::Low,
+                                  rule.symptoms[hit.set].note},
+                                 std::nullopt);
+        }
+    }
+    for (auto& [r, cl] : guessed) {
+        const auto& rule = rules.rules()[r];
+        Finding f = findingOf(rule, cl.first, facts);
+        f.severity = std::min(f.severity, Severity::Warning);
+        f.confidence = Confidence::Low;
+        f.confidenceNote = "A guess from the words of the description, not from a message of the stack: paste the "
+                           "program's complete output (or run diagnose on the machine) to confirm or replace it.";
+        found.push_back({r, std::move(f), false, cl.second});
+    }
+}
+
 } // namespace
 
 std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules& rules)
@@ -745,8 +787,9 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
         verifyFixes(input.probes, c, f);
         if (rule.id == "CUDA_OOM" || rule.id == "HIP_OOM")
             addOomNumbers(f, input.snapshot);
-        found.push_back({r, std::move(f), !c.named});
+        found.push_back({r, std::move(f), !c.named, std::nullopt});
     }
+    guessFromSymptoms(texts, rules, known, found);
     return rankFindings(std::move(found), rules);
 }
 

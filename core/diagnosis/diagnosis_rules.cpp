@@ -7,6 +7,7 @@
 
 #include "core/diagnosis/diagnosis_catalogue.h"
 #include "core/diagnosis/signature_index.h"
+#include "core/diagnosis/symptom_index.h"
 #include "core/diagnosis/text_normalizer.h"
 #include "core/snapshot/snapshot_json.h"
 
@@ -313,6 +314,45 @@ Applicability readApplicability(ObjectReader r)
     return a;
 }
 
+// {"words": [["bus error"], ["shared memory", "shm"]], "none": [...], "note": "..."}: at least two groups, or one
+// whose every word is long enough (12 characters) not to be a common word.
+SymptomSet readSymptomSet(ObjectReader r)
+{
+    SymptomSet s;
+    const json* words = r.get("words");
+    if (!words || !words->is_array() || words->empty())
+        r.fail("words", "must be a non-empty array of word groups (arrays of strings)");
+    std::size_t shortest = std::string::npos;
+    const auto word = [&](const json& w, const std::string& where) {
+        std::string text;
+        bool prefix = false;
+        if (!w.is_string() || !parseSymptomWord(w.get<std::string>(), text, prefix))
+            r.fail(where, "must hold lower-case words of 3 characters or more, '*' only at the end");
+        if (w.get<std::string>() != text + (prefix ? "*" : ""))
+            r.fail(where, fmt::format("'{}' must be written in lower case", w.get<std::string>()));
+        shortest = std::min(shortest, text.size());
+        return w.get<std::string>();
+    };
+    for (const auto& g : *words) {
+        if (!g.is_array() || g.empty())
+            r.fail("words", "each group must be a non-empty array of strings (one of them must be on the line)");
+        auto& group = s.words.emplace_back();
+        for (const auto& w : g)
+            group.push_back(word(w, "words"));
+    }
+    if (const json* none = r.get("none")) {
+        if (!none->is_array())
+            r.fail("none", "must be an array of words");
+        for (const auto& w : *none)
+            s.none.push_back(word(w, "none"));
+    }
+    s.note = r.str("note", true);
+    r.rejectUnknownKeys();
+    if (s.words.size() < 2 && shortest < 12)
+        r.fail("words", "a single group must hold only words of 12 characters or more; add a second group");
+    return s;
+}
+
 FixRule readFix(ObjectReader r)
 {
     FixRule f;
@@ -406,6 +446,9 @@ DiagnosisRule readRule(const json& j, const std::string& origin, std::size_t ind
             r.fail("family", "must be UPPER_SNAKE_CASE (a cause id of tests/fixtures/diagnosis/cause-ids.md)");
     rule.generic = r.boolean("generic").value_or(false);
     rule.processEvent = r.boolean("process_event").value_or(false);
+    const auto symptoms = arrayOfObjects(r, "symptoms");
+    for (std::size_t i = 0; i < symptoms.size(); ++i)
+        rule.symptoms.push_back(readSymptomSet(r.child(*symptoms[i], fmt::format("symptoms[{}]", i))));
     r.rejectUnknownKeys();
     if (rule.requireTextAndSnapshot && (rule.signatures.empty() || rule.snapshotTriggers.empty()))
         r.fail("require", "\"text_and_snapshot\" needs both signatures and snapshot_triggers");
@@ -497,6 +540,7 @@ DiagnosisRules DiagnosisRules::fromSources(const std::vector<RulesSource>& sourc
                                                   "fix covered_by", code.origin, code.catalogue, code.code, code.ruleId));
     }
     out.m_signatures = std::make_shared<const SignatureIndex>(out.m_rules);
+    out.m_symptoms = std::make_shared<const SymptomIndex>(out.m_rules);
     return out;
 }
 

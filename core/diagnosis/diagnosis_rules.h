@@ -18,6 +18,7 @@
 namespace stackscope {
 
 class SignatureIndex;
+class SymptomIndex;
 
 // Text that identifies the problem in a log, probe message or probe stderr: an exact text
 // (matched after normalisation, across line breaks) or a tolerant ECMAScript pattern (matched
@@ -89,6 +90,15 @@ struct Applicability {
     std::string note;
 };
 
+// Words a person uses to describe the fault when no message of the stack is in the text (symptom_index.h): each
+// group of `words` must have one of its words on one line, and none of `none` may be there. Documented by the rule's
+// sources; a finding from them alone is a low-confidence guess that says so.
+struct SymptomSet {
+    std::vector<std::vector<std::string>> words; // lower case; a trailing '*' lets the word continue ("hibernat*")
+    std::vector<std::string> none;
+    std::string note; // the documented symptom the words describe
+};
+
 struct FixRule {
     std::string text;
     // Environment change that a probe variant can try: a value sets the variable, nullopt unsets it.
@@ -127,6 +137,7 @@ struct DiagnosisRule {
     // IGNORE: the GPU needs nothing). Seen only in the machine's kernel log, not in the text diagnosed, it is a
     // past fault of that program and reported as info.
     bool processEvent = false;
+    std::vector<SymptomSet> symptoms;
 };
 
 // A symbolic code of a catalogue's vocabulary and the rule that names its cause: an entry of the catalogue, or a
@@ -172,9 +183,12 @@ public:
     bool names(const std::string& findingId, const std::string& expected) const;
     // Every signature's literal in one automaton (built once with the rules).
     const SignatureIndex& signatureIndex() const { return *m_signatures; }
+    // Every symptom word of every rule in one automaton (built once with the rules).
+    const SymptomIndex& symptomIndex() const { return *m_symptoms; }
 
 private:
     std::shared_ptr<const SignatureIndex> m_signatures;
+    std::shared_ptr<const SymptomIndex> m_symptoms;
     std::vector<DiagnosisRule> m_rules;
     std::vector<CatalogueCode> m_codes;
     std::map<std::string, std::size_t> m_index; // id -> position in m_rules

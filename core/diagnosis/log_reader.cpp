@@ -362,6 +362,10 @@ const std::vector<std::string>& diagnosisKeywords()
                 if (key.size() >= 4)
                     w.push_back(key);
             }
+            for (const auto& set : rule.symptoms) {
+                for (const auto& word : set.words.front()) // every group is on the line, the first one too
+                    w.push_back(word.back() == '*' ? word.substr(0, word.size() - 1) : word);
+            }
         }
         std::sort(w.begin(), w.end());
         w.erase(std::unique(w.begin(), w.end()), w.end());

@@ -211,6 +211,37 @@ private Q_SLOTS:
         QTest::newRow("kfd permission: high") << "KFD_PERMISSION" << "Unable to open /dev/kfd read-write: Permission denied"
                                               << int(Confidence::High);
     }
+    // Symptom words guess a cause only when nothing else names one: a message in the text wins, and the guess says so.
+    void symptomWordsGuessOnlyWithoutAClaim_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("first"); // the first finding's id, "" for none
+        QTest::addColumn<bool>("guess");
+        QTest::newRow("description only") << "pytorch dataloader raise bus error: out of shared memory, in kubernetes container"
+                                          << "SHM_TOO_SMALL" << true;
+        QTest::newRow("a message names the cause") << "bus error in docker\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 MiB"
+                                                   << "CUDA_OOM" << false;
+        QTest::newRow("nothing to go on") << "the training got slower after the update" << "" << false;
+    }
+    void symptomWordsGuessOnlyWithoutAClaim()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, first);
+        QFETCH(bool, guess);
+        const auto fs = diagnoseLog(text.toStdString());
+        if (first.isEmpty()) {
+            QVERIFY(fs.empty());
+            return;
+        }
+        QVERIFY(!fs.empty());
+        QCOMPARE(QString::fromStdString(fs.front().id), first);
+        QCOMPARE(fs.front().confidence == Confidence::Low, guess);
+        QCOMPARE(fs.front().rankNote.find("a guess from the words") != std::string::npos, guess);
+        if (guess)
+            QCOMPARE(fs.front().severity, Severity::Warning);
+        QVERIFY(std::none_of(fs.begin() + 1, fs.end(), [](const Finding& f) { return f.id == "SHM_TOO_SMALL"; }));
+    }
+
     void confidenceComesFromTheSignature()
     {
         QFETCH(QString, rule);

@@ -200,6 +200,18 @@ private Q_SLOTS:
                                                   << QStringList {"rule 'WRONG_DEVICE_IGPU'", "key 'explains'", "NOPE"};
         QTest::newRow("require without triggers") << "/rules/4/require" << "\"text_and_snapshot\""
                                                   << QStringList {"rule 'NO_CODE_OBJECT_FOR_GPU'", "key 'require'"};
+        QTest::newRow("symptom set of one short group") << "/rules/6/symptoms/0" << "{\"words\": [[\"igpu\"]], \"note\": \"n\"}"
+                                                        << QStringList {"rule 'WRONG_DEVICE_IGPU'", "key 'symptoms[0].words'", "12 characters"};
+        QTest::newRow("symptom word in upper case") << "/rules/6/symptoms/0/words/0/0" << "\"iGPU\""
+                                                    << QStringList {"key 'symptoms[0].words'", "lower case"};
+        QTest::newRow("symptom word with a star inside") << "/rules/6/symptoms/0/words/0/0" << "\"ig*pu\""
+                                                         << QStringList {"key 'symptoms[0].words'", "'*' only at the end"};
+        QTest::newRow("symptom word too short") << "/rules/6/symptoms/0/words/0/0" << "\"gp\""
+                                                << QStringList {"key 'symptoms[0].words'", "3 characters"};
+        QTest::newRow("symptom empty group") << "/rules/6/symptoms/0/words/1" << "[]"
+                                             << QStringList {"key 'symptoms[0].words'", "non-empty"};
+        QTest::newRow("symptom without note") << "/rules/6/symptoms/0/note" << ""
+                                              << QStringList {"key 'symptoms[0].note'", "missing"};
         QTest::newRow("wrong schema") << "/schema" << "\"other/1\"" << QStringList {"schema"};
         QTest::newRow("not JSON") << "" << "{\"rules\": [" << QStringList {"not valid JSON"};
     }

@@ -1,5 +1,6 @@
 // Every rule against recorded texts: tests/fixtures/diagnosis/logs/<RULE>/match-*.log must raise the rule,
-// nearmiss-*.log must not; snapshots/<RULE>/ the same for snapshot-only rules.
+// nearmiss-*.log must not; snapshots/<RULE>/ the same for snapshot-only rules; symptoms/<RULE>/guess-*.txt must make
+// the rule the first finding as a low-confidence guess from words.
 #include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/log_facts.h"
 #include "core/snapshot/snapshot_json.h"
@@ -44,7 +45,7 @@ std::vector<Finding> diagnoseAsPasted(const std::string& text, const QString& pa
     return diagnose(in);
 }
 
-void addRows(const QString& kind)
+void addRows(const QString& kind, const QString& matchPrefix = QStringLiteral("match"))
 {
     QTest::addColumn<QString>("rule");
     QTest::addColumn<QString>("path");
@@ -52,7 +53,9 @@ void addRows(const QString& kind)
     for (const auto& rule : QDir(kRoot + "/" + kind).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         for (const auto& file : fixtureFiles(kind, rule, "")) {
             const QString path = kRoot + "/" + kind + "/" + rule + "/" + file;
-            QTest::newRow(qPrintable(rule + "/" + file)) << rule << path << file.startsWith("match");
+            if (file.endsWith(".md"))
+                continue;
+            QTest::newRow(qPrintable(rule + "/" + file)) << rule << path << file.startsWith(matchPrefix);
         }
     }
 }
@@ -121,6 +124,35 @@ private Q_SLOTS:
             const bool explains = std::find(g->explains.begin(), g->explains.end(), f->id) != g->explains.end();
             QVERIFY2(handWritten || explains, qPrintable(QString::fromStdString(f->id) + " raised, but " + QString::fromStdString(g->id) + " ranks above it ("
                                                          + QString::fromStdString(g->rankNote) + ")"));
+        }
+    }
+
+    // Descriptions with no message of the stack (symptom words): the guess is the first finding, a warning at most,
+    // of low confidence, and says it is a guess from words; a near-miss never raises the rule.
+    void symptoms_data() { addRows("symptoms", "guess"); }
+    void symptoms()
+    {
+        std::vector<Finding> findings;
+        const Finding* f = nullptr;
+        diagnoseRow(findings, f);
+        if (!f)
+            return;
+        QCOMPARE(QString::fromStdString(findings.front().id), QString::fromStdString(f->id));
+        QVERIFY(f->severity <= Severity::Warning);
+        QCOMPARE(f->confidence, Confidence::Low);
+        QVERIFY2(f->rankNote.find("a guess from the words of line") != std::string::npos, f->rankNote.c_str());
+        QVERIFY(QString::fromStdString(f->evidence.at(0).signature).startsWith("words: "));
+    }
+
+    // Every rule that has symptom words has a real description that shows them working.
+    void symptomsCovered()
+    {
+        for (const auto& rule : DiagnosisRules::builtIn().rules()) {
+            if (rule.symptoms.empty())
+                continue;
+            const QString id = QString::fromStdString(rule.id);
+            QVERIFY2(!fixtureFiles("symptoms", id, "guess").isEmpty(),
+                     qPrintable(id + " has symptom words but no tests/fixtures/diagnosis/symptoms/" + id + "/guess-*.txt"));
         }
     }
 
