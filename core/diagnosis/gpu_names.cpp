@@ -24,6 +24,22 @@ std::string squash(std::string_view s)
     return out;
 }
 
+// The word "AMD" (not "amd64", "amdgpu", "x86_amd"): people write "AMD 6700XT" as often as "Radeon 6700XT".
+bool saysAmd(std::string_view text)
+{
+    for (std::size_t pos = 0; pos + 3 <= text.size(); ++pos) {
+        if (std::tolower(static_cast<unsigned char>(text[pos])) != 'a'
+            || std::tolower(static_cast<unsigned char>(text[pos + 1])) != 'm'
+            || std::tolower(static_cast<unsigned char>(text[pos + 2])) != 'd')
+            continue;
+        const bool startOk = pos == 0 || !(std::isalnum(static_cast<unsigned char>(text[pos - 1])) || text[pos - 1] == '_');
+        const bool endOk = pos + 3 == text.size() || !(std::isalnum(static_cast<unsigned char>(text[pos + 3])) || text[pos + 3] == '_');
+        if (startOk && endOk)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 const std::vector<GpuNameEntry>& gpuNameTable()
@@ -93,10 +109,11 @@ std::optional<GpuNameEntry> findGpuName(std::string_view text)
     const std::string hay = squash(text);
     std::optional<GpuNameEntry> best;
     std::size_t bestLen = 0;
-    const bool saysRadeon = hay.find("radeon") != std::string::npos;
+    const bool saysRadeon = hay.find("radeon") != std::string::npos || saysAmd(text);
     for (const auto& e : gpuNameTable()) {
         std::string needle = squash(e.name);
-        // "Radeon 5700XT": people drop the RX; accepted only next to "Radeon" and for names of 6+ characters.
+        // "Radeon 5700XT", "AMD 6700XT": people drop the RX; accepted only where the text says Radeon or AMD, and for
+        // names of 6+ characters.
         if (saysRadeon && needle.rfind("rx", 0) == 0 && needle.size() >= 8 && hay.find(needle) == std::string::npos)
             needle = needle.substr(2);
         if (needle.size() <= bestLen)

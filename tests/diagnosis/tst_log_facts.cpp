@@ -66,6 +66,8 @@ private Q_SLOTS:
             << "CPU: AMD Ryzen 5 3400G with Radeon Vega Graphics\nGPU: AMD Radeon RX 6600 (amdgcn-amd-amdhsa--gfx1032"
             << "amd:gfx902:with Radeon Vega Graphics | amd:gfx1032:RX 6600";
         QTest::newRow("name without space") << "Radeon 5700XT" << "amd:gfx1010:RX 5700 XT";
+        QTest::newRow("AMD and a name without RX") << "\"Found no NVIDIA driver on your system.\" on AMD 6700XT" << "amd:gfx1031:RX 6700 XT";
+        QTest::newRow("amd64 is not AMD") << "torch-2.1.0-cp310-cp310-win_amd64.whl 6700XT" << "";
         QTest::newRow("longest name wins") << "AMD Radeon RX 7900 XTX" << "amd:gfx1100:RX 7900 XTX";
         QTest::newRow("ollama unsupported list is the library's")
             << "msg=\"amdgpu [0] gfx1103 is not supported by /tmp/o/rocm [gfx1030 gfx1100 gfx900]\"" << "amd:gfx1103:";
