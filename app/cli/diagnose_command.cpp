@@ -3,6 +3,7 @@
 #include "app/cli/command.h"
 
 #include "core/archscan/snapshot_coverage.h"
+#include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/log_reader.h"
 #include "core/diagnosis/machine_diagnosis.h"
 #include "core/inspect/inspector.h"
@@ -118,8 +119,10 @@ void printFinding(const Finding& f)
         std::cout << "    " << safe(a) << "\n";
     if (f.evidenceCount > 0 || !f.evidence.empty())
         std::cout << fmt::format("  evidence ({} match{}):\n", f.evidenceCount, f.evidenceCount == 1 ? "" : "es");
+    const bool guess = isGuessFromWords(f); // the words that made the guess, after its line
     for (const auto& e : f.evidence)
-        std::cout << fmt::format("    {}{}: {}\n", safe(e.origin), e.line ? fmt::format(":{}", *e.line) : "", safe(e.text));
+        std::cout << fmt::format("    {}{}: {}{}\n", safe(e.origin), e.line ? fmt::format(":{}", *e.line) : "", safe(e.text),
+                                 guess ? " (" + safe(e.signature) + ")" : "");
     if (!f.fix.empty())
         std::cout << fmt::format("  fix: {}\n", f.fix);
     if (!f.fixes.empty())

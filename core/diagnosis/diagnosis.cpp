@@ -733,7 +733,7 @@ void guessFromSymptoms(const std::vector<SearchText>& texts, const DiagnosisRule
             auto [it, fresh] = guessed.try_emplace(hit.rule, Collected {}, line.number);
             it->second.second = std::min(it->second.second, line.number);
             it->second.first.add({st.source, st.origin, line.number, clip(line.display),
-                                  fmt::format("words: {}", fmt::join(hit.words, " + ")), Confidence::Low,
+                                  fmt::format("{}{}", kSymptomSignaturePrefix, fmt::join(hit.words, " + ")), Confidence::Low,
                                   rule.symptoms[hit.set].note},
                                  std::nullopt);
         }
@@ -791,6 +791,13 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
     }
     guessFromSymptoms(texts, rules, known, found);
     return rankFindings(std::move(found), rules);
+}
+
+bool isGuessFromWords(const Finding& f)
+{
+    return f.confidence == Confidence::Low && !f.evidence.empty()
+        && std::all_of(f.evidence.begin(), f.evidence.end(),
+                       [](const Evidence& e) { return e.signature.rfind(kSymptomSignaturePrefix, 0) == 0; });
 }
 
 std::optional<LogText> snapshotKernelLog(const Snapshot& s)

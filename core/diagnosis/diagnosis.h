@@ -42,6 +42,11 @@ inline constexpr int kMaxAnchorWindows = 4;
 // ranks right above it (taking at least its severity); otherwise the rules file's order. Each says why in rankNote.
 std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules& rules = DiagnosisRules::builtIn());
 
+// The evidence signature of a guess from symptom words ("words: bus error + docker"), and whether a finding is such a
+// guess (low confidence: nothing but the description's words named it), for the views that must say so.
+inline constexpr const char* kSymptomSignaturePrefix = "words: ";
+bool isGuessFromWords(const Finding& f);
+
 // The texts a snapshot carries that rules read like logs: its kernel-log lines (amdgpu/KFD/NVIDIA), when any.
 std::optional<LogText> snapshotKernelLog(const Snapshot& s);
 // The origin snapshotKernelLog gives its text (the evidence of a finding found there names it).

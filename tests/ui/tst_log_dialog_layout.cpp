@@ -56,6 +56,10 @@ private Q_SLOTS:
             QTest::newRow(qPrintable(QStringLiteral("nothing pasted") + at)) << QString() << QString() << size;
             QTest::newRow(qPrintable(QStringLiteral("a text naming nothing") + at))
                 << "hello world" << "none StackScope reads as this machine's" << size;
+            // A description with no message: the guess from its words is shown (and looked at) like any finding.
+            QTest::newRow(qPrintable(QStringLiteral("a description only") + at))
+                << "pytorch dataloader raise bus error: out of shared memory, in kubernetes container"
+                << "none StackScope reads as this machine's" << size;
         }
     }
     void factsLineBeforeAndAfter()

@@ -1,6 +1,7 @@
 // Findings as a Qt table model: a system check's fix text, a diagnosis finding's fixes with their verification.
 #include "ui/models/findings_model.h"
 
+#include "core/diagnosis/diagnosis.h"
 #include "ui/widgets/status_colors.h"
 
 #include <QStringList>
@@ -105,7 +106,7 @@ QVariant FindingsModel::display(const Finding& f, int column) const
     switch (column) {
     case SeverityColumn: return QString::fromLatin1(severityName(f.severity));
     case IdColumn: return qs(f.id);
-    case TitleColumn: return qs(f.title);
+    case TitleColumn: return isGuessFromWords(f) ? tr("Guess from the words: %1").arg(qs(f.title)) : qs(f.title);
     // A system check has no fix a probe could try: nothing to say there. A fix that is not an environment change
     // (reseat the card, install another build) read "not tried" as if a probe could have tried it.
     case VerifiedColumn:

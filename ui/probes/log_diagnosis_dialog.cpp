@@ -2,6 +2,7 @@
 // out.
 #include "ui/probes/log_diagnosis_dialog.h"
 
+#include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/machine_diagnosis.h"
 #include "ui/models/findings_model.h"
 #include "ui/system/fix_command.h"
@@ -303,10 +304,15 @@ void LogDiagnosisDialog::showFinding(int row)
         return;
     }
     QString evidence;
+    const bool guess = isGuessFromWords(*f);
     for (const auto& e : f->evidence)
-        evidence += QStringLiteral("<li>%1%2: <code>%3</code></li>")
+        evidence += QStringLiteral("<li>%1%2: <code>%3</code>%4</li>")
                         .arg(QString::fromStdString(e.origin).toHtmlEscaped(), e.line ? QStringLiteral(" line %1").arg(*e.line) : QString(),
-                             QString::fromStdString(e.text).toHtmlEscaped());
+                             QString::fromStdString(e.text).toHtmlEscaped(),
+                             guess ? QStringLiteral(" (%1)").arg(QString::fromStdString(e.signature).toHtmlEscaped()) : QString());
+    // A guess from the description's words says so before its cause, and what would confirm it.
+    const QString guessNote = guess ? QStringLiteral("<p><i>%1</i></p>").arg(QString::fromStdString(f->confidenceNote).toHtmlEscaped())
+                                    : QString();
     QString fixes;
     for (const auto& fix : f->fixes)
         fixes += QStringLiteral("<li>%1</li>").arg(fixLine(fix));
@@ -321,10 +327,11 @@ void LogDiagnosisDialog::showFinding(int row)
         fixes = QStringLiteral("<li>%1</li>").arg(fixHtmlWholeWords(QString::fromStdString(f->fix))) + fixes;
     if (evidence.isEmpty())
         evidence = tr("<li>none in the text: this finding is about the machine</li>");
-    m_detail->setHtml(tr("<h3 style='color:%1'>%2</h3><p><code>%3</code> · %4</p><p>%5</p><h4>Fixes, in order</h4><ol>%6</ol>"
-                         "<h4>Lines that matched</h4><ul>%7</ul><h4>Sources</h4><ul>%8</ul>")
+    m_detail->setHtml(tr("<h3 style='color:%1'>%2</h3><p><code>%3</code> · %4 · confidence %5</p>%6<p>%7</p>"
+                         "<h4>Fixes, in order</h4><ol>%8</ol><h4>Lines that matched</h4><ul>%9</ul><h4>Sources</h4><ul>%10</ul>")
                           .arg(severityColor(f->severity).name(), QString::fromStdString(f->title).toHtmlEscaped(),
                                QString::fromStdString(f->id).toHtmlEscaped(), QString::fromLatin1(severityName(f->severity)),
+                               QString::fromLatin1(confidenceName(f->confidence)), guessNote,
                                QString::fromStdString(f->detail).toHtmlEscaped(), fixes, evidence, sources));
 }
 
