@@ -362,10 +362,8 @@ const std::vector<std::string>& diagnosisKeywords()
                 if (key.size() >= 4)
                     w.push_back(key);
             }
-            for (const auto& set : rule.symptoms) {
-                for (const auto& word : set.words.front()) // every group is on the line, the first one too
-                    w.push_back(word.back() == '*' ? word.substr(0, word.size() - 1) : word);
-            }
+            // Not the symptom words: short everyday words ("ram" in "param") would make most lines interesting and fill
+            // maxKeptLines before an error deep in a long log; a description is at the top (the head is kept whole).
         }
         std::sort(w.begin(), w.end());
         w.erase(std::unique(w.begin(), w.end()), w.end());

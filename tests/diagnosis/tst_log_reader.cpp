@@ -196,6 +196,8 @@ private Q_SLOTS:
         QVERIFY(interestingLine("HW Exception by GPU node-1 (Agent handle: 0x1) reason :GPU Hang"));
         QVERIFY(!interestingLine("100%|####| 20/20 [00:27<00:00,  1.36s/it]"));
         QVERIFY(!interestingLine("y"));
+        // Symptom words are not keywords: ordinary training lines must not fill the kept-lines budget.
+        QVERIFY(!interestingLine("epoch 1 param group 0 program step frame 7"));
     }
 };
 
