@@ -1,6 +1,8 @@
 // The report document rendered for people: Markdown (for an issue tracker) and self-contained HTML.
 #include "core/report/report.h"
 
+#include "core/diagnosis/diagnosis.h"
+
 #include "core/snapshot/probe_outcome.h"
 #include "core/probes/probe_document.h"
 #include "core/report/report_bandwidth.h"
@@ -181,8 +183,8 @@ std::string markdownProbes(const json& report)
 // One finding, a diagnosis rule's or a system check's: the same lines for both.
 std::string markdownFinding(const Finding& f)
 {
-    std::string md = fmt::format("- **[{}] {}**: {} (confidence {})\n", severityName(f.severity), f.id, f.title,
-                                 confidenceName(f.confidence));
+    std::string md = fmt::format("- **[{}] {}**: {}{} (confidence {})\n", severityName(f.severity), f.id,
+                                 isGuessFromWords(f) ? "guess from the words: " : "", f.title, confidenceName(f.confidence));
     if (!f.detail.empty())
         md += fmt::format("  - {}\n", firstLine(f.detail, 400));
     if (!f.fix.empty())
@@ -332,9 +334,10 @@ std::string htmlFinding(const Finding& f)
     std::string sources;
     for (const auto& src : f.sources)
         sources += (sources.empty() ? "" : ", ") + src;
-    std::string h = fmt::format("<h3 class=\"{0}\">[{0}] {1}: {2}</h3>\n<p>{3}</p>\n<p>Confidence {4}. Sources: {5}</p>\n<ol>\n",
+    std::string h = fmt::format("<h3 class=\"{0}\">[{0}] {1}: {6}{2}</h3>\n<p>{3}</p>\n<p>Confidence {4}. Sources: {5}</p>\n<ol>\n",
                                 severityName(f.severity), esc(f.id), esc(f.title), esc(f.detail),
-                                confidenceName(f.confidence), esc(sources.empty() ? "none" : sources));
+                                confidenceName(f.confidence), esc(sources.empty() ? "none" : sources),
+                                isGuessFromWords(f) ? "guess from the words: " : "");
     if (!f.fix.empty())
         h += fmt::format("<li>{}</li>\n", esc(f.fix));
     for (const auto& fix : f.fixes)

@@ -1,8 +1,10 @@
 // The report tells what `stackscope-cli diagnose` tells (issue 35): for every recorded root its findings (ids,
 // severities, order), its verdict and what could not be checked are the CLI's, and the Markdown shows the three
 // states (a row a finding blames reads failed, an unknown reads unknown with why, never ok).
+#include "core/diagnosis/log_diagnosis.h"
 #include "core/inspect/inspector.h"
 #include "core/report/report.h"
+#include "core/snapshot/snapshot_json.h"
 #include "tests/common/cli_process.h"
 
 #include <QDir>
@@ -99,6 +101,21 @@ private Q_SLOTS:
         QVERIFY2(md.contains(has), qPrintable(md));
         if (!hasNot.isEmpty())
             QVERIFY2(!md.contains(hasNot), qPrintable(md));
+    }
+
+    // A guess from a description's words reads as a guess in the report too, as in the log dialog and the CLI.
+    void guessFromWordsSaysSo()
+    {
+        json report = reportOf(kRoots + QStringLiteral("debian12-nogpu"));
+        const auto guess = diagnoseLogText("pytorch dataloader raise bus error: out of shared memory, in kubernetes container",
+                                           "pasted text").findings;
+        QCOMPARE(guess.size(), std::size_t(1));
+        QVERIFY(isGuessFromWords(guess.front()));
+        report["findings"] = findingsToJson(guess)["findings"];
+        const QString md = QString::fromStdString(report::reportMarkdown(report));
+        QVERIFY2(md.contains("guess from the words: DataLoader workers ran out of shared memory"), qPrintable(md));
+        const QString html = QString::fromStdString(report::reportHtml(report, {}));
+        QVERIFY2(html.contains("SHM_TOO_SMALL: guess from the words: DataLoader"), qPrintable(html));
     }
 };
 
