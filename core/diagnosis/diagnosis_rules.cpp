@@ -322,7 +322,6 @@ SymptomSet readSymptomSet(ObjectReader r)
     const json* words = r.get("words");
     if (!words || !words->is_array() || words->empty())
         r.fail("words", "must be a non-empty array of word groups (arrays of strings)");
-    std::size_t shortest = std::string::npos;
     const auto word = [&](const json& w, const std::string& where) {
         std::string text;
         bool prefix = false;
@@ -330,7 +329,6 @@ SymptomSet readSymptomSet(ObjectReader r)
             r.fail(where, "must hold lower-case words of 3 characters or more, '*' only at the end");
         if (w.get<std::string>() != text + (prefix ? "*" : ""))
             r.fail(where, fmt::format("'{}' must be written in lower case", w.get<std::string>()));
-        shortest = std::min(shortest, text.size());
         return w.get<std::string>();
     };
     for (const auto& g : *words) {
@@ -348,6 +346,11 @@ SymptomSet readSymptomSet(ObjectReader r)
     }
     s.note = r.str("note", true);
     r.rejectUnknownKeys();
+    std::size_t shortest = std::string::npos; // of the words that must be there (not of `none`)
+    for (const auto& group : s.words) {
+        for (const auto& w : group)
+            shortest = std::min(shortest, w.size() - (w.back() == '*' ? 1 : 0));
+    }
     if (s.words.size() < 2 && shortest < 12)
         r.fail("words", "a single group must hold only words of 12 characters or more; add a second group");
     return s;

@@ -243,6 +243,18 @@ private Q_SLOTS:
         }
     }
 
+    // One group of long words is enough; the words it must not see may be short.
+    void singleLongGroupWithShortExclusionsLoads()
+    {
+        auto j = nlohmann::json::parse(stackscope_diagnosis_rules_json);
+        j["rules"][6]["symptoms"] = nlohmann::json::parse(
+            R"([{"words": [["integrated graphics"]], "none": ["apu"], "note": "n"}])");
+        auto sources = builtInCatalogues(); // diagnosis.json's "explains" name catalogue entries
+        sources.insert(sources.begin(), RulesSource {"test-rules.json", j.dump()});
+        const auto rules = DiagnosisRules::fromSources(sources);
+        QCOMPARE(rules.find("WRONG_DEVICE_IGPU")->symptoms.at(0).none, std::vector<std::string> {"apu"});
+    }
+
     void fromFileNamesAMissingFile()
     {
         QVERIFY_THROWS_EXCEPTION(DiagnosisRulesError, DiagnosisRules::fromFile("/nonexistent/diagnosis.json"));
