@@ -456,7 +456,8 @@ void Extractor::envOnLine(int n, std::string_view raw)
 
 // A CPU-only PyTorch named some other way than a "+cpu" version: collect_env's "CUDA used to build PyTorch: None"
 // followed by "ROCM used to build PyTorch: N/A" (torch.version.cuda and torch.version.hip both None), and conda's
-// CPU builds (the pytorch package's "cpu_" build string, the "cpuonly" package, the "cpu" pytorch-mutex).
+// CPU builds (the pytorch package's "cpu_" build string, the "cpuonly" package, the "cpu" pytorch-mutex, the defaults
+// channel's "_pytorch_select ... cpu_0" selector).
 void Extractor::cpuTorchOnLine(int n, std::string_view s)
 {
     auto setCpu = [&](const char* how) {
@@ -481,6 +482,8 @@ void Extractor::cpuTorchOnLine(int n, std::string_view s)
         return setCpu("conda package list");
     if (startsWith(line, "pytorch ") && line.find("cpu_") != std::string::npos)
         return setCpu("conda build string");
+    if (startsWith(line, "_pytorch_select ") && line.find(" cpu_") != std::string::npos)
+        return setCpu("conda's _pytorch_select picks the cpu variant");
 }
 
 // The text's own check that PyTorch sees no GPU: torch.cuda.is_available() answering False (on its line, or as the
@@ -535,8 +538,10 @@ void Extractor::gpuCheckOnLine(int n, std::string_view s)
         }
         return;
     }
+    // Lightning's device parser lists the GPUs torch counts: "You requested gpu: [0]" / "But your machine only has: []".
     for (std::string_view text : {"Found no NVIDIA driver on your system", "No CUDA GPUs are available",
-                                  "no CUDA-capable device is detected", "No HIP GPUs are available"}) {
+                                  "no CUDA-capable device is detected", "No HIP GPUs are available",
+                                  "But your machine only has: []"}) {
         if (line.find(text) != std::string::npos) {
             record(n, line);
             return backendOfMessage(n, line);

@@ -129,6 +129,8 @@ private Q_SLOTS:
             << "PyTorch version: 2.5.1+cu124\nCUDA used to build PyTorch: 12.4" << "2.5.1" << "cuda" << "12.4";
         QTest::newRow("conda cpu build") << "pytorch                   2.0.1           py3.10_cpu_0    pytorch" << "" << "cpu" << "";
         QTest::newRow("conda cpuonly") << "cpuonly                   2.0                           0    pytorch" << "" << "cpu" << "";
+        QTest::newRow("conda _pytorch_select cpu") << "_pytorch_select           0.1                       cpu_0  " << "" << "cpu" << "";
+        QTest::newRow("conda _pytorch_select gpu is not cpu") << "_pytorch_select           0.2                       gpu_0  " << "" << "" << "";
     }
 
     // The NVIDIA driver as collect_env and nvidia-smi print it (the CUDA driver matrix compares it with torch's CUDA).
@@ -165,6 +167,8 @@ private Q_SLOTS:
         QTest::newRow("answer far away is not read") << ">>> torch.cuda.is_available()\n>>> x = 1\n>>> y\nFalse" << false << false;
         QTest::newRow("collect_env is not the user's check") << "Is CUDA available: False" << false << false;
         QTest::newRow("PyTorch's no-driver error") << "RuntimeError: Found no NVIDIA driver on your system." << true << false;
+        QTest::newRow("Lightning's device parser") << "You requested GPUs: [0]\n            But your machine only has: []" << true << false;
+        QTest::newRow("Lightning with fewer GPUs is not none") << "You requested gpu: [0, 1, 2, 3]\n But your machine only has: [0]" << false << false;
         QTest::newRow("docker run without gpus")
             << "$ sudo docker run -t -i floydhub/pytorch:latest-gpu-py3 python -c 'import torch; print(torch.cuda.is_available())'\nFalse"
             << true << true;
