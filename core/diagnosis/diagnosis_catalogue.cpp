@@ -1,5 +1,5 @@
-// Turns a catalogue's entries into rules: codes become whole-identifier patterns, messages exact texts, the
-// catalogue's defaults and sources are merged into each entry.
+// Turns a catalogue's entries into rules: codes become whole-identifier patterns, messages exact texts (and their
+// wrapped forms, "wrappers"), the catalogue's defaults and sources are merged into each entry.
 #include "core/diagnosis/diagnosis_catalogue.h"
 
 #include <fmt/format.h>
@@ -19,7 +19,8 @@ namespace {
                                           origin, where, problem));
 }
 
-const std::set<std::string> kTopKeys {"schema", "catalogue", "title", "vendor", "about", "sources", "defaults", "entries", "covered_by"};
+const std::set<std::string> kTopKeys {"schema", "catalogue", "title", "vendor", "about", "sources", "defaults", "entries", "covered_by",
+                                      "wrappers"};
 const std::set<std::string> kDefaultKeys {"severity", "confidence", "applicability"};
 // Keys an entry has beyond a rule's own (a rule's keys are checked by the rule reader).
 const std::set<std::string> kEntryOnlyKeys {"codes", "messages", "patterns"};
@@ -42,6 +43,14 @@ json codeSignature(const std::string& code, const std::string& origin, const std
     return json {{"pattern", "\\b" + code + "\\b"}, {"anchor", code}, {"note", "the code " + code}};
 }
 
+// A program that prints this vocabulary's messages behind its own prefix ("Triton Error [CUDA]: " + cuGetErrorString):
+// every message that starts with one of `prefixes` is also matched with `as` in their place.
+struct Wrapper {
+    std::vector<std::string> prefixes;
+    std::string as;
+    std::string source; // the code that prints the prefix: a source of every entry it wraps a message of
+};
+
 std::vector<std::string> stringList(const json& j, const std::string& key, const std::string& origin, const std::string& where)
 {
     std::vector<std::string> out;
@@ -58,9 +67,55 @@ std::vector<std::string> stringList(const json& j, const std::string& key, const
     return out;
 }
 
+// The messages as written, then each wrapped form a wrapper gives that is not already there (its source goes to
+// `wrapperSources`).
+std::vector<std::string> messagesWithWrappers(const std::vector<std::string>& messages, const std::vector<Wrapper>& wrappers,
+                                              std::vector<std::string>& wrapperSources)
+{
+    std::vector<std::string> out = messages;
+    for (const auto& m : messages) {
+        for (const auto& w : wrappers) {
+            for (const auto& prefix : w.prefixes) {
+                if (m.size() <= prefix.size() || m.compare(0, prefix.size(), prefix) != 0)
+                    continue;
+                std::string wrapped = w.as + m.substr(prefix.size());
+                if (std::find(out.begin(), out.end(), wrapped) != out.end())
+                    continue;
+                out.push_back(std::move(wrapped));
+                if (std::find(wrapperSources.begin(), wrapperSources.end(), w.source) == wrapperSources.end())
+                    wrapperSources.push_back(w.source);
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<Wrapper> readWrappers(const json& catalogue, const std::string& origin)
+{
+    std::vector<Wrapper> out;
+    const auto it = catalogue.find("wrappers");
+    if (it == catalogue.end())
+        return out;
+    if (!it->is_array())
+        fail(origin, "wrappers", "must be an array of {\"prefixes\", \"as\", \"source\"} objects");
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const auto& w = (*it)[i];
+        const std::string where = fmt::format("wrappers[{}]", i);
+        if (!w.is_object() || !w.contains("as") || !w["as"].is_string() || w["as"].get<std::string>().size() < 4)
+            fail(origin, where, "needs \"as\": the prefix the wrapping program prints (4 characters or more)");
+        if (!w.contains("source") || !w["source"].is_string() || w["source"].get<std::string>().rfind("https://", 0) != 0)
+            fail(origin, where, "needs \"source\": the https URL of the code that prints the prefix");
+        Wrapper out1 {stringList(w, "prefixes", origin, where), w["as"].get<std::string>(), w["source"].get<std::string>()};
+        if (out1.prefixes.empty())
+            fail(origin, where, "needs \"prefixes\": the message prefixes it replaces");
+        out.push_back(std::move(out1));
+    }
+    return out;
+}
+
 json entryToRule(const json& entry, const json& defaults, const std::vector<std::string>& sources,
-                 const std::string& catalogue, const std::string& origin, const std::string& where,
-                 std::vector<CatalogueCode>& codes)
+                 const std::vector<Wrapper>& wrappers, const std::string& catalogue, const std::string& origin,
+                 const std::string& where, std::vector<CatalogueCode>& codes)
 {
     if (!entry.is_object())
         fail(origin, where, "must be a JSON object");
@@ -75,7 +130,8 @@ json entryToRule(const json& entry, const json& defaults, const std::vector<std:
         signatures.push_back(codeSignature(code, origin, where + ".codes"));
         codes.push_back({origin, catalogue, code, id});
     }
-    for (const auto& message : stringList(entry, "messages", origin, where))
+    std::vector<std::string> wrapperSources;
+    for (const auto& message : messagesWithWrappers(stringList(entry, "messages", origin, where), wrappers, wrapperSources))
         signatures.push_back(json {{"text", message}});
     if (const auto it = entry.find("patterns"); it != entry.end()) {
         if (!it->is_array())
@@ -92,6 +148,7 @@ json entryToRule(const json& entry, const json& defaults, const std::vector<std:
             rule[k] = v;
     }
     std::vector<std::string> all = stringList(entry, "sources", origin, where);
+    all.insert(all.end(), wrapperSources.begin(), wrapperSources.end());
     for (const auto& s : sources) {
         if (std::find(all.begin(), all.end(), s) == all.end())
             all.push_back(s);
@@ -126,12 +183,13 @@ CatalogueRules catalogueToRules(const json& catalogue, const std::string& origin
     const auto entries = catalogue.find("entries");
     if (entries == catalogue.end() || !entries->is_array() || entries->empty())
         fail(origin, "entries", "must be a non-empty array");
+    const auto wrappers = readWrappers(catalogue, origin);
     CatalogueRules out;
     for (std::size_t i = 0; i < entries->size(); ++i) {
         const auto& e = (*entries)[i];
         const bool named = e.is_object() && e.contains("id") && e["id"].is_string();
         const std::string where = fmt::format("entries[{}] ('{}')", i, named ? e["id"].get<std::string>() : "?");
-        out.rules.push_back(entryToRule((*entries)[i], defaults, sources, name, origin, where, out.codes));
+        out.rules.push_back(entryToRule((*entries)[i], defaults, sources, wrappers, name, origin, where, out.codes));
     }
     if (const auto covered = catalogue.find("covered_by"); covered != catalogue.end()) {
         if (!covered->is_object())

@@ -124,6 +124,34 @@ private Q_SLOTS:
         QCOMPARE(ids(diagnose(in, rules)), (std::vector<std::string> {"SPECIFIC", "WRAPPER"}));
     }
 
+    // A program that prints the vocabulary behind its own prefix (Triton: "Triton Error [CUDA]: " + cuGetErrorString):
+    // the wrapped message raises the same entry, and the entry cites the wrapper's source.
+    void wrappersMatchWrappedMessages_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<bool>("raised");
+        QTest::newRow("as the library prints it") << "RuntimeError: CUDA error: an illegal memory access was encountered" << true;
+        QTest::newRow("as the wrapper prints it") << "RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered" << true;
+        QTest::newRow("the driver API's form, wrapped") << "Triton Error [CUDA]: an illegal memory access was encountered" << true;
+        QTest::newRow("another wrapper") << "Other Error [CUDA]: an illegal memory access was encountered" << false;
+    }
+    void wrappersMatchWrappedMessages()
+    {
+        QFETCH(QString, log);
+        QFETCH(bool, raised);
+        const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(
+            "{\"id\": \"ILLEGAL\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}], \"messages\": "
+            "[\"CUDA error: an illegal memory access was encountered\", \"CUDA driver error: an illegal memory access was encountered\"]}",
+            ", \"wrappers\": [{\"prefixes\": [\"CUDA error: \", \"CUDA driver error: \"], \"as\": \"Triton Error [CUDA]: \", "
+            "\"source\": \"https://example.org/driver.c\"}]")}});
+        const auto* r = rules.find("ILLEGAL");
+        QVERIFY(r);
+        QCOMPARE(r->sources, (std::vector<std::string> {"https://example.org/driver.c", "https://example.org/catalogue"}));
+        DiagnosisInput in;
+        in.logs.push_back({"log", log.toStdString()});
+        QCOMPARE(!diagnose(in, rules).empty(), raised);
+    }
+
     void badCataloguesAreRefused_data()
     {
         QTest::addColumn<QString>("text");
@@ -140,6 +168,8 @@ private Q_SLOTS:
         QTest::newRow("local source") << QString::fromStdString(catalogue(
             "{\"id\": \"X_Y\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}], \"codes\": [\"GOOD_CODE\"], \"sources\": [\"/usr/include/x.h\"]}"))
                                       << "public http(s) URL";
+        QTest::newRow("wrapper without a source") << QString::fromStdString(catalogue(kIsaEntry,
+            ", \"wrappers\": [{\"prefixes\": [\"The \"], \"as\": \"Wrapped: \"}]")) << "wrappers[0]";
     }
     void badCataloguesAreRefused()
     {
