@@ -106,7 +106,7 @@ QVariant FindingsModel::display(const Finding& f, int column) const
     switch (column) {
     case SeverityColumn: return QString::fromLatin1(severityName(f.severity));
     case IdColumn: return qs(f.id);
-    case TitleColumn: return isGuessFromWords(f) ? tr("Guess from the words: %1").arg(qs(f.title)) : qs(f.title);
+    case TitleColumn: return findingTitle(f);
     // A system check has no fix a probe could try: nothing to say there. A fix that is not an environment change
     // (reseat the card, install another build) read "not tried" as if a probe could have tried it.
     case VerifiedColumn:
@@ -169,6 +169,12 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
     case VerifiedColumn: return tr("Fix");
     default: return {};
     }
+}
+
+QString findingTitle(const Finding& f)
+{
+    const QString title = qs(f.title.empty() ? f.id : f.title);
+    return isGuessFromWords(f) ? QObject::tr("Guess from the words: %1").arg(title) : title;
 }
 
 } // namespace stackscope::ui

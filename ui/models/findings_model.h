@@ -48,4 +48,8 @@ QString verifiedToolTip(const std::optional<bool>& verified);
 // mean and how a fix gets tried.
 QString fixColumnLegend();
 
+// A finding's title as people see it (the table, the summary card): a guess from a description's words says so before
+// the title; a finding without a title shows its id.
+QString findingTitle(const Finding& f);
+
 } // namespace stackscope::ui

@@ -1,8 +1,8 @@
 // Builds the summary card from a report document and lays it out dark and compact, like a GPU-Z window.
 #include "ui/report/summary_card.h"
 
-#include "core/diagnosis/diagnosis.h"
 #include "core/snapshot/stack_rows.h"
+#include "ui/models/findings_model.h"
 #include "ui/widgets/status_colors.h"
 
 #include <QBuffer>
@@ -137,14 +137,6 @@ void addProbeCounts(SummaryCardData& d, const report::ReportSummary& report)
     }
 }
 
-// A finding's line on the card; a guess from a description's words says so, as the log dialog and the report do (the
-// card is posted alone, so it must not read as a named cause).
-QString findingLine(const Finding& f)
-{
-    const QString title = qs(f.title.empty() ? f.id : f.title);
-    return isGuessFromWords(f) ? QObject::tr("Guess from the words: %1").arg(title) : title;
-}
-
 // The most severe findings first: the diagnosis's (the report's "findings") and the system checks (its snapshot's),
 // the one finding type both.
 void addFindings(SummaryCardData& d, const report::ReportSummary& report)
@@ -163,7 +155,7 @@ void addFindings(SummaryCardData& d, const report::ReportSummary& report)
                      [](const auto& a, const auto& b) { return static_cast<int>(a.severity) > static_cast<int>(b.severity); });
     for (const auto& f : all) {
         if (d.findings.size() < SummaryCardData::kMaxFindings)
-            d.findings.push_back({f.severity, findingLine(f)});
+            d.findings.push_back({f.severity, findingTitle(f)}); // a guess says so: the card is posted alone
         else
             ++d.moreFindings;
     }
