@@ -77,7 +77,7 @@ void addBenchDiagnose(CLI::App& bench, CommandContext& ctx)
     cmd->add_option("--corpus", *corpora, "Folder of NN_name/{report.txt,expected.json}; repeat for several, each scored "
                                           "apart (default: tests/fixtures/reports, then tests/fixtures/reports-heldout)");
     cmd->add_flag("--json", *json, "Print the scores as JSON (schema stackscope.bench-diagnose/2: one entry per corpus)");
-    cmd->add_option("--rules", *rulesFile, "Score this rules file instead of the built-in rules and catalogues (e.g. an older version)");
+    cmd->add_option("--rules", *rulesFile, "Score this rules file, or a folder laid out like resources/rules (diagnosis.json, catalogues/*.json), instead of the built-in rules (an older version, a draft)");
     cmd->add_flag("--no-facts", *noFacts, "Diagnose the text alone, without the facts it states (the engine before issue 22)");
     cmd->add_option("--later-labels", *laterLabels, "Also score OTHER threads under the labels this file gives them with "
                                                    "ids added later (default: tests/fixtures/diagnosis/later-labels.tsv when present; '' for none)");

@@ -14,7 +14,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -555,14 +557,46 @@ bool DiagnosisRules::names(const std::string& findingId, const std::string& expe
     return rule && std::find(rule->families.begin(), rule->families.end(), expected) != rule->families.end();
 }
 
-DiagnosisRules DiagnosisRules::fromFile(const std::string& path)
+namespace {
+
+RulesSource readRulesSource(const std::string& path)
 {
     std::string why;
-    const auto text = readRegularFile(path, kWrittenFileCap, &why);
+    auto text = readRegularFile(path, kWrittenFileCap, &why);
     if (!text)
         throw DiagnosisRulesError(fmt::format("{}: cannot read the rules file ({}); check the path given to --rules",
                                               path, why));
-    return fromJson(*text, path);
+    return {path, std::move(*text)};
+}
+
+// diagnosis.json, then catalogues/*.json sorted by name: the order builtInCatalogues() embeds them in.
+std::vector<RulesSource> readRulesFolder(const std::filesystem::path& dir)
+{
+    std::vector<RulesSource> sources {readRulesSource((dir / "diagnosis.json").string())};
+    std::vector<std::filesystem::path> catalogues;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir / "catalogues", ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().extension() == ".json")
+            catalogues.push_back(it->path());
+    }
+    if (ec && ec != std::errc::no_such_file_or_directory)
+        throw DiagnosisRulesError(fmt::format("{}: cannot list the catalogues ({}); check the folder given to --rules",
+                                              (dir / "catalogues").string(), ec.message()));
+    std::sort(catalogues.begin(), catalogues.end());
+    for (const auto& c : catalogues)
+        sources.push_back(readRulesSource(c.string()));
+    return sources;
+}
+
+} // namespace
+
+DiagnosisRules DiagnosisRules::fromFile(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return fromSources(readRulesFolder(path));
+    auto source = readRulesSource(path);
+    return fromJson(source.text, source.origin);
 }
 
 const DiagnosisRule* DiagnosisRules::find(const std::string& id) const

@@ -171,6 +171,8 @@ public:
     static const DiagnosisRules& builtIn();
     // Throws DiagnosisRulesError; `origin` names the file in messages.
     static DiagnosisRules fromJson(const std::string& text, const std::string& origin);
+    // A rules file, or a folder laid out like resources/rules (diagnosis.json plus catalogues/*.json, in file-name
+    // order, as the built-in set): a draft of the whole set, scored without a rebuild.
     static DiagnosisRules fromFile(const std::string& path);
     // Several rules files and catalogues as one set: ids unique over all, "explains" may point across files.
     static DiagnosisRules fromSources(const std::vector<RulesSource>& sources);

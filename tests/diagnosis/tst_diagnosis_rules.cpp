@@ -259,6 +259,29 @@ private Q_SLOTS:
     {
         QVERIFY_THROWS_EXCEPTION(DiagnosisRulesError, DiagnosisRules::fromFile("/nonexistent/diagnosis.json"));
     }
+
+    // A folder laid out like resources/rules is the whole set: the same rules, in the same order, as built in.
+    void fromFileReadsARulesFolder()
+    {
+        const auto folder = DiagnosisRules::fromFile(STACKSCOPE_TEST_FIXTURES "/../../resources/rules");
+        const auto& builtIn = DiagnosisRules::builtIn();
+        QCOMPARE(folder.rules().size(), builtIn.rules().size());
+        for (std::size_t i = 0; i < builtIn.rules().size(); ++i)
+            QCOMPARE(folder.rules()[i].id, builtIn.rules()[i].id);
+    }
+
+    // A folder without diagnosis.json says which file it lacks.
+    void fromFileNamesAFolderWithoutDiagnosisJson()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        try {
+            DiagnosisRules::fromFile(dir.path().toStdString());
+            QFAIL("expected DiagnosisRulesError");
+        } catch (const DiagnosisRulesError& e) {
+            QVERIFY2(std::string(e.what()).find("diagnosis.json: cannot read") != std::string::npos, e.what());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDiagnosisRules)
