@@ -249,8 +249,10 @@ fault_oom_big() { user "$PY" "$FD/oom.py" --gib 2048; }
 fault_assert_index() { user "$PY" "$FD/index_oob.py" --mode index; }
 fault_assert_labels() { user "$PY" "$FD/index_oob.py" --mode nll; }
 fault_illegal_address() { user "$PY" "$FD/illegal_address.py"; }
+fault_triton_smem() { user "$PY" "$FD/triton_smem.py"; }
 # rendezvous / NCCL
 fault_socket_ifname() { FENV=(NCCL_SOCKET_IFNAME=nosuchif); f_torchrun2; }
+fault_socket_ifname_info() { FENV=(NCCL_SOCKET_IFNAME=nosuchif NCCL_DEBUG=INFO); f_torchrun2; }
 fault_port_in_use() {
     helper_bg listener "$PY" "$FD/port_holder.py" "$W/port"
     wait_file "$W/port" 20 || { skip_step "the listener did not start"; return; }
@@ -385,7 +387,9 @@ fault oom_too_big CUDA_OOM 1 "the script allocates a 2 TiB batch" fault_oom_big
 fault assert_index CUDA_DEVICE_SIDE_ASSERT 1 "index 10 of a 4-element CUDA tensor" fault_assert_index
 fault assert_labels CUDA_DEVICE_SIDE_ASSERT 1 "cross_entropy with labels up to 9 for 5 classes" fault_assert_labels
 fault illegal_address CUDA_ILLEGAL_ADDRESS 1 "the user's Triton kernel reads 1 TiB past its buffer" fault_illegal_address
+fault triton_smem TRITON_OUT_OF_RESOURCES 1 "the user's Triton matmul with tiles tuned for a bigger GPU (about 1 MiB of shared memory a block)" fault_triton_smem
 fault socket_ifname NCCL_SOCKET_INTERFACE 2 "NCCL_SOCKET_IFNAME=nosuchif; torchrun 2-rank all_reduce" fault_socket_ifname
+fault socket_ifname_info NCCL_SOCKET_INTERFACE 2 "NCCL_SOCKET_IFNAME=nosuchif with NCCL_DEBUG=INFO (its error trace lines too); torchrun all_reduce" fault_socket_ifname_info
 fault port_in_use DIST_ADDRESS_IN_USE cpu "MASTER_PORT held by another listener; torchrun --master_port it" fault_port_in_use
 fault rendezvous_refused DIST_RENDEZVOUS_FAILED cpu "rank 1 of 2, MASTER_ADDR:MASTER_PORT a closed local port, init timeout 8 s" fault_rendezvous
 fault same_gpu NCCL_INVALID_USAGE 1 "torchrun 2 ranks, both torch.cuda.set_device(0)" fault_same_gpu
