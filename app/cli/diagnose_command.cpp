@@ -108,7 +108,7 @@ const char* triState(const std::optional<bool>& b, const char* yes, const char* 
 // matches, its rank and its fixes in order. Lines with nothing to say are left out (no empty "fixes, in order:").
 void printFinding(const Finding& f)
 {
-    std::cout << fmt::format("[{}] {}: {}\n", severityName(f.severity), f.id, f.title);
+    std::cout << fmt::format("[{}] {}: {}\n", severityName(f.severity), f.id, findingHeadline(f));
     if (!f.rankNote.empty())
         std::cout << fmt::format("  rank: {}\n", f.rankNote);
     std::cout << fmt::format("  confidence {}{}\n  cause: {}\n", confidenceName(f.confidence),

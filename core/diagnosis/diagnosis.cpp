@@ -497,6 +497,12 @@ bool isGuessFromWords(const Finding& f)
                        [](const Evidence& e) { return e.signature.rfind(kSymptomSignaturePrefix, 0) == 0; });
 }
 
+std::string findingHeadline(const Finding& f)
+{
+    const std::string& title = f.title.empty() ? f.id : f.title;
+    return isGuessFromWords(f) ? "Guess from the words: " + title : title;
+}
+
 std::optional<LogText> snapshotKernelLog(const Snapshot& s)
 {
     std::string text;

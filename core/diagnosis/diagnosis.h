@@ -46,6 +46,8 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
 // guess (low confidence: nothing but the description's words named it), for the views that must say so.
 inline constexpr const char* kSymptomSignaturePrefix = "words: ";
 bool isGuessFromWords(const Finding& f);
+// The finding's title as every view shows it: a guess from words says so first ("Guess from the words: <title>").
+std::string findingHeadline(const Finding& f);
 
 // The texts a snapshot carries that rules read like logs: its kernel-log lines (amdgpu/KFD/NVIDIA), when any.
 std::optional<LogText> snapshotKernelLog(const Snapshot& s);

@@ -183,8 +183,8 @@ std::string markdownProbes(const json& report)
 // One finding, a diagnosis rule's or a system check's: the same lines for both.
 std::string markdownFinding(const Finding& f)
 {
-    std::string md = fmt::format("- **[{}] {}**: {}{} (confidence {})\n", severityName(f.severity), f.id,
-                                 isGuessFromWords(f) ? "guess from the words: " : "", f.title, confidenceName(f.confidence));
+    std::string md = fmt::format("- **[{}] {}**: {} (confidence {})\n", severityName(f.severity), f.id, findingHeadline(f),
+                                 confidenceName(f.confidence));
     if (!f.detail.empty())
         md += fmt::format("  - {}\n", firstLine(f.detail, 400));
     if (!f.fix.empty())
@@ -334,10 +334,9 @@ std::string htmlFinding(const Finding& f)
     std::string sources;
     for (const auto& src : f.sources)
         sources += (sources.empty() ? "" : ", ") + src;
-    std::string h = fmt::format("<h3 class=\"{0}\">[{0}] {1}: {6}{2}</h3>\n<p>{3}</p>\n<p>Confidence {4}. Sources: {5}</p>\n<ol>\n",
-                                severityName(f.severity), esc(f.id), esc(f.title), esc(f.detail),
-                                confidenceName(f.confidence), esc(sources.empty() ? "none" : sources),
-                                isGuessFromWords(f) ? "guess from the words: " : "");
+    std::string h = fmt::format("<h3 class=\"{0}\">[{0}] {1}: {2}</h3>\n<p>{3}</p>\n<p>Confidence {4}. Sources: {5}</p>\n<ol>\n",
+                                severityName(f.severity), esc(f.id), esc(findingHeadline(f)), esc(f.detail),
+                                confidenceName(f.confidence), esc(sources.empty() ? "none" : sources));
     if (!f.fix.empty())
         h += fmt::format("<li>{}</li>\n", esc(f.fix));
     for (const auto& fix : f.fixes)

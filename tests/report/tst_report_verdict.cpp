@@ -113,9 +113,9 @@ private Q_SLOTS:
         QVERIFY(isGuessFromWords(guess.front()));
         report["findings"] = findingsToJson(guess)["findings"];
         const QString md = QString::fromStdString(report::reportMarkdown(report));
-        QVERIFY2(md.contains("guess from the words: DataLoader workers ran out of shared memory"), qPrintable(md));
+        QVERIFY2(md.contains("Guess from the words: DataLoader workers ran out of shared memory"), qPrintable(md));
         const QString html = QString::fromStdString(report::reportHtml(report, {}));
-        QVERIFY2(html.contains("SHM_TOO_SMALL: guess from the words: DataLoader"), qPrintable(html));
+        QVERIFY2(html.contains("SHM_TOO_SMALL: Guess from the words: DataLoader"), qPrintable(html));
     }
 };
 

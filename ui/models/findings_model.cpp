@@ -173,8 +173,7 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
 
 QString findingTitle(const Finding& f)
 {
-    const QString title = qs(f.title.empty() ? f.id : f.title);
-    return isGuessFromWords(f) ? QObject::tr("Guess from the words: %1").arg(title) : title;
+    return qs(findingHeadline(f));
 }
 
 } // namespace stackscope::ui

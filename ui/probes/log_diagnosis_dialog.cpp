@@ -329,7 +329,7 @@ void LogDiagnosisDialog::showFinding(int row)
         evidence = tr("<li>none in the text: this finding is about the machine</li>");
     m_detail->setHtml(tr("<h3 style='color:%1'>%2</h3><p><code>%3</code> · %4 · confidence %5</p>%6<p>%7</p>"
                          "<h4>Fixes, in order</h4><ol>%8</ol><h4>Lines that matched</h4><ul>%9</ul><h4>Sources</h4><ul>%10</ul>")
-                          .arg(severityColor(f->severity).name(), QString::fromStdString(f->title).toHtmlEscaped(),
+                          .arg(severityColor(f->severity).name(), findingTitle(*f).toHtmlEscaped(),
                                QString::fromStdString(f->id).toHtmlEscaped(), QString::fromLatin1(severityName(f->severity)),
                                QString::fromLatin1(confidenceName(f->confidence)), guessNote,
                                QString::fromStdString(f->detail).toHtmlEscaped(), fixes, evidence, sources));
