@@ -32,8 +32,16 @@ LiteralSet::LiteralSet(const std::vector<std::string>& literals)
 
     // The trie: kNone marks a missing edge until the breadth-first pass fills it.
     constexpr std::uint32_t kNone = 0xffffffffu;
-    std::vector<std::uint32_t> next(m_classes, kNone);
+    // At most one state per literal byte: reserving that bound once spares the table's growth copies, which cost more
+    // than building it (the table holds states x classes entries, megabytes for the built-in rules).
+    std::size_t bytes = 0;
+    for (const auto& lit : literals)
+        bytes += lit.size();
+    std::vector<std::uint32_t> next;
+    next.reserve((bytes + 1) * m_classes);
+    next.assign(m_classes, kNone);
     std::vector<std::vector<std::uint32_t>> outputs(1);
+    outputs.reserve(bytes + 1);
     for (std::size_t i = 0; i < literals.size(); ++i) {
         if (literals[i].empty())
             continue;
