@@ -98,7 +98,7 @@ bool patternMatchesNearAnchor(const std::string& line, const std::string& anchor
             return false;
         const std::size_t begin = pos > kAnchorWindowBefore ? pos - kAnchorWindowBefore : 0;
         const std::size_t end = std::min(line.size(), pos + anchor.size() + kAnchorWindowAfter);
-        if (std::regex_search(line.begin() + static_cast<std::ptrdiff_t>(begin), line.begin() + static_cast<std::ptrdiff_t>(end), *sig.regex))
+        if (std::regex_search(line.begin() + static_cast<std::ptrdiff_t>(begin), line.begin() + static_cast<std::ptrdiff_t>(end), sig.regex->get()))
             return true;
         from = pos + std::max<std::size_t>(1, anchor.size());
     }
@@ -131,7 +131,7 @@ void matchSignatures(const DiagnosisRule& rule, const std::vector<std::uint32_t>
         }
         if (literal == SignatureIndex::kNoLiteral) {
             for (const auto& line : lines) {
-                if (line.display.size() <= kMaxPatternLineLength && std::regex_search(line.display, *sig.regex))
+                if (line.display.size() <= kMaxPatternLineLength && std::regex_search(line.display, sig.regex->get()))
                     c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex, sig.presumed);
             }
             continue;

@@ -221,11 +221,7 @@ TextSignature readSignature(ObjectReader r)
         auto flags = std::regex::ECMAScript | std::regex::optimize;
         if (s.ignoreCase)
             flags |= std::regex::icase;
-        try {
-            s.regex = std::make_shared<const std::regex>(s.pattern, flags);
-        } catch (const std::regex_error& e) {
-            r.fail("pattern", fmt::format("is not a valid ECMAScript regular expression ({})", e.what()));
-        }
+        s.regex = std::make_shared<const LazyRegex>(s.pattern, flags);
         // The anchor prefilters lines; one that drifted from the pattern would silently stop it matching.
         if (!s.anchor.empty() && lowerIf(s.pattern, s.ignoreCase).find(lowerIf(s.anchor, s.ignoreCase)) == std::string::npos)
             r.fail("anchor", fmt::format("'{}' does not appear literally in the pattern; use a plain piece of it", s.anchor));
@@ -474,7 +470,7 @@ const DiagnosisRules& DiagnosisRules::builtIn()
         std::vector<RulesSource> sources {{"resources/rules/diagnosis.json (built in)", stackscope_diagnosis_rules_json}};
         for (auto& c : builtInCatalogues())
             sources.push_back(std::move(c));
-        return fromSources(sources);
+        return fromSources(sources, PatternCheck::FirstUse);
     }();
     return rules;
 }
@@ -516,7 +512,28 @@ std::vector<json> ruleObjects(const RulesSource& source, std::vector<CatalogueCo
 
 } // namespace
 
-DiagnosisRules DiagnosisRules::fromSources(const std::vector<RulesSource>& sources)
+namespace {
+
+void compilePatterns(const DiagnosisRule& rule, const std::string& origin)
+{
+    for (std::size_t k = 0; k < rule.signatures.size(); ++k) {
+        const auto& sig = rule.signatures[k];
+        if (!sig.regex)
+            continue;
+        try {
+            sig.regex->get();
+        } catch (const std::regex_error& e) {
+            throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'signatures[{}].pattern': is not a valid ECMAScript "
+                                                  "regular expression ({}); fix the rules file (format: "
+                                                  "resources/rules/README.md)",
+                                                  origin, rule.id, k, e.what()));
+        }
+    }
+}
+
+} // namespace
+
+DiagnosisRules DiagnosisRules::fromSources(const std::vector<RulesSource>& sources, PatternCheck check)
 {
     DiagnosisRules out;
     std::map<std::string, std::string> originOf;
@@ -524,6 +541,8 @@ DiagnosisRules DiagnosisRules::fromSources(const std::vector<RulesSource>& sourc
         const auto objects = ruleObjects(source, out.m_codes);
         for (std::size_t i = 0; i < objects.size(); ++i) {
             DiagnosisRule rule = readRule(objects[i], source.origin, i);
+            if (check == PatternCheck::AtLoad)
+                compilePatterns(rule, source.origin);
             if (!originOf.emplace(rule.id, source.origin).second)
                 throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'id': the id is used twice (first in {}); ids must "
                                                       "be unique over all rules files and catalogues",

@@ -4,13 +4,13 @@
 #include "core/util/error.h"
 
 #include "core/snapshot/probe_outcome.h"
+#include "core/diagnosis/lazy_regex.h"
 #include "core/diagnosis/version_range.h"
 #include "core/snapshot/snapshot.h"
 
 #include <map>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,7 +29,7 @@ struct TextSignature {
     std::string pattern;
     std::string anchor;
     bool ignoreCase = false;
-    std::shared_ptr<const std::regex> regex;
+    std::shared_ptr<const LazyRegex> regex; // compiled on first use (checked at load unless the rules are built in)
     std::optional<Confidence> confidence; // overrides the rule's
     std::string note;
     // The cause is presumed from a message that does not name it (the documented usual cause of a wrapper
@@ -174,8 +174,12 @@ public:
     // A rules file, or a folder laid out like resources/rules (diagnosis.json plus catalogues/*.json, in file-name
     // order, as the built-in set): a draft of the whole set, scored without a rebuild.
     static DiagnosisRules fromFile(const std::string& path);
+    // When the patterns are compiled: at load, so a file with a bad one fails there with its place named; or at
+    // first use, for the built-in rules (a test compiles every one of them), so a run pays only for the patterns
+    // its text tries.
+    enum class PatternCheck { AtLoad, FirstUse };
     // Several rules files and catalogues as one set: ids unique over all, "explains" may point across files.
-    static DiagnosisRules fromSources(const std::vector<RulesSource>& sources);
+    static DiagnosisRules fromSources(const std::vector<RulesSource>& sources, PatternCheck check = PatternCheck::AtLoad);
 
     const std::vector<DiagnosisRule>& rules() const { return m_rules; }
     const DiagnosisRule* find(const std::string& id) const;

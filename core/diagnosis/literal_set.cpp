@@ -1,18 +1,60 @@
-// Aho-Corasick over byte classes (see literal_set.h): a trie of the folded literals, suffix links by breadth-first
-// search, and every missing transition filled in, so a scan is one table look-up per byte.
+// Aho-Corasick over byte classes (see literal_set.h): a trie of the folded literals, numbered breadth first, with
+// failure links; complete transition rows only for the shallow states, edge lists for the rest. A complete table
+// for every state would be states x classes entries (about 60,000 x 63 for the built-in rules: 15 MB to fill at
+// every start); this keeps the automaton under a megabyte for a failure-link step now and then in a scan.
 #include "core/diagnosis/literal_set.h"
 
+#include <algorithm>
 #include <cctype>
-#include <deque>
 
 namespace stackscope {
 
 namespace {
 
+// Depth of the states with complete rows: a log's bytes mostly leave the root after one or two matching bytes.
+constexpr std::uint32_t kDenseDepth = 2;
+constexpr std::uint32_t kNone = 0xffffffffu;
+
 unsigned char fold(unsigned char c)
 {
     return static_cast<unsigned char>(std::tolower(c));
 }
+
+// The trie while it is built: children as sibling lists, in insertion order.
+struct Trie {
+    std::vector<std::uint32_t> firstChild {kNone};
+    std::vector<std::uint32_t> nextSibling {kNone};
+    std::vector<std::uint8_t> cls {0};
+    std::vector<std::uint32_t> firstLiteral {kNone}; // literals ending here, chained through nextLiteral
+    std::vector<std::uint32_t> nextLiteral;
+    std::uint32_t rootChild[256]; // the root's children by class: every failure chain ends there
+
+    Trie() { std::fill(std::begin(rootChild), std::end(rootChild), kNone); }
+
+    std::uint32_t child(std::uint32_t node, std::uint8_t c) const
+    {
+        if (node == 0)
+            return rootChild[c];
+        for (auto k = firstChild[node]; k != kNone; k = nextSibling[k]) {
+            if (cls[k] == c)
+                return k;
+        }
+        return kNone;
+    }
+
+    std::uint32_t addChild(std::uint32_t node, std::uint8_t c)
+    {
+        const auto k = static_cast<std::uint32_t>(cls.size());
+        firstChild.push_back(kNone);
+        nextSibling.push_back(firstChild[node]);
+        cls.push_back(c);
+        firstLiteral.push_back(kNone);
+        firstChild[node] = k;
+        if (node == 0)
+            rootChild[c] = k;
+        return k;
+    }
+};
 
 } // namespace
 
@@ -30,76 +72,105 @@ LiteralSet::LiteralSet(const std::vector<std::string>& literals)
     for (int c = 0; c < 256; ++c)
         m_class[c] = m_class[fold(static_cast<unsigned char>(c))];
 
-    // The trie: kNone marks a missing edge until the breadth-first pass fills it.
-    constexpr std::uint32_t kNone = 0xffffffffu;
-    // At most one state per literal byte: reserving that bound once spares the table's growth copies, which cost more
-    // than building it (the table holds states x classes entries, megabytes for the built-in rules).
-    std::size_t bytes = 0;
-    for (const auto& lit : literals)
-        bytes += lit.size();
-    std::vector<std::uint32_t> next;
-    next.reserve((bytes + 1) * m_classes);
-    next.assign(m_classes, kNone);
-    std::vector<std::vector<std::uint32_t>> outputs(1);
-    outputs.reserve(bytes + 1);
+    Trie trie;
+    trie.nextLiteral.assign(literals.size(), kNone);
     for (std::size_t i = 0; i < literals.size(); ++i) {
         if (literals[i].empty())
             continue;
-        std::uint32_t s = 0;
+        std::uint32_t node = 0;
         for (unsigned char c : literals[i]) {
-            auto& edge = next[s * m_classes + m_class[c]];
-            if (edge == kNone) {
-                edge = static_cast<std::uint32_t>(outputs.size());
-                outputs.emplace_back();
-                next.resize(next.size() + m_classes, kNone);
+            auto k = trie.child(node, m_class[c]);
+            node = k != kNone ? k : trie.addChild(node, m_class[c]);
+        }
+        trie.nextLiteral[i] = trie.firstLiteral[node];
+        trie.firstLiteral[node] = static_cast<std::uint32_t>(i);
+    }
+
+    // Breadth-first order: order[new] = trie node; a state's failure state is shallower, so it comes first.
+    const auto count = static_cast<std::uint32_t>(trie.cls.size());
+    std::vector<std::uint32_t> order {0}, renamed(count, 0), depth {0};
+    order.reserve(count);
+    depth.reserve(count);
+    for (std::size_t head = 0; head < order.size(); ++head) {
+        for (auto k = trie.firstChild[order[head]]; k != kNone; k = trie.nextSibling[k]) {
+            renamed[k] = static_cast<std::uint32_t>(order.size());
+            order.push_back(k);
+            depth.push_back(depth[head] + 1);
+            if (depth.back() <= kDenseDepth)
+                m_denseStates = static_cast<std::uint32_t>(order.size());
+        }
+    }
+    m_denseStates = std::max<std::uint32_t>(m_denseStates, 1);
+
+    // Failure links in trie numbering: the longest proper suffix of a state's text that is a trie node.
+    std::vector<std::uint32_t> fail(count, 0);
+    for (std::uint32_t s = 1; s < count; ++s) {
+        const auto node = order[s];
+        for (auto k = trie.firstChild[node]; k != kNone; k = trie.nextSibling[k]) {
+            std::uint32_t target = 0;
+            if (node != 0) {
+                for (auto f = fail[node];; f = fail[f]) {
+                    const auto via = trie.child(f, trie.cls[k]);
+                    if (via != kNone) {
+                        target = via;
+                        break;
+                    }
+                    if (f == 0)
+                        break;
+                }
             }
-            s = next[s * m_classes + m_class[c]];
-        }
-        outputs[s].push_back(static_cast<std::uint32_t>(i));
-    }
-    const std::size_t states = outputs.size();
-    std::vector<std::uint32_t> link(states, 0);
-    std::deque<std::uint32_t> queue;
-    for (std::uint32_t c = 0; c < m_classes; ++c) {
-        auto& edge = next[c];
-        if (edge == kNone) {
-            edge = 0;
-        } else {
-            link[edge] = 0;
-            queue.push_back(edge);
+            fail[k] = target;
         }
     }
-    while (!queue.empty()) {
-        const auto s = queue.front();
-        queue.pop_front();
-        const auto& inherited = outputs[link[s]];
-        outputs[s].insert(outputs[s].end(), inherited.begin(), inherited.end());
-        for (std::uint32_t c = 0; c < m_classes; ++c) {
-            auto& edge = next[s * m_classes + c];
-            if (edge == kNone) {
-                edge = next[link[s] * m_classes + c];
-            } else {
-                link[edge] = next[link[s] * m_classes + c];
-                queue.push_back(edge);
-            }
-        }
-    }
-    m_next = std::move(next);
-    m_outBegin.reserve(states + 1);
-    for (const auto& o : outputs) {
+    for (auto k = trie.firstChild[0]; k != kNone; k = trie.nextSibling[k])
+        fail[k] = 0;
+    m_fail.resize(count);
+    for (std::uint32_t s = 0; s < count; ++s)
+        m_fail[s] = renamed[fail[order[s]]];
+
+    // Outputs: a state's own literals, then its failure state's (already laid out: it comes earlier).
+    m_outBegin.reserve(count + 1);
+    for (std::uint32_t s = 0; s < count; ++s) {
         m_outBegin.push_back(static_cast<std::uint32_t>(m_out.size()));
-        m_out.insert(m_out.end(), o.begin(), o.end());
+        for (auto lit = trie.firstLiteral[order[s]]; lit != kNone; lit = trie.nextLiteral[lit])
+            m_out.push_back(lit);
+        if (s != 0) {
+            const auto f = m_fail[s];
+            for (auto k = m_outBegin[f]; k < m_outBegin[f + 1]; ++k)
+                m_out.push_back(m_out[k]);
+        }
     }
     m_outBegin.push_back(static_cast<std::uint32_t>(m_out.size()));
+
+    // Complete rows for the shallow states: a missing edge goes where the failure state's row goes.
+    m_dense.assign(std::size_t(m_denseStates) * m_classes, 0);
+    for (std::uint32_t s = 0; s < m_denseStates; ++s) {
+        auto* row = &m_dense[std::size_t(s) * m_classes];
+        if (s != 0)
+            std::copy_n(&m_dense[std::size_t(m_fail[s]) * m_classes], m_classes, row);
+        for (auto k = trie.firstChild[order[s]]; k != kNone; k = trie.nextSibling[k])
+            row[trie.cls[k]] = renamed[k];
+    }
+
+    // Edge lists for the deep states, in breadth-first numbering.
+    m_edgeBegin.reserve(count - m_denseStates + 1);
+    for (std::uint32_t s = m_denseStates; s < count; ++s) {
+        m_edgeBegin.push_back(static_cast<std::uint32_t>(m_edgeClass.size()));
+        for (auto k = trie.firstChild[order[s]]; k != kNone; k = trie.nextSibling[k]) {
+            m_edgeClass.push_back(trie.cls[k]);
+            m_edgeTarget.push_back(renamed[k]);
+        }
+    }
+    m_edgeBegin.push_back(static_cast<std::uint32_t>(m_edgeClass.size()));
 }
 
 bool LiteralSet::any(std::string_view text) const
 {
-    if (m_next.empty())
+    if (m_dense.empty())
         return false;
     std::uint32_t state = 0;
     for (unsigned char c : text) {
-        state = m_next[state * m_classes + m_class[c]];
+        state = next(state, m_class[c]);
         if (m_outBegin[state] != m_outBegin[state + 1])
             return true;
     }

@@ -18,17 +18,19 @@ public:
 
     std::size_t size() const { return m_lengths.size(); }
     std::size_t length(std::size_t literal) const { return m_lengths[literal]; }
+    // Automaton states (one per distinct prefix of the folded literals, the empty one included).
+    std::size_t states() const { return m_fail.size(); }
 
     // Calls onHit(literal index, offset one past the hit's last byte) for every occurrence, case folded (the
     // caller checks case where it matters).
     template <class OnHit>
     void scan(std::string_view text, OnHit&& onHit) const
     {
-        if (m_next.empty())
+        if (m_dense.empty())
             return;
         std::uint32_t state = 0;
         for (std::size_t i = 0; i < text.size(); ++i) {
-            state = m_next[state * m_classes + m_class[static_cast<unsigned char>(text[i])]];
+            state = next(state, m_class[static_cast<unsigned char>(text[i])]);
             for (auto k = m_outBegin[state]; k < m_outBegin[state + 1]; ++k)
                 onHit(m_out[k], i + 1);
         }
@@ -38,9 +40,30 @@ public:
     bool any(std::string_view text) const;
 
 private:
+    // The state after reading a byte of class cls in state: a table look-up for the shallow states (where a log's
+    // bytes spend nearly all their time), the deep ones' few edges searched, and failure links followed down to a
+    // shallow state.
+    std::uint32_t next(std::uint32_t state, std::uint32_t cls) const
+    {
+        while (state >= m_denseStates) {
+            for (auto e = m_edgeBegin[state - m_denseStates]; e < m_edgeBegin[state - m_denseStates + 1]; ++e) {
+                if (m_edgeClass[e] == cls)
+                    return m_edgeTarget[e];
+            }
+            state = m_fail[state];
+        }
+        return m_dense[state * m_classes + cls];
+    }
+
+    // States are numbered breadth first, so the shallow ones (depth <= kDenseDepth in the .cpp) come first.
     std::uint32_t m_classes = 0;          // byte classes: 0 for bytes in no literal, one per distinct folded byte
     std::uint8_t m_class[256] = {};
-    std::vector<std::uint32_t> m_next;    // state * m_classes + class -> state (a complete automaton)
+    std::uint32_t m_denseStates = 0;
+    std::vector<std::uint32_t> m_dense;   // shallow state * m_classes + class -> state (complete)
+    std::vector<std::uint32_t> m_edgeBegin; // deep state - m_denseStates -> first of its edges (size deep + 1)
+    std::vector<std::uint8_t> m_edgeClass;
+    std::vector<std::uint32_t> m_edgeTarget;
+    std::vector<std::uint32_t> m_fail;    // state -> longest proper suffix that is a state
     std::vector<std::uint32_t> m_outBegin; // state -> first of its outputs in m_out (size states + 1)
     std::vector<std::uint32_t> m_out;     // literal indexes ending at each state, suffix links' outputs included
     std::vector<std::size_t> m_lengths;

@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 using namespace stackscope;
@@ -50,6 +51,22 @@ private Q_SLOTS:
         QTest::newRow("none") << QStringList {"xyz"} << "abc";
         QTest::newRow("empty literal ignored") << QStringList {"", "ab"} << "abab";
         QTest::newRow("repeated") << QStringList {"aa"} << "aaaa";
+        // Deep states and long failure chains (the automaton has complete rows only near the root): many overlapping
+        // literals over a small alphabet, a fixed seed.
+        std::mt19937 random(32);
+        const auto word = [&](int maxLength, const char* alphabet, int letters) {
+            QString w;
+            for (int n = 1 + int(random() % maxLength); n > 0; --n)
+                w += QLatin1Char(alphabet[random() % letters]);
+            return w;
+        };
+        QStringList many;
+        for (int i = 0; i < 300; ++i)
+            many << word(9, "abcAB", 5);
+        QString text;
+        for (int i = 0; i < 20; ++i)
+            text += word(400, "abcdABC", 7);
+        QTest::newRow("many overlapping, small alphabet") << many << text;
     }
     void literalSetAgreesWithFind()
     {
