@@ -404,7 +404,7 @@ fault driver_empty "CUDA_NO_DRIVER|SHARED_LIBRARY_MISSING" 1 "LD_LIBRARY_PATH fo
 fault driver_stub "CUDA_NO_DRIVER|SHARED_LIBRARY_MISSING" 1 "LD_LIBRARY_PATH=CUDA toolkit stubs/ with libcuda.so.1 -> the stub libcuda.so" fault_driver_stub
 fault driver_stub_cli "CUDA_NO_DRIVER|SHARED_LIBRARY_MISSING" 1 "the same stubs/ folder; stackscope-cli train --device gpu:0" fault_driver_stub_cli
 fault old_libstdcxx LIBSTDCXX_TOO_OLD cpu "LD_LIBRARY_PATH folder with an old libstdc++.so.6 (an old conda env's lib/)" fault_old_libstdcxx
-fault preload_missing SHARED_LIBRARY_MISSING cpu "LD_PRELOAD=libtcmalloc_minimal.so.4, not installed (the run itself goes on)" fault_preload_missing
+fault preload_missing LOADER_PRELOAD_IGNORED cpu "LD_PRELOAD=libtcmalloc_minimal.so.4, not installed (the run itself goes on)" fault_preload_missing
 fault ext_missing_dep SHARED_LIBRARY_MISSING cpu "import of an extension whose libmyops_cuda.so.1 is not on the path" fault_ext_missing_dep
 fault ext_abi UNDEFINED_SYMBOL cpu "import of an extension built against another torch (undefined c10 symbol)" fault_ext_abi
 fault ext_glibcxx LIBSTDCXX_TOO_OLD cpu "import of an extension built against a libstdc++ with GLIBCXX_3.4.99" fault_ext_glibcxx
