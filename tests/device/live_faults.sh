@@ -349,6 +349,20 @@ fault_ext_glibcxx() {
     [ -f "$LIBS/ext_glibcxx/fused_ops.so" ] || { skip_step "extension not built (no C compiler?)"; return; }
     user "$PY" "$FD/import_ext.py" --path "$LIBS/ext_glibcxx" --module fused_ops
 }
+# a checkpoint saved from cuda:1 of a 2-GPU job, loaded (torch.load, no map_location) where one GPU is visible
+fault_load_missing_gpu() {
+    local ck=$W/ck-cuda1.pt
+    env CUDA_VISIBLE_DEVICES=0,1 timeout -k 5 "$T" "$PY" "$FD/checkpoint.py" save --path "$ck" --device cuda:1 \
+        >>"$LOG" 2>&1 || { skip_step "could not save the checkpoint on cuda:1"; return; }
+    FENV=(CUDA_VISIBLE_DEVICES=0)
+    user "$PY" "$FD/checkpoint.py" load --path "$ck"
+}
+# a just-in-time CUDA extension with TORCH_CUDA_ARCH_LIST in nvcc's spelling (sm_90), not PyTorch's (9.0)
+fault_arch_list_sm() {
+    command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { skip_step "no nvcc"; return; }
+    FENV=(TORCH_CUDA_ARCH_LIST=sm_90 "PATH=/usr/local/cuda/bin:$PATH")
+    user "$PY" "$FD/ext_arch_list.py" --build-dir "$W/ext-arch"
+}
 # a CUDA Dataset under fork-started DataLoader workers
 fault_cuda_fork() { user "$PY" "$FD/dataloader_cuda_fork.py"; }
 # torch.compile where no C compiler is on PATH (a slim runtime image): PATH keeps every other program (links to
@@ -409,6 +423,8 @@ fault ext_missing_dep SHARED_LIBRARY_MISSING cpu "import of an extension whose l
 fault ext_abi UNDEFINED_SYMBOL cpu "import of an extension built against another torch (undefined c10 symbol)" fault_ext_abi
 fault ext_glibcxx LIBSTDCXX_TOO_OLD cpu "import of an extension built against a libstdc++ with GLIBCXX_3.4.99" fault_ext_glibcxx
 fault cuda_fork_reinit CUDA_FORK_REINIT 1 "a Dataset returning CUDA tensors, DataLoader(num_workers=2) forked after the model went to the GPU" fault_cuda_fork
+fault load_missing_gpu "TORCH_LOAD_CUDA_DEVICE_MISSING|CUDA_INVALID_DEVICE_ORDINAL" 2 "a checkpoint saved on cuda:1, torch.load (no map_location) with CUDA_VISIBLE_DEVICES=0" fault_load_missing_gpu
+fault arch_list_sm EXTENSION_UNKNOWN_CUDA_ARCH 1 "TORCH_CUDA_ARCH_LIST=sm_90 (nvcc's spelling) for a just-in-time CUDA extension" fault_arch_list_sm
 fault compile_no_cc TRITON_NO_C_COMPILER 1 "torch.compile of a training step with no gcc/clang on PATH and CC unset (a slim runtime image)" fault_compile_no_cc
 fault alloc_conf_bad OTHER 1 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,garbage_option:1" fault_alloc_conf
 fault launch_blocking healthy 1 "CUDA_LAUNCH_BLOCKING=1 left on (slow, fine)" env_train CUDA_LAUNCH_BLOCKING=1
