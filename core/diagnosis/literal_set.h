@@ -18,8 +18,6 @@ public:
 
     std::size_t size() const { return m_lengths.size(); }
     std::size_t length(std::size_t literal) const { return m_lengths[literal]; }
-    // Automaton states (one per distinct prefix of the folded literals, the empty one included).
-    std::size_t states() const { return m_fail.size(); }
 
     // Calls onHit(literal index, offset one past the hit's last byte) for every occurrence, case folded (the
     // caller checks case where it matters).
