@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 
 namespace stackscope {
@@ -13,6 +14,29 @@ namespace {
 bool isWordChar(char c)
 {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+bool digitsAt(const std::string& s, std::size_t at, std::size_t n)
+{
+    if (s.size() < at + n)
+        return false;
+    return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(at), s.begin() + static_cast<std::ptrdiff_t>(at + n),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+// A record a program logged rather than words a person wrote: it starts with a date ("2024-05-10 22:52:48",
+// "[2024-05-10T...", logfmt's "time=..."/"level=...") or glog's "W0510 22:52:48". Its words are the program's
+// message (a rule names it, or nothing should), never a description of the fault.
+bool writtenByProgram(const std::string& line)
+{
+    const std::size_t at = !line.empty() && line[0] == '[' ? 1 : 0;
+    if (digitsAt(line, at, 4) && line.size() > at + 7 && line[at + 4] == '-' && digitsAt(line, at + 5, 2)
+        && line[at + 7] == '-')
+        return true;
+    if (line.rfind("time=", 0) == 0 || line.rfind("level=", 0) == 0)
+        return true;
+    return line.size() > 13 && std::strchr("IWEF", line[0]) != nullptr && digitsAt(line, 1, 4) && line[5] == ' '
+        && digitsAt(line, 6, 2) && line[8] == ':';
 }
 
 } // namespace
@@ -81,6 +105,8 @@ std::vector<SymptomIndex::Hit> SymptomIndex::find(const NormalizedText& text) co
     const auto& lines = text.lines();
     for (std::size_t li = 0; li < lines.size(); ++li) {
         const std::string& line = lines[li].display;
+        if (writtenByProgram(line))
+            continue;
         m_set.scan(line, [&](std::size_t word, std::size_t end) {
             if (!present[word] && boundedAt(m_words[word], line, end)) {
                 present[word] = 1;

@@ -47,6 +47,15 @@ private Q_SLOTS:
         QTest::newRow("non-ASCII words") << "cpu内存;不够|溢出" << "" << "加载LLaMA65b时CPU内存不够" << 0 << "cpu内存+不够";
         QTest::newRow("word with a path") << "no space left on device;/dev/shm" << ""
                                           << "write /dev/shm/x: No space left on device" << 0 << "no space left on device+/dev/shm";
+        // A record a program logged is its message, not a person's words (symptom_index.cpp, writtenByProgram).
+        QTest::newRow("logfmt record") << "vram usage;gpu" << ""
+                                       << "time=2024-05-10T22:52:48 level=WARN source=sched.go:507 msg=\"gpu VRAM usage didn't recover\""
+                                       << -1 << "";
+        QTest::newRow("ISO-dated record") << "vram usage;gpu" << "" << "2024-05-10 22:52:48 gpu VRAM usage high" << -1 << "";
+        QTest::newRow("bracketed date record") << "vram usage;gpu" << "" << "[2024-05-10T22:52:48Z] gpu VRAM usage high" << -1 << "";
+        QTest::newRow("glog record") << "oom;gpu" << "" << "W0510 22:52:48.123 oom on gpu 0" << -1 << "";
+        QTest::newRow("a date inside a sentence is words") << "oom;gpu" << "" << "since 2024-05-10 OOM on GPU 0" << 0 << "oom+gpu";
+        QTest::newRow("a year at the start is words") << "oom;gpu" << "" << "2024 laptop: OOM on GPU" << 0 << "oom+gpu";
     }
     void find()
     {
