@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <map>
 
 namespace stackscope {
@@ -35,8 +34,9 @@ bool writtenByProgram(const std::string& line)
         return true;
     if (line.rfind("time=", 0) == 0 || line.rfind("level=", 0) == 0)
         return true;
-    return line.size() > 13 && std::strchr("IWEF", line[0]) != nullptr && digitsAt(line, 1, 4) && line[5] == ' '
-        && digitsAt(line, 6, 2) && line[8] == ':';
+    const char level = line.empty() ? '\0' : line[0];
+    return line.size() > 13 && (level == 'I' || level == 'W' || level == 'E' || level == 'F') && digitsAt(line, 1, 4)
+        && line[5] == ' ' && digitsAt(line, 6, 2) && line[8] == ':';
 }
 
 } // namespace
