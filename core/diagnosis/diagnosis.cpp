@@ -31,6 +31,8 @@ std::string archToken(const std::string& gcnArchName)
 namespace {
 
 constexpr std::size_t kMaxEvidenceText = 600;
+constexpr const char* kCutMessageNote = "the line holds the start of this message and ends there (cut short, as in an "
+                                        "issue title): paste the whole message to confirm";
 
 std::string clip(std::string s)
 {
@@ -87,10 +89,8 @@ struct Collected {
 // The regex runs only on windows around the first occurrences of its literal anchor (kAnchorWindowBefore
 // bytes before, kAnchorWindowAfter after), so one line costs O(line) for the finds plus a bounded regex
 // run per window whatever the line's length: matching is linear in the text.
-bool patternMatchesNearAnchor(const std::string& line, const std::string& anchor, const TextSignature& sig)
+bool regexNearAnchor(const std::string& line, const std::string& hay, const std::string& anchor, const std::regex& re)
 {
-    const std::string lowered = sig.ignoreCase ? lower(line) : std::string();
-    const std::string& hay = sig.ignoreCase ? lowered : line;
     std::size_t from = 0;
     for (int n = 0; n < kMaxAnchorWindows; ++n) {
         const auto pos = hay.find(anchor, from);
@@ -98,23 +98,55 @@ bool patternMatchesNearAnchor(const std::string& line, const std::string& anchor
             return false;
         const std::size_t begin = pos > kAnchorWindowBefore ? pos - kAnchorWindowBefore : 0;
         const std::size_t end = std::min(line.size(), pos + anchor.size() + kAnchorWindowAfter);
-        if (std::regex_search(line.begin() + static_cast<std::ptrdiff_t>(begin), line.begin() + static_cast<std::ptrdiff_t>(end), sig.regex->get()))
+        if (std::regex_search(line.begin() + static_cast<std::ptrdiff_t>(begin), line.begin() + static_cast<std::ptrdiff_t>(end), re))
             return true;
         from = pos + std::max<std::size_t>(1, anchor.size());
     }
     return false;
 }
 
+// How signatures are read. As written first, over every rule; then, only on the lines no signature claimed as
+// written, in the forms people paste: a message cut at the line end (an issue title), a line retyped in lower case.
+// Why in that order: a tolerant reading must not outvote the message a line states (a program that prints in lower
+// case, a shorter message that begins a longer one).
+enum class Reading { AsWritten, PastedForms };
+
+// `anchor` is lower-cased already where the signature ignores case.
+bool patternMatchesNearAnchor(const std::string& line, const std::string& anchor, const TextSignature& sig, Reading reading)
+{
+    if (reading == Reading::PastedForms) {
+        if (sig.ignoreCase || line.find(anchor) != std::string::npos || !SignatureIndex::isRetypedLowerCase(line))
+            return false;
+        return regexNearAnchor(line, line, lower(anchor), sig.regexLowerCaseLine->get());
+    }
+    if (sig.ignoreCase)
+        return regexNearAnchor(line, lower(line), anchor, sig.regex->get());
+    return regexNearAnchor(line, line, anchor, sig.regex->get());
+}
+
 // Only signatures whose literal occurs are tried, and an anchored pattern only on the lines holding its anchor.
-void matchSignatures(const DiagnosisRule& rule, const std::vector<std::uint32_t>& literals, const SearchText& st,
-                     const SignatureIndex::Hits& hits, Collected& c)
+// `claimed` (by line of the text): lines a signature matched as written; marked when reading AsWritten, skipped when
+// reading PastedForms.
+void matchSignatures(const SignatureIndex& index, std::size_t r, const DiagnosisRule& rule, const SearchText& st,
+                     const SignatureIndex::Hits& hits, Reading reading, std::vector<char>& claimed, Collected& c)
 {
     const auto& lines = st.text.lines();
+    const bool asWritten = reading == Reading::AsWritten;
     for (std::size_t k = 0; k < rule.signatures.size(); ++k) {
         const auto& sig = rule.signatures[k];
-        const auto literal = literals[k];
+        const auto literal = index.literalOf(r, k);
         const Confidence conf = sig.confidence.value_or(rule.confidence);
         if (!sig.normalizedText.empty()) {
+            if (!asWritten) {
+                const auto at = hits.cutAt[literal];
+                if (hits.inFlat[literal] || at == std::string::npos || claimed[st.text.lineIndexAt(at)])
+                    continue;
+                const auto& line = lines[st.text.lineIndexAt(at)];
+                c.add({st.source, st.origin, line.number, clip(line.display), sig.text, std::min(conf, Confidence::Medium),
+                       kCutMessageNote},
+                      st.probeIndex, sig.presumed);
+                continue;
+            }
             if (!hits.inFlat[literal])
                 continue;
             const std::string& flat = st.text.flat();
@@ -123,24 +155,32 @@ void matchSignatures(const DiagnosisRule& rule, const std::vector<std::uint32_t>
                 const auto first = st.text.lineIndexAt(pos);
                 const auto last = st.text.lineIndexAt(pos + sig.normalizedText.size() - 1);
                 std::string shown;
-                for (auto i = first; i <= last; ++i)
+                for (auto i = first; i <= last; ++i) {
                     shown += (shown.empty() ? "" : " ") + lines[i].display;
+                    claimed[i] = 1;
+                }
                 c.add({st.source, st.origin, lines[first].number, clip(shown), sig.text, conf, sig.note}, st.probeIndex, sig.presumed);
             }
             continue;
         }
         if (literal == SignatureIndex::kNoLiteral) {
-            for (const auto& line : lines) {
-                if (line.display.size() <= kMaxPatternLineLength && std::regex_search(line.display, sig.regex->get()))
+            for (std::size_t i = 0; asWritten && i < lines.size(); ++i) {
+                const auto& line = lines[i];
+                if (line.display.size() <= kMaxPatternLineLength && std::regex_search(line.display, sig.regex->get())) {
+                    claimed[i] = 1;
                     c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex, sig.presumed);
+                }
             }
             continue;
         }
         const std::string anchor = sig.ignoreCase ? lower(sig.anchor) : sig.anchor;
         for (const auto i : hits.lines[literal]) {
             const auto& line = lines[i];
-            if (patternMatchesNearAnchor(line.display, anchor, sig))
+            if ((asWritten || !claimed[i]) && patternMatchesNearAnchor(line.display, anchor, sig, reading)) {
+                if (asWritten)
+                    claimed[i] = 1;
                 c.add({st.source, st.origin, line.number, clip(line.display), sig.pattern, conf, sig.note}, st.probeIndex, sig.presumed);
+            }
         }
     }
 }
@@ -462,16 +502,21 @@ std::vector<Finding> diagnose(const DiagnosisInput& input, const DiagnosisRules&
 
     std::vector<Found> found;
     const auto& all = rules.rules();
+    std::vector<Collected> collected(all.size());
+    std::vector<std::vector<char>> claimed;
+    for (const auto& st : texts)
+        claimed.emplace_back(st.text.lines().size(), 0);
+    for (const Reading reading : {Reading::AsWritten, Reading::PastedForms}) {
+        for (std::size_t r = 0; r < all.size(); ++r) {
+            for (std::size_t t = 0; t < texts.size() && !all[r].manualOnly; ++t)
+                matchSignatures(index, r, all[r], texts[t], hits[t], reading, claimed[t], collected[r]);
+        }
+    }
     for (std::size_t r = 0; r < all.size(); ++r) {
         const auto& rule = all[r];
         if (rule.manualOnly)
             continue;
-        Collected c;
-        std::vector<std::uint32_t> literals;
-        for (std::size_t k = 0; k < rule.signatures.size(); ++k)
-            literals.push_back(index.literalOf(r, k));
-        for (std::size_t t = 0; t < texts.size(); ++t)
-            matchSignatures(rule, literals, texts[t], hits[t], c);
+        Collected& c = collected[r];
         const std::size_t textMatches = c.count;
         if (known)
             matchSnapshotTriggers(rule, *known, c);

@@ -221,10 +221,18 @@ TextSignature readSignature(ObjectReader r)
         auto flags = std::regex::ECMAScript | std::regex::optimize;
         if (s.ignoreCase)
             flags |= std::regex::icase;
-        s.regex = std::make_shared<const LazyRegex>(s.pattern, flags);
+        s.regex = std::make_shared<const LazyRegex>(quoteTolerantPattern(s.pattern), flags);
+        if (!s.ignoreCase)
+            s.regexLowerCaseLine = std::make_shared<const LazyRegex>(quoteTolerantPattern(s.pattern), flags | std::regex::icase);
         // The anchor prefilters lines; one that drifted from the pattern would silently stop it matching.
         if (!s.anchor.empty() && lowerIf(s.pattern, s.ignoreCase).find(lowerIf(s.anchor, s.ignoreCase)) == std::string::npos)
             r.fail("anchor", fmt::format("'{}' does not appear literally in the pattern; use a plain piece of it", s.anchor));
+        // A line retyped without the quotes must still be tried.
+        if (const std::string piece = quoteFreeAnchor(s.anchor); piece != s.anchor) {
+            s.anchor = piece;
+            if (s.anchor.size() < 4)
+                r.fail("anchor", "needs a piece of 4 characters or more without quotes (the lines it prefilters may have lost them)");
+        }
     }
     return s;
 }

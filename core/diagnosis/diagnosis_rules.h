@@ -27,9 +27,12 @@ struct TextSignature {
     std::string text;           // exact, as written in the rules file
     std::string normalizedText; // text after normalizeSignatureText()
     std::string pattern;
-    std::string anchor;
+    std::string anchor;         // as written, less its quotes: the longest quote-free piece (quoteFreeAnchor)
     bool ignoreCase = false;
     std::shared_ptr<const LazyRegex> regex; // compiled on first use (checked at load unless the rules are built in)
+    // The same pattern ignoring case, for a line retyped all in lower case (SignatureIndex::isRetypedLowerCase); null
+    // where the pattern ignores case already.
+    std::shared_ptr<const LazyRegex> regexLowerCaseLine;
     std::optional<Confidence> confidence; // overrides the rule's
     std::string note;
     // The cause is presumed from a message that does not name it (the documented usual cause of a wrapper

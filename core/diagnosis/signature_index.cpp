@@ -11,22 +11,26 @@ namespace stackscope {
 
 SignatureIndex::SignatureIndex(const std::vector<DiagnosisRule>& rules)
 {
-    std::map<std::tuple<std::string, bool, bool>, std::uint32_t> ids;
-    auto idOf = [&](const std::string& text, bool caseSensitive, bool onLines) {
-        const auto key = std::make_tuple(text, caseSensitive, onLines);
+    std::map<std::tuple<std::string, bool, bool, std::uint32_t>, std::uint32_t> ids;
+    auto idOf = [&](const std::string& text, bool caseSensitive, bool onLines, std::uint32_t cutOf = kNoLiteral) {
+        const auto key = std::make_tuple(text, caseSensitive, onLines, cutOf);
         const auto it = ids.find(key);
         if (it != ids.end())
             return it->second;
         const auto id = static_cast<std::uint32_t>(m_literals.size());
-        m_literals.push_back({text, caseSensitive, onLines});
+        m_literals.push_back({text, caseSensitive, onLines, cutOf});
         ids.emplace(key, id);
         return id;
     };
     for (const auto& rule : rules) {
         auto& of = m_of.emplace_back();
         for (const auto& sig : rule.signatures) {
-            if (!sig.normalizedText.empty())
-                of.push_back(idOf(sig.normalizedText, true, false));
+            if (!sig.normalizedText.empty()) {
+                const auto id = idOf(sig.normalizedText, true, false);
+                if (sig.normalizedText.size() >= kCutMinLength + kCutMinMissing)
+                    idOf(sig.normalizedText.substr(0, kCutMinLength), true, false, id);
+                of.push_back(id);
+            }
             else if (!sig.anchor.empty())
                 of.push_back(idOf(sig.anchor, !sig.ignoreCase, true));
             else
@@ -78,12 +82,45 @@ std::size_t SignatureIndex::findExactText(std::string_view flat, std::string_vie
     return std::string_view::npos;
 }
 
-bool SignatureIndex::matchesAt(const Literal& lit, std::string_view text, std::size_t end) const
+bool SignatureIndex::isRetypedLowerCase(std::string_view line)
 {
-    if (!lit.caseSensitive)
-        return true;
+    return line.size() >= kLowerCaseMinLength
+           && std::none_of(line.begin(), line.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+}
+
+bool SignatureIndex::matchesAt(const Literal& lit, std::string_view text, std::size_t end, bool lowerCaseLine) const
+{
+    if (!lit.caseSensitive || (lit.onLines && lowerCaseLine))
+        return true; // the automaton folds case
     const std::string_view at = text.substr(end - lit.text.size(), lit.text.size());
     return lit.onLines ? at == lit.text : sameExactText(at, lit.text);
+}
+
+bool SignatureIndex::cutAtLineEnd(const NormalizedText& text, std::size_t begin, std::string_view whole)
+{
+    const std::string& flat = text.flat();
+    const auto line = text.lineIndexAt(begin);
+    const std::size_t lineEnd = text.lineStart(line) + text.lines()[line].match.size();
+    std::size_t i = begin;
+    std::size_t k = 0;
+    while (i < lineEnd && k < whole.size() && lowerAscii(flat[i]) == lowerAscii(whole[k])) {
+        ++i;
+        ++k;
+    }
+    if (k == whole.size() || k < kCutMinLength)
+        return false;
+    // What is left of the line: nothing, or dots and an ellipsis (U+2026) that mark the cut.
+    for (; i < lineEnd; ++i) {
+        const char c = flat[i];
+        if (c == '.' || c == ' ')
+            continue;
+        if (flat.compare(i, 3, "\xe2\x80\xa6") == 0) {
+            i += 2;
+            continue;
+        }
+        return false;
+    }
+    return sameExactText(flat.substr(begin, k), whole.substr(0, k));
 }
 
 SignatureIndex::Hits SignatureIndex::find(const NormalizedText& text) const
@@ -91,18 +128,28 @@ SignatureIndex::Hits SignatureIndex::find(const NormalizedText& text) const
     Hits hits;
     hits.inFlat.assign(m_literals.size(), 0);
     hits.lines.resize(m_literals.size());
+    hits.cutAt.assign(m_literals.size(), std::string::npos);
     const std::string& flat = text.flat();
     m_set.scan(flat, [&](std::uint32_t lit, std::size_t end) {
         const auto& l = m_literals[lit];
-        if (!l.onLines && !hits.inFlat[lit] && matchesAt(l, flat, end))
+        if (l.onLines)
+            return;
+        if (l.cutOf != kNoLiteral) {
+            const std::size_t begin = end - l.text.size();
+            if (hits.cutAt[l.cutOf] == std::string::npos && cutAtLineEnd(text, begin, m_literals[l.cutOf].text))
+                hits.cutAt[l.cutOf] = begin;
+            return;
+        }
+        if (!hits.inFlat[lit] && matchesAt(l, flat, end))
             hits.inFlat[lit] = 1;
     });
     const auto& lines = text.lines();
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i].display;
+        const bool lowerCaseLine = isRetypedLowerCase(line);
         m_set.scan(line, [&](std::uint32_t lit, std::size_t end) {
             const auto& l = m_literals[lit];
-            if (!l.onLines || !matchesAt(l, line, end))
+            if (!l.onLines || !matchesAt(l, line, end, lowerCaseLine))
                 return;
             auto& on = hits.lines[lit];
             if (on.empty() || on.back() != i)

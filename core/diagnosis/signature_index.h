@@ -26,6 +26,7 @@ public:
     struct Hits {
         std::vector<char> inFlat;                      // by literal
         std::vector<std::vector<std::uint32_t>> lines; // by literal: indexes into NormalizedText::lines(), ascending
+        std::vector<std::size_t> cutAt;                // by exact text's literal: flat offset of its first cut, or npos
     };
     Hits find(const NormalizedText& text) const;
 
@@ -36,7 +37,18 @@ public:
     // chat ("cuda error: out of memory"), and a library message of that length is not a phrase of healthy prose.
     // findExactText: the first occurrence at or after `from`, or npos.
     static constexpr std::size_t kLowerCaseMinLength = 16;
+    // A message cut short: an issue title or a one-line paste that stops inside a long message ("RuntimeError: CUDA
+    // error: no kernel image is available for exec..."). An exact text of kCutMinLength + kCutMinMissing characters
+    // or more also counts where a line holds its first kCutMinLength characters or more and then ends (dots and an
+    // ellipsis allowed): the rest of that line agrees with the message wherever the line goes on. The model: a
+    // library message's first 32 characters, then nothing else on the line, is not a phrase of a working log. A line on
+    // which a whole message or a pattern's anchor is found is not read as a cut (a shorter message may begin a longer).
+    static constexpr std::size_t kCutMinLength = 32;
+    static constexpr std::size_t kCutMinMissing = 8;
     static bool sameExactText(std::string_view at, std::string_view exact);
+    // A line retyped all in lower case (kLowerCaseMinLength characters or more, no capital letter): its anchors match
+    // in any case and patterns are tried ignoring case, the model exact texts follow.
+    static bool isRetypedLowerCase(std::string_view line);
     static std::size_t findExactText(std::string_view flat, std::string_view exact, std::size_t from = 0);
 
 private:
@@ -44,8 +56,11 @@ private:
         std::string text; // as written (after normalisation for exact texts; lower-cased for icase anchors)
         bool caseSensitive = true;
         bool onLines = false; // an anchor (looked for in lines) rather than an exact text (in the flat form)
+        std::uint32_t cutOf = kNoLiteral; // the first kCutMinLength characters of that exact text's literal
     };
-    bool matchesAt(const Literal& lit, std::string_view text, std::size_t end) const;
+    bool matchesAt(const Literal& lit, std::string_view text, std::size_t end, bool lowerCaseLine = false) const;
+    // Whether the exact text `whole` starts at flat[begin] and the line holding it ends before the text does.
+    static bool cutAtLineEnd(const NormalizedText& text, std::size_t begin, std::string_view whole);
 
     std::vector<Literal> m_literals;
     std::vector<std::vector<std::uint32_t>> m_of;

@@ -140,9 +140,93 @@ std::string straightenQuotes(std::string_view text)
     return out;
 }
 
+namespace {
+
+bool isQuote(char c)
+{
+    return c == '\'' || c == '"' || c == '`';
+}
+
+} // namespace
+
+std::string quotesAsSpaces(std::string_view text)
+{
+    std::string out(text);
+    std::replace_if(out.begin(), out.end(), isQuote, ' ');
+    return out;
+}
+
+std::string quoteTolerantPattern(std::string_view pattern)
+{
+    static constexpr std::string_view kAnyQuote = "['\"`]";
+    std::string out;
+    out.reserve(pattern.size() + 16);
+    bool inClass = false;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        char c = pattern[i];
+        const bool escaped = c == '\\' && i + 1 < pattern.size();
+        if (escaped && !isQuote(pattern[i + 1])) {
+            out.append(pattern.substr(i, 2));
+            ++i;
+            continue;
+        }
+        if (escaped)
+            c = pattern[++i];
+        if (inClass) {
+            inClass = c != ']';
+            out.push_back(c);
+            continue;
+        }
+        if (c == '[') {
+            inClass = true;
+            out.push_back(c);
+            if (i + 1 < pattern.size() && pattern[i + 1] == ']') // "[]...]": a ']' right after '[' is a member
+                out.push_back(pattern[++i]);
+            continue;
+        }
+        if (!isQuote(c)) {
+            out.push_back(c);
+            continue;
+        }
+        out += kAnyQuote;
+        const char next = i + 1 < pattern.size() ? pattern[i + 1] : '\0';
+        if (next != '?' && next != '*' && next != '+' && next != '{')
+            out.push_back('?');
+    }
+    return out;
+}
+
+std::string quoteFreeAnchor(std::string_view anchor)
+{
+    if (std::none_of(anchor.begin(), anchor.end(), isQuote))
+        return std::string(anchor);
+    std::string_view best;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= anchor.size(); ++i) {
+        if (i == anchor.size() || isQuote(anchor[i])) {
+            std::string_view piece = anchor.substr(start, i - start);
+            while (!piece.empty() && piece.front() == ' ')
+                piece.remove_prefix(1);
+            while (!piece.empty() && piece.back() == ' ')
+                piece.remove_suffix(1);
+            if (piece.size() > best.size())
+                best = piece;
+            start = i + 1;
+        }
+    }
+    return std::string(best);
+}
+
 std::string normalizeSignatureText(std::string_view text)
 {
-    return maskSourceLineNumbers(collapseWhitespace(straightenQuotes(stripAnsi(text))));
+    const std::string straight = collapseWhitespace(straightenQuotes(stripAnsi(text)));
+    std::string out = maskSourceLineNumbers(collapseWhitespace(quotesAsSpaces(straight)));
+    // A quote that closes (or opens) the text is a word end: "named 'torch'" must not match "named 'torch_npu'".
+    if (!out.empty() && isQuote(straight.front()))
+        out.insert(out.begin(), ' ');
+    if (!out.empty() && isQuote(straight.back()))
+        out.push_back(' ');
+    return out;
 }
 
 NormalizedText::NormalizedText(std::string_view raw)
@@ -153,9 +237,8 @@ NormalizedText::NormalizedText(std::string_view raw)
         std::string display = collapseWhitespace(straightenQuotes(stripAnsi(raw.substr(start, end - start))));
         if (display.empty())
             return;
-        std::string match = maskSourceLineNumbers(display);
-        if (!m_flat.empty())
-            m_flat.push_back(' ');
+        std::string match = maskSourceLineNumbers(collapseWhitespace(quotesAsSpaces(display)));
+        m_flat.push_back(' '); // before every line, and one after the last: a text's own ends read as word ends
         m_starts.push_back(m_flat.size());
         m_flat += match;
         m_lines.push_back({number, std::move(display), std::move(match)});
@@ -175,6 +258,8 @@ NormalizedText::NormalizedText(std::string_view raw)
         }
     }
     emit(raw.size());
+    if (!m_flat.empty())
+        m_flat.push_back(' ');
 }
 
 std::size_t NormalizedText::lineIndexAt(std::size_t offset) const

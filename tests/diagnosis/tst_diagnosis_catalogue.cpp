@@ -117,7 +117,13 @@ private Q_SLOTS:
         QTest::newRow("message, other letters in other case") << "The Instruction Set architecture is invalid." << false;
         // Retyped in lower case throughout (titles, chat): the whole text, at least kLowerCaseMinLength characters.
         QTest::newRow("message all lower case") << "issue: the instruction set architecture is invalid. on gfx1100" << true;
-        QTest::newRow("message all lower case, cut") << "the instruction set architecture is" << false;
+        QTest::newRow("message all lower case, cut short of kCutMinLength") << "the instruction set architect" << false;
+        // Cut at a line end (an issue title), at least kCutMinLength characters of it: SignatureIndex::kCutMinLength.
+        QTest::newRow("message cut at the line end") << "HSA error: The instruction set architecture is" << true;
+        QTest::newRow("message cut, all lower case") << "the instruction set architecture is" << true;
+        QTest::newRow("message cut, an ellipsis") << "The instruction set architecture is inv...\nnext line" << true;
+        QTest::newRow("message cut, then other words") << "The instruction set architecture is fine here" << false;
+        QTest::newRow("message cut across a line break") << "The instruction set\narchitecture is" << false;
         QTest::newRow("message all upper case") << "THE INSTRUCTION SET ARCHITECTURE IS INVALID." << false;
         QTest::newRow("message lower case, one capital") << "the instruction Set architecture is invalid." << false;
     }
@@ -126,6 +132,58 @@ private Q_SLOTS:
         QFETCH(QString, log);
         QFETCH(bool, raised);
         const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(kIsaEntry)}});
+        DiagnosisInput in;
+        in.logs.push_back({"log", log.toStdString()});
+        QCOMPARE(!diagnose(in, rules).empty(), raised);
+    }
+
+    // Quotes and backticks read as spaces: Markdown eats backticks in pairs and people retype messages without
+    // them; a quote that closes a message still ends a word there.
+    void quotesReadAsWordBreaks_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<bool>("raised");
+        QTest::newRow("as printed") << "ImportError: /lib/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by x.so)" << true;
+        QTest::newRow("backtick eaten") << "ImportError: /lib/libstdc++.so.6: version GLIBCXX_3.4.29' not found" << true;
+        QTest::newRow("no quotes") << "version GLIBCXX_3.4.29 not found" << true;
+        QTest::newRow("double quotes") << "version \"GLIBCXX_3.4.29\" not found" << true;
+        QTest::newRow("other symbol version") << "version `GLIBCXX_3.4.290' not found" << false;
+        QTest::newRow("closing quote ends a word") << "No module named 'flash_attn'" << true;
+        QTest::newRow("closing quote at the line end, next line") << "No module named flash_attn\nTraceback" << true;
+        QTest::newRow("a longer name") << "No module named 'flash_attn_2_cuda'" << false;
+    }
+    void quotesReadAsWordBreaks()
+    {
+        QFETCH(QString, log);
+        QFETCH(bool, raised);
+        const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(
+            "{\"id\": \"GLIBCXX\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}],\n"
+            "    \"messages\": [\"version `GLIBCXX_3.4.29' not found\", \"No module named 'flash_attn'\"]}")}});
+        DiagnosisInput in;
+        in.logs.push_back({"log", log.toStdString()});
+        QCOMPARE(!diagnose(in, rules).empty(), raised);
+    }
+
+    // Patterns read quotes as any quote or none, and a line retyped all in lower case ignoring case
+    // (SignatureIndex::isRetypedLowerCase), as exact texts do.
+    void patternsToleratePastedForms_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<bool>("raised");
+        QTest::newRow("as printed") << "nvcc fatal : Unsupported gpu architecture 'compute_89'" << true;
+        QTest::newRow("quotes eaten") << "nvcc fatal : Unsupported gpu architecture compute_89" << true;
+        QTest::newRow("double quotes") << "nvcc fatal : Unsupported gpu architecture \"compute_89\"" << true;
+        QTest::newRow("line retyped in lower case") << "nvcc fatal : unsupported gpu architecture 'compute_89'" << true;
+        QTest::newRow("other case, line not all lower case") << "Nvcc fatal : unsupported gpu architecture 'compute_89'" << false;
+        QTest::newRow("not an architecture") << "nvcc fatal : unsupported gpu architecture compute_xy" << false;
+    }
+    void patternsToleratePastedForms()
+    {
+        QFETCH(QString, log);
+        QFETCH(bool, raised);
+        const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(
+            "{\"id\": \"ARCH\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}],\n"
+            "    \"patterns\": [{\"pattern\": \"Unsupported gpu architecture 'compute_\\\\d+'\", \"anchor\": \"Unsupported gpu architecture '\"}]}")}});
         DiagnosisInput in;
         in.logs.push_back({"log", log.toStdString()});
         QCOMPARE(!diagnose(in, rules).empty(), raised);

@@ -75,6 +75,60 @@ private Q_SLOTS:
                  QString("Attempting to use hipBLASLt"));
     }
 
+    void quotesReadAsSpaces_data()
+    {
+        QTest::addColumn<QString>("signature");
+        QTest::addColumn<QString>("normalized");
+        QTest::newRow("inner quotes") << "version `GLIBC_2.34' not found" << "version GLIBC_2.34 not found";
+        QTest::newRow("closing quote keeps a word end") << "No module named 'triton'" << "No module named triton ";
+        QTest::newRow("opening quote keeps a word start") << "'cudaMalloc' failed" << " cudaMalloc failed";
+        QTest::newRow("apostrophe") << "couldn't communicate" << "couldn t communicate";
+        QTest::newRow("typographic") << QString::fromUtf8("couldn\xe2\x80\x99t") << "couldn t";
+    }
+    void quotesReadAsSpaces()
+    {
+        QFETCH(QString, signature);
+        QFETCH(QString, normalized);
+        QCOMPARE(QString::fromStdString(normalizeSignatureText(signature.toStdString())), normalized);
+        // A line's match form reads them the same way.
+        const NormalizedText t(signature.toStdString());
+        QCOMPARE(QString::fromStdString(t.lines()[0].match), normalized.trimmed());
+    }
+
+    void patternsReadQuotesAsAnyOrNone_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("tolerant");
+        QTest::newRow("plain") << "no quotes here" << "no quotes here";
+        QTest::newRow("backtick and quote") << "version `GLIBC_2\\.\\d+' not found" << "version ['\"`]?GLIBC_2\\.\\d+['\"`]? not found";
+        QTest::newRow("escaped quote") << "named \\'x\\'" << "named ['\"`]?x['\"`]?";
+        QTest::newRow("quantified quote keeps its quantifier") << "a'?b\"+" << "a['\"`]?b['\"`]+";
+        QTest::newRow("class left as written") << "'([^']+)'" << "['\"`]?([^']+)['\"`]?";
+        QTest::newRow("bracket first in a class") << "[]'] x" << "[]'] x";
+    }
+    void patternsReadQuotesAsAnyOrNone()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QString, tolerant);
+        QCOMPARE(QString::fromStdString(quoteTolerantPattern(pattern.toStdString())), tolerant);
+    }
+
+    void anchorsLoseTheirQuotes_data()
+    {
+        QTest::addColumn<QString>("anchor");
+        QTest::addColumn<QString>("piece");
+        QTest::newRow("none: as written") << " MES" << " MES";
+        QTest::newRow("leading quote") << "' not found" << "not found";
+        QTest::newRow("apostrophe: longest piece") << "Can't import SageAttention" << "t import SageAttention";
+        QTest::newRow("trailing quote") << "nvcc not found at '" << "nvcc not found at";
+    }
+    void anchorsLoseTheirQuotes()
+    {
+        QFETCH(QString, anchor);
+        QFETCH(QString, piece);
+        QCOMPARE(QString::fromStdString(quoteFreeAnchor(anchor.toStdString())), piece);
+    }
+
     void linesKeepOriginalNumbers_data()
     {
         QTest::addColumn<QByteArray>("raw");
@@ -104,7 +158,7 @@ private Q_SLOTS:
     void flatJoinsLinesAndMapsOffsets()
     {
         const NormalizedText t("first line\r\n\x1b[33msecond\x1b[0m  line at x.cpp:12\r\nthird");
-        QCOMPARE(QString::fromStdString(t.flat()), QString("first line second line at x.cpp:N third"));
+        QCOMPARE(QString::fromStdString(t.flat()), QString(" first line second line at x.cpp:N third "));
         QCOMPARE(QString::fromStdString(t.lines()[1].display), QString("second line at x.cpp:12"));
         QCOMPARE(t.lineIndexAt(0), std::size_t(0));
         QCOMPARE(t.lineIndexAt(t.flat().find("second")), std::size_t(1));
