@@ -27,6 +27,15 @@ const std::string kIsaEntry = "{\"id\": \"HSA_INVALID_ISA\", \"title\": \"t\", \
 "    \"codes\": [\"HSA_STATUS_ERROR_INVALID_ISA\"], \"messages\": [\"The instruction set architecture is invalid.\"],\n"
 "    \"family\": \"HSA_STATUS_ERROR\", \"sources\": [\"https://example.org/isa\"]}";
 
+// Whether a catalogue of these entries raises anything on one log.
+bool raises(const std::string& entries, const QString& log)
+{
+    const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(entries)}});
+    DiagnosisInput in;
+    in.logs.push_back({"log", log.toStdString()});
+    return !diagnose(in, rules).empty();
+}
+
 std::vector<std::string> ids(const std::vector<Finding>& findings)
 {
     std::vector<std::string> out;
@@ -131,10 +140,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, log);
         QFETCH(bool, raised);
-        const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(kIsaEntry)}});
-        DiagnosisInput in;
-        in.logs.push_back({"log", log.toStdString()});
-        QCOMPARE(!diagnose(in, rules).empty(), raised);
+        QCOMPARE(raises(kIsaEntry, log), raised);
     }
 
     // Quotes and backticks read as spaces: Markdown eats backticks in pairs and people retype messages without
@@ -156,12 +162,9 @@ private Q_SLOTS:
     {
         QFETCH(QString, log);
         QFETCH(bool, raised);
-        const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(
+        QCOMPARE(raises(
             "{\"id\": \"GLIBCXX\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}],\n"
-            "    \"messages\": [\"version `GLIBCXX_3.4.29' not found\", \"No module named 'flash_attn'\"]}")}});
-        DiagnosisInput in;
-        in.logs.push_back({"log", log.toStdString()});
-        QCOMPARE(!diagnose(in, rules).empty(), raised);
+            "    \"messages\": [\"version `GLIBCXX_3.4.29' not found\", \"No module named 'flash_attn'\"]}", log), raised);
     }
 
     // Patterns read quotes as any quote or none, and a line retyped all in lower case ignoring case
@@ -181,12 +184,9 @@ private Q_SLOTS:
     {
         QFETCH(QString, log);
         QFETCH(bool, raised);
-        const auto rules = DiagnosisRules::fromSources({{"test.json", catalogue(
+        QCOMPARE(raises(
             "{\"id\": \"ARCH\", \"title\": \"t\", \"cause\": \"c\", \"fixes\": [{\"text\": \"f\"}],\n"
-            "    \"patterns\": [{\"pattern\": \"Unsupported gpu architecture 'compute_\\\\d+'\", \"anchor\": \"Unsupported gpu architecture '\"}]}")}});
-        DiagnosisInput in;
-        in.logs.push_back({"log", log.toStdString()});
-        QCOMPARE(!diagnose(in, rules).empty(), raised);
+            "    \"patterns\": [{\"pattern\": \"Unsupported gpu architecture 'compute_\\\\d+'\", \"anchor\": \"Unsupported gpu architecture '\"}]}", log), raised);
     }
 
     void genericEntriesRankBelowSpecificOnes()
