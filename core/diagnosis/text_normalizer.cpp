@@ -177,11 +177,9 @@ std::string quoteTolerantPattern(std::string_view pattern)
             out.push_back(c);
             continue;
         }
-        if (c == '[') {
+        if (c == '[') { // ECMAScript: a class ends at its first unescaped ']' ("[]" is the empty class)
             inClass = true;
             out.push_back(c);
-            if (i + 1 < pattern.size() && pattern[i + 1] == ']') // "[]...]": a ']' right after '[' is a member
-                out.push_back(pattern[++i]);
             continue;
         }
         if (!isQuote(c)) {

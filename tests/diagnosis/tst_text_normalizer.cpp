@@ -104,7 +104,7 @@ private Q_SLOTS:
         QTest::newRow("escaped quote") << "named \\'x\\'" << "named ['\"`]?x['\"`]?";
         QTest::newRow("quantified quote keeps its quantifier") << "a'?b\"+" << "a['\"`]?b['\"`]+";
         QTest::newRow("class left as written") << "'([^']+)'" << "['\"`]?([^']+)['\"`]?";
-        QTest::newRow("bracket first in a class") << "[]'] x" << "[]'] x";
+        QTest::newRow("escaped bracket in a class") << "[\\]'] x'" << "[\\]'] x['\"`]?";
     }
     void patternsReadQuotesAsAnyOrNone()
     {
