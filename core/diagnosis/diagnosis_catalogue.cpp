@@ -113,17 +113,13 @@ std::vector<Wrapper> readWrappers(const json& catalogue, const std::string& orig
     return out;
 }
 
-json entryToRule(const json& entry, const json& defaults, const std::vector<std::string>& sources,
+// The entry's own keys are moved into the rule (the catalogue is the caller's copy, read once).
+json entryToRule(json& entry, const json& defaults, const std::vector<std::string>& sources,
                  const std::vector<Wrapper>& wrappers, const std::string& catalogue, const std::string& origin,
                  const std::string& where, std::vector<CatalogueCode>& codes)
 {
     if (!entry.is_object())
         fail(origin, where, "must be a JSON object");
-    json rule = json::object();
-    for (const auto& [k, v] : entry.items()) {
-        if (!kEntryOnlyKeys.count(k))
-            rule[k] = v;
-    }
     const std::string id = entry.contains("id") && entry["id"].is_string() ? entry["id"].get<std::string>() : std::string();
     json signatures = json::array();
     for (const auto& code : stringList(entry, "codes", origin, where)) {
@@ -131,36 +127,41 @@ json entryToRule(const json& entry, const json& defaults, const std::vector<std:
         codes.push_back({origin, catalogue, code, id});
     }
     std::vector<std::string> wrapperSources;
-    for (const auto& message : messagesWithWrappers(stringList(entry, "messages", origin, where), wrappers, wrapperSources))
-        signatures.push_back(json {{"text", message}});
+    for (auto& message : messagesWithWrappers(stringList(entry, "messages", origin, where), wrappers, wrapperSources))
+        signatures.push_back(json {{"text", std::move(message)}});
     if (const auto it = entry.find("patterns"); it != entry.end()) {
         if (!it->is_array())
             fail(origin, where + ".patterns", "must be an array of {\"pattern\", \"anchor\"} objects");
-        for (const auto& p : *it)
-            signatures.push_back(p);
+        for (auto& p : *it)
+            signatures.push_back(std::move(p));
     }
     if (signatures.empty() && !entry.contains("snapshot_triggers"))
         fail(origin, where, "an entry needs at least one of codes, messages or patterns");
-    if (!signatures.empty())
-        rule["signatures"] = signatures;
-    for (const auto& [k, v] : defaults.items()) {
-        if (!rule.contains(k))
-            rule[k] = v;
-    }
     std::vector<std::string> all = stringList(entry, "sources", origin, where);
     all.insert(all.end(), wrapperSources.begin(), wrapperSources.end());
     for (const auto& s : sources) {
         if (std::find(all.begin(), all.end(), s) == all.end())
             all.push_back(s);
     }
-    rule["sources"] = all;
+    json rule = json::object();
+    for (auto& [k, v] : entry.items()) {
+        if (!kEntryOnlyKeys.count(k))
+            rule[k] = std::move(v);
+    }
+    if (!signatures.empty())
+        rule["signatures"] = std::move(signatures);
+    for (const auto& [k, v] : defaults.items()) {
+        if (!rule.contains(k))
+            rule[k] = v;
+    }
+    rule["sources"] = std::move(all);
     rule["catalogue"] = catalogue;
     return rule;
 }
 
 } // namespace
 
-CatalogueRules catalogueToRules(const json& catalogue, const std::string& origin)
+CatalogueRules catalogueToRules(json catalogue, const std::string& origin)
 {
     if (!catalogue.is_object())
         fail(origin, "top level", "must be a JSON object");
@@ -185,11 +186,12 @@ CatalogueRules catalogueToRules(const json& catalogue, const std::string& origin
         fail(origin, "entries", "must be a non-empty array");
     const auto wrappers = readWrappers(catalogue, origin);
     CatalogueRules out;
+    out.rules.reserve(entries->size());
     for (std::size_t i = 0; i < entries->size(); ++i) {
-        const auto& e = (*entries)[i];
+        auto& e = (*entries)[i];
         const bool named = e.is_object() && e.contains("id") && e["id"].is_string();
         const std::string where = fmt::format("entries[{}] ('{}')", i, named ? e["id"].get<std::string>() : "?");
-        out.rules.push_back(entryToRule((*entries)[i], defaults, sources, wrappers, name, origin, where, out.codes));
+        out.rules.push_back(entryToRule(e, defaults, sources, wrappers, name, origin, where, out.codes));
     }
     if (const auto covered = catalogue.find("covered_by"); covered != catalogue.end()) {
         if (!covered->is_object())

@@ -19,6 +19,8 @@ struct CatalogueRules {
 };
 
 // Throws DiagnosisRulesError naming `origin`, the entry and the key.
-CatalogueRules catalogueToRules(const nlohmann::json& catalogue, const std::string& origin);
+// The catalogue is taken by value: its entries are moved into the rules (pass std::move(parsed) where it is not
+// needed after).
+CatalogueRules catalogueToRules(nlohmann::json catalogue, const std::string& origin);
 
 } // namespace stackscope

@@ -4,6 +4,7 @@
 
 #include "core/util/public_url.h"
 #include "core/util/file_read.h"
+#include "core/util/task_runner.h"
 
 #include "core/diagnosis/diagnosis_catalogue.h"
 #include "core/diagnosis/signature_index.h"
@@ -18,6 +19,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -49,14 +51,14 @@ public:
                                               m_origin, m_ruleId.empty() ? "?" : m_ruleId, where, problem));
     }
 
-    const json* get(const std::string& key)
+    const json* get(const char* key)
     {
-        m_used.insert(key);
+        m_used.push_back(key);
         auto it = m_j.find(key);
         return it == m_j.end() || it->is_null() ? nullptr : &*it;
     }
 
-    std::string str(const std::string& key, bool required)
+    std::string str(const char* key, bool required)
     {
         const json* v = get(key);
         if (!v) {
@@ -72,7 +74,7 @@ public:
         return s;
     }
 
-    std::vector<std::string> strings(const std::string& key, bool required)
+    std::vector<std::string> strings(const char* key, bool required)
     {
         const json* v = get(key);
         std::vector<std::string> out;
@@ -94,14 +96,14 @@ public:
     }
 
     // One string, or an array of them ("family": a cause may belong to two families).
-    std::vector<std::string> stringOrStrings(const std::string& key)
+    std::vector<std::string> stringOrStrings(const char* key)
     {
         if (const json* v = get(key); v && v->is_string())
             return {str(key, true)};
         return strings(key, false);
     }
 
-    std::optional<bool> boolean(const std::string& key)
+    std::optional<bool> boolean(const char* key)
     {
         const json* v = get(key);
         if (!v)
@@ -111,7 +113,7 @@ public:
         return v->get<bool>();
     }
 
-    std::optional<VersionRange> range(const std::string& key)
+    std::optional<VersionRange> range(const char* key)
     {
         const auto s = str(key, false);
         if (s.empty())
@@ -123,7 +125,7 @@ public:
         }
     }
 
-    std::optional<Confidence> confidence(const std::string& key, bool required)
+    std::optional<Confidence> confidence(const char* key, bool required)
     {
         const auto s = str(key, required);
         if (s.empty())
@@ -134,7 +136,7 @@ public:
         return c;
     }
 
-    std::map<std::string, std::string> stringMap(const std::string& key)
+    std::map<std::string, std::string> stringMap(const char* key)
     {
         std::map<std::string, std::string> out;
         const json* v = get(key);
@@ -144,7 +146,7 @@ public:
             fail(key, "must be an object of strings");
         for (const auto& [k, val] : v->items()) {
             if (!val.is_string())
-                fail(key + "." + k, "must be a string");
+                fail(std::string(key) + "." + k, "must be a string");
             out[k] = val.get<std::string>();
         }
         return out;
@@ -159,7 +161,7 @@ public:
     void rejectUnknownKeys() const
     {
         for (const auto& [k, v] : m_j.items()) {
-            if (!m_used.count(k))
+            if (std::none_of(m_used.begin(), m_used.end(), [&k = k](const char* used) { return k == used; }))
                 fail(k, "is not a known key");
         }
     }
@@ -171,10 +173,10 @@ private:
     std::string m_origin;
     std::string m_ruleId;
     std::string m_path;
-    std::set<std::string> m_used;
+    std::vector<const char*> m_used; // keys are literals of this file; a reader reads a handful
 };
 
-std::vector<const json*> arrayOfObjects(ObjectReader& r, const std::string& key)
+std::vector<const json*> arrayOfObjects(ObjectReader& r, const char* key)
 {
     std::vector<const json*> out;
     const json* v = r.get(key);
@@ -475,12 +477,20 @@ DiagnosisRule readRule(const json& j, const std::string& origin, std::size_t ind
 const DiagnosisRules& DiagnosisRules::builtIn()
 {
     static const DiagnosisRules rules = [] {
-        std::vector<RulesSource> sources {{"resources/rules/diagnosis.json (built in)", stackscope_diagnosis_rules_json}};
-        for (auto& c : builtInCatalogues())
-            sources.push_back(std::move(c));
-        return fromSources(sources, PatternCheck::FirstUse);
+        std::vector<RulesText> texts {{"resources/rules/diagnosis.json (built in)", stackscope_diagnosis_rules_json}};
+        for (auto& c : builtInCatalogueTexts())
+            texts.push_back(std::move(c));
+        return fromTexts(texts, PatternCheck::FirstUse);
     }();
     return rules;
+}
+
+std::vector<RulesSource> builtInCatalogues()
+{
+    std::vector<RulesSource> sources;
+    for (const auto& t : builtInCatalogueTexts())
+        sources.push_back({t.origin, std::string(t.text)});
+    return sources;
 }
 
 DiagnosisRules DiagnosisRules::fromJson(const std::string& text, const std::string& origin)
@@ -491,7 +501,7 @@ DiagnosisRules DiagnosisRules::fromJson(const std::string& text, const std::stri
 namespace {
 
 // The rule objects of one source: diagnosis.json's "rules", or a catalogue's entries turned into rules.
-std::vector<json> ruleObjects(const RulesSource& source, std::vector<CatalogueCode>& codes)
+std::vector<json> ruleObjects(const RulesText& source, std::vector<CatalogueCode>& codes)
 {
     const auto& origin = source.origin;
     json j;
@@ -502,8 +512,8 @@ std::vector<json> ruleObjects(const RulesSource& source, std::vector<CatalogueCo
     }
     const std::string schema = j.is_object() && j.contains("schema") && j["schema"].is_string() ? j["schema"].get<std::string>() : "";
     if (schema == kCatalogueSchema) {
-        auto c = catalogueToRules(j, origin);
-        codes.insert(codes.end(), c.codes.begin(), c.codes.end());
+        auto c = catalogueToRules(std::move(j), origin);
+        codes.insert(codes.end(), std::make_move_iterator(c.codes.begin()), std::make_move_iterator(c.codes.end()));
         return std::move(c.rules);
     }
     if (!j.is_object() || !j.contains("rules") || !j["rules"].is_array())
@@ -515,7 +525,7 @@ std::vector<json> ruleObjects(const RulesSource& source, std::vector<CatalogueCo
         if (k != "schema" && k != "about" && k != "rules")
             throw DiagnosisRulesError(fmt::format("{}: top-level key '{}' is not known (schema, about, rules)", origin, k));
     }
-    return j["rules"].get<std::vector<json>>();
+    return std::move(j["rules"].get_ref<json::array_t&>());
 }
 
 } // namespace
@@ -541,29 +551,71 @@ void compilePatterns(const DiagnosisRule& rule, const std::string& origin)
 
 } // namespace
 
+namespace {
+
+// One source's rules and codes, read on its own (a thread of the shared runner each).
+struct SourceRules {
+    std::vector<DiagnosisRule> rules;
+    std::vector<CatalogueCode> codes;
+};
+
+SourceRules readSource(const RulesText& source, DiagnosisRules::PatternCheck check)
+{
+    SourceRules out;
+    const auto objects = ruleObjects(source, out.codes);
+    out.rules.reserve(objects.size());
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        out.rules.push_back(readRule(objects[i], source.origin, i));
+        if (check == DiagnosisRules::PatternCheck::AtLoad)
+            compilePatterns(out.rules.back(), source.origin);
+    }
+    return out;
+}
+
+} // namespace
+
+// The sources are parsed and read at the same time (about 1 MB of JSON for the built-in rules: most of a start's
+// time), then joined in their order, so ids, errors and the rules' order are those of reading them one after another
+// (forEach throws the lowest source's error).
 DiagnosisRules DiagnosisRules::fromSources(const std::vector<RulesSource>& sources, PatternCheck check)
 {
+    std::vector<RulesText> texts;
+    texts.reserve(sources.size());
+    for (const auto& s : sources)
+        texts.push_back({s.origin, s.text});
+    return fromTexts(texts, check);
+}
+
+DiagnosisRules DiagnosisRules::fromTexts(const std::vector<RulesText>& sources, PatternCheck check)
+{
+    std::vector<SourceRules> read(sources.size());
+    TaskRunner::shared().forEach(sources.size(), [&](std::size_t i) { read[i] = readSource(sources[i], check); });
     DiagnosisRules out;
-    std::map<std::string, std::string> originOf;
-    for (const auto& source : sources) {
-        const auto objects = ruleObjects(source, out.m_codes);
-        for (std::size_t i = 0; i < objects.size(); ++i) {
-            DiagnosisRule rule = readRule(objects[i], source.origin, i);
-            if (check == PatternCheck::AtLoad)
-                compilePatterns(rule, source.origin);
-            if (!originOf.emplace(rule.id, source.origin).second)
+    std::size_t total = 0;
+    for (const auto& r : read)
+        total += r.rules.size();
+    out.m_rules.reserve(total);
+    std::vector<std::size_t> sourceOf; // by rule: the source it came from
+    sourceOf.reserve(total);
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+        for (auto& rule : read[s].rules) {
+            const auto [at, added] = out.m_index.emplace(rule.id, out.m_rules.size());
+            if (!added)
                 throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'id': the id is used twice (first in {}); ids must "
                                                       "be unique over all rules files and catalogues",
-                                                      source.origin, rule.id, originOf[rule.id]));
-            out.m_index[rule.id] = out.m_rules.size();
+                                                      sources[s].origin, rule.id, sources[sourceOf[at->second]].origin));
+            sourceOf.push_back(s);
             out.m_rules.push_back(std::move(rule));
         }
+        out.m_codes.insert(out.m_codes.end(), std::make_move_iterator(read[s].codes.begin()),
+                           std::make_move_iterator(read[s].codes.end()));
     }
-    for (const auto& rule : out.m_rules) {
+    for (std::size_t r = 0; r < out.m_rules.size(); ++r) {
+        const auto& rule = out.m_rules[r];
         for (const auto& id : rule.explains) {
             if (!out.m_index.count(id) || id == rule.id)
                 throw DiagnosisRulesError(fmt::format("{}: rule '{}', key 'explains': '{}' is not another rule's id",
-                                                      originOf[rule.id], rule.id, id));
+                                                      sources[sourceOf[r]].origin, rule.id, id));
         }
     }
     for (const auto& code : out.m_codes) {
@@ -571,8 +623,13 @@ DiagnosisRules DiagnosisRules::fromSources(const std::vector<RulesSource>& sourc
             throw DiagnosisRulesError(fmt::format("{}: catalogue '{}': code '{}' is covered by '{}', which is no rule's id; "
                                                   "fix covered_by", code.origin, code.catalogue, code.code, code.ruleId));
     }
-    out.m_signatures = std::make_shared<const SignatureIndex>(out.m_rules);
-    out.m_symptoms = std::make_shared<const SymptomIndex>(out.m_rules);
+    // The two automata at the same time.
+    TaskRunner::shared().forEach(2, [&](std::size_t i) {
+        if (i == 0)
+            out.m_signatures = std::make_shared<const SignatureIndex>(out.m_rules);
+        else
+            out.m_symptoms = std::make_shared<const SymptomIndex>(out.m_rules);
+    });
     return out;
 }
 

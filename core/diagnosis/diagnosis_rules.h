@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace stackscope {
@@ -158,6 +159,12 @@ struct RulesSource {
     std::string origin;
     std::string text;
 };
+// The same, read where it lies: the built-in texts stay in the binary's read-only data (a copy of them is pages
+// touched at every start).
+struct RulesText {
+    std::string origin;
+    std::string_view text;
+};
 
 // A rules file that cannot be used; what() names the origin, the rule id and the key.
 class DiagnosisRulesError : public Error {
@@ -183,6 +190,7 @@ public:
     enum class PatternCheck { AtLoad, FirstUse };
     // Several rules files and catalogues as one set: ids unique over all, "explains" may point across files.
     static DiagnosisRules fromSources(const std::vector<RulesSource>& sources, PatternCheck check = PatternCheck::AtLoad);
+    static DiagnosisRules fromTexts(const std::vector<RulesText>& texts, PatternCheck check = PatternCheck::AtLoad);
 
     const std::vector<DiagnosisRule>& rules() const { return m_rules; }
     const DiagnosisRule* find(const std::string& id) const;
@@ -203,7 +211,9 @@ private:
     std::map<std::string, std::size_t> m_index; // id -> position in m_rules
 };
 
-// The catalogues built into the binary (resources/rules/catalogues/*.json), in file-name order.
+// The catalogues built into the binary (resources/rules/catalogues/*.json), in file-name order: where they lie, and
+// copied.
+std::vector<RulesText> builtInCatalogueTexts();
 std::vector<RulesSource> builtInCatalogues();
 
 } // namespace stackscope

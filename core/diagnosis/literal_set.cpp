@@ -1,11 +1,13 @@
-// Aho-Corasick over byte classes (see literal_set.h): a trie of the folded literals, numbered breadth first, with
-// failure links; complete transition rows only for the shallow states, edge lists for the rest. A complete table
-// for every state would be states x classes entries (about 39,000 x 63 for the built-in rules' literals: 10 MB to
-// fill at every start); this keeps the automaton near 0.7 MB for a failure-link step now and then in a scan.
+// Aho-Corasick over byte classes (see literal_set.h). The trie is laid out from the literals sorted by their class
+// text, one level at a time: a state is new on level k when the literal's first k classes differ from the previous
+// literal's (their common prefix is shorter than k), so every level is numbered in text order, a state's children are
+// consecutive and no trie of linked nodes is built and renumbered. Complete transition rows only for the shallow
+// states, the deep ones' children searched: a complete table for every state would be states x classes entries (about
+// 49,000 x 63 for the built-in rules' literals: 12 MB to fill at every start); this keeps the automaton under 1 MB.
 #include "core/diagnosis/literal_set.h"
 
 #include <algorithm>
-#include <cctype>
+#include <numeric>
 
 namespace stackscope {
 
@@ -13,148 +15,144 @@ namespace {
 
 // Depth of the states with complete rows: a log's bytes mostly leave the root after one or two matching bytes.
 constexpr std::uint32_t kDenseDepth = 2;
-constexpr std::uint32_t kNone = 0xffffffffu;
 
-unsigned char fold(unsigned char c)
+std::size_t commonPrefix(const std::string& a, const std::string& b)
 {
-    return static_cast<unsigned char>(std::tolower(c));
+    const auto n = std::min(a.size(), b.size());
+    std::size_t k = 0;
+    while (k < n && a[k] == b[k])
+        ++k;
+    return k;
 }
-
-// The trie while it is built: children as sibling lists, in insertion order.
-struct Trie {
-    std::vector<std::uint32_t> firstChild {kNone};
-    std::vector<std::uint32_t> nextSibling {kNone};
-    std::vector<std::uint8_t> cls {0};
-    std::vector<std::uint32_t> firstLiteral {kNone}; // literals ending here, chained through nextLiteral
-    std::vector<std::uint32_t> nextLiteral;
-    std::uint32_t rootChild[256]; // the root's children by class: every failure chain ends there
-
-    Trie() { std::fill(std::begin(rootChild), std::end(rootChild), kNone); }
-
-    std::uint32_t child(std::uint32_t node, std::uint8_t c) const
-    {
-        if (node == 0)
-            return rootChild[c];
-        for (auto k = firstChild[node]; k != kNone; k = nextSibling[k]) {
-            if (cls[k] == c)
-                return k;
-        }
-        return kNone;
-    }
-
-    std::uint32_t addChild(std::uint32_t node, std::uint8_t c)
-    {
-        const auto k = static_cast<std::uint32_t>(cls.size());
-        firstChild.push_back(kNone);
-        nextSibling.push_back(firstChild[node]);
-        cls.push_back(c);
-        firstLiteral.push_back(kNone);
-        firstChild[node] = k;
-        if (node == 0)
-            rootChild[c] = k;
-        return k;
-    }
-};
 
 } // namespace
 
 LiteralSet::LiteralSet(const std::vector<std::string>& literals)
 {
+    // ASCII case folding without the locale (std::tolower per byte is a call).
+    std::uint8_t folded[256];
+    for (int c = 0; c < 256; ++c)
+        folded[c] = static_cast<std::uint8_t>(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+    std::size_t bytes = 0;
     for (const auto& lit : literals) {
         m_lengths.push_back(lit.size());
+        bytes += lit.size();
         for (unsigned char c : lit) {
-            const auto f = fold(c);
+            const auto f = folded[c];
             if (!m_class[f])
                 m_class[f] = static_cast<std::uint8_t>(++m_classes);
         }
     }
     m_classes += 1; // class 0: bytes in no literal
     for (int c = 0; c < 256; ++c)
-        m_class[c] = m_class[fold(static_cast<unsigned char>(c))];
+        m_class[c] = m_class[folded[c]];
 
-    Trie trie;
-    trie.nextLiteral.assign(literals.size(), kNone);
+    // The non-empty literals as class texts, sorted; shared[i]: the prefix sorted literal i shares with literal i-1.
+    std::vector<std::string> texts(literals.size());
+    std::vector<std::uint32_t> sorted;
     for (std::size_t i = 0; i < literals.size(); ++i) {
         if (literals[i].empty())
             continue;
-        std::uint32_t node = 0;
-        for (unsigned char c : literals[i]) {
-            auto k = trie.child(node, m_class[c]);
-            node = k != kNone ? k : trie.addChild(node, m_class[c]);
-        }
-        trie.nextLiteral[i] = trie.firstLiteral[node];
-        trie.firstLiteral[node] = static_cast<std::uint32_t>(i);
+        texts[i].resize(literals[i].size());
+        std::transform(literals[i].begin(), literals[i].end(), texts[i].begin(),
+                       [this](char c) { return static_cast<char>(m_class[static_cast<unsigned char>(c)]); });
+        sorted.push_back(static_cast<std::uint32_t>(i));
     }
+    if (sorted.empty())
+        return;
+    std::sort(sorted.begin(), sorted.end(), [&](auto a, auto b) { return texts[a] < texts[b]; });
+    std::vector<std::size_t> shared(sorted.size(), 0);
+    for (std::size_t i = 1; i < sorted.size(); ++i)
+        shared[i] = commonPrefix(texts[sorted[i - 1]], texts[sorted[i]]);
 
-    // Breadth-first order: order[new] = trie node; a state's failure state is shallower, so it comes first.
-    const auto count = static_cast<std::uint32_t>(trie.cls.size());
-    std::vector<std::uint32_t> order {0}, renamed(count, 0), depth {0};
-    order.reserve(count);
-    depth.reserve(count);
-    for (std::size_t head = 0; head < order.size(); ++head) {
-        for (auto k = trie.firstChild[order[head]]; k != kNone; k = trie.nextSibling[k]) {
-            renamed[k] = static_cast<std::uint32_t>(order.size());
-            order.push_back(k);
-            depth.push_back(depth[head] + 1);
-            if (depth.back() <= kDenseDepth)
-                m_denseStates = static_cast<std::uint32_t>(order.size());
-        }
-    }
-    m_denseStates = std::max<std::uint32_t>(m_denseStates, 1);
-
-    // Failure links in trie numbering: the longest proper suffix of a state's text that is a trie node.
-    std::vector<std::uint32_t> fail(count, 0);
-    for (std::uint32_t s = 1; s < count; ++s) {
-        const auto node = order[s];
-        for (auto k = trie.firstChild[node]; k != kNone; k = trie.nextSibling[k]) {
-            // The root's children keep 0 (s starts at 1); a deeper child follows its parent's failure chain.
-            for (auto f = fail[node];; f = fail[f]) {
-                const auto via = trie.child(f, trie.cls[k]);
-                if (via != kNone || f == 0) {
-                    fail[k] = via != kNone ? via : 0;
-                    break;
-                }
+    // Level by level: `active` holds the positions (in `sorted`) of the literals at least k long, `at` the state each
+    // of them has reached. A state's parent is known from the level above, so children are appended in parent order.
+    // m_fail holds each state's parent until the failure links replace them. Every array is as long as the states
+    // (at most one per literal byte, reserved so that none is copied as it grows): pages first touched are most of
+    // the cost of a start.
+    m_stateClass.reserve(bytes + 1);
+    m_fail.reserve(bytes + 1);
+    m_stateClass.push_back(0);
+    m_fail.push_back(0);
+    std::vector<std::uint32_t> at(sorted.size(), 0), endsAt(sorted.size(), 0);
+    std::vector<std::uint32_t> active(sorted.size());
+    std::iota(active.begin(), active.end(), 0u);
+    for (std::size_t k = 1; !active.empty(); ++k) {
+        std::size_t kept = 0;
+        for (const auto pos : active) {
+            const auto& text = texts[sorted[pos]];
+            if (text.size() < k)
+                continue;
+            // The literal before it in sorted order is still active when they share k classes (it is that long).
+            std::uint32_t state;
+            if (kept != 0 && active[kept - 1] == pos - 1 && shared[pos] >= k) {
+                state = at[pos - 1];
             }
+            else {
+                state = static_cast<std::uint32_t>(m_stateClass.size());
+                m_stateClass.push_back(static_cast<std::uint8_t>(text[k - 1]));
+                m_fail.push_back(at[pos]);
+            }
+            at[pos] = state;
+            if (text.size() == k)
+                endsAt[pos] = state;
+            active[kept++] = pos;
         }
+        active.resize(kept);
+        if (k == kDenseDepth)
+            m_denseStates = static_cast<std::uint32_t>(m_stateClass.size());
     }
-    m_fail.resize(count);
-    for (std::uint32_t s = 0; s < count; ++s)
-        m_fail[s] = renamed[fail[order[s]]];
+    const auto count = static_cast<std::uint32_t>(m_stateClass.size());
+    if (m_denseStates == 0)
+        m_denseStates = count; // every literal shorter than kDenseDepth + 1
 
-    // Outputs: a state's own literals, then its failure state's (already laid out: it comes earlier).
-    m_outBegin.reserve(count + 1);
-    for (std::uint32_t s = 0; s < count; ++s) {
-        m_outBegin.push_back(static_cast<std::uint32_t>(m_out.size()));
-        for (auto lit = trie.firstLiteral[order[s]]; lit != kNone; lit = trie.nextLiteral[lit])
-            m_out.push_back(lit);
-        if (s != 0) {
-            const auto f = m_fail[s];
-            for (auto k = m_outBegin[f]; k < m_outBegin[f + 1]; ++k)
-                m_out.push_back(m_out[k]);
-        }
+    // Children are consecutive and parents ascend with their children's numbers.
+    m_childBegin.assign(count + 1, count);
+    for (std::uint32_t s = count; s-- > 1;)
+        m_childBegin[m_fail[s]] = s;
+    for (std::uint32_t s = count; s-- > 0;) {
+        if (m_childBegin[s] == count)
+            m_childBegin[s] = m_childBegin[s + 1];
     }
-    m_outBegin.push_back(static_cast<std::uint32_t>(m_out.size()));
 
-    // Complete rows for the shallow states: a missing edge goes where the failure state's row goes.
+    // Failure links and complete rows, breadth first: a state's failure state and the rows it reads are shallower,
+    // so they hold links already when a state's parent (still in m_fail[s]) is replaced by its link.
     m_dense.assign(std::size_t(m_denseStates) * m_classes, 0);
-    for (std::uint32_t s = 0; s < m_denseStates; ++s) {
-        auto* row = &m_dense[std::size_t(s) * m_classes];
-        if (s != 0)
-            std::copy_n(&m_dense[std::size_t(m_fail[s]) * m_classes], m_classes, row);
-        for (auto k = trie.firstChild[order[s]]; k != kNone; k = trie.nextSibling[k])
-            row[trie.cls[k]] = renamed[k];
-    }
-
-    // Edge lists for the deep states, in breadth-first numbering.
-    m_edgeBegin.reserve(count - m_denseStates + 1);
-    for (std::uint32_t s = m_denseStates; s < count; ++s) {
-        m_edgeBegin.push_back(static_cast<std::uint32_t>(m_edgeClass.size()));
-        for (auto k = trie.firstChild[order[s]]; k != kNone; k = trie.nextSibling[k]) {
-            m_edgeClass.push_back(trie.cls[k]);
-            m_edgeTarget.push_back(renamed[k]);
+    for (std::uint32_t s = 0; s < count; ++s) {
+        const auto parent = m_fail[s];
+        m_fail[s] = s == 0 || parent == 0 ? 0 : next(m_fail[parent], m_stateClass[s]);
+        if (s < m_denseStates) {
+            auto* row = &m_dense[std::size_t(s) * m_classes];
+            if (s != 0)
+                std::copy_n(&m_dense[std::size_t(m_fail[s]) * m_classes], m_classes, row);
+            for (auto child = m_childBegin[s]; child < m_childBegin[s + 1]; ++child)
+                row[m_stateClass[child]] = child;
         }
     }
-    m_edgeBegin.push_back(static_cast<std::uint32_t>(m_edgeClass.size()));
+
+    // Outputs: a state's own literals (a run of `sorted`: equal class texts are neighbours), then its failure
+    // state's, laid out already (it comes earlier). m_outBegin[s + 1] counts the state's own literals first.
+    m_outBegin.assign(count + 1, 0);
+    for (std::size_t pos = 0; pos < sorted.size(); ++pos)
+        ++m_outBegin[endsAt[pos] + 1];
+    for (std::uint32_t s = 0; s < count; ++s) {
+        const auto inherited = s == 0 ? 0 : m_outBegin[m_fail[s] + 1] - m_outBegin[m_fail[s]];
+        m_outBegin[s + 1] += m_outBegin[s] + inherited;
+    }
+    m_out.resize(m_outBegin[count]);
+    for (std::size_t pos = 0; pos < sorted.size(); ++pos) {
+        const auto runStart = pos;
+        while (pos + 1 < sorted.size() && endsAt[pos + 1] == endsAt[runStart])
+            ++pos;
+        std::copy(sorted.begin() + static_cast<std::ptrdiff_t>(runStart), sorted.begin() + static_cast<std::ptrdiff_t>(pos + 1),
+                  m_out.begin() + m_outBegin[endsAt[runStart]]);
+    }
+    for (std::uint32_t s = 1; s < count; ++s) {
+        const auto f = m_fail[s];
+        const auto inherited = m_outBegin[f + 1] - m_outBegin[f];
+        std::copy(m_out.begin() + m_outBegin[f], m_out.begin() + m_outBegin[f + 1],
+                  m_out.begin() + m_outBegin[s + 1] - inherited);
+    }
 }
 
 bool LiteralSet::any(std::string_view text) const

@@ -39,28 +39,28 @@ public:
 
 private:
     // The state after reading a byte of class cls in state: a table look-up for the shallow states (where a log's
-    // bytes spend nearly all their time), the deep ones' few edges searched, and failure links followed down to a
+    // bytes spend nearly all their time), the deep ones' few children searched, and failure links followed down to a
     // shallow state.
     std::uint32_t next(std::uint32_t state, std::uint32_t cls) const
     {
         while (state >= m_denseStates) {
-            for (auto e = m_edgeBegin[state - m_denseStates]; e < m_edgeBegin[state - m_denseStates + 1]; ++e) {
-                if (m_edgeClass[e] == cls)
-                    return m_edgeTarget[e];
+            for (auto child = m_childBegin[state]; child < m_childBegin[state + 1]; ++child) {
+                if (m_stateClass[child] == cls)
+                    return child;
             }
             state = m_fail[state];
         }
         return m_dense[state * m_classes + cls];
     }
 
-    // States are numbered breadth first, so the shallow ones (depth <= kDenseDepth in the .cpp) come first.
+    // States are numbered breadth first and, on each level, in the order of their text: a state's children are
+    // consecutive, and the shallow states (depth <= kDenseDepth in the .cpp) come first.
     std::uint32_t m_classes = 0;          // byte classes: 0 for bytes in no literal, one per distinct folded byte
     std::uint8_t m_class[256] = {};
     std::uint32_t m_denseStates = 0;
     std::vector<std::uint32_t> m_dense;   // shallow state * m_classes + class -> state (complete)
-    std::vector<std::uint32_t> m_edgeBegin; // deep state - m_denseStates -> first of its edges (size deep + 1)
-    std::vector<std::uint8_t> m_edgeClass;
-    std::vector<std::uint32_t> m_edgeTarget;
+    std::vector<std::uint8_t> m_stateClass;  // state -> the class of the byte that enters it
+    std::vector<std::uint32_t> m_childBegin; // state -> its first child (size states + 1, ascending)
     std::vector<std::uint32_t> m_fail;    // state -> longest proper suffix that is a state
     std::vector<std::uint32_t> m_outBegin; // state -> first of its outputs in m_out (size states + 1)
     std::vector<std::uint32_t> m_out;     // literal indexes ending at each state, suffix links' outputs included

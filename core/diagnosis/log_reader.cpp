@@ -354,6 +354,7 @@ const std::vector<std::string>& diagnosisKeywords()
                                     "dkms", "kfd", "error", "warn", "fault", "exception", "fail", "abort", "export ",
                                     "boot_image", "wsl", "secure", "version", "device", "_visible_devices",
                                     "hsa_", "gpu", "miopen", "rocblas", "hipblas", "nccl", "rccl", "out of memory"};
+        const std::size_t kFixedWords = w.size();
         for (const auto& rule : DiagnosisRules::builtIn().rules()) {
             for (const auto& s : rule.signatures) {
                 std::string key = s.text.empty() ? s.anchor : s.text.substr(0, std::min<std::size_t>(s.text.size(), 24));
@@ -365,6 +366,11 @@ const std::vector<std::string>& diagnosisKeywords()
             // Not the symptom words: short everyday words ("ram" in "param") would make most lines interesting and fill
             // maxKeptLines before an error deep in a long log; a description is at the top (the head is kept whole).
         }
+        // A word holding one of the fixed words adds nothing (a line holding it holds that word too): dropped, the
+        // automaton is about a tenth as large (it is built at every start).
+        const LiteralSet fixed(std::vector<std::string>(w.begin(), w.begin() + kFixedWords));
+        w.erase(std::remove_if(w.begin() + kFixedWords, w.end(), [&](const std::string& k) { return fixed.any(k); }),
+                w.end());
         std::sort(w.begin(), w.end());
         w.erase(std::unique(w.begin(), w.end()), w.end());
         return w;

@@ -53,7 +53,8 @@ LogReadResult readLogStream(std::istream& in, const LogReadLimits& limits, const
 LogReadResult readLogFd(int fd, const LogReadLimits& limits, const LinePredicate& interesting);
 
 // The words the built-in rules and the fact extractor look for (anchors, the start of exact texts,
-// GPU/stack keywords), lower-cased; `interestingLine` tests a line against them case-insensitively.
+// GPU/stack keywords), lower-cased, less those that hold a GPU/stack keyword (they would add no line);
+// `interestingLine` tests a line against them case-insensitively.
 const std::vector<std::string>& diagnosisKeywords();
 bool interestingLine(std::string_view line);
 

@@ -4,24 +4,30 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <map>
-#include <tuple>
+#include <unordered_map>
 
 namespace stackscope {
 
 SignatureIndex::SignatureIndex(const std::vector<DiagnosisRule>& rules)
 {
-    std::map<std::tuple<std::string, bool, bool, std::uint32_t>, std::uint32_t> ids;
+    // A literal's key: its kind in four bytes (flags, the literal it is a cut of), then its text.
+    std::unordered_map<std::string, std::uint32_t> ids;
+    ids.reserve(4096);
     auto idOf = [&](const std::string& text, bool caseSensitive, bool onLines, std::uint32_t cutOf = kNoLiteral) {
-        const auto key = std::make_tuple(text, caseSensitive, onLines, cutOf);
-        const auto it = ids.find(key);
-        if (it != ids.end())
-            return it->second;
-        const auto id = static_cast<std::uint32_t>(m_literals.size());
-        m_literals.push_back({text, caseSensitive, onLines, cutOf});
-        ids.emplace(key, id);
-        return id;
+        std::string key(5, '\0');
+        key[0] = static_cast<char>((caseSensitive ? 1 : 0) | (onLines ? 2 : 0));
+        std::memcpy(&key[1], &cutOf, sizeof cutOf);
+        key += text;
+        const auto [it, added] = ids.emplace(std::move(key), static_cast<std::uint32_t>(m_literals.size()));
+        if (added)
+            m_literals.push_back({text, caseSensitive, onLines, cutOf});
+        return it->second;
     };
+    std::size_t signatures = 0;
+    for (const auto& rule : rules)
+        signatures += rule.signatures.size();
+    m_literals.reserve(signatures * 2);
+    m_of.reserve(rules.size());
     for (const auto& rule : rules) {
         auto& of = m_of.emplace_back();
         for (const auto& sig : rule.signatures) {
@@ -38,6 +44,7 @@ SignatureIndex::SignatureIndex(const std::vector<DiagnosisRule>& rules)
         }
     }
     std::vector<std::string> texts;
+    texts.reserve(m_literals.size());
     for (const auto& l : m_literals)
         texts.push_back(l.text);
     m_set = LiteralSet(texts);

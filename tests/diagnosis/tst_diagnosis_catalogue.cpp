@@ -60,6 +60,12 @@ private Q_SLOTS:
         QTest::newRow("none") << QStringList {"xyz"} << "abc";
         QTest::newRow("empty literal ignored") << QStringList {"", "ab"} << "abab";
         QTest::newRow("repeated") << QStringList {"aa"} << "aaaa";
+        // The same text twice, and in two cases: both literals end at one state (the automaton is laid out from the
+        // sorted literals; equal ones are neighbours).
+        QTest::newRow("same literal twice, and in other case") << QStringList {"nccl", "NCCL", "nccl", "cl"}
+                                                               << "NCCL WARN nccl";
+        QTest::newRow("one letter, one level") << QStringList {"a", "b"} << "abcab";
+        QTest::newRow("bytes above ASCII") << QStringList {"\u2026", "caf\u00e9"} << "caf\u00e9 \u2026 CAF\u00e9";
         // Deep states and long failure chains (the automaton has complete rows only near the root): many overlapping
         // literals over a small alphabet, a fixed seed.
         std::mt19937 random(32);
