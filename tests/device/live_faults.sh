@@ -380,6 +380,29 @@ fault_compile_no_cc() {
     user "$PY" "$FD/compile_step.py"
 }
 
+# A just-in-time C++ extension built with MAX_JOBS unset on a machine whose RAM the compilers outgrow: the user's
+# command runs in a memory cgroup of LF_BUILD_RAM (default 900M: python with torch imported holds about 400 MB, one
+# cc1plus on torch/extension.h wants about 1 GB more), no swap; the kernel's OOM killer ends the biggest process
+# there, a compiler. Skipped where no cgroup v2 memory controller can be written (a container without it).
+fault_build_ram() {
+    local cg=/sys/fs/cgroup/live-faults-build-ram
+    command -v c++ >/dev/null || { skip_step "no C++ compiler"; return; }
+    rmdir "$cg" 2>/dev/null
+    if ! mkdir "$cg" 2>/dev/null || ! echo "${LF_BUILD_RAM:-900M}" >"$cg/memory.max" 2>/dev/null; then
+        rmdir "$cg" 2>/dev/null
+        skip_step "no writable cgroup v2 memory controller at /sys/fs/cgroup"
+        return
+    fi
+    echo 0 >"$cg/memory.swap.max" 2>/dev/null
+    STEP_CLEAN="rmdir $cg 2>/dev/null"
+    # shellcheck disable=SC2016 # $$ and $@ are the inner shell's
+    WRAP=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg")
+    FENV=(-u MAX_JOBS)
+    user "$PY" "$FD/ext_build.py" --build-dir "$W/ext-ram"
+    note "cgroup memory.max ${LF_BUILD_RAM:-900M}; peak $(cat "$cg/memory.peak" 2>/dev/null || echo '?') B;" \
+        "oom_kill $(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events" 2>/dev/null)"
+}
+
 # switches left on
 fault_alloc_conf() { FENV=("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,garbage_option:1"); f_train; }
 env_train() { FENV=("$@"); f_train; }
@@ -425,6 +448,7 @@ fault ext_glibcxx LIBSTDCXX_TOO_OLD cpu "import of an extension built against a 
 fault cuda_fork_reinit CUDA_FORK_REINIT 1 "a Dataset returning CUDA tensors, DataLoader(num_workers=2) forked after the model went to the GPU" fault_cuda_fork
 fault load_missing_gpu "TORCH_LOAD_CUDA_DEVICE_MISSING|CUDA_INVALID_DEVICE_ORDINAL" 2 "a checkpoint saved on cuda:1, torch.load (no map_location) with CUDA_VISIBLE_DEVICES=0" fault_load_missing_gpu
 fault arch_list_sm EXTENSION_UNKNOWN_CUDA_ARCH 1 "TORCH_CUDA_ARCH_LIST=sm_90 (nvcc's spelling) for a just-in-time CUDA extension" fault_arch_list_sm
+fault build_ram BUILD_JOBS_EXHAUST_RAM cpu "a just-in-time C++ extension, MAX_JOBS unset, in a 900 MiB memory cgroup (a small machine's RAM)" fault_build_ram
 fault compile_no_cc TRITON_NO_C_COMPILER 1 "torch.compile of a training step with no gcc/clang on PATH and CC unset (a slim runtime image)" fault_compile_no_cc
 fault alloc_conf_bad OTHER 1 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,garbage_option:1" fault_alloc_conf
 fault launch_blocking healthy 1 "CUDA_LAUNCH_BLOCKING=1 left on (slow, fine)" env_train CUDA_LAUNCH_BLOCKING=1
