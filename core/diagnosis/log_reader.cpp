@@ -366,8 +366,8 @@ const std::vector<std::string>& diagnosisKeywords()
             // Not the symptom words: short everyday words ("ram" in "param") would make most lines interesting and fill
             // maxKeptLines before an error deep in a long log; a description is at the top (the head is kept whole).
         }
-        // A word holding one of the fixed words adds nothing (a line holding it holds that word too): dropped, the
-        // automaton is about a tenth as large (it is built at every start).
+        // A word holding one of the fixed words adds nothing (a line holding it holds that word too): dropped, so the
+        // automaton built at every start is smaller and `interestingLine` answers the same.
         const LiteralSet fixed(std::vector<std::string>(w.begin(), w.begin() + kFixedWords));
         w.erase(std::remove_if(w.begin() + kFixedWords, w.end(), [&](const std::string& k) { return fixed.any(k); }),
                 w.end());

@@ -381,9 +381,10 @@ fault_compile_no_cc() {
 }
 
 # A just-in-time C++ extension built with MAX_JOBS unset on a machine whose RAM the compilers outgrow: the user's
-# command runs in a memory cgroup of LF_BUILD_RAM (default 900M: python with torch imported holds about 400 MB, one
-# cc1plus on torch/extension.h wants about 1 GB more), no swap; the kernel's OOM killer ends the biggest process
-# there, a compiler. Skipped where no cgroup v2 memory controller can be written (a container without it).
+# command runs in a memory cgroup of LF_BUILD_RAM (default 900M), no swap; the kernel's OOM killer ends the biggest
+# process there. The limit is a guess below python-with-torch plus one cc1plus on torch/extension.h (neither measured
+# alone); what it did is measured: session 30 on H200 hosts, memory.peak 943,718,400 B, oom_kill 1, cc1plus killed
+# (the note records both). Skipped where no cgroup v2 memory controller can be written (a container without it).
 fault_build_ram() {
     local cg=/sys/fs/cgroup/live-faults-build-ram
     command -v c++ >/dev/null || { skip_step "no C++ compiler"; return; }
